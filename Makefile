@@ -1,0 +1,36 @@
+# Skillbook — the two commands of the README: `make run` and `make test`.
+SYSTEM_PACKAGES := libyaml-dev libsqlite3-dev pkg-config
+SWIFT ?= swift
+STATE ?= .build/run-state
+EXAMPLE ?= hello-notes
+
+.PHONY: run test build deps bench clean
+
+deps:
+	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists yaml-0.1 sqlite3; then \
+		exit 0; \
+	fi; \
+	echo "skillbook: installing system packages: $(SYSTEM_PACKAGES)"; \
+	if [ "$$(id -u)" = "0" ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES); \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+		sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES); \
+	else \
+		echo "skillbook: missing system packages; run this, then try again:"; \
+		echo "    sudo apt-get install -y $(SYSTEM_PACKAGES)"; \
+		exit 1; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product skillbook
+
+run: build
+	rm -rf $(STATE)
+	$(SWIFT) run -c release --skip-build skillbook run $(EXAMPLE) --state $(STATE)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build

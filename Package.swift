@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+var package = Package(
+    name: "Skillbook",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "skillbook", targets: ["skillbook"]),
+        .library(name: "SkillbookCore", targets: ["SkillbookCore"]),
+        .library(name: "SkillbookRuntime", targets: ["SkillbookRuntime"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "SkillbookCore", dependencies: ["CYAML"]),
+        .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "CSQLite"]),
+        .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "SkillbookStore"]),
+        .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
+        .target(
+            name: "SkillbookCLI",
+            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
+        ),
+        .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
+        .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
+        .testTarget(name: "SkillbookStoreTests", dependencies: ["SkillbookStore"]),
+        .testTarget(name: "SkillbookSkillsTests", dependencies: ["SkillbookSkills", "SkillbookStore"]),
+        .testTarget(
+            name: "SkillbookRuntimeTests",
+            dependencies: ["SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]
+        ),
+        .testTarget(name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookSkills", "SkillbookStore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

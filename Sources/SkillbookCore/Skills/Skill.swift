@@ -1,0 +1,63 @@
+/// A typed capability the engine can call.
+///
+/// A conformer must:
+/// - return an output that conforms to `descriptor.output` (the engine checks it);
+/// - honour task cancellation promptly (the engine cancels on timeout and Ctrl-C);
+/// - when `descriptor.reversible` is true, implement `compensate` so that it undoes exactly the
+///   effect of the call it is given, and is safe to retry.
+public protocol Skill: Sendable {
+    var descriptor: SkillDescriptor { get }
+
+    /// Runs the skill with parameters already validated against `descriptor.parameters`.
+    func run(_ parameters: ValueObject, context: SkillContext) async throws -> Value
+
+    /// Undoes a completed call.
+    func compensate(_ call: CompletedCall, context: SkillContext) async throws
+}
+
+extension Skill {
+    public func compensate(_ call: CompletedCall, context: SkillContext) async throws {
+        throw SkillError("skill '\(descriptor.id)' cannot be undone")
+    }
+}
+
+/// A call that returned, as the engine remembers it for compensation.
+public struct CompletedCall: Sendable {
+    public var parameters: ValueObject
+    public var output: Value
+
+    public init(parameters: ValueObject, output: Value) {
+        self.parameters = parameters
+        self.output = output
+    }
+}
+
+/// What a running skill may know about its call.
+public struct SkillContext: Sendable {
+    public var runID: String
+    public var stepID: String
+    public var attempt: Int
+    /// Reports progress (`completed` of `total`) to the run's event stream.
+    public var progress: @Sendable (_ completed: Int, _ total: Int) -> Void
+
+    public init(
+        runID: String, stepID: String, attempt: Int = 1,
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    ) {
+        self.runID = runID
+        self.stepID = stepID
+        self.attempt = attempt
+        self.progress = progress
+    }
+}
+
+/// A failure a skill reports to the user.
+public struct SkillError: Error, Sendable, CustomStringConvertible, Equatable {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

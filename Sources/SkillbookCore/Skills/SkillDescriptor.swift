@@ -1,0 +1,78 @@
+/// What a skill is, independent of how it runs: the same data for Swift skills and manifests.
+public struct SkillDescriptor: Sendable {
+    public enum Kind: String, Sendable, Hashable {
+        /// Read-only; safe to run in dry-run.
+        case query
+        /// Has side effects.
+        case action
+    }
+
+    /// Whether a skill can run here, with the reason when it cannot.
+    public enum Availability: Sendable, Hashable {
+        case available
+        case unavailable(reason: String)
+    }
+
+    /// `domain.name`, optionally with a version suffix `@2`.
+    public var id: String
+    public var title: String
+    /// Written for people and for the model.
+    public var summary: String
+    /// Phrases used by local intent matching.
+    public var examples: [String]
+    public var tags: [String]
+    public var kind: Kind
+    /// The action is destructive or leaves the machine: ask before running.
+    public var confirm: Bool
+    /// An object schema of the parameters.
+    public var parameters: Schema
+    /// An object schema of the output.
+    public var output: Schema
+    /// Names of what the skill writes (`notes`, `files`).
+    public var resources: [String]
+    /// Seconds before a call is cancelled.
+    public var timeout: Double
+    /// Running it twice with the same parameters has the effect of running it once.
+    public var idempotent: Bool
+    /// Whether a completed call can be undone.
+    public var reversible: Bool
+    public var availability: Availability
+
+    public init(
+        id: String, title: String? = nil, summary: String, examples: [String] = [], tags: [String] = [],
+        kind: Kind, confirm: Bool = false, parameters: Schema, output: Schema, resources: [String] = [],
+        timeout: Double = 60, idempotent: Bool = false, reversible: Bool = false,
+        availability: Availability = .available
+    ) {
+        self.id = id
+        self.title = title ?? id
+        self.summary = summary
+        self.examples = examples
+        self.tags = tags
+        self.kind = kind
+        self.confirm = confirm
+        self.parameters = parameters
+        self.output = output
+        self.resources = resources
+        self.timeout = timeout
+        self.idempotent = idempotent
+        self.reversible = reversible
+        self.availability = availability
+    }
+
+    /// Whether `id` has the shape `domain.name` (lowercase letters, digits, `_`), optionally `@N`.
+    public static func isValidID(_ id: String) -> Bool {
+        var base = Substring(id)
+        if let at = id.firstIndex(of: "@") {
+            let version = id[id.index(after: at)...]
+            guard !version.isEmpty, version.allSatisfy(\.isASCIIDigit) else { return false }
+            base = id[..<at]
+        }
+        let parts = base.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        return parts.allSatisfy { part in
+            guard let first = part.first, first.isASCII, first.isLowercase else { return false }
+            return part.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
+        }
+    }
+}
