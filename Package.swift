@@ -9,7 +9,7 @@ let strictSettings: [SwiftSetting] = [
 
 var package = Package(
     name: "Skillbook",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "skillbook", targets: ["skillbook"]),
         .library(name: "SkillbookCore", targets: ["SkillbookCore"]),
@@ -27,14 +27,16 @@ var package = Package(
             dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
+        .target(name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
         .testTarget(name: "SkillbookStoreTests", dependencies: ["SkillbookStore"]),
         .testTarget(name: "SkillbookSkillsTests", dependencies: ["SkillbookSkills", "SkillbookStore"]),
         .testTarget(
             name: "SkillbookRuntimeTests",
-            dependencies: ["SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]
+            dependencies: ["SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]
         ),
-        .testTarget(name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookSkills", "SkillbookStore"]),
+        .testTarget(
+            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

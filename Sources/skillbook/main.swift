@@ -1,1 +1,3 @@
-print("skillbook")
+import SkillbookCLI
+
+await SkillbookCLI.main()

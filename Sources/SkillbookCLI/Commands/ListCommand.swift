@@ -1,0 +1,53 @@
+import Foundation
+import SkillbookCore
+
+/// `skillbook list`
+enum ListCommand: Command {
+    static let spec = CommandSpec(
+        name: "list", summary: "List the playbooks in the playbooks folder.", usage: "[--json]",
+        options: [OptionSpec(names: ["--json"], help: "Print a JSON array.")])
+
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+        let workspace = invocation.workspace(arguments)
+        let registry = try workspace.registry()
+        var rows: [Value] = []
+        var table: [[String]] = []
+        for url in workspace.playbookFiles() {
+            let name = url.deletingPathExtension().lastPathComponent
+            let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry)
+            let playbook = file.result.playbook
+            let errors = file.result.diagnostics.filter { $0.severity == .error }.count
+            let description = playbook?.description ?? "(\(errors) error\(errors == 1 ? "" : "s"); run 'skillbook validate')"
+            rows.append([
+                "name": .string(playbook?.name ?? name), "file": .string(file.displayName),
+                "description": .string(description), "valid": .bool(playbook != nil),
+                "steps": .int(playbook?.steps.count ?? 0),
+            ])
+            table.append([playbook?.name ?? name, String(playbook?.steps.count ?? 0), description])
+        }
+        if arguments.flag("json") {
+            invocation.console.out(JSONText.encode(.array(rows), pretty: true))
+        } else if table.isEmpty {
+            invocation.console.err("no playbooks in \(workspace.displayPath(workspace.playbooksDirectory))")
+        } else {
+            invocation.console.writeOut(TextTable(header: ["NAME", "STEPS", "DESCRIPTION"], rows: table).rendered)
+        }
+        return 0
+    }
+}
+
+/// Columns padded to their widest cell.
+struct TextTable {
+    var header: [String]
+    var rows: [[String]]
+
+    var rendered: String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ") + "\n"
+        }.joined()
+    }
+}

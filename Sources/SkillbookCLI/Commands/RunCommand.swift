@@ -1,0 +1,103 @@
+import Dispatch
+import Foundation
+import SkillbookCore
+import SkillbookRuntime
+
+/// `skillbook run NAME|FILE [-i key=value]… [--inputs FILE] [--json]`
+enum RunCommand: Command {
+    static let spec = CommandSpec(
+        name: "run", summary: "Run a playbook.", usage: "NAME|FILE [-i KEY=VALUE]... [--inputs FILE] [--json]",
+        options: [
+            OptionSpec(
+                names: ["-i", "--input"], valueName: "KEY=VALUE",
+                help: "Set an input; the text is coerced to the input's type ([a, b] for lists).", repeatable: true),
+            OptionSpec(names: ["--inputs"], valueName: "FILE", help: "Read inputs from a YAML or JSON mapping."),
+            OptionSpec(names: ["--json"], help: "Print one JSON object per event on stdout; the last is run.finished."),
+        ],
+        positionals: 1...1,
+        discussion: """
+            NAME is looked up as Playbooks/NAME.yaml (see --playbooks); a path to a .yaml file works too.
+            The playbook is checked first: any error stops the run before a step runs (exit code 2).
+            Ctrl-C interrupts the running step and rolls back completed steps (exit code 130).
+            """,
+        examples: ["skillbook run hello-notes -i name=Ada", "skillbook run ./my.yaml --inputs inputs.yaml --json"])
+
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+        let workspace = invocation.workspace(arguments)
+        let registry = try workspace.registry()
+        let url = try workspace.locatePlaybook(arguments.positionals[0])
+        let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry)
+        let printer = DiagnosticPrinter(console: invocation.console, sources: [file.displayName: file.text])
+        printer.print(file.result.diagnostics)
+        guard let playbook = file.result.playbook else { return 2 }
+
+        let values = try readInputsFile(arguments.value("inputs"), workspace: workspace)
+        let commandLine = try arguments.all("input").map { text throws(UsageError) -> (key: String, text: String) in
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw UsageError(message: "-i expects KEY=VALUE, got '\(text)'", command: "run")
+            }
+            return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+        }
+        let inputs = try InputResolver().resolve(playbook, values: values, commandLine: commandLine)
+
+        let events = EventPrinter(console: invocation.console, json: arguments.flag("json"))
+        let engine = Engine(registry: registry)
+        let task = Task { await engine.run(playbook, inputs: inputs, onEvent: events.print) }
+        let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
+        let result = await task.value
+        withExtendedLifetime(watcher) {}
+
+        if !arguments.flag("json"), !result.outputs.isEmpty {
+            invocation.console.out(JSONText.encode(.object(result.outputs), pretty: true))
+        }
+        return result.exitCode
+    }
+
+    static func readInputsFile(_ path: String?, workspace: Workspace) throws -> ValueObject {
+        guard let path else { return ValueObject() }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw UsageError(message: "cannot read inputs file '\(path)'", command: "run")
+        }
+        guard let node = try YAMLLoader().load(text, file: path) else { return ValueObject() }
+        guard case .object(let object) = node.value else {
+            throw DiagnosticError([
+                .error("an inputs file must be a mapping of input names to values, not a \(node.kindName)", at: node.location)
+            ])
+        }
+        return object
+    }
+}
+
+/// Routes SIGINT and SIGTERM to a handler while alive; a second signal exits at once with 130.
+final class SignalWatcher: Sendable {
+    private let sources: [any DispatchSourceSignal]
+
+    init(onSignal: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "skillbook.signals")
+        let seen = Counter()
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                if seen.increment() > 1 { exit(130) }
+                FileHandle.standardError.write(Data("\nskillbook: interrupted; rolling back (press Ctrl-C again to quit now)\n".utf8))
+                onSignal()
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
+    }
+
+    /// Only touched on the watcher's serial queue.
+    private final class Counter: @unchecked Sendable {
+        private var value = 0
+        func increment() -> Int {
+            value += 1
+            return value
+        }
+    }
+}

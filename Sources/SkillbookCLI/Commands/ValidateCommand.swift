@@ -1,0 +1,58 @@
+import Foundation
+import SkillbookCore
+
+/// `skillbook validate [PATH…]`
+enum ValidateCommand: Command {
+    static let spec = CommandSpec(
+        name: "validate", summary: "Check playbooks without running anything.", usage: "[PATH...]",
+        options: [], positionals: 0...Int.max,
+        discussion: """
+            Checks YAML syntax, keys, skills, parameters against each skill's schema, and every
+            ${{ … }} expression. PATH is a playbook file or a folder of them; with no PATH, every
+            playbook in the playbooks folder. Problems print as file:line:column: error: message.
+            Exit code 0 when all are valid, 2 when any has an error.
+            """,
+        examples: ["skillbook validate", "skillbook validate Playbooks/morning-briefing.yaml"])
+
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+        let workspace = invocation.workspace(arguments)
+        let registry = try workspace.registry()
+        var files: [URL] = []
+        if arguments.positionals.isEmpty {
+            files = workspace.playbookFiles()
+            if files.isEmpty {
+                throw UsageError(message: "no playbooks in \(workspace.displayPath(workspace.playbooksDirectory))", command: "validate")
+            }
+        }
+        for path in arguments.positionals {
+            var isDirectory: ObjCBool = false
+            let url = URL(fileURLWithPath: path, relativeTo: invocation.currentDirectory).standardizedFileURL
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                throw UsageError(message: "no such file or folder '\(path)'", command: "validate")
+            }
+            if isDirectory.boolValue {
+                var folder = workspace
+                folder.playbooksDirectory = url
+                files += folder.playbookFiles()
+            } else {
+                files.append(url)
+            }
+        }
+        var failed = 0
+        for url in files {
+            let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry)
+            DiagnosticPrinter(console: invocation.console, sources: [file.displayName: file.text])
+                .print(file.result.diagnostics)
+            if file.result.playbook == nil {
+                failed += 1
+            } else {
+                invocation.console.out("\(file.displayName): ok")
+            }
+        }
+        if failed > 0 {
+            invocation.console.err("\(failed) of \(files.count) playbook\(files.count == 1 ? "" : "s") failed validation")
+            return 2
+        }
+        return 0
+    }
+}

@@ -1,0 +1,58 @@
+public import Foundation
+import Synchronization
+
+/// Where the CLI writes, and what it knows about the terminal. Injectable so commands are
+/// tested in-process.
+public struct Console: Sendable {
+    public var writeOut: @Sendable (String) -> Void
+    public var writeErr: @Sendable (String) -> Void
+    public var stdoutIsTerminal: Bool
+    public var stderrIsTerminal: Bool
+    /// Colour is used only on a terminal and never with `NO_COLOR` or `--no-color`.
+    public var colors: Bool
+
+    public init(
+        writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
+        stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false, colors: Bool = false
+    ) {
+        self.writeOut = writeOut
+        self.writeErr = writeErr
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.stderrIsTerminal = stderrIsTerminal
+        self.colors = colors
+    }
+
+    public static func standard(environment: [String: String]) -> Console {
+        let outTerminal = isatty(STDOUT_FILENO) == 1
+        let errTerminal = isatty(STDERR_FILENO) == 1
+        if !outTerminal { setlinebuf(stdout) }
+        return Console(
+            writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+            writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            stdoutIsTerminal: outTerminal, stderrIsTerminal: errTerminal,
+            colors: errTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
+    }
+
+    public func out(_ line: String) { writeOut(line + "\n") }
+    public func err(_ line: String) { writeErr(line + "\n") }
+
+    func style(_ text: String, _ code: String) -> String {
+        colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// Output captured in memory, for tests.
+public final class CapturedOutput: Sendable {
+    private let storage = Mutex<(out: String, err: String)>(("", ""))
+
+    public init() {}
+
+    public var out: String { storage.withLock { $0.out } }
+    public var err: String { storage.withLock { $0.err } }
+
+    public var console: Console {
+        Console(
+            writeOut: { text in self.storage.withLock { $0.out += text } },
+            writeErr: { text in self.storage.withLock { $0.err += text } })
+    }
+}

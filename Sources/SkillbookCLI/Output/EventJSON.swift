@@ -1,0 +1,78 @@
+import Foundation
+import SkillbookCore
+import SkillbookRuntime
+
+/// The `--json` form of run events: one object per line, each with a `type`.
+enum EventJSON {
+    static func object(_ event: RunEvent) -> ValueObject {
+        var object = ValueObject()
+        object["type"] = .string(event.type)
+        switch event {
+        case .runStarted(let runID, let playbook, let inputs):
+            object["run"] = .string(runID)
+            object["playbook"] = .string(playbook)
+            object["inputs"] = .object(inputs)
+        case .stepStarted(let step, let skill, let attempt, let parameters):
+            object["step"] = .string(step)
+            object["skill"] = .string(skill)
+            object["attempt"] = .int(attempt)
+            object["parameters"] = .object(parameters)
+        case .stepProgress(let step, let completed, let total):
+            object["step"] = .string(step)
+            object["completed"] = .int(completed)
+            object["total"] = .int(total)
+        case .stepSkipped(let step, let reason):
+            object["step"] = .string(step)
+            object["reason"] = .string(reason)
+        case .stepRetrying(let step, let attempt, let error, let delay):
+            object["step"] = .string(step)
+            object["attempt"] = .int(attempt)
+            object["error"] = .string(error)
+            object["delay"] = .double(delay)
+        case .stepSucceeded(let step, let output, let duration):
+            object["step"] = .string(step)
+            object["output"] = output
+            object["duration"] = .double(rounded(duration))
+        case .stepFailed(let step, let error, let willContinue):
+            object["step"] = .string(step)
+            object["error"] = .string(error)
+            object["continue"] = .bool(willContinue)
+        case .compensationStarted(let step), .compensationSucceeded(let step):
+            object["step"] = .string(step)
+        case .compensationFailed(let step, let error):
+            object["step"] = .string(step)
+            object["error"] = .string(error)
+        case .runFinished(let result):
+            return finished(result)
+        }
+        return object
+    }
+
+    static func finished(_ result: RunResult) -> ValueObject {
+        var object = ValueObject()
+        object["type"] = "run.finished"
+        object["run"] = .string(result.runID)
+        object["playbook"] = .string(result.playbook)
+        object["status"] = .string(result.status.rawValue)
+        object["interrupted"] = .bool(result.interrupted)
+        object["outputs"] = .object(result.outputs)
+        object["steps"] = .array(
+            result.steps.map { step in
+                var entry = ValueObject()
+                entry["id"] = .string(step.id)
+                entry["skill"] = .string(step.skill)
+                entry["status"] = .string(step.status.rawValue)
+                entry["attempts"] = .int(step.attempts)
+                if let error = step.error { entry["error"] = .string(error) }
+                if let error = step.compensationError { entry["compensation_error"] = .string(error) }
+                return .object(entry)
+            })
+        if let error = result.error { object["error"] = .string(error) }
+        object["duration"] = .double(rounded(result.finished.timeIntervalSince(result.started)))
+        return object
+    }
+
+    static func rounded(_ seconds: Double) -> Double {
+        (seconds * 1000).rounded() / 1000
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import SkillbookCore
+import SkillbookRuntime
+
+/// Renders run events for people (one line per event on stderr) or as JSON lines on stdout.
+struct EventPrinter: Sendable {
+    var console: Console
+    var json: Bool
+
+    func print(_ event: RunEvent) {
+        if json {
+            console.out(JSONText.encode(.object(EventJSON.object(event))))
+            return
+        }
+        switch event {
+        case .runStarted(let runID, let playbook, _):
+            console.err(console.style("▶ \(playbook)", "1") + " (run \(runID))")
+        case .stepStarted(let step, let skill, let attempt, _):
+            console.err("  … \(step) (\(skill))\(attempt > 1 ? ", attempt \(attempt)" : "")")
+        case .stepProgress(let step, let completed, let total):
+            console.err("    \(step): \(completed)/\(total)")
+        case .stepSkipped(let step, let reason):
+            console.err("  - \(step) skipped: \(reason)")
+        case .stepRetrying(let step, let attempt, let error, let delay):
+            console.err("  ↻ \(step) attempt \(attempt) failed: \(error); retrying in \(JSONText.number(delay))s")
+        case .stepSucceeded(let step, _, let duration):
+            console.err("  " + console.style("✓", "32") + " \(step) \(String(format: "%.2fs", duration))")
+        case .stepFailed(let step, let error, let willContinue):
+            console.err("  " + console.style("✗", "31") + " \(step): \(error)\(willContinue ? " (continuing)" : "")")
+        case .compensationStarted(let step):
+            console.err("  ↶ undoing \(step)")
+        case .compensationSucceeded(let step):
+            console.err("  ↶ \(step) undone")
+        case .compensationFailed(let step, let error):
+            console.err("  " + console.style("!", "31") + " \(step) could not be undone: \(error)")
+        case .runFinished(let result):
+            let seconds = String(format: "%.2fs", result.finished.timeIntervalSince(result.started))
+            let ok = result.status == .succeeded || result.status == .succeededWithErrors
+            let status = console.style(result.status.rawValue, ok ? "1;32" : "1;31")
+            var line = "\(result.playbook) \(status) in \(seconds)"
+            if result.interrupted { line += " (interrupted)" }
+            console.err(line)
+            if let error = result.error { console.err("  \(error)") }
+            for step in result.steps where step.status == .notCompensated {
+                console.err("  not undone: \(step.id): \(step.compensationError ?? "unknown reason")")
+            }
+        }
+    }
+}

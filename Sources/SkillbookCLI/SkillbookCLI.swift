@@ -1,0 +1,136 @@
+public import Foundation
+import SkillbookCore
+import SkillbookStore
+
+/// One command of the CLI: its declaration and what it does.
+protocol Command {
+    static var spec: CommandSpec { get }
+    /// Returns the process exit code; throws `UsageError`/`DiagnosticError` for exit code 2.
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32
+}
+
+/// What one invocation of the CLI runs with.
+struct Invocation {
+    var console: Console
+    var environment: [String: String]
+    var currentDirectory: URL
+    /// Whether Ctrl-C and SIGTERM are routed to the running playbook (only in the real process).
+    var handlesSignals: Bool
+
+    func workspace(_ arguments: ParsedArguments) -> Workspace {
+        Workspace(arguments: arguments, environment: environment, currentDirectory: currentDirectory)
+    }
+}
+
+/// The `skillbook` command line.
+public enum SkillbookCLI {
+    public static let version = "0.1.0"
+
+    static let commands: [any Command.Type] = [
+        RunCommand.self, ValidateCommand.self, ListCommand.self, ShowCommand.self, SkillsCommand.self,
+        SchemaCommand.self,
+    ]
+
+    /// The real process: reads `CommandLine.arguments` once, exits with the command's code.
+    public static func main() async -> Never {
+        let environment = ProcessInfo.processInfo.environment
+        let code = await run(
+            Array(CommandLine.arguments.dropFirst()), console: .standard(environment: environment),
+            environment: environment, currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            handlesSignals: true)
+        exit(code)
+    }
+
+    /// Runs one command line in-process and returns its exit code.
+    public static func run(
+        _ arguments: [String], console: Console, environment: [String: String] = [:],
+        currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        handlesSignals: Bool = false
+    ) async -> Int32 {
+        var console = console
+        if arguments.contains("--no-color") || environment["NO_COLOR"] != nil { console.colors = false }
+        let invocation = Invocation(
+            console: console, environment: environment, currentDirectory: currentDirectory, handlesSignals: handlesSignals)
+        guard let name = arguments.first else {
+            console.writeErr(generalHelp)
+            return 2
+        }
+        switch name {
+        case "-h", "--help", "help":
+            if arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+                console.writeOut(command.spec.helpText)
+            } else {
+                console.writeOut(generalHelp)
+            }
+            return 0
+        case "--version", "version":
+            console.out("skillbook \(version)")
+            return 0
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+            let names = commands.map(\.spec.name)
+            let suggestion = Suggestion.closest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
+            return report(UsageError(message: "unknown command '\(name)'\(suggestion)"), console: console)
+        }
+        do {
+            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec)
+            if parsed.flag("help") {
+                console.writeOut(command.spec.helpText)
+                return 0
+            }
+            return try await command.execute(parsed, invocation)
+        } catch {
+            return report(error, console: console, command: command.spec.name)
+        }
+    }
+
+    /// The one place that turns an error into a message and an exit code.
+    static func report(_ error: any Error, console: Console, command: String? = nil) -> Int32 {
+        let label = console.style("error:", "1;31")
+        switch error {
+        case let usage as UsageError:
+            console.err("skillbook: \(label) \(usage.message)")
+            let helpFor = usage.command ?? command
+            console.err("Run 'skillbook \(helpFor.map { "\($0) " } ?? "")--help' for usage.")
+            return 2
+        case let diagnostics as DiagnosticError:
+            DiagnosticPrinter(console: console).print(diagnostics.diagnostics)
+            return 2
+        case let registry as SkillRegistry.RegistryError:
+            console.err("skillbook: \(label) \(registry)")
+            return 2
+        default:
+            console.err("skillbook: \(label) \(error)")
+            return 1
+        }
+    }
+
+    static var generalHelp: String {
+        var text = """
+            skillbook \(version) — a declarative playbook runner: typed skills chained by YAML playbooks,
+            checked before they run, batched to each skill's limits, rolled back when a step fails.
+
+            Usage: skillbook COMMAND [options]
+
+            Commands:
+
+            """
+        let width = commands.map(\.spec.name.count).max() ?? 0
+        for command in commands {
+            text += "  \(command.spec.name)\(String(repeating: " ", count: width - command.spec.name.count))  \(command.spec.summary)\n"
+        }
+        text += """
+
+            Options for every command:
+            \(CommandSpec.render(options: CommandSpec.globalOptions))  --version                     Print the version.
+
+            Exit codes: 0 success, 1 run failed (rolled back), 2 usage or validation error,
+            3 rollback incomplete, 130 interrupted.
+            Run 'skillbook COMMAND --help' for a command's options.
+
+            """
+        return text
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import SkillbookCore
+import SkillbookSkills
+
+/// Where things are for one invocation: playbooks, state, and the skills that exist.
+struct Workspace {
+    var playbooksDirectory: URL
+    var stateDirectory: URL
+    var environment: [String: String]
+
+    init(arguments: ParsedArguments, environment: [String: String], currentDirectory: URL) {
+        self.environment = environment
+        let playbooks = arguments.value("playbooks") ?? "Playbooks"
+        playbooksDirectory = URL(fileURLWithPath: playbooks, relativeTo: currentDirectory).standardizedFileURL
+        stateDirectory = Self.stateDirectory(arguments.value("state"), environment: environment, currentDirectory: currentDirectory)
+    }
+
+    /// `--state`, else `$SKILLBOOK_HOME`, else `$XDG_STATE_HOME/skillbook`, else `~/.local/state/skillbook`.
+    static func stateDirectory(_ option: String?, environment: [String: String], currentDirectory: URL) -> URL {
+        func url(_ path: String) -> URL {
+            URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
+        }
+        if let option, !option.isEmpty { return url(option) }
+        if let home = environment["SKILLBOOK_HOME"], !home.isEmpty { return url(home) }
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return url(xdg).appendingPathComponent("skillbook") }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return url(home).appendingPathComponent(".local/state/skillbook")
+    }
+
+    func registry() throws -> SkillRegistry {
+        try SkillRegistry(BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: stateDirectory)))
+    }
+
+    /// The playbook files in the playbooks directory, sorted by name.
+    func playbookFiles() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: playbooksDirectory.path)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+            .map { playbooksDirectory.appendingPathComponent($0) }
+    }
+
+    /// A playbook given as a name (`morning-briefing`) or as a file path.
+    func locatePlaybook(_ reference: String) throws(UsageError) -> URL {
+        let fileManager = FileManager.default
+        let looksLikePath = reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml")
+        if looksLikePath {
+            let url = URL(fileURLWithPath: reference).standardizedFileURL
+            guard fileManager.fileExists(atPath: url.path) else {
+                throw UsageError(message: "no playbook file at '\(reference)'")
+            }
+            return url
+        }
+        for ext in ["yaml", "yml"] {
+            let url = playbooksDirectory.appendingPathComponent("\(reference).\(ext)")
+            if fileManager.fileExists(atPath: url.path) { return url }
+        }
+        let names = playbookFiles().map { $0.deletingPathExtension().lastPathComponent }
+        var message = "no playbook named '\(reference)' in \(displayPath(playbooksDirectory))"
+        if let suggestion = Suggestion.closest(to: reference, in: names) {
+            message += "; did you mean '\(suggestion)'?"
+        } else if !names.isEmpty {
+            message += " (available: \(names.joined(separator: ", ")))"
+        }
+        throw UsageError(message: message)
+    }
+
+    /// A path as the user would write it: relative to the current directory when inside it.
+    func displayPath(_ url: URL) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        let path = url.standardizedFileURL.path
+        if path.hasPrefix(cwd + "/") { return String(path.dropFirst(cwd.count + 1)) }
+        return path
+    }
+}
+
+/// Reads and checks a playbook file, keeping the source for diagnostics.
+struct LoadedPlaybookFile {
+    var displayName: String
+    var text: String
+    var result: PlaybookLoader.Result
+
+    init(url: URL, displayName: String, registry: SkillRegistry) throws(UsageError) {
+        self.displayName = displayName
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw UsageError(message: "cannot read playbook file '\(displayName)'")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw UsageError(message: "playbook file '\(displayName)' is not UTF-8 text")
+        }
+        self.text = text
+        result = PlaybookLoader(registry: registry).load(text, file: displayName)
+    }
+}

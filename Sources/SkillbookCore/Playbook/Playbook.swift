@@ -1,0 +1,151 @@
+/// A decoded playbook: the YAML format of DESIGN.md, with every mapping parsed and positioned.
+public struct Playbook: Sendable {
+    public var name: String
+    public var description: String
+    public var triggers: [String]
+    public var inputs: [PlaybookInput]
+    /// Environment variables the playbook may read as `env.NAME`.
+    public var env: [String]
+    public var onFailure: FailurePolicy
+    /// Seconds the whole run may take.
+    public var timeout: Double?
+    public var steps: [PlaybookStep]
+    public var outputs: [OutputMapping]
+    /// The file it was loaded from (as given), for diagnostics.
+    public var file: String
+
+    public init(
+        name: String, description: String = "", triggers: [String] = [], inputs: [PlaybookInput] = [],
+        env: [String] = [], onFailure: FailurePolicy = .rollback, timeout: Double? = nil,
+        steps: [PlaybookStep], outputs: [OutputMapping] = [], file: String
+    ) {
+        self.name = name
+        self.description = description
+        self.triggers = triggers
+        self.inputs = inputs
+        self.env = env
+        self.onFailure = onFailure
+        self.timeout = timeout
+        self.steps = steps
+        self.outputs = outputs
+        self.file = file
+    }
+
+    public func step(_ id: String) -> PlaybookStep? {
+        steps.first { $0.id == id }
+    }
+}
+
+/// What happens when a step fails after its retries.
+public enum FailurePolicy: String, Sendable, Hashable, CaseIterable {
+    /// Compensate every completed step in reverse order (the default).
+    case rollback
+    /// Stop; keep what completed.
+    case stop
+    /// Record the failure and go on with the next step.
+    case `continue`
+}
+
+public struct PlaybookInput: Sendable {
+    public var name: String
+    public var schema: Schema
+    /// The default when it is an expression such as `${{ today() }}`; literal defaults live in `schema`.
+    public var defaultExpression: MappedValue?
+    public var location: SourceLocation
+
+    public init(name: String, schema: Schema, defaultExpression: MappedValue? = nil, location: SourceLocation) {
+        self.name = name
+        self.schema = schema
+        self.defaultExpression = defaultExpression
+        self.location = location
+    }
+
+    /// Whether a run must provide it: no default of any kind.
+    public var isRequired: Bool { schema.defaultValue == nil && defaultExpression == nil }
+}
+
+public struct PlaybookStep: Sendable {
+    public var id: String
+    public var skill: String
+    public var with: [ParameterMapping]
+    /// Runs the step only when this is truthy.
+    public var when: MappedValue?
+    public var retry: RetryPolicy
+    public var timeout: Double?
+    /// The step's own policy; `nil` uses the playbook's.
+    public var onFailure: FailurePolicy?
+    /// `false` lets a confirm-skill run without a terminal; `nil` keeps the skill's setting.
+    public var confirm: Bool?
+    public var location: SourceLocation
+    public var skillLocation: SourceLocation
+    /// Where `with:` is, or the step itself when absent.
+    public var withLocation: SourceLocation
+
+    public init(
+        id: String, skill: String, with: [ParameterMapping] = [], when: MappedValue? = nil,
+        retry: RetryPolicy = .none, timeout: Double? = nil, onFailure: FailurePolicy? = nil, confirm: Bool? = nil,
+        location: SourceLocation, skillLocation: SourceLocation? = nil, withLocation: SourceLocation? = nil
+    ) {
+        self.id = id
+        self.skill = skill
+        self.with = with
+        self.when = when
+        self.retry = retry
+        self.timeout = timeout
+        self.onFailure = onFailure
+        self.confirm = confirm
+        self.location = location
+        self.skillLocation = skillLocation ?? location
+        self.withLocation = withLocation ?? location
+    }
+}
+
+public struct ParameterMapping: Sendable {
+    public var name: String
+    public var value: MappedValue
+    public var keyLocation: SourceLocation
+
+    public init(name: String, value: MappedValue, keyLocation: SourceLocation) {
+        self.name = name
+        self.value = value
+        self.keyLocation = keyLocation
+    }
+}
+
+public struct OutputMapping: Sendable {
+    public var name: String
+    public var value: MappedValue
+
+    public init(name: String, value: MappedValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+public struct RetryPolicy: Sendable, Hashable {
+    public enum Backoff: String, Sendable, Hashable, CaseIterable {
+        case fixed, exponential
+    }
+
+    /// Total attempts, at least 1.
+    public var attempts: Int
+    public var backoff: Backoff
+    /// Seconds before the second attempt.
+    public var delay: Double
+
+    public init(attempts: Int, backoff: Backoff = .exponential, delay: Double = 1) {
+        self.attempts = attempts
+        self.backoff = backoff
+        self.delay = delay
+    }
+
+    public static let none = RetryPolicy(attempts: 1, delay: 0)
+
+    /// Seconds to wait after failed attempt `attempt` (1-based).
+    public func delay(after attempt: Int) -> Double {
+        switch backoff {
+        case .fixed: delay
+        case .exponential: delay * Double(1 << min(max(attempt - 1, 0), 20))
+        }
+    }
+}

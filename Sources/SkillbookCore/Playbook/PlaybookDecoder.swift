@@ -1,0 +1,330 @@
+/// Turns a YAML tree into a `Playbook`, reporting every structural problem with its position.
+///
+/// Keys are checked strictly: an unknown key is an error with a "did you mean" suggestion, and
+/// keys of later versions of the format are refused as "not supported yet", never ignored.
+public struct PlaybookDecoder: Sendable {
+    public static let playbookKeys = [
+        "name", "description", "triggers", "inputs", "env", "schedule", "on_failure", "timeout", "steps", "outputs",
+    ]
+    public static let stepKeys = [
+        "id", "skill", "playbook", "with", "when", "foreach", "concurrency", "batch", "retry", "timeout", "confirm",
+        "on_failure", "rollback",
+    ]
+    /// Keys the format reserves for features this version does not have yet.
+    public static let unsupportedPlaybookKeys: Set<String> = ["schedule"]
+    public static let unsupportedStepKeys: Set<String> = ["playbook", "foreach", "concurrency", "batch", "rollback"]
+
+    public init() {}
+
+    public func decode(_ root: YAMLNode?, file: String, diagnostics: inout [Diagnostic]) -> Playbook? {
+        let start = SourceLocation(file: file, line: 1, column: 1)
+        guard let root else {
+            diagnostics.append(.error("the playbook is empty; it needs at least 'name' and 'steps'", at: start))
+            return nil
+        }
+        guard let pairs = root.mapping else {
+            diagnostics.append(
+                .error("a playbook must be a mapping with 'name' and 'steps', not a \(root.kindName)", at: root.location))
+            return nil
+        }
+        var context = Context(diagnostics: diagnostics)
+        defer { diagnostics = context.diagnostics }
+
+        var playbook = Playbook(name: "", steps: [], file: file)
+        var sawName = false
+        var sawSteps = false
+        for pair in pairs {
+            guard let key = pair.key.scalar else { continue }
+            let value = pair.value
+            switch key {
+            case "name":
+                sawName = true
+                if let name = context.string(value, "name") {
+                    playbook.name = name
+                    if !Self.isValidPlaybookName(name) {
+                        context.error(
+                            "playbook name '\(name)' must be lowercase letters, digits and '-', starting with a letter",
+                            at: value.location)
+                    }
+                }
+            case "description": playbook.description = context.string(value, "description") ?? ""
+            case "triggers": playbook.triggers = context.stringList(value, "triggers")
+            case "env":
+                playbook.env = context.stringList(value, "env")
+            case "inputs": playbook.inputs = decodeInputs(value, &context)
+            case "on_failure": playbook.onFailure = context.failurePolicy(value) ?? .rollback
+            case "timeout": playbook.timeout = context.duration(value, "timeout")
+            case "steps":
+                sawSteps = true
+                playbook.steps = decodeSteps(value, &context)
+            case "outputs":
+                guard let outputPairs = value.mapping else {
+                    context.error("'outputs' must be a mapping of names to values", at: value.location)
+                    continue
+                }
+                for output in outputPairs {
+                    guard let name = output.key.scalar else { continue }
+                    playbook.outputs.append(OutputMapping(name: name, value: context.mapped(output.value)))
+                }
+            default:
+                context.unknownKey(pair.key, key, in: "playbook", known: Self.playbookKeys, unsupported: Self.unsupportedPlaybookKeys)
+            }
+        }
+        if !sawName { context.error("the playbook is missing 'name'", at: root.location) }
+        if !sawSteps { context.error("the playbook is missing 'steps'", at: root.location) }
+        return playbook
+    }
+
+    public static func isValidPlaybookName(_ name: String) -> Bool {
+        guard let first = name.first, first.isASCII, first.isLowercase else { return false }
+        return name.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
+    /// Step ids and input names: usable in expressions (`steps.fetch_all.output`).
+    public static func isValidIdentifier(_ name: String) -> Bool {
+        guard let first = name.first, first.isASCII, first.isLetter || first == "_" else { return false }
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+
+    private func decodeInputs(_ node: YAMLNode, _ context: inout Context) -> [PlaybookInput] {
+        guard let pairs = node.mapping else {
+            context.error("'inputs' must be a mapping of input names to schemas", at: node.location)
+            return []
+        }
+        var inputs: [PlaybookInput] = []
+        for pair in pairs {
+            guard let name = pair.key.scalar else { continue }
+            if !Self.isValidIdentifier(name) {
+                context.error(
+                    "input name '\(name)' must start with a letter and use only letters, digits and '_'",
+                    at: pair.key.location)
+            }
+            var defaultExpression: MappedValue?
+            var schemaNode = pair.value
+            // A default that is an expression is evaluated per run, not stored in the schema.
+            if let defaultNode = pair.value["default"] {
+                let mapped = context.mapped(defaultNode)
+                if mapped.literalValue == nil {
+                    defaultExpression = mapped
+                    if case .mapping(let members) = schemaNode.content {
+                        schemaNode.content = .mapping(members.filter { $0.key.scalar != "default" })
+                    }
+                }
+            }
+            guard let schema = SchemaDecoder().decode(schemaNode, diagnostics: &context.diagnostics) else { continue }
+            inputs.append(
+                PlaybookInput(name: name, schema: schema, defaultExpression: defaultExpression, location: pair.key.location))
+        }
+        return inputs
+    }
+
+    private func decodeSteps(_ node: YAMLNode, _ context: inout Context) -> [PlaybookStep] {
+        guard let items = node.sequence else {
+            context.error("'steps' must be a list of steps", at: node.location)
+            return []
+        }
+        if items.isEmpty { context.error("'steps' is empty; a playbook needs at least one step", at: node.location) }
+        return items.enumerated().compactMap { index, item in decodeStep(item, number: index + 1, &context) }
+    }
+
+    private func decodeStep(_ node: YAMLNode, number: Int, _ context: inout Context) -> PlaybookStep? {
+        guard let pairs = node.mapping else {
+            context.error("step \(number) must be a mapping with 'id' and 'skill', not a \(node.kindName)", at: node.location)
+            return nil
+        }
+        var step = PlaybookStep(id: "", skill: "", location: node.location)
+        var sawID = false
+        var sawSkill = false
+        for pair in pairs {
+            guard let key = pair.key.scalar else { continue }
+            let value = pair.value
+            switch key {
+            case "id":
+                sawID = true
+                if let id = context.string(value, "id") {
+                    step.id = id
+                    if !Self.isValidIdentifier(id) {
+                        context.error(
+                            "step id '\(id)' must start with a letter and use only letters, digits and '_'",
+                            at: value.location)
+                    }
+                }
+            case "skill":
+                sawSkill = true
+                step.skill = context.string(value, "skill") ?? ""
+                step.skillLocation = value.location
+            case "with":
+                step.withLocation = pair.key.location
+                guard let members = value.mapping else {
+                    if value.scalar != nil, value.value == .null { continue }
+                    context.error("'with' must be a mapping of parameter names to values", at: value.location)
+                    continue
+                }
+                for member in members {
+                    guard let name = member.key.scalar else { continue }
+                    step.with.append(
+                        ParameterMapping(name: name, value: context.mapped(member.value), keyLocation: member.key.location))
+                }
+            case "when": step.when = context.mapped(value)
+            case "retry": step.retry = context.retry(value)
+            case "timeout": step.timeout = context.duration(value, "timeout")
+            case "on_failure": step.onFailure = context.failurePolicy(value)
+            case "confirm":
+                guard case .bool(let confirm) = value.value else {
+                    context.error("'confirm' must be true or false", at: value.location)
+                    continue
+                }
+                step.confirm = confirm
+            default:
+                context.unknownKey(pair.key, key, in: "step", known: Self.stepKeys, unsupported: Self.unsupportedStepKeys)
+            }
+        }
+        let name = step.id.isEmpty ? "step \(number)" : "step '\(step.id)'"
+        if !sawID { context.error("step \(number) is missing 'id'", at: node.location) }
+        if !sawSkill { context.error("\(name) is missing 'skill' (the skill it calls)", at: node.location) }
+        return step
+    }
+}
+
+/// The decoder's running state: the diagnostics so far, and helpers that add to them.
+private struct Context {
+    var diagnostics: [Diagnostic]
+
+    mutating func error(_ message: String, at location: SourceLocation) {
+        diagnostics.append(.error(message, at: location))
+    }
+
+    mutating func unknownKey(_ keyNode: YAMLNode, _ key: String, in owner: String, known: [String], unsupported: Set<String>) {
+        if unsupported.contains(key) {
+            error("'\(key)' is not supported yet by this version of skillbook", at: keyNode.location)
+            return
+        }
+        let suggestion = Suggestion.closest(to: key, in: known).map { "; did you mean '\($0)'?" } ?? ""
+        error("unknown \(owner) key '\(key)'\(suggestion)", at: keyNode.location)
+    }
+
+    mutating func string(_ node: YAMLNode, _ key: String) -> String? {
+        guard let text = node.scalar, case .string = node.value else {
+            error("'\(key)' must be text, not \(node.scalar == nil ? "a \(node.kindName)" : node.value.typeName)", at: node.location)
+            return nil
+        }
+        return text
+    }
+
+    mutating func stringList(_ node: YAMLNode, _ key: String) -> [String] {
+        guard let items = node.sequence else {
+            error("'\(key)' must be a list of text", at: node.location)
+            return []
+        }
+        return items.compactMap { string($0, "each entry of '\(key)'") }
+    }
+
+    mutating func failurePolicy(_ node: YAMLNode) -> FailurePolicy? {
+        guard let text = node.scalar, let policy = FailurePolicy(rawValue: text) else {
+            let names = FailurePolicy.allCases.map(\.rawValue)
+            let suggestion = node.scalar.flatMap { Suggestion.closest(to: $0, in: names) }.map { "; did you mean '\($0)'?" } ?? ""
+            error("'on_failure' must be one of \(names.joined(separator: ", "))\(suggestion)", at: node.location)
+            return nil
+        }
+        return policy
+    }
+
+    mutating func duration(_ node: YAMLNode, _ key: String) -> Double? {
+        let seconds: Double? =
+            switch node.value {
+            case .int(let i): Double(i)
+            case .double(let d): d
+            case .string(let text): DurationText.seconds(text)
+            default: nil
+            }
+        guard let seconds, seconds > 0, seconds.isFinite else {
+            error("'\(key)' must be a positive duration such as 30, 30s, 5m or 1h", at: node.location)
+            return nil
+        }
+        return seconds
+    }
+
+    mutating func retry(_ node: YAMLNode) -> RetryPolicy {
+        if case .int(let attempts) = node.value {
+            guard (1...100).contains(attempts) else {
+                error("'retry' attempts must be between 1 and 100", at: node.location)
+                return .none
+            }
+            return RetryPolicy(attempts: attempts)
+        }
+        guard let pairs = node.mapping else {
+            error("'retry' must be a number of attempts or a mapping with 'attempts', 'backoff' and 'delay'", at: node.location)
+            return .none
+        }
+        var policy = RetryPolicy(attempts: 1)
+        for pair in pairs {
+            guard let key = pair.key.scalar else { continue }
+            switch key {
+            case "attempts":
+                guard case .int(let attempts) = pair.value.value, (1...100).contains(attempts) else {
+                    error("'attempts' must be a whole number between 1 and 100", at: pair.value.location)
+                    continue
+                }
+                policy.attempts = attempts
+            case "backoff":
+                guard let text = pair.value.scalar, let backoff = RetryPolicy.Backoff(rawValue: text) else {
+                    error("'backoff' must be fixed or exponential", at: pair.value.location)
+                    continue
+                }
+                policy.backoff = backoff
+            case "delay":
+                if case .int(0) = pair.value.value {
+                    policy.delay = 0
+                } else {
+                    policy.delay = duration(pair.value, "delay") ?? policy.delay
+                }
+            default:
+                let known = ["attempts", "backoff", "delay"]
+                let suggestion = Suggestion.closest(to: key, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                error("unknown retry key '\(key)'\(suggestion)", at: pair.key.location)
+            }
+        }
+        return policy
+    }
+
+    /// A value that may hold expressions; syntax errors in them are reported here.
+    mutating func mapped(_ node: YAMLNode) -> MappedValue {
+        switch node.content {
+        case .scalar(let text, let style):
+            let textStart: SourceLocation? =
+                switch style {
+                case _ where node.range.start.line != node.range.end.line: nil
+                case .plain: node.range.start
+                case .singleQuoted, .doubleQuoted: node.range.start.advanced(by: 1)
+                case .literal, .folded: nil
+                }
+            guard text.contains("${{"), case .string = node.value else {
+                return MappedValue(.literal(node.value), range: node.range, textStart: textStart, source: node)
+            }
+            let holder = MappedValue(.literal(node.value), range: node.range, textStart: textStart, source: node)
+            do {
+                let template = try TemplateString.parse(text)
+                return MappedValue(.template(template), range: node.range, textStart: textStart)
+            } catch {
+                self.error(error.message, at: holder.location(ofOffset: error.offset))
+                return holder
+            }
+        case .sequence(let items):
+            let mappedItems = items.map { mapped($0) }
+            if mappedItems.allSatisfy({ $0.literalValue != nil }) {
+                return MappedValue(.literal(node.value), range: node.range, source: node)
+            }
+            return MappedValue(.array(mappedItems), range: node.range)
+        case .mapping(let pairs):
+            var members: [(key: String, value: MappedValue)] = []
+            for pair in pairs {
+                guard let key = pair.key.scalar else { continue }
+                members.append((key, mapped(pair.value)))
+            }
+            if members.allSatisfy({ $0.value.literalValue != nil }) {
+                return MappedValue(.literal(node.value), range: node.range, source: node)
+            }
+            return MappedValue(.object(members), range: node.range)
+        }
+    }
+}
