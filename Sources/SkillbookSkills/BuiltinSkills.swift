@@ -1,0 +1,16 @@
+public import SkillbookCore
+
+/// The skills written in Swift that every skillbook has.
+public enum BuiltinSkills {
+    /// One instance of each built-in skill, sharing `environment`.
+    public static func all(environment: SkillEnvironment) -> [any Skill] {
+        [
+            DebugEchoSkill(),
+            DebugFailSkill(),
+            DebugSleepSkill(),
+            TextTemplateSkill(),
+            NotesCreateSkill(environment: environment),
+            NotesListSkill(environment: environment),
+        ]
+    }
+}

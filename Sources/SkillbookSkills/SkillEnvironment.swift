@@ -1,0 +1,48 @@
+public import Foundation
+public import SkillbookStore
+public import SkillbookCore
+
+/// What built-in skills share: where state lives, the clock and id source, and the opened stores.
+///
+/// Copies share one lazily-opened `NotesStore`: the first skill that needs it opens it, and later
+/// calls (from any task) get the same store. A failure to open is not remembered, so a fixed state
+/// file is picked up by the next call.
+public struct SkillEnvironment: Sendable {
+    public var stateDirectory: URL
+    public var clock: WallClock
+    public var ids: IDGenerator
+    private let openedNotes = Locked<NotesStore?>(nil)
+
+    public init(stateDirectory: URL, clock: WallClock = .live, ids: IDGenerator = .live) {
+        self.stateDirectory = stateDirectory
+        self.clock = clock
+        self.ids = ids
+    }
+
+    /// The notes store in `stateDirectory`, opened on first use.
+    ///
+    /// Throws a `SkillError` carrying the store's message (which names the file and what to do), so
+    /// that the engine reports it as the skill's failure.
+    public func notesStore() throws(SkillError) -> NotesStore {
+        try openedNotes.withLock { (opened) throws(SkillError) in
+            let expected = StateDatabase.url(in: stateDirectory).standardizedFileURL
+            if let store = opened, store.database.url.standardizedFileURL == expected { return store }
+            let store = try SkillError.reporting { () throws(StoreError) in
+                try NotesStore(stateDirectory: stateDirectory, clock: clock, ids: ids)
+            }
+            opened = store
+            return store
+        }
+    }
+}
+
+extension SkillError {
+    /// Runs a store operation, reporting a `StoreError` as the skill's failure.
+    static func reporting<T>(_ body: () throws(StoreError) -> T) throws(SkillError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw SkillError(error.message)
+        }
+    }
+}

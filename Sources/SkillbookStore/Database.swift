@@ -1,0 +1,344 @@
+internal import CSQLite
+public import Foundation
+
+/// SQLite copies bound text and blobs at bind time. Swift does not import the C macro.
+let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One SQLite connection to a file, safe to share between tasks and threads.
+///
+/// Thread safety: every use of the connection happens while holding `lock`, a recursive lock, so a
+/// sequence of calls (bind, step, read columns, `sqlite3_errmsg`) is never interleaved with another
+/// thread's, and a `transaction` holds the connection for its whole body. The lock is recursive so
+/// that code inside a transaction body can call this database's methods again (a nested
+/// `transaction` becomes a savepoint). `NSRecursiveLock` rather than `Synchronization.Mutex`: a
+/// Mutex is not recursive and needs macOS 15 while the package supports macOS 14. The connection is
+/// also opened with `SQLITE_OPEN_FULLMUTEX`, so a statement finalized from a `deinit` on another
+/// thread is still safe. Calls block the calling thread for the duration of one SQLite call (up to
+/// the 5 s busy timeout when another process holds the write lock); that is the price of a
+/// synchronous API and is fine for a local state file.
+///
+/// The connection uses WAL journaling, a 5000 ms busy timeout and enforced foreign keys.
+/// Opening never replaces an existing file: a file that is not a database is reported as a
+/// `StoreError` of kind `.notADatabase` and left as it is.
+public final class Database: @unchecked Sendable {
+    /// The database file.
+    public let url: URL
+    public var path: String { url.path }
+
+    private let handle: OpaquePointer
+    private let lock = NSRecursiveLock()
+    /// Open savepoints of nested `transaction` calls; guarded by `lock`.
+    private var savepointDepth = 0
+
+    /// Opens (creating it and its parent directories when missing) the database at `url`.
+    public init(url: URL) throws(StoreError) {
+        let path = url.path
+        let directory = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(
+                .cannotOpen,
+                message: "cannot create the directory \(directory.path) for state database \(path) "
+                    + "(\(error.localizedDescription)); check its permissions or pass --state DIR to use "
+                    + "another state directory",
+                path: path)
+        }
+
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let rc = sqlite3_open_v2(path, &opened, flags, nil)
+        guard rc == SQLITE_OK, let db = opened else {
+            let detail = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(opened)
+            throw StoreError.sqlite(code: rc, detail: detail, path: path, operation: "opening")
+        }
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 5000)
+        do {
+            // Reading the schema reads the file header first: a file that is not a database fails
+            // here with SQLITE_NOTADB before anything has been written to it.
+            try Self.exec(db, "SELECT count(*) FROM sqlite_master", path: path)
+            try Self.exec(db, "PRAGMA journal_mode = WAL", path: path)
+            try Self.exec(db, "PRAGMA foreign_keys = ON", path: path)
+        } catch {
+            sqlite3_close_v2(db)
+            throw error
+        }
+        self.url = url
+        self.handle = db
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs `body` with the connection held by this thread.
+    func locked<T, E: Error>(_ body: (OpaquePointer) throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(handle)
+    }
+
+    /// The error SQLite reports for `code` on this connection. Call while holding the lock.
+    func error(_ code: Int32, _ operation: String) -> StoreError {
+        StoreError.sqlite(code: code, detail: String(cString: sqlite3_errmsg(handle)), path: path, operation: operation)
+    }
+
+    private static func exec(_ db: OpaquePointer, _ sql: String, path: String) throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(db, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard rc == SQLITE_OK else {
+            let detail = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
+            throw StoreError.sqlite(code: rc, detail: detail, path: path, operation: "running \(brief(sql))")
+        }
+    }
+
+    /// SQL shortened for a message.
+    static func brief(_ sql: String) -> String {
+        let oneLine = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
+        return "'" + (oneLine.count > 60 ? oneLine.prefix(57) + "..." : oneLine) + "'"
+    }
+
+    // MARK: Statements
+
+    /// Runs one or more SQL statements without parameters (schema changes, pragmas).
+    public func execute(_ sql: String) throws(StoreError) {
+        try locked { (db) throws(StoreError) in try Self.exec(db, sql, path: path) }
+    }
+
+    /// Compiles one SQL statement for repeated use with different parameters.
+    public func prepare(_ sql: String) throws(StoreError) -> Statement {
+        try locked { (db) throws(StoreError) in
+            var statement: OpaquePointer?
+            let rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+            guard rc == SQLITE_OK, let statement else {
+                sqlite3_finalize(statement)
+                throw error(rc, "preparing \(Self.brief(sql))")
+            }
+            return Statement(database: self, pointer: statement, sql: sql)
+        }
+    }
+
+    /// Runs one statement with `parameters` bound to `?` (or `?NNN`) in order; returns the number of
+    /// rows it changed.
+    @discardableResult
+    public func run(_ sql: String, _ parameters: [SQLValue] = []) throws(StoreError) -> Int {
+        try locked { (_) throws(StoreError) in try prepare(sql).run(parameters) }
+    }
+
+    /// Runs one query with `parameters` bound in order and returns every row.
+    public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(StoreError) -> [Row] {
+        try locked { (_) throws(StoreError) in try prepare(sql).query(parameters) }
+    }
+
+    /// The rowid of the last row inserted on this connection.
+    public var lastInsertRowID: Int {
+        locked { Int(sqlite3_last_insert_rowid($0)) }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    ///
+    /// The transaction takes the write lock at its start (`BEGIN IMMEDIATE`), so two processes never
+    /// deadlock upgrading read locks. Other threads of this process wait until it ends. Calling
+    /// `transaction` inside `body` opens a savepoint that rolls back on its own.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        if savepointDepth > 0 || sqlite3_get_autocommit(handle) == 0 {
+            savepointDepth += 1
+            defer { savepointDepth -= 1 }
+            let name = "skillbook_\(savepointDepth)"
+            try execute("SAVEPOINT \(name)")
+            do {
+                let result = try body()
+                try execute("RELEASE \(name)")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO \(name)")
+                try? execute("RELEASE \(name)")
+                throw error
+            }
+        }
+        try execute("BEGIN IMMEDIATE")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        do {
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        return result
+    }
+
+    // MARK: Schema versions
+
+    /// The schema version stored in the file header (`PRAGMA user_version`).
+    public func userVersion() throws(StoreError) -> Int {
+        try query("PRAGMA user_version").first?[0].intValue ?? 0
+    }
+
+    /// Brings the schema up to date: applies, in one transaction, every step of `migrations` whose
+    /// index is at or above the stored version, then stores `migrations.count` as the version.
+    ///
+    /// Steps are only ever appended: step `i` takes a version-`i` schema to version `i + 1`. A file
+    /// with a version above `migrations.count` was written by a newer skillbook and is refused.
+    public func migrate(_ migrations: [String]) throws(StoreError) {
+        do {
+            try transaction {
+                let current = try userVersion()
+                guard current <= migrations.count else {
+                    throw StoreError(
+                        .newerSchema,
+                        message: "state database \(path) has schema version \(current), newer than this skillbook "
+                            + "understands (\(migrations.count)); upgrade skillbook or pass --state DIR to use "
+                            + "another state directory",
+                        path: path)
+                }
+                guard current < migrations.count else { return }
+                for step in migrations[current...] {
+                    try execute(step)
+                }
+                try execute("PRAGMA user_version = \(migrations.count)")
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.other, message: "state database \(path): migration failed (\(error))", path: path)
+        }
+    }
+}
+
+/// A compiled statement of a `Database`.
+///
+/// Not `Sendable`: use it from the task that prepared it. Each call holds the database's lock, so
+/// other tasks may use the same database meanwhile.
+public final class Statement {
+    public let sql: String
+    private let database: Database
+    private let pointer: OpaquePointer
+    private let columnNames: [String]
+
+    init(database: Database, pointer: OpaquePointer, sql: String) {
+        self.database = database
+        self.pointer = pointer
+        self.sql = sql
+        self.columnNames = (0..<sqlite3_column_count(pointer)).map { index in
+            sqlite3_column_name(pointer, index).map { String(cString: $0) } ?? ""
+        }
+    }
+
+    deinit {
+        let pointer = self.pointer
+        database.locked { _ in _ = sqlite3_finalize(pointer) }
+    }
+
+    /// Runs the statement with `parameters`; returns the number of rows it changed.
+    @discardableResult
+    public func run(_ parameters: [SQLValue] = []) throws(StoreError) -> Int {
+        try database.locked { (db) throws(StoreError) in
+            try bind(parameters)
+            while try stepRow() != nil {}
+            return Int(sqlite3_changes(db))
+        }
+    }
+
+    /// Runs the statement with `parameters` and returns every row.
+    public func query(_ parameters: [SQLValue] = []) throws(StoreError) -> [Row] {
+        try database.locked { (_) throws(StoreError) in
+            try bind(parameters)
+            var rows: [Row] = []
+            while let row = try stepRow() { rows.append(row) }
+            return rows
+        }
+    }
+
+    /// Resets the statement and binds `parameters` to `?1`, `?2`, … in order.
+    public func bind(_ parameters: [SQLValue]) throws(StoreError) {
+        try database.locked { (_) throws(StoreError) in
+            sqlite3_reset(pointer)
+            sqlite3_clear_bindings(pointer)
+            let expected = Int(sqlite3_bind_parameter_count(pointer))
+            guard parameters.count == expected else {
+                throw StoreError(
+                    .other,
+                    message: "state database \(database.path): \(Database.brief(sql)) takes \(expected) "
+                        + "parameter(s), got \(parameters.count)",
+                    path: database.path)
+            }
+            for (offset, value) in parameters.enumerated() {
+                let index = Int32(offset + 1)
+                let rc: Int32
+                switch value {
+                case .null:
+                    rc = sqlite3_bind_null(pointer, index)
+                case .integer(let i):
+                    rc = sqlite3_bind_int64(pointer, index, Int64(i))
+                case .real(let d):
+                    rc = sqlite3_bind_double(pointer, index, d)
+                case .text(let s):
+                    let length = Int32(s.utf8.count)
+                    rc = s.withCString { sqlite3_bind_text(pointer, index, $0, length, SQLITE_TRANSIENT) }
+                case .blob(let data):
+                    if data.isEmpty {
+                        rc = sqlite3_bind_zeroblob(pointer, index, 0)
+                    } else {
+                        rc = data.withUnsafeBytes { bytes in
+                            sqlite3_bind_blob(pointer, index, bytes.baseAddress, Int32(bytes.count), SQLITE_TRANSIENT)
+                        }
+                    }
+                }
+                guard rc == SQLITE_OK else { throw database.error(rc, "binding parameter \(index) of \(Database.brief(sql))") }
+            }
+        }
+    }
+
+    /// Advances to the next row; `nil` when the statement has finished.
+    public func step() throws(StoreError) -> Row? {
+        try database.locked { (_) throws(StoreError) in try stepRow() }
+    }
+
+    /// Call while holding the database lock.
+    private func stepRow() throws(StoreError) -> Row? {
+        let rc = sqlite3_step(pointer)
+        switch rc {
+        case SQLITE_ROW:
+            return Row(columns: columnNames, values: (0..<Int32(columnNames.count)).map(column))
+        case SQLITE_DONE:
+            return nil
+        default:
+            let error = database.error(rc, "running \(Database.brief(sql))")
+            sqlite3_reset(pointer)
+            throw error
+        }
+    }
+
+    private func column(_ index: Int32) -> SQLValue {
+        switch sqlite3_column_type(pointer, index) {
+        case SQLITE_INTEGER:
+            return .integer(Int(sqlite3_column_int64(pointer, index)))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(pointer, index))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(pointer, index) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(pointer, index))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(pointer, index))
+            guard count > 0, let bytes = sqlite3_column_blob(pointer, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default:
+            return .null
+        }
+    }
+}

@@ -1,0 +1,142 @@
+public import Foundation
+public import SkillbookCore
+
+/// A note as stored: its id is a UUID string and `created` is whole seconds in UTC.
+public struct Note: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public var body: String
+    public var tags: [String]
+    public var created: Date
+
+    public init(id: String, title: String, body: String = "", tags: [String] = [], created: Date) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.tags = tags
+        self.created = created
+    }
+
+    /// `created` as stored and shown: ISO 8601 in UTC, `2026-05-01T09:00:00Z`.
+    public var createdText: String { created.formatted(.iso8601) }
+
+    /// `{ id, title, body, tags, created }`.
+    public var value: Value {
+        .object(
+            ValueObject([
+                ("id", .string(id)),
+                ("title", .string(title)),
+                ("body", .string(body)),
+                ("tags", .array(tags.map(Value.string))),
+                ("created", .string(createdText)),
+            ]))
+    }
+}
+
+/// Notes kept in `<state directory>/skillbook.sqlite`, listed oldest first.
+///
+/// Safe to use from concurrent tasks: it shares one `Database` connection, which serializes calls.
+public final class NotesStore: Sendable {
+    public let database: Database
+    private let clock: WallClock
+    private let ids: IDGenerator
+
+    public init(stateDirectory: URL, clock: WallClock = .live, ids: IDGenerator = .live) throws(StoreError) {
+        self.database = try StateDatabase.open(stateDirectory: stateDirectory)
+        self.clock = clock
+        self.ids = ids
+    }
+
+    private static let columns = "id, title, body, tags, created"
+
+    /// Writes a new note with a fresh id, created now (to the second).
+    public func create(title: String, body: String = "", tags: [String] = []) throws(StoreError) -> Note {
+        let now = clock.now().timeIntervalSince1970.rounded(.down)
+        let note = Note(id: ids.next(), title: title, body: body, tags: tags, created: Date(timeIntervalSince1970: now))
+        try insert(note)
+        return note
+    }
+
+    /// Notes oldest first (ties in insertion order), only those tagged `tag` when given, at most `limit`.
+    public func list(tag: String? = nil, limit: Int = 100) throws(StoreError) -> [Note] {
+        let rows = try database.query(
+            """
+            SELECT \(Self.columns) FROM notes
+            WHERE ?1 IS NULL OR EXISTS (SELECT 1 FROM json_each(notes.tags) WHERE json_each.value = ?1)
+            ORDER BY created, rowid
+            LIMIT ?2
+            """,
+            [SQLValue(tag), .integer(max(0, limit))])
+        var notes: [Note] = []
+        for row in rows { notes.append(try note(from: row)) }
+        return notes
+    }
+
+    /// The note with `id`, if there is one.
+    public func get(id: String) throws(StoreError) -> Note? {
+        guard let row = try database.query("SELECT \(Self.columns) FROM notes WHERE id = ?", [.text(id)]).first
+        else { return nil }
+        return try note(from: row)
+    }
+
+    /// Deletes the note with `id`; `false` when there was none.
+    @discardableResult
+    public func delete(id: String) throws(StoreError) -> Bool {
+        try database.run("DELETE FROM notes WHERE id = ?", [.text(id)]) > 0
+    }
+
+    /// Puts back a note exactly as it was (same id and `created`, so it lists in its old place).
+    ///
+    /// Safe to retry: restoring a note that is already present unchanged does nothing. A different
+    /// note with the same id is a `.conflict`.
+    public func restore(_ note: Note) throws(StoreError) {
+        do {
+            try database.transaction {
+                if let existing = try get(id: note.id) {
+                    guard existing.title == note.title, existing.body == note.body, existing.tags == note.tags,
+                        existing.createdText == note.createdText
+                    else {
+                        throw StoreError(
+                            .conflict,
+                            message: "cannot restore note \(note.id) in state database \(database.path): "
+                                + "a different note with that id exists",
+                            path: database.path)
+                    }
+                    return
+                }
+                try insert(note)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.other, message: "\(error)", path: database.path)
+        }
+    }
+
+    private func insert(_ note: Note) throws(StoreError) {
+        try database.run(
+            "INSERT INTO notes (\(Self.columns)) VALUES (?, ?, ?, ?, ?)",
+            [
+                .text(note.id), .text(note.title), .text(note.body),
+                .text(JSONText.encode(.array(note.tags.map(Value.string)))), .text(note.createdText),
+            ])
+    }
+
+    private func note(from row: Row) throws(StoreError) -> Note {
+        guard let id = row.string("id"), let title = row.string("title"), let body = row.string("body"),
+            let tagsText = row.string("tags"), let createdText = row.string("created")
+        else { throw malformed(row.string("id")) }
+        guard let tags = try? JSONDecoder().decode([String].self, from: Data(tagsText.utf8)),
+            let created = try? Date(createdText, strategy: .iso8601)
+        else { throw malformed(id) }
+        return Note(id: id, title: title, body: body, tags: tags, created: created)
+    }
+
+    private func malformed(_ id: String?) -> StoreError {
+        StoreError(
+            .malformedRow,
+            message: "state database \(database.path) has a malformed note\(id.map { " \($0)" } ?? "") "
+                + "(a column is missing or of the wrong type); it was probably edited by hand",
+            path: database.path)
+    }
+}

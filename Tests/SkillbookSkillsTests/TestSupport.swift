@@ -1,0 +1,48 @@
+import Foundation
+import SkillbookCore
+import SkillbookSkills
+import SkillbookStore
+import Testing
+
+/// The built-in skills over a fresh state directory, removed afterwards.
+struct Harness {
+    let directory: URL
+    let environment: SkillEnvironment
+    let registry: SkillRegistry
+    let context = SkillContext(runID: "run-1", stepID: "step-1")
+
+    func skill(_ id: String) throws -> any Skill {
+        try #require(registry[id], "no built-in skill \(id)")
+    }
+
+    /// Runs a skill the way the engine would: parameters are checked against the parameter schema
+    /// first (so a test cannot pass what the engine would reject), and the output against the
+    /// output schema afterwards.
+    func run(_ id: String, _ parameters: Value) async throws -> Value {
+        let skill = try skill(id)
+        let parameters = params(parameters)
+        let parameterProblems = SchemaValidator.validate(.object(parameters), against: skill.descriptor.parameters)
+        #expect(parameterProblems.isEmpty, "test parameters invalid: \(parameterProblems)")
+        let output = try await skill.run(parameters, context: context)
+        let outputProblems = SchemaValidator.validate(output, against: skill.descriptor.output)
+        #expect(outputProblems.isEmpty, "\(id) output breaks its own schema: \(outputProblems)")
+        return output
+    }
+}
+
+func withHarness<T>(
+    clock: WallClock = .live, ids: IDGenerator = .live, _ body: (Harness) async throws -> T
+) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("skillbook-skills-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let environment = SkillEnvironment(stateDirectory: directory, clock: clock, ids: ids)
+    let registry = try SkillRegistry(BuiltinSkills.all(environment: environment))
+    return try await body(Harness(directory: directory, environment: environment, registry: registry))
+}
+
+/// A parameter object written as a literal (`ValueObject` has no literal syntax of its own).
+func params(_ value: Value) -> ValueObject {
+    value.objectValue ?? ValueObject()
+}
