@@ -151,3 +151,9 @@ public struct ValueObject: Sendable, Hashable, Sequence {
         hasher.combine(storage)
     }
 }
+
+extension ValueObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        self.init(elements)
+    }
+}
