@@ -5,20 +5,22 @@ public enum FormatCheck {
     public static let knownFormats: Set<String> = ["date", "date-time", "time", "duration", "uri", "email", "path"]
 
     /// A predicate describing why `text` is not in `format`, or `nil` when it is.
-    public static func problem(_ text: String, format: String) -> String? {
+    /// With `secret`, the text is shown as `***`.
+    public static func problem(_ text: String, format: String, secret: Bool = false) -> String? {
+        let shown = secret ? "***" : "'\(text)'"
         switch format {
         case "date":
-            return isDate(Substring(text)) ? nil : "must be a date like 2026-11-30, got '\(text)'"
+            return isDate(Substring(text)) ? nil : "must be a date like 2026-11-30, got \(shown)"
         case "date-time":
-            return isDateTime(text) ? nil : "must be a date-time like 2026-11-30T09:00:00Z, got '\(text)'"
+            return isDateTime(text) ? nil : "must be a date-time like 2026-11-30T09:00:00Z, got \(shown)"
         case "time":
-            return isTime(Substring(text)) ? nil : "must be a time like 09:30 or 09:30:00, got '\(text)'"
+            return isTime(Substring(text)) ? nil : "must be a time like 09:30 or 09:30:00, got \(shown)"
         case "duration":
-            return isDuration(text) ? nil : "must be a duration like 30s, 5m, 2h or PT5M, got '\(text)'"
+            return isDuration(text) ? nil : "must be a duration like 30s, 5m, 2h or PT5M, got \(shown)"
         case "uri":
-            return isURI(text) ? nil : "must be a URI like https://example.com, got '\(text)'"
+            return isURI(text) ? nil : "must be a URI like https://example.com, got \(shown)"
         case "email":
-            return isEmail(text) ? nil : "must be an email address, got '\(text)'"
+            return isEmail(text) ? nil : "must be an email address, got \(shown)"
         case "path":
             return text.isEmpty || text.contains("\0") ? "must be a non-empty file path" : nil
         default:
@@ -33,9 +35,12 @@ public enum FormatCheck {
     static func isDate(_ s: Substring) -> Bool {
         let parts = s.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, digits(parts[0], 4), digits(parts[1], 2), digits(parts[2], 2),
-            let month = Int(parts[1]), let day = Int(parts[2])
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { return false }
-        return (1...12).contains(month) && (1...31).contains(day)
+        guard (1...12).contains(month) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return (1...length).contains(day)
     }
 
     static func isTime(_ s: Substring) -> Bool {

@@ -57,7 +57,7 @@ public enum SchemaValidator {
         if let type = schema.type {
             let fits: Bool =
                 switch (type, value) {
-                case (.integer, .double(let d)): d.rounded() == d
+                case (.integer, .double(let d)): d.isFinite && d.rounded() == d
                 default: accepts(type, valueType: value.typeName)
                 }
             guard fits else {
@@ -97,7 +97,7 @@ public enum SchemaValidator {
                     fail("has an invalid pattern '\(pattern)' in its schema")
                 }
             }
-            if let format = schema.format, let problem = FormatCheck.problem(text, format: format) {
+            if let format = schema.format, let problem = FormatCheck.problem(text, format: format, secret: schema.secret) {
                 fail(problem)
             }
         case .array(let items):
