@@ -1,0 +1,121 @@
+/// A string from YAML that may contain `${{ … }}` expressions.
+///
+/// A string that is exactly one expression keeps the expression's type (a list stays a list);
+/// otherwise each expression's value is interpolated as text.
+public struct TemplateString: Sendable, Hashable {
+    public enum Segment: Sendable, Hashable {
+        case text(String)
+        case expression(Expression)
+    }
+
+    public let source: String
+    public let segments: [Segment]
+
+    public init(source: String, segments: [Segment]) {
+        self.source = source
+        self.segments = segments
+    }
+
+    /// The expression when the whole string is exactly one `${{ … }}` (no surrounding whitespace).
+    public var singleExpression: Expression? {
+        guard segments.count == 1, case .expression(let expression) = segments[0] else { return nil }
+        return expression
+    }
+
+    public var hasExpressions: Bool {
+        segments.contains { if case .expression = $0 { true } else { false } }
+    }
+
+    /// The expressions in order of appearance.
+    public var expressions: [Expression] {
+        segments.compactMap { if case .expression(let e) = $0 { e } else { nil } }
+    }
+
+    /// Parses `text`, throwing the first syntax error (unterminated `${{`, a bad token, a parse
+    /// error) with its character offset in `text`.
+    public static func parse(_ text: String) throws(ExpressionError) -> TemplateString {
+        let chars = Array(text)
+        var segments: [Segment] = []
+        var literal = ""
+        var i = 0
+        while i < chars.count {
+            guard chars[i] == "$", i + 2 < chars.count, chars[i + 1] == "{", chars[i + 2] == "{" else {
+                literal.append(chars[i])
+                i += 1
+                continue
+            }
+            if !literal.isEmpty {
+                segments.append(.text(literal))
+                literal = ""
+            }
+            let opening = i
+            guard hasClosing(chars, after: i + 3) else {
+                throw ExpressionError("unterminated expression: '${{' without '}}'", at: opening)
+            }
+            let (tokens, end) = try Lexer.lex(chars, from: i + 3, opening: opening)
+            guard tokens.count > 1 else { throw ExpressionError("empty expression", at: opening) }
+            let node = try Parser.parse(tokens)
+            let inside = String(chars[(i + 3)..<(end - 2)])
+            segments.append(.expression(Expression(source: trimmed(inside), offset: opening, node: node)))
+            i = end
+        }
+        if !literal.isEmpty { segments.append(.text(literal)) }
+        return TemplateString(source: text, segments: segments)
+    }
+
+    /// The single expression's value as is; otherwise the text with each expression's
+    /// `interpolatedText` (null interpolates as nothing, lists and objects as JSON).
+    public func evaluate(in context: EvaluationContext) throws(ExpressionError) -> Value {
+        let evaluator = Evaluator(context: context)
+        if let expression = singleExpression { return try evaluator.evaluate(expression.node) }
+        var text = ""
+        for segment in segments {
+            switch segment {
+            case .text(let part): text += part
+            case .expression(let expression): text += try evaluator.evaluate(expression.node).interpolatedText
+            }
+        }
+        return .string(text)
+    }
+
+    /// The static type (the single expression's, else `.string`) and every type error.
+    public func type(in scope: ExpressionScope) -> (type: ExprType, errors: [ExpressionError]) {
+        var errors: [ExpressionError] = []
+        var single: ExprType?
+        for expression in expressions {
+            let (type, found) = expression.type(in: scope)
+            errors += found
+            single = type
+        }
+        return (singleExpression == nil ? .string : single ?? .string, errors)
+    }
+
+    private static func hasClosing(_ chars: [Character], after start: Int) -> Bool {
+        var i = start
+        while i + 1 < chars.count {
+            if chars[i] == "}" && chars[i + 1] == "}" { return true }
+            i += 1
+        }
+        return false
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
+        let end = text.lastIndex { !$0.isWhitespace }.map { text.index(after: $0) } ?? start
+        return start < end ? String(text[start..<end]) : ""
+    }
+}
+
+extension Expression {
+    /// The static type of this expression and every type error in it.
+    public func type(in scope: ExpressionScope) -> (type: ExprType, errors: [ExpressionError]) {
+        var checker = TypeChecker(scope: scope)
+        let type = checker.type(of: node)
+        return (type, checker.errors)
+    }
+
+    /// The value of this expression.
+    public func evaluate(in context: EvaluationContext) throws(ExpressionError) -> Value {
+        try Evaluator(context: context).evaluate(node)
+    }
+}
