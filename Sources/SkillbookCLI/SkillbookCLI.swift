@@ -3,14 +3,25 @@ import SkillbookCore
 import SkillbookStore
 
 /// One command of the CLI: its declaration and what it does.
-protocol Command {
+protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
     /// Returns the process exit code; throws `UsageError`/`DiagnosticError` for exit code 2.
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32
 }
 
+/// A command as a value: its spec and its body.
+struct CommandEntry: Sendable {
+    var spec: CommandSpec
+    var execute: @Sendable (ParsedArguments, Invocation) async throws -> Int32
+
+    init<C: Command>(_ command: C.Type) {
+        spec = C.spec
+        execute = { arguments, invocation in try await C.execute(arguments, invocation) }
+    }
+}
+
 /// What one invocation of the CLI runs with.
-struct Invocation {
+struct Invocation: Sendable {
     var console: Console
     var environment: [String: String]
     var currentDirectory: URL
@@ -26,9 +37,9 @@ struct Invocation {
 public enum SkillbookCLI {
     public static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [
-        RunCommand.self, ValidateCommand.self, ListCommand.self, ShowCommand.self, SkillsCommand.self,
-        SchemaCommand.self,
+    static let commands: [CommandEntry] = [
+        CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(ListCommand.self),
+        CommandEntry(ShowCommand.self), CommandEntry(SkillsCommand.self), CommandEntry(SchemaCommand.self),
     ]
 
     /// The real process: reads `CommandLine.arguments` once, exits with the command's code.
@@ -75,7 +86,7 @@ public enum SkillbookCLI {
             return report(UsageError(message: "unknown command '\(name)'\(suggestion)"), console: console)
         }
         do {
-            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec)
+            let parsed: ParsedArguments = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec)
             if parsed.flag("help") {
                 console.writeOut(command.spec.helpText)
                 return 0

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import SkillbookCore
 
 /// Runs checked playbooks: steps in order, `when`, parameter mapping, run-time validation,
@@ -55,7 +55,8 @@ struct RunExecution {
         self.inputs = inputs
         self.onEvent = onEvent
         self.runID = engine.environment.makeRunID()
-        self.started = engine.environment.now()
+        let started = engine.environment.now()
+        self.started = started
         self.deadline = playbook.timeout.map { started.addingTimeInterval($0) }
         self.reports = playbook.steps.map { StepReport(id: $0.id, skill: $0.skill) }
         for input in playbook.inputs {
@@ -259,14 +260,16 @@ struct RunExecution {
         }
         let onEvent = self.onEvent
         let stepID = step.id
+        let seconds = limit
+        let endsRun = wholeRun
         let context = SkillContext(runID: runID, stepID: step.id, attempt: attempt) { done, total in
             onEvent(.stepProgress(step: stepID, completed: done, total: total))
         }
         return try await withThrowingTaskGroup(of: Value.self) { group in
             group.addTask { try await skill.run(parameters, context: context) }
             group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(limit * 1e9))
-                throw StepTimedOut(seconds: limit, wholeRun: wholeRun)
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                throw StepTimedOut(seconds: seconds, wholeRun: endsRun)
             }
             defer { group.cancelAll() }
             guard let first = try await group.next() else { throw CancellationError() }

@@ -6,7 +6,7 @@ struct OptionSpec: Sendable {
     var help: String
     var repeatable = false
 
-    var key: String { names.last!.trimmingPrefix("-").description }
+    var key: String { String(names.last!.drop { $0 == "-" }) }
 }
 
 /// A command's declaration: its name, what it does, its options and positionals.

@@ -69,7 +69,7 @@ enum RunCommand: Command {
 }
 
 /// Routes SIGINT and SIGTERM to a handler while alive; a second signal exits at once with 130.
-final class SignalWatcher: Sendable {
+final class SignalWatcher {
     private let sources: [any DispatchSourceSignal]
 
     init(onSignal: @escaping @Sendable () -> Void) {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Synchronization
 
 /// Where the CLI writes, and what it knows about the terminal. Injectable so commands are
@@ -25,7 +25,6 @@ public struct Console: Sendable {
     public static func standard(environment: [String: String]) -> Console {
         let outTerminal = isatty(STDOUT_FILENO) == 1
         let errTerminal = isatty(STDERR_FILENO) == 1
-        if !outTerminal { setlinebuf(stdout) }
         return Console(
             writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
             writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
