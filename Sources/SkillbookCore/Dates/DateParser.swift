@@ -398,7 +398,8 @@ public struct DateParser: Sendable {
         let token = tokens[index]
         let digits = token.prefix { $0.isASCIIDigit }
         if !digits.isEmpty, digits.count < token.count {
-            guard let amount = Self.number(digits, digits: 1...6), let unit = Self.englishUnits[String(token.dropFirst(digits.count))]
+            guard let amount = Self.number(digits, digits: 1...6),
+                let unit = Self.englishUnits[String(token.dropFirst(digits.count))]
             else { return nil }
             return (amount, unit, 1)
         }

@@ -158,7 +158,8 @@ public struct Coercion: Sendable {
             guard let parsed = dates.parse(text) else { return value }
             return .string(DateParser.formatDate(parsed.date, timeZone: dates.timeZone))
         case "date-time":
-            let zoned = text.hasSuffix("Z") || text.hasSuffix("z") || text.dropFirst(10).contains { $0 == "+" || $0 == "-" }
+            let zoned =
+                text.hasSuffix("Z") || text.hasSuffix("z") || text.dropFirst(10).contains { $0 == "+" || $0 == "-" }
             if zoned, FormatCheck.problem(text, format: "date-time") == nil { return value }
             guard let parsed = dates.parse(text) else { return value }
             return .string(DateParser.formatDateTime(parsed.date, timeZone: dates.timeZone))

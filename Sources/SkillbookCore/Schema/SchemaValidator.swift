@@ -117,6 +117,7 @@ public enum SchemaValidator {
                 out.append(SchemaViolation(path: path, kind: .missingRequired(name)))
             }
             for (key, member) in object {
+                if member == .null, schema.required.contains(key) { continue }  // reported as missing above
                 if let propertySchema = schema.property(key) {
                     check(member, propertySchema, path + [.key(key)], &out)
                 } else if schema.additionalProperties == false {

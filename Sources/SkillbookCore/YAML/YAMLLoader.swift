@@ -39,6 +39,8 @@ public struct YAMLLoader: Sendable {
         }
         if let failure { throw DiagnosticError(builder.diagnostics + [failure]) }
         if !builder.diagnostics.isEmpty { throw DiagnosticError(builder.diagnostics) }
+        // A document with nothing after `---` is as empty as a file with nothing in it.
+        if let root = builder.root, case .scalar("", .plain) = root.content, root.tag == nil { return nil }
         return builder.root
     }
 
@@ -48,7 +50,8 @@ public struct YAMLLoader: Sendable {
         let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
         if parser.error == YAML_READER_ERROR {
             let location = Self.location(ofByte: parser.problem_offset, in: bytes, file: file)
-            return .error("YAML: \(problem) (the file must be UTF-8 text)", at: location)
+            let note = problem.lowercased().contains("utf") ? " (the file must be UTF-8 text)" : ""
+            return .error("YAML: \(problem)\(note)", at: location)
         }
         let mark = parser.problem_mark
         let location = SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
@@ -57,7 +60,19 @@ public struct YAMLLoader: Sendable {
             let contextMark = parser.context_mark
             message += " (\(context) at line \(contextMark.line + 1), column \(contextMark.column + 1))"
         }
-        return .error(message, at: location)
+        let hint = Self.character(atLine: location.line, column: location.column, in: bytes) == "\t"
+            ? "YAML indents with spaces; this line has a tab" : nil
+        return .error(message, at: location, hint: hint)
+    }
+
+    /// The character at a 1-based line and column, if there is one.
+    private static func character(atLine line: Int, column: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Character? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lines = text.split(separator: "\n", maxSplits: line, omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count else { return nil }
+        let characters = lines[line - 1].unicodeScalars
+        guard column >= 1, column <= characters.count else { return nil }
+        return Character(characters[characters.index(characters.startIndex, offsetBy: column - 1)])
     }
 
     private static func location(ofByte offset: Int, in bytes: UnsafeBufferPointer<UInt8>, file: String)
@@ -85,13 +100,19 @@ private struct TreeBuilder {
             pairs: [YAMLPair], pendingKey: YAMLNode?, seen: [String: SourceLocation],
             start: SourceLocation, anchor: String?, tag: String?
         )
+
+        var anchor: String? {
+            switch self {
+            case .sequence(_, _, let anchor, _), .mapping(_, _, _, _, let anchor, _): anchor
+            }
+        }
     }
 
     let file: String
     let aliasExpansionLimit: Int
     let depthLimit: Int
     var stack: [Frame] = []
-    var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    var anchors: [String: (node: YAMLNode, size: Int, depth: Int)] = [:]
     var expandedByAliases = 0
     var documents = 0
     var root: YAMLNode?
@@ -139,8 +160,12 @@ private struct TreeBuilder {
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.data.alias.anchor) ?? ""
             guard let anchored = anchors[name] else {
+                if stack.contains(where: { $0.anchor == name }) {
+                    return .error("alias '*\(name)' refers to a collection that contains it", at: start)
+                }
                 return .error("unknown alias '*\(name)': no anchor '&\(name)' comes before it", at: start)
             }
+            if stack.count + anchored.depth > depthLimit { return tooDeep(at: start) }
             expandedByAliases += anchored.size
             if expandedByAliases > aliasExpansionLimit {
                 return .error(
@@ -183,7 +208,7 @@ private struct TreeBuilder {
 
     mutating func complete(_ node: YAMLNode, anchor: String?) -> Diagnostic? {
         if let anchor {
-            anchors[anchor] = (node, Self.size(of: node))
+            anchors[anchor] = (node, Self.size(of: node), Self.depth(of: node))
         }
         guard let top = stack.popLast() else {
             root = node
@@ -214,6 +239,15 @@ private struct TreeBuilder {
             }
         }
         return nil
+    }
+
+    /// Levels of collections in `node`: 0 for a scalar.
+    static func depth(of node: YAMLNode) -> Int {
+        switch node.content {
+        case .scalar: 0
+        case .sequence(let items): 1 + (items.map(depth(of:)).max() ?? 0)
+        case .mapping(let pairs): 1 + (pairs.map { max(depth(of: $0.key), depth(of: $0.value)) }.max() ?? 0)
+        }
     }
 
     static func size(of node: YAMLNode) -> Int {

@@ -23,9 +23,18 @@ public enum YAMLScalarResolver {
     public static func resolve(_ text: String, style: YAMLNode.ScalarStyle, tag: String?) -> Value {
         switch tag {
         case "tag:yaml.org,2002:str": return .string(text)
-        case "tag:yaml.org,2002:int": return Int(text).map(Value.int) ?? .string(text)
-        case "tag:yaml.org,2002:float": return Double(text).map(Value.double) ?? .string(text)
-        case "tag:yaml.org,2002:bool": return resolvePlain(text)
+        case "tag:yaml.org,2002:int":
+            if case .int(let i) = resolvePlain(text) { return .int(i) }
+            return .string(text)
+        case "tag:yaml.org,2002:float":
+            switch resolvePlain(text) {
+            case .int(let i): return .double(Double(i))
+            case .double(let d): return .double(d)
+            default: return .string(text)
+            }
+        case "tag:yaml.org,2002:bool":
+            if case .bool(let b) = resolvePlain(text) { return .bool(b) }
+            return .string(text)
         case "tag:yaml.org,2002:null": return .null
         default: break
         }
@@ -47,8 +56,9 @@ public enum YAMLScalarResolver {
             || first == UInt8(ascii: ".") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
         else { return .string(text) }
         if isDecimalInteger(text), let i = Int(text) { return .int(i) }
-        if text.hasPrefix("0x"), let i = Int(text.dropFirst(2), radix: 16) { return .int(i) }
-        if text.hasPrefix("0o"), let i = Int(text.dropFirst(2), radix: 8) { return .int(i) }
+        let digits = text.dropFirst(2)
+        if text.hasPrefix("0x"), digits.allSatisfy(\.isHexDigit), let i = Int(digits, radix: 16) { return .int(i) }
+        if text.hasPrefix("0o"), digits.allSatisfy(\.isASCIIDigit), let i = Int(digits, radix: 8) { return .int(i) }
         if isFloat(text), let d = Double(text) { return .double(d) }
         return .string(text)
     }
