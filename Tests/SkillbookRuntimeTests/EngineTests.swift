@@ -1,6 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
+import SkillbookStore
 import SkillbookTesting
 import Testing
 
