@@ -10,6 +10,8 @@ public enum BuiltinSkills {
             DebugSleepSkill(),
             TextTemplateSkill(),
             NotesCreateSkill(environment: environment),
+            NotesCreateManySkill(environment: environment),
+            NotesDeleteSkill(environment: environment),
             NotesListSkill(environment: environment),
         ]
     }

@@ -8,7 +8,10 @@ import Testing
         try await withHarness { harness in
             #expect(
                 harness.registry.ids
-                    == ["debug.echo", "debug.fail", "debug.sleep", "notes.create", "notes.list", "text.template"])
+                    == [
+                        "debug.echo", "debug.fail", "debug.sleep", "notes.create", "notes.create_many", "notes.delete",
+                        "notes.list", "text.template",
+                    ])
         }
     }
 
@@ -27,9 +30,11 @@ import Testing
                 #expect(!descriptor.tags.isEmpty, "\(id) has no tags")
                 #expect(descriptor.timeout > 0, "\(id)")
                 #expect(descriptor.availability == .available, "\(id)")
-                #expect(descriptor.reversible == (id == "notes.create"), "\(id)")
-                #expect(descriptor.resources == (id == "notes.create" ? ["notes"] : []), "\(id)")
-                #expect(descriptor.kind == (id == "notes.create" ? .action : .query), "\(id)")
+                let writesNotes = ["notes.create", "notes.create_many", "notes.delete"].contains(id)
+                #expect(descriptor.reversible == writesNotes, "\(id)")
+                #expect(descriptor.resources == (writesNotes ? ["notes"] : []), "\(id)")
+                #expect(descriptor.kind == (writesNotes ? .action : .query), "\(id)")
+                #expect(descriptor.confirm == (id == "notes.delete"), "\(id)")
             }
         }
     }
