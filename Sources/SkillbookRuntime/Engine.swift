@@ -29,6 +29,12 @@ public struct Engine: Sendable {
     }
 }
 
+enum CallOutcome: Sendable {
+    case output(Value)
+    case timedOut
+    case timerStopped
+}
+
 struct StepTimedOut: Error {
     var seconds: Double
     var wholeRun: Bool
@@ -265,15 +271,32 @@ struct RunExecution {
         let context = SkillContext(runID: runID, stepID: step.id, attempt: attempt) { done, total in
             onEvent(.stepProgress(step: stepID, completed: done, total: total))
         }
-        return try await withThrowingTaskGroup(of: Value.self) { group in
-            group.addTask { try await skill.run(parameters, context: context) }
+        // The skill's own result always decides: after a timeout (or an interrupt) the skill is
+        // cancelled and awaited, so an effect it completed anyway is still recorded and can be undone.
+        return try await withThrowingTaskGroup(of: CallOutcome.self) { group in
+            group.addTask { .output(try await skill.run(parameters, context: context)) }
             group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                return Task.isCancelled ? .timerStopped : .timedOut
+            }
+            var timedOut = false
+            do {
+                while let outcome = try await group.next() {
+                    switch outcome {
+                    case .output(let value):
+                        group.cancelAll()
+                        return value
+                    case .timedOut:
+                        timedOut = true
+                        group.cancelAll()
+                    case .timerStopped:
+                        continue
+                    }
+                }
+            } catch where timedOut {
                 throw StepTimedOut(seconds: seconds, wholeRun: endsRun)
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
+            throw CancellationError()
         }
     }
 

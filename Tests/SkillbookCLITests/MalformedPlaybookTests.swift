@@ -21,7 +21,7 @@ let malformedCases: [MalformedCase] = [
         expected: "4:1: error: YAML syntax: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 8)"),
     MalformedCase(
         name: "bad indentation", yaml: "name: broken\nsteps:\n  - id: a\n   skill: debug.echo\n",
-        expected: "4:9: error: YAML syntax: mapping values are not allowed in this context"),
+        expected: "4:4: error: YAML syntax: did not find expected '-' indicator (while parsing a block collection at line 3, column 3)"),
     MalformedCase(
         name: "tab indentation", yaml: "name: broken\nsteps:\n\t- id: a\n",
         expected: "3:1: error: YAML syntax: found character that cannot start any token (while scanning for the next token at line 3, column 1)"),
@@ -36,7 +36,7 @@ let malformedCases: [MalformedCase] = [
         expected: "4:1: error: a playbook file holds one YAML document; found a second '---'"),
     MalformedCase(
         name: "unknown alias", yaml: header + "  - { id: a, skill: debug.echo, with: { value: *nothing } }\n",
-        expected: "3:43: error: unknown alias '*nothing': no anchor '&nothing' comes before it"),
+        expected: "3:48: error: unknown alias '*nothing': no anchor '&nothing' comes before it"),
     MalformedCase(
         name: "billion laughs",
         yaml: """
@@ -101,10 +101,10 @@ let malformedCases: [MalformedCase] = [
         expected: "6:14: error: step 'save' parameter 'title' expects string, got integer"),
     MalformedCase(
         name: "literal over the maximum", yaml: header + "  - id: recent\n    skill: notes.list\n    with: { limit: 5000 }\n",
-        expected: "5:19: error: step 'recent' parameter 'limit' must be at most 1000, got 5000"),
+        expected: "5:20: error: step 'recent' parameter 'limit' must be at most 1000, got 5000"),
     MalformedCase(
         name: "empty title", yaml: header + "  - id: save\n    skill: notes.create\n    with: { title: \"\" }\n",
-        expected: "5:19: error: step 'save' parameter 'title' must not be empty"),
+        expected: "5:20: error: step 'save' parameter 'title' must not be empty"),
     MalformedCase(
         name: "wrong item type in a list", yaml: header + "  - id: save\n    skill: notes.create\n    with:\n      title: t\n      tags: [a, 2]\n",
         expected: "7:17: error: step 'save' parameter 'tags[1]' expects string, got integer"),
@@ -115,36 +115,36 @@ let malformedCases: [MalformedCase] = [
     MalformedCase(
         name: "forward reference",
         yaml: header + "  - id: save\n    skill: notes.create\n    with: { title: \"${{ steps.later.output.value }}\" }\n  - { id: later, skill: debug.echo, with: { value: x } }\n",
-        expected: "5:23: error: step 'later' runs later; only earlier steps' outputs can be used"),
+        expected: "5:31: error: step 'later' runs later; only earlier steps' outputs can be used"),
     MalformedCase(
         name: "unknown step", yaml: header + "  - id: save\n    skill: notes.create\n    with: { title: \"${{ steps.nope.output.value }}\" }\n",
-        expected: "5:23: error: unknown step 'nope'"),
+        expected: "5:31: error: unknown step 'nope'"),
     MalformedCase(
         name: "own output", yaml: header + "  - id: save\n    skill: notes.create\n    with: { title: \"${{ steps.save.output.title }}\" }\n",
-        expected: "5:23: error: step 'save' cannot use its own output"),
+        expected: "5:31: error: step 'save' cannot use its own output"),
     MalformedCase(
         name: "unknown input", yaml: "name: broken\ninputs:\n  who: { type: string }\nsteps:\n  - id: save\n    skill: notes.create\n    with: { title: \"Hi ${{ inputs.whom }}\" }\n",
-        expected: "7:26: error: unknown input 'whom'; did you mean 'who'?"),
+        expected: "7:35: error: unknown input 'whom'; did you mean 'who'?"),
     MalformedCase(
         name: "undeclared output field",
         yaml: header + "  - { id: a, skill: debug.echo, with: { value: 1 } }\n  - id: save\n    skill: notes.create\n    with: { title: \"${{ steps.a.output.nope }}\" }\n",
-        expected: "6:23: error: skill 'debug.echo' has no output field 'nope'; it has: value"),
+        expected: "6:40: error: skill 'debug.echo' has no output field 'nope'; it has: value"),
     MalformedCase(
         name: "expression syntax error", yaml: header + "  - id: a\n    skill: debug.echo\n    with: { value: \"${{ inputs.x ) }}\" }\n",
         expected: "5:34: error: unexpected ')'"),
     MalformedCase(
         name: "unterminated expression", yaml: header + "  - id: a\n    skill: debug.echo\n    with: { value: \"${{ inputs.x\" }\n",
-        expected: "5:20: error: unterminated expression: '${{' without '}}'"),
+        expected: "5:21: error: unterminated expression: '${{' without '}}'"),
     MalformedCase(
         name: "unknown function", yaml: header + "  - id: a\n    skill: debug.echo\n    with: { value: \"${{ lenght('abc') }}\" }\n",
-        expected: "5:24: error: unknown function 'lenght'; did you mean 'length'?"),
+        expected: "5:25: error: unknown function 'lenght'; did you mean 'length'?"),
     MalformedCase(
         name: "unknown root name", yaml: header + "  - id: a\n    skill: debug.echo\n    with: { value: \"${{ foo.bar }}\" }\n",
-        expected: "5:24: error: unknown name 'foo'; expressions start with inputs, steps, item, index, run, env or this"),
+        expected: "5:25: error: unknown name 'foo'; expressions start with inputs, steps, item, index, run, env or this"),
     MalformedCase(
         name: "interpolated text into an integer",
         yaml: header + "  - id: recent\n    skill: notes.list\n    with: { limit: \"n${{ run.id }}\" }\n",
-        expected: "5:19: error: step 'recent' parameter 'limit' expects integer, got string"),
+        expected: "5:20: error: step 'recent' parameter 'limit' expects integer, got string"),
     MalformedCase(
         name: "bad on_failure", yaml: header + "  - id: a\n    skill: debug.echo\n    with: { value: 1 }\n    on_failure: rollbak\n",
         expected: "6:17: error: 'on_failure' must be one of rollback, stop, continue; did you mean 'rollback'?"),
@@ -156,7 +156,7 @@ let malformedCases: [MalformedCase] = [
         expected: "6:14: error: 'timeout' must be a positive duration such as 30, 30s, 5m or 1h"),
     MalformedCase(
         name: "unknown input type", yaml: "name: broken\ninputs:\n  who: { type: strng }\nsteps:\n  - { id: a, skill: debug.echo, with: { value: 1 } }\n",
-        expected: "3:17: error: unknown type 'strng'; expected one of string, integer, number, boolean, array, object (or any)"),
+        expected: "3:16: error: unknown type 'strng'; did you mean 'string'?"),
     MalformedCase(
         name: "input default breaks its schema", yaml: "name: broken\ninputs:\n  count: { type: integer, default: many }\nsteps:\n  - { id: a, skill: debug.echo, with: { value: 1 } }\n",
         expected: "3:3: error: input 'count' default expects integer, got string"),
@@ -213,8 +213,8 @@ let malformedCases: [MalformedCase] = [
                 "5:20: error: step 'a' parameter 'title' expects string, got integer",
                 "6:5: error: duplicate step id 'a' (first used at line 3); step ids must be unique",
                 "7:12: error: step 'a' uses unknown skill 'nope.nothing'",
-                "10:21: error: step 'c' parameter 'limit' must be at least 1, got 0",
-                "10:24: error: step 'c': skill 'notes.list' has no parameter 'tga'; did you mean 'tag'?",
+                "10:20: error: step 'c' parameter 'limit' must be at least 1, got 0",
+                "10:23: error: step 'c': skill 'notes.list' has no parameter 'tga'; did you mean 'tag'?",
             ])
         #expect(run.err.contains("5 errors, 0 warnings"))
     }

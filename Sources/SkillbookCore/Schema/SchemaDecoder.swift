@@ -9,6 +9,12 @@ public struct SchemaDecoder: Sendable {
 
     public init() {}
 
+    /// `did you mean 'x'?` for a likely typo, else the list of what is accepted.
+    static func expected(_ word: String, _ known: [String]) -> String {
+        if let suggestion = Suggestion.closest(to: word, in: known) { return "did you mean '\(suggestion)'?" }
+        return "expected one of \(known.joined(separator: ", "))"
+    }
+
     /// The schema, or `nil` when it has errors (all of them appended to `diagnostics`).
     public func decode(_ node: YAMLNode, diagnostics: inout [Diagnostic]) -> Schema? {
         let before = diagnostics.filter { $0.severity == .error }.count
@@ -83,11 +89,9 @@ public struct SchemaDecoder: Sendable {
                 if let known = Schema.JSONType(rawValue: text) {
                     type = known
                 } else if text != "any" {
-                    let names = Schema.JSONType.allCases.map(\.rawValue)
+                    let names = Schema.JSONType.allCases.map(\.rawValue) + ["any"]
                     diagnostics.append(
-                        .error(
-                            "unknown type '\(text)'; expected one of \(names.joined(separator: ", ")) (or any)",
-                            at: value.location, hint: Suggestion.hint(for: text, in: names)))
+                        .error("unknown type '\(text)'; \(Self.expected(text, names))", at: value.location))
                 }
             case "title": _ = string(value, key)
             case "description": description = string(value, key)
@@ -111,10 +115,7 @@ public struct SchemaDecoder: Sendable {
                 format = string(value, key)
                 if let text = format, !FormatCheck.knownFormats.contains(text) {
                     let known = FormatCheck.knownFormats.sorted()
-                    diagnostics.append(
-                        .error(
-                            "unknown format '\(text)'; expected one of \(known.joined(separator: ", "))",
-                            at: value.location, hint: Suggestion.hint(for: text, in: known)))
+                    diagnostics.append(.error("unknown format '\(text)'; \(Self.expected(text, known))", at: value.location))
                 }
             case "items": items = decodeNode(value, &diagnostics)
             case "minItems": minItems = integer(value, key)
@@ -145,10 +146,7 @@ public struct SchemaDecoder: Sendable {
                 examples = list.map(\.value)
             case "secret": secret = bool(value, key) ?? false
             default:
-                diagnostics.append(
-                    .error(
-                        "unknown schema keyword '\(key)'", at: pair.key.location,
-                        hint: Suggestion.hint(for: key, in: Self.keywords)))
+                diagnostics.append(.error("unknown schema keyword '\(key)'; \(Self.expected(key, Self.keywords))", at: pair.key.location))
             }
         }
         for name in required where !properties.contains(where: { $0.name == name }) && !properties.isEmpty {
