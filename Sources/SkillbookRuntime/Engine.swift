@@ -616,7 +616,7 @@ struct RunExecution: Sendable {
                 complete = false
                 failedSteps.insert(unit.stepIndex)
                 let reason = "skill '\(descriptor.id)' cannot be undone"
-                state.report(unit.stepIndex) { $0.compensationError = $0.compensationError ?? "\(unit.stepID): \(reason)" }
+                state.report(unit.stepIndex) { $0.compensationError = $0.compensationError ?? unit.describe(reason, in: $0) }
                 onEvent(.compensationFailed(step: unit.stepID, error: reason))
                 continue
             }
@@ -625,7 +625,7 @@ struct RunExecution: Sendable {
                 complete = false
                 failedSteps.insert(unit.stepIndex)
                 let text = state.redactor.redact(error)
-                state.report(unit.stepIndex) { $0.compensationError = $0.compensationError ?? "\(unit.stepID): \(text)" }
+                state.report(unit.stepIndex) { $0.compensationError = $0.compensationError ?? unit.describe(text, in: $0) }
                 onEvent(.compensationFailed(step: unit.stepID, error: text))
             } else {
                 undoneSteps.insert(unit.stepIndex)

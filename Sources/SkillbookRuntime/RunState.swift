@@ -13,6 +13,11 @@ struct CompletedUnit: Sendable {
     var rollback: [PlaybookStep]?
     /// The sub-playbook the call was made in, for evaluating its rollback steps.
     var playbook: Playbook
+
+    /// A problem of this call as its step reports it: prefixed with the sub-step inside a sub-playbook.
+    func describe(_ problem: String, in report: StepReport) -> String {
+        stepID == report.id ? problem : "\(stepID): \(problem)"
+    }
 }
 
 /// The mutable state of one run, shared by the tasks of concurrent iterations and batches.
