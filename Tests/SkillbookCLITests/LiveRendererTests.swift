@@ -359,13 +359,13 @@ private final class Fixture {
             outputs:
               said: "${{ steps.hello.output.value }}"
             """)
-        func run(terminal: Bool, json: Bool = false) async -> (code: Int32, out: String, err: String) {
+        func run(terminal: Bool, json: Bool = false, term: String? = nil) async -> (code: Int32, out: String, err: String) {
             let captured = CapturedOutput()
             var console = captured.console
             console.stderrIsTerminal = terminal
             let code = await SkillbookCLI.run(
                 ["run", "live"] + (json ? ["--json"] : []) + ["--state", directory.state.path, "--playbooks", directory.playbooks.path],
-                console: console, currentDirectory: directory.url)
+                console: console, environment: term.map { ["TERM": $0] } ?? [:], currentDirectory: directory.url)
             return (code, captured.out, captured.err)
         }
 
@@ -384,6 +384,10 @@ private final class Fixture {
         #expect(plain.code == 0)
         #expect(plain.err.contains("  … hello (debug.echo)"))
         #expect(!plain.err.contains("\u{1B}["))
+
+        let dumb = await run(terminal: true, term: "dumb")
+        #expect(dumb.err.contains("  … hello (debug.echo)"), "a dumb terminal cannot redraw: plain lines")
+        #expect(!dumb.err.contains("\u{1B}[2K"))
 
         let json = await run(terminal: true, json: true)
         #expect(json.code == 0)

@@ -52,7 +52,8 @@ enum RunCommand: Command {
             }
         let dryRun = arguments.flag("dry-run")
         let result: RunResult
-        if invocation.console.stderrIsTerminal && !arguments.flag("json") {
+        // Redrawing in place needs a terminal that understands cursor movement.
+        if invocation.console.stderrIsTerminal && invocation.environment["TERM"] != "dumb" && !arguments.flag("json") {
             result = await runLive(playbook, inputs: inputs, dryRun: dryRun, registry: registry, confirmer: confirmer, invocation)
         } else {
             let events = EventPrinter(console: invocation.console, json: arguments.flag("json"))
