@@ -66,6 +66,12 @@ public struct Engine: Sendable {
     }
 }
 
+/// Some foreach iterations failed under `on_failure: continue`: the step's output has null in their places.
+struct PartialFailure: Error {
+    var output: Value
+    var message: String
+}
+
 /// A step failure: its message, and whether retrying could help.
 struct StepFailure: Error {
     var message: String
@@ -178,7 +184,8 @@ struct RunExecution: Sendable {
             }
         }
 
-        let output: Value?
+        var output: Value?
+        var partial: String?
         do {
             if let name = step.playbook {
                 output = try await runSubPlaybook(name, step: step, index: index, context: context)
@@ -186,6 +193,9 @@ struct RunExecution: Sendable {
                 guard let skill = engine.registry[step.skill] else { throw StepFailure(message: "unknown skill '\(step.skill)'") }
                 output = try await runSkillStep(step, skill: skill, index: index, context: context)
             }
+        } catch let failure as PartialFailure {
+            output = failure.output
+            partial = failure.message
         } catch let failure as StepFailure {
             throw fail(failure.message)
         } catch let timeout as StepTimedOut {
@@ -196,6 +206,10 @@ struct RunExecution: Sendable {
 
         let duration = engine.environment.now().timeIntervalSince(started)
         let redacted = output.map(state.redactor.redact)
+        if let partial {
+            state.update { $0.outputs[id] = output }
+            throw fail(partial)
+        }
         state.update { contents in
             if let output { contents.outputs[id] = output }
             if !isNested {
@@ -331,9 +345,8 @@ struct RunExecution: Sendable {
         try Task.checkCancellation()
         guard failures.isEmpty else {
             let sorted = failures.sorted { $0.0 < $1.0 }
-            let first = sorted[0]
-            let message = "item \(first.0 + 1) of \(iterations.count) failed: \(first.1)"
-                + (sorted.count > 1 ? " (and \(sorted.count - 1) more)" : "")
+            let message = sorted[0].1 + (sorted.count > 1 ? " (and \(sorted.count - 1) more failed)" : "")
+            if continuing { throw PartialFailure(output: .array(results), message: message) }
             throw StepFailure(message: message)
         }
         return results
