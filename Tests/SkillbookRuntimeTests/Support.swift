@@ -17,6 +17,7 @@ final class EngineFixture {
     /// Playbooks that steps can run as sub-playbooks, by name.
     var library: [String: String] = [:]
     var confirmer: any Confirmer = RefusingConfirmer()
+    var recorder: (any RunRecorder)?
     let resources = ResourceLocks()
 
     /// - Parameter replacing: built-in skills to swap for test doubles, given the real ones.
@@ -43,7 +44,9 @@ final class EngineFixture {
     }
 
     var engine: Engine {
-        Engine(registry: registry, environment: .test(sleeps: sleeps), confirmer: confirmer, resources: resources)
+        Engine(
+            registry: registry, environment: .test(sleeps: sleeps), confirmer: confirmer, resources: resources,
+            recorder: recorder)
     }
 
     func run(_ yaml: String, inputs: ValueObject = ValueObject(), dryRun: Bool = false) async throws -> RunResult {
