@@ -10,18 +10,42 @@ public struct Engine: Sendable {
     public let environment: EngineEnvironment
     public let confirmer: any Confirmer
     public let resources: ResourceLocks
+    /// The journal, when runs are recorded.
+    public let recorder: (any RunRecorder)?
 
     /// Attempts per compensation before giving up on it.
     public static let compensationAttempts = 3
 
     public init(
         registry: SkillRegistry, environment: EngineEnvironment = .live, confirmer: any Confirmer = RefusingConfirmer(),
-        resources: ResourceLocks = .shared
+        resources: ResourceLocks = .shared, recorder: (any RunRecorder)? = nil
     ) {
         self.registry = registry
         self.environment = environment
         self.confirmer = confirmer
         self.resources = resources
+        self.recorder = recorder
+    }
+
+    /// How a run is started: dry or real, from where, and whether it continues an earlier one.
+    public struct RunOptions: Sendable {
+        public var dryRun: Bool
+        /// `cli`, `schedule` or `agent`, for the journal.
+        public var trigger: String
+        /// The playbook's source text, for the journal (so a resume can detect a changed file).
+        public var source: String
+        /// Continue this earlier run instead of starting a new one.
+        public var resume: (runID: String, plan: ResumePlan)?
+
+        public init(
+            dryRun: Bool = false, trigger: String = "cli", source: String = "",
+            resume: (runID: String, plan: ResumePlan)? = nil
+        ) {
+            self.dryRun = dryRun
+            self.trigger = trigger
+            self.source = source
+            self.resume = resume
+        }
     }
 
     /// Runs a playbook whose inputs are already resolved (see `InputResolver`).
@@ -32,7 +56,13 @@ public struct Engine: Sendable {
     public func run(
         _ playbook: Playbook, inputs: ValueObject, dryRun: Bool = false, onEvent: @escaping RunEventHandler = { _ in }
     ) async -> RunResult {
-        let runID = environment.makeRunID()
+        await run(playbook, inputs: inputs, options: RunOptions(dryRun: dryRun), onEvent: onEvent)
+    }
+
+    public func run(
+        _ playbook: Playbook, inputs: ValueObject, options: RunOptions, onEvent: @escaping RunEventHandler = { _ in }
+    ) async -> RunResult {
+        let runID = options.resume?.runID ?? environment.makeRunID()
         let started = environment.now()
         let state = RunState(reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) })
         for input in playbook.inputs {
@@ -40,14 +70,49 @@ public struct Engine: Sendable {
         }
         let execution = RunExecution(
             engine: self, playbook: playbook, inputs: inputs, runID: runID, started: started,
-            deadline: playbook.timeout.map { started.addingTimeInterval($0) }, dryRun: dryRun, onEvent: onEvent,
-            state: state, prefix: "", topIndex: nil)
+            deadline: playbook.timeout.map { started.addingTimeInterval($0) }, dryRun: options.dryRun, onEvent: onEvent,
+            state: state, prefix: "", topIndex: nil, resume: options.resume.map { ResumeIndex($0.plan) })
         onEvent(.runStarted(runID: runID, playbook: playbook.name, inputs: state.redactor.redact(inputs)))
+        if let recorder, !options.dryRun, options.resume == nil {
+            do {
+                try recorder.runStarted(
+                    RunRecord(
+                        runID: runID, playbook: playbook.name, source: options.source,
+                        sourceHash: SourceHash.of(options.source), inputs: state.redactor.redact(inputs),
+                        trigger: options.trigger, started: started, dryRun: options.dryRun))
+            } catch {
+                return finish(
+                    execution, status: .failed, failure: "the run could not be recorded: \(error)", interrupted: false,
+                    onEvent: onEvent)
+            }
+        }
+        if let plan = options.resume?.plan { execution.restore(plan) }
 
         var (status, failure, interrupted) = await execution.runSteps()
         if status == .rolledBack, !(await execution.rollBack()) {
             status = .rollbackIncomplete
         }
+        return finish(execution, status: status, failure: failure, interrupted: interrupted, onEvent: onEvent)
+    }
+
+    /// Undoes the completed calls of an earlier run whose process ended (see `skillbook rollback`).
+    public func rollBack(
+        _ playbook: Playbook, runID: String, completed: [RecordedCall], onEvent: @escaping RunEventHandler = { _ in }
+    ) async -> RunResult {
+        let state = RunState(reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) })
+        let execution = RunExecution(
+            engine: self, playbook: playbook, inputs: [:], runID: runID, started: environment.now(), deadline: nil,
+            dryRun: false, onEvent: onEvent, state: state, prefix: "", topIndex: nil, resume: nil)
+        execution.restore(ResumePlan(completed: completed))
+        let status: RunStatus = await execution.rollBack() ? .rolledBack : .rollbackIncomplete
+        return finish(execution, status: status, failure: nil, interrupted: false, onEvent: onEvent)
+    }
+
+    private func finish(
+        _ execution: RunExecution, status: RunStatus, failure: String?, interrupted: Bool,
+        onEvent: RunEventHandler
+    ) -> RunResult {
+        var failure = failure
         var outputs = ValueObject()
         if status == .succeeded || status == .succeededWithErrors {
             do {
@@ -56,14 +121,47 @@ public struct Engine: Sendable {
                 failure = failure ?? error.message
             }
         }
-        let redactor = state.redactor
+        let redactor = execution.state.redactor
         let result = RunResult(
-            runID: runID, playbook: playbook.name, status: status, interrupted: interrupted,
-            outputs: redactor.redact(outputs), steps: state.read(\.reports), error: failure.map(redactor.redact),
-            started: started, finished: environment.now())
+            runID: execution.runID, playbook: execution.playbook.name, status: status, interrupted: interrupted,
+            outputs: redactor.redact(outputs), steps: execution.state.read(\.reports), error: failure.map(redactor.redact),
+            started: execution.started, finished: environment.now())
+        if !execution.dryRun { try? recorder?.runFinished(result) }
         onEvent(.runFinished(result))
         return result
     }
+}
+
+/// A resume plan indexed for lookups during the run.
+struct ResumeIndex: Sendable {
+    let plan: ResumePlan
+    let completed: [CallKey: RecordedCall]
+
+    init(_ plan: ResumePlan) {
+        self.plan = plan
+        var completed: [CallKey: RecordedCall] = [:]
+        for call in plan.completed { completed[call.key] = call }
+        self.completed = completed
+    }
+}
+
+/// A short, stable fingerprint of a playbook's text (FNV-1a, 64 bits, hex).
+public enum SourceHash {
+    public static func of(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// Some foreach iterations failed under `on_failure: continue`: the step's output has null in their places.
+struct PartialFailure: Error {
+    var output: Value
+    var message: String
 }
 
 /// A step failure: its message, and whether retrying could help.
@@ -98,6 +196,8 @@ struct RunExecution: Sendable {
     let prefix: String
     /// For a sub-playbook: the index of the top-level step running it (reports and rollback use it).
     let topIndex: Int?
+    /// What an earlier process of this run already did.
+    let resume: ResumeIndex?
 
     var isNested: Bool { topIndex != nil }
 
@@ -145,11 +245,56 @@ struct RunExecution: Sendable {
 
     func rollbackOrStop() -> RunStatus { playbook.onFailure == .rollback ? .rolledBack : .failed }
 
+    // MARK: Resume
+
+    /// Takes over what an earlier process of this run did: finished steps' outputs and every
+    /// completed call (in order of completion), so rollback covers them too.
+    func restore(_ plan: ResumePlan) {
+        state.update { contents in
+            for (id, finished) in plan.finishedSteps {
+                if let output = finished.output { contents.outputs[id] = output }
+                if let index = playbook.steps.firstIndex(where: { $0.id == id }) {
+                    contents.reports[index].status = finished.status
+                    contents.reports[index].output = finished.output.map(contents.redactor.redact)
+                }
+            }
+        }
+        for recorded in plan.completed {
+            guard let unit = unit(for: recorded) else { continue }
+            state.complete(unit)
+        }
+    }
+
+    /// The step a call key names, with the top-level index and the (sub-)playbook it is in.
+    func locate(_ path: String) -> (index: Int, step: PlaybookStep, playbook: Playbook)? {
+        let parts = path.split(separator: "/").map(String.init)
+        guard let first = parts.first, let index = playbook.steps.firstIndex(where: { $0.id == first }) else { return nil }
+        var current = playbook
+        var step = playbook.steps[index]
+        for part in parts.dropFirst() {
+            guard let name = step.playbook, let sub = current.subPlaybooks[name], let next = sub.step(part) else { return nil }
+            current = sub
+            step = next
+        }
+        return (index, step, current)
+    }
+
+    func unit(for recorded: RecordedCall) -> CompletedUnit? {
+        guard let skill = engine.registry[recorded.skill], let (index, step, owner) = locate(recorded.key.step) else { return nil }
+        return CompletedUnit(
+            stepIndex: index, stepID: recorded.key.step, key: recorded.key, skill: skill, call: recorded.call,
+            rollback: step.rollback, playbook: owner)
+    }
+
     func reportIndex(_ index: Int) -> Int { topIndex ?? index }
 
     /// Runs one step; throws `StepFailure` (already reported) when it fails.
     func runStep(_ step: PlaybookStep, index: Int) async throws {
         let id = prefix + step.id
+        if resume?.plan.finishedSteps[id] != nil {
+            onEvent(.stepSkipped(step: id, reason: "finished before the run was interrupted"))
+            return
+        }
         let context = evaluationContext()
         let started = engine.environment.now()
         func fail(_ message: String, continuing: Bool? = nil) -> StepFailure {
@@ -162,6 +307,7 @@ struct RunExecution: Sendable {
                     $0.duration = engine.environment.now().timeIntervalSince(started)
                 }
             }
+            record(step: id, .failed, output: nil, error: text)
             onEvent(.stepFailed(step: id, error: text, willContinue: continuing ?? (policy == .continue && !Task.isCancelled)))
             return StepFailure(message: "step '\(id)' failed: \(text)")
         }
@@ -173,12 +319,14 @@ struct RunExecution: Sendable {
             }
             if !value.isTruthy {
                 if !isNested { state.report(index) { $0.status = .skipped } }
+                record(step: id, .skipped, output: nil, error: nil)
                 onEvent(.stepSkipped(step: id, reason: "'when' is false"))
                 return
             }
         }
 
-        let output: Value?
+        var output: Value?
+        var partial: String?
         do {
             if let name = step.playbook {
                 output = try await runSubPlaybook(name, step: step, index: index, context: context)
@@ -186,6 +334,9 @@ struct RunExecution: Sendable {
                 guard let skill = engine.registry[step.skill] else { throw StepFailure(message: "unknown skill '\(step.skill)'") }
                 output = try await runSkillStep(step, skill: skill, index: index, context: context)
             }
+        } catch let failure as PartialFailure {
+            output = failure.output
+            partial = failure.message
         } catch let failure as StepFailure {
             throw fail(failure.message)
         } catch let timeout as StepTimedOut {
@@ -196,6 +347,12 @@ struct RunExecution: Sendable {
 
         let duration = engine.environment.now().timeIntervalSince(started)
         let redacted = output.map(state.redactor.redact)
+        if let partial {
+            state.update { $0.outputs[id] = output }
+            let failure = fail(partial)
+            record(step: id, .failed, output: output, error: partial)
+            throw failure
+        }
         state.update { contents in
             if let output { contents.outputs[id] = output }
             if !isNested {
@@ -204,7 +361,15 @@ struct RunExecution: Sendable {
                 contents.reports[index].duration = duration
             }
         }
+        if output != nil || !dryRun { record(step: id, .succeeded, output: output, error: nil) }
         onEvent(.stepSucceeded(step: id, output: redacted ?? .null, duration: duration))
+    }
+
+    /// Writes a step's end to the journal (never in a dry-run). A journal failure here is not the
+    /// step's failure: the calls themselves are already recorded.
+    func record(step: String, _ status: StepStatus, output: Value?, error: String?) {
+        guard !dryRun, let recorder = engine.recorder else { return }
+        try? recorder.stepFinished(runID: runID, step: step, status: status, output: output, error: error)
     }
 
     /// A skill step: once, batched, or once per foreach element. `nil` output in a dry-run of an action.
@@ -307,7 +472,7 @@ struct RunExecution: Sendable {
                     do {
                         let outputs = try await runBatches(
                             batches, step: step, skill: skill, index: index, progress: progress,
-                            label: "item \(position + 1) of \(iterations.count)")
+                            iteration: position, iterations: iterations.count)
                         return (position, .success(driver == nil ? outputs[0] : Value.mergedBatches(outputs)))
                     } catch let failure as StepFailure {
                         return (position, .failure(failure))
@@ -331,9 +496,8 @@ struct RunExecution: Sendable {
         try Task.checkCancellation()
         guard failures.isEmpty else {
             let sorted = failures.sorted { $0.0 < $1.0 }
-            let first = sorted[0]
-            let message = "item \(first.0 + 1) of \(iterations.count) failed: \(first.1)"
-                + (sorted.count > 1 ? " (and \(sorted.count - 1) more)" : "")
+            let message = sorted[0].1 + (sorted.count > 1 ? " (and \(sorted.count - 1) more failed)" : "")
+            if continuing { throw PartialFailure(output: .array(results), message: message) }
             throw StepFailure(message: message)
         }
         return results
@@ -342,18 +506,28 @@ struct RunExecution: Sendable {
     /// Runs the batches of one call in order (or `batch.concurrency` at once, with `batch.pause`).
     func runBatches(
         _ batches: [ValueObject], step: PlaybookStep, skill: any Skill, index: Int, progress: Progress,
-        label: String? = nil
+        iteration: Int? = nil, iterations: Int = 1
     ) async throws -> [Value] {
         let concurrency = step.batch?.concurrency ?? 1
         let pause = step.batch?.pause ?? 0
-        let many = batches.count > 1
+        let batched = (try? step.batchDriver(for: skill.descriptor).get()) != nil
+        func key(_ number: Int) -> CallKey {
+            CallKey(step: prefix + step.id, iteration: iteration, batch: batched ? number : nil)
+        }
+        func label(_ number: Int) -> String {
+            [
+                iteration.map { "item \($0 + 1) of \(iterations)" },
+                batches.count > 1 ? "batch \(number + 1) of \(batches.count)" : nil,
+            ].compactMap { $0 }.joined(separator: ", ")
+        }
         if concurrency <= 1 {
             var outputs: [Value] = []
             outputs.reserveCapacity(batches.count)
             for (number, parameters) in batches.enumerated() {
                 if number > 0, pause > 0 { try await engine.environment.sleep(pause) }
-                let where_ = [label, many ? "batch \(number + 1) of \(batches.count)" : nil].compactMap { $0 }.joined(separator: ", ")
-                outputs.append(try await callWithRetry(skill, parameters, step: step, index: index, label: where_, progress: progress))
+                outputs.append(
+                    try await callWithRetry(
+                        skill, parameters, step: step, index: index, key: key(number), label: label(number), progress: progress))
             }
             return outputs
         }
@@ -363,9 +537,14 @@ struct RunExecution: Sendable {
             func launch() {
                 let number = next
                 next += 1
-                let where_ = [label, "batch \(number + 1) of \(batches.count)"].compactMap { $0 }.joined(separator: ", ")
+                let callKey = key(number)
+                let where_ = label(number)
                 group.addTask {
-                    (number, try await callWithRetry(skill, batches[number], step: step, index: index, label: where_, progress: progress))
+                    (
+                        number,
+                        try await callWithRetry(
+                            skill, batches[number], step: step, index: index, key: callKey, label: where_, progress: progress)
+                    )
                 }
             }
             while next < batches.count && next < concurrency { launch() }
@@ -380,34 +559,56 @@ struct RunExecution: Sendable {
         return outputs.map { $0 ?? .null }
     }
 
-    /// One call with the step's retries; records it for rollback when it completes.
+    /// One call with the step's retries, journaled before and after; recorded for rollback when it
+    /// completes. A resumed run reuses calls that completed before instead of making them again.
     func callWithRetry(
-        _ skill: any Skill, _ parameters: ValueObject, step: PlaybookStep, index: Int, label: String, progress: Progress
+        _ skill: any Skill, _ parameters: ValueObject, step: PlaybookStep, index: Int, key: CallKey, label: String,
+        progress: Progress
     ) async throws -> Value {
         let descriptor = skill.descriptor
         let id = prefix + step.id
+        if let resume {
+            if let recorded = resume.completed[key] {
+                advance(progress, id)
+                return recorded.call.output
+            }
+            if resume.plan.uncertain[key] == .skip {
+                advance(progress, id)
+                return .null
+            }
+        }
         var attempt = 0
         while true {
             attempt += 1
             try Task.checkCancellation()
+            let record = CallRecord(
+                runID: runID, key: key, skill: descriptor.id, attempt: attempt,
+                parameters: state.redactor.redact(parameters), started: engine.environment.now())
+            if let recorder = engine.recorder {
+                do { try recorder.callStarted(record) } catch {
+                    throw StepFailure(message: "the journal could not record the call, so it was not made: \(error)", retryable: false)
+                }
+            }
             do {
                 let output = try await call(skill, parameters, step: step, attempt: attempt)
                 if let first = SchemaValidator.validate(output, against: descriptor.output).first {
                     throw StepFailure(message: "skill '\(descriptor.id)' returned an output that breaks its schema: \(first)")
                 }
+                try? engine.recorder?.callFinished(record, output: output, error: nil, finished: engine.environment.now())
                 state.complete(
                     CompletedUnit(
-                        stepIndex: reportIndex(index), stepID: id, skill: skill,
+                        stepIndex: reportIndex(index), stepID: id, key: key, skill: skill,
                         call: CompletedCall(parameters: parameters, output: output), rollback: step.rollback,
                         playbook: playbook))
                 if !isNested { state.report(index) { $0.attempts = max($0.attempts, attempt) } }
-                let done = progress.advance()
-                if progress.total > 1 { onEvent(.stepProgress(step: id, completed: done, total: progress.total)) }
+                advance(progress, id)
                 return output
             } catch {
+                let message = (label.isEmpty ? "" : "\(label): ") + describe(error)
+                try? engine.recorder?.callFinished(
+                    record, output: nil, error: state.redactor.redact(message), finished: engine.environment.now())
                 if Task.isCancelled { throw CancellationError() }
                 if let timeout = error as? StepTimedOut, timeout.wholeRun { throw error }
-                let message = (label.isEmpty ? "" : "\(label): ") + describe(error)
                 if let failure = error as? StepFailure, !failure.retryable { throw StepFailure(message: message, retryable: false) }
                 guard attempt < step.retry.attempts else {
                     if !isNested { state.report(index) { $0.attempts = max($0.attempts, attempt) } }
@@ -418,6 +619,11 @@ struct RunExecution: Sendable {
                 try await engine.environment.sleep(delay)
             }
         }
+    }
+
+    func advance(_ progress: Progress, _ id: String) {
+        let done = progress.advance()
+        if progress.total > 1 { onEvent(.stepProgress(step: id, completed: done, total: progress.total)) }
     }
 
     func describe(_ error: any Error) -> String {
@@ -569,7 +775,8 @@ struct RunExecution: Sendable {
         onEvent(.stepStarted(step: prefix + step.id, skill: "playbook:\(name)", attempt: 1, parameters: state.redactor.redact(inputs)))
         let nested = RunExecution(
             engine: engine, playbook: sub, inputs: inputs, runID: runID, started: started, deadline: deadline,
-            dryRun: dryRun, onEvent: onEvent, state: state, prefix: "\(prefix)\(step.id)/", topIndex: reportIndex(index))
+            dryRun: dryRun, onEvent: onEvent, state: state, prefix: "\(prefix)\(step.id)/", topIndex: reportIndex(index),
+            resume: resume)
         let (status, failure, _) = await nested.runSteps()
         if status != .succeeded && status != .succeededWithErrors {
             try Task.checkCancellation()
@@ -617,6 +824,7 @@ struct RunExecution: Sendable {
                 failedSteps.insert(unit.stepIndex)
                 let reason = "skill '\(descriptor.id)' cannot be undone"
                 state.report(unit.stepIndex) { $0.compensationError = $0.compensationError ?? unit.describe(reason, in: $0) }
+                recordCompensation(unit, error: reason)
                 onEvent(.compensationFailed(step: unit.stepID, error: reason))
                 continue
             }
@@ -626,9 +834,11 @@ struct RunExecution: Sendable {
                 failedSteps.insert(unit.stepIndex)
                 let text = state.redactor.redact(error)
                 state.report(unit.stepIndex) { $0.compensationError = $0.compensationError ?? unit.describe(text, in: $0) }
+                recordCompensation(unit, error: text)
                 onEvent(.compensationFailed(step: unit.stepID, error: text))
             } else {
                 undoneSteps.insert(unit.stepIndex)
+                recordCompensation(unit, error: nil)
                 onEvent(.compensationSucceeded(step: unit.stepID))
             }
         }
@@ -637,6 +847,11 @@ struct RunExecution: Sendable {
             for index in failedSteps { contents.reports[index].status = .notCompensated }
         }
         return complete
+    }
+
+    func recordCompensation(_ unit: CompletedUnit, error: String?) {
+        try? engine.recorder?.compensationFinished(
+            runID: runID, key: unit.key, step: unit.stepID, error: error, finished: engine.environment.now())
     }
 
     /// Undoes one call with retries: the step's rollback steps, or the skill's compensation. `nil` on success.

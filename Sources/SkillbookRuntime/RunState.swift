@@ -7,6 +7,7 @@ struct CompletedUnit: Sendable {
     var stepIndex: Int
     /// The step (or `parent/child` inside a sub-playbook) that made the call.
     var stepID: String
+    var key: CallKey
     var skill: any Skill
     var call: CompletedCall
     /// The step's own undo steps, which replace the skill's compensation.
