@@ -14,6 +14,18 @@ public struct RunHandle: Sendable {
     public func cancel() {
         result.cancel()
     }
+
+    /// Starts `body` at once with a handler that feeds `events`, finishing the stream when it returns:
+    /// the adapter for any engine entry point that reports through a `RunEventHandler`.
+    public static func start(_ body: @escaping @Sendable (_ onEvent: @escaping RunEventHandler) async -> RunResult) -> RunHandle {
+        let (stream, continuation) = AsyncStream.makeStream(of: RunEvent.self, bufferingPolicy: .unbounded)
+        let task = Task {
+            let result = await body { event in continuation.yield(event) }
+            continuation.finish()
+            return result
+        }
+        return RunHandle(events: stream, result: task)
+    }
 }
 
 extension Engine {
@@ -21,15 +33,11 @@ extension Engine {
     ///
     /// Events arrive in the order the engine reports them; `run.finished` is the last one.
     public func events(_ playbook: Playbook, inputs: ValueObject, dryRun: Bool = false) -> RunHandle {
-        let (stream, continuation) = AsyncStream.makeStream(of: RunEvent.self, bufferingPolicy: .unbounded)
+        events(playbook, inputs: inputs, options: RunOptions(dryRun: dryRun))
+    }
+
+    public func events(_ playbook: Playbook, inputs: ValueObject, options: RunOptions) -> RunHandle {
         let engine = self
-        let task = Task {
-            let result = await engine.run(playbook, inputs: inputs, dryRun: dryRun) { event in
-                continuation.yield(event)
-            }
-            continuation.finish()
-            return result
-        }
-        return RunHandle(events: stream, result: task)
+        return RunHandle.start { onEvent in await engine.run(playbook, inputs: inputs, options: options, onEvent: onEvent) }
     }
 }

@@ -89,7 +89,8 @@ private final class Fixture {
         return try #require(result.playbook)
     }
 
-    var engine: Engine { Engine(registry: registry, environment: .test()) }
+    /// Its own resource locks: runs of other tests in this process write notes too.
+    var engine: Engine { Engine(registry: registry, environment: .test(), resources: ResourceLocks()) }
 }
 
 @Suite @MainActor struct LiveRendererTests {
@@ -213,7 +214,8 @@ private final class Fixture {
               - { id: never, skill: debug.echo, with: { value: 1 } }
             """)
         let screen = Screen()
-        let renderer = LiveRenderer(session: RunSession(playbook: playbook), console: screen.console())
+        let clock = ManualClock()
+        let renderer = LiveRenderer(session: RunSession(playbook: playbook, now: clock.now), console: screen.console(), now: clock.now)
         let handle = fixture.engine.events(playbook, inputs: ValueObject())
         await renderer.run(handle.events)
         #expect(await handle.result.value.status == .rolledBack)

@@ -138,7 +138,8 @@ private func thirtyFive() -> String {
               - { id: save, skill: notes.create, with: { title: doomed } }
               - { id: drop, skill: notes.delete, with: { ids: ["${{ steps.save.output.id }}"] } }
             """)
-        let engine = Engine(registry: fixture.registry, environment: .test(), confirmer: ApprovingConfirmer())
+        fixture.confirmer = ApprovingConfirmer()
+        let engine = fixture.engine
         let watched = Watched(RunSession(playbook: playbook))
         let result = await watched.consume(engine.events(playbook, inputs: ValueObject()))
         #expect(result.status == .succeeded)
