@@ -89,6 +89,7 @@ private func thirtyFive() -> String {
             watched.phases == [
                 .running(step: "first", completed: nil, total: nil),
                 .running(step: "many", completed: nil, total: nil),
+                .running(step: "many", completed: 0, total: 4),
                 .running(step: "many", completed: 1, total: 4),
                 .running(step: "many", completed: 2, total: 4),
                 .running(step: "many", completed: 3, total: 4),
