@@ -25,6 +25,11 @@ enum PlaybookJSONSchema {
             "description": "Seconds, or text such as 30s, 5m, 1h.",
             "anyOf": [["type": "number", "exclusiveMinimum": 0], ["type": "string", "pattern": "^[0-9.]+(ms|s|m|h|d)?$"]],
         ]
+        // A retry delay may be 0 (retry at once); a timeout may not.
+        let delay: Value = [
+            "description": "Seconds before the second attempt, or text such as 500ms, 2s.",
+            "anyOf": [["type": "number", "minimum": 0], ["type": "string", "pattern": "^[0-9.]+(ms|s|m|h|d)?$"]],
+        ]
         let onFailure: Value = [
             "description": "What happens when a step fails after its retries.",
             "enum": ["rollback", "stop", "continue"],
@@ -68,7 +73,7 @@ enum PlaybookJSONSchema {
                             "properties": [
                                 "attempts": ["type": "integer", "minimum": 1, "maximum": 100],
                                 "backoff": ["enum": ["fixed", "exponential"]],
-                                "delay": duration,
+                                "delay": delay,
                             ],
                         ],
                     ]
