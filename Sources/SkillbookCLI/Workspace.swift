@@ -7,9 +7,12 @@ struct Workspace {
     var playbooksDirectory: URL
     var stateDirectory: URL
     var environment: [String: String]
+    /// Relative paths on the command line are read from here.
+    var currentDirectory: URL
 
     init(arguments: ParsedArguments, environment: [String: String], currentDirectory: URL) {
         self.environment = environment
+        self.currentDirectory = currentDirectory
         let playbooks = arguments.value("playbooks") ?? "Playbooks"
         playbooksDirectory = URL(fileURLWithPath: playbooks, relativeTo: currentDirectory).standardizedFileURL
         stateDirectory = Self.stateDirectory(arguments.value("state"), environment: environment, currentDirectory: currentDirectory)
@@ -43,7 +46,7 @@ struct Workspace {
         let fileManager = FileManager.default
         let looksLikePath = reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml")
         if looksLikePath {
-            let url = URL(fileURLWithPath: reference).standardizedFileURL
+            let url = file(reference)
             guard fileManager.fileExists(atPath: url.path) else {
                 throw UsageError(message: "no playbook file at '\(reference)'")
             }
@@ -61,6 +64,11 @@ struct Workspace {
             message += " (available: \(names.joined(separator: ", ")))"
         }
         throw UsageError(message: message)
+    }
+
+    /// A path given on the command line, relative to the invocation's current directory.
+    func file(_ path: String) -> URL {
+        URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
     }
 
     /// A path as the user would write it: relative to the current directory when inside it.

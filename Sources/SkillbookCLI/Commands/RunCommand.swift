@@ -38,10 +38,13 @@ enum RunCommand: Command {
             }
             return (String(text[..<equals]), String(text[text.index(after: equals)...]))
         }
-        let inputs = try InputResolver().resolve(playbook, values: values, commandLine: commandLine)
+        let inputs = try InputResolver(variables: invocation.environment)
+            .resolve(playbook, values: values, commandLine: commandLine)
 
         let events = EventPrinter(console: invocation.console, json: arguments.flag("json"))
-        let engine = Engine(registry: registry)
+        var environment = EngineEnvironment.live
+        environment.variables = invocation.environment
+        let engine = Engine(registry: registry, environment: environment)
         let task = Task { await engine.run(playbook, inputs: inputs, onEvent: events.print) }
         let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
         let result = await task.value
@@ -55,7 +58,7 @@ enum RunCommand: Command {
 
     static func readInputsFile(_ path: String?, workspace: Workspace) throws -> ValueObject {
         guard let path else { return ValueObject() }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: workspace.file(path).path), let text = String(data: data, encoding: .utf8) else {
             throw UsageError(message: "cannot read inputs file '\(path)'", command: "run")
         }
         guard let node = try YAMLLoader().load(text, file: path) else { return ValueObject() }

@@ -139,6 +139,18 @@ import Testing
         #expect(PlaybookFixture.diagnostics(yaml) == ["3:44: error: unknown step 'a'"])
     }
 
+    @Test func anInputDefaultCannotUseTheRunWhichHasNotStartedYet() {
+        let yaml = """
+            name: defaults
+            inputs:
+              label: { type: string, default: "${{ run.playbook }}" }
+            steps:
+              - { id: a, skill: debug.echo, with: { value: "${{ run.playbook }}" } }
+
+            """
+        #expect(PlaybookFixture.diagnostics(yaml) == ["3:40: error: run is not available here"])
+    }
+
     @Test func envNamesMustBeDeclared() {
         let yaml = """
             name: env
