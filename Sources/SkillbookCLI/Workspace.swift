@@ -32,6 +32,23 @@ struct Workspace {
         try SkillRegistry(BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: stateDirectory)))
     }
 
+    /// Sub-playbooks are found by name in the playbooks directory.
+    var library: PlaybookLibrary {
+        let directory = playbooksDirectory
+        let workspace = self
+        return PlaybookLibrary(
+            source: { name in
+                for ext in ["yaml", "yml"] {
+                    let url = directory.appendingPathComponent("\(name).\(ext)")
+                    if let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) {
+                        return (text, workspace.displayPath(url))
+                    }
+                }
+                return nil
+            },
+            names: { workspace.playbookFiles().map { $0.deletingPathExtension().lastPathComponent } })
+    }
+
     /// The playbook files in the playbooks directory, sorted by name.
     func playbookFiles() -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: playbooksDirectory.path)) ?? []
@@ -90,7 +107,7 @@ struct LoadedPlaybookFile {
     var text: String
     var result: PlaybookLoader.Result
 
-    init(url: URL, displayName: String, registry: SkillRegistry) throws(UsageError) {
+    init(url: URL, displayName: String, registry: SkillRegistry, library: PlaybookLibrary) throws(UsageError) {
         self.displayName = displayName
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw UsageError(message: "cannot read playbook file '\(displayName)'")
@@ -99,6 +116,6 @@ struct LoadedPlaybookFile {
             throw UsageError(message: "playbook file '\(displayName)' is not UTF-8 text")
         }
         self.text = text
-        result = PlaybookLoader(registry: registry).load(text, file: displayName)
+        result = PlaybookLoader(registry: registry, library: library).load(text, file: displayName)
     }
 }

@@ -9,6 +9,10 @@ public enum RunEvent: Sendable {
     case stepRetrying(step: String, attempt: Int, error: String, delay: Double)
     case stepSucceeded(step: String, output: Value, duration: Double)
     case stepFailed(step: String, error: String, willContinue: Bool)
+    case confirmationRequested(ConfirmationRequest)
+    case confirmationAnswered(step: String, approved: Bool)
+    /// Dry-run: what the step would do.
+    case stepPlanned(StepPlan)
     case compensationStarted(step: String)
     case compensationSucceeded(step: String)
     case compensationFailed(step: String, error: String)
@@ -24,6 +28,9 @@ public enum RunEvent: Sendable {
         case .stepRetrying: "step.retrying"
         case .stepSucceeded: "step.succeeded"
         case .stepFailed: "step.failed"
+        case .confirmationRequested: "confirmation.requested"
+        case .confirmationAnswered: "confirmation.answered"
+        case .stepPlanned: "step.planned"
         case .compensationStarted: "compensation.started"
         case .compensationSucceeded: "compensation.succeeded"
         case .compensationFailed: "compensation.failed"
@@ -34,3 +41,20 @@ public enum RunEvent: Sendable {
 
 /// Receives run events; called in order from the engine.
 public typealias RunEventHandler = @Sendable (RunEvent) -> Void
+
+/// A dry-run's account of one step.
+public struct StepPlan: Sendable {
+    public var step: String
+    public var skill: String
+    public var kind: SkillDescriptor.Kind
+    /// A query that ran for real.
+    public var ran: Bool
+    /// Resolved parameters (secrets masked); `nil` when they depend on outputs a dry-run cannot know.
+    public var parameters: ValueObject?
+    /// Earlier steps whose unknown outputs this step reads.
+    public var unknownFrom: [String]
+    public var iterations: Int?
+    public var batches: Int?
+    public var confirm: Bool
+    public var reversible: Bool
+}

@@ -63,8 +63,9 @@ let malformedCases: [MalformedCase] = [
         name: "unknown step key", yaml: header + "  - id: a\n    skill: debug.echo\n    wth: { value: 1 }\n",
         expected: "5:5: error: unknown step key 'wth'; did you mean 'with'?"),
     MalformedCase(
-        name: "key of a later version", yaml: header + "  - id: a\n    skill: debug.echo\n    foreach: [1, 2]\n    with: { value: 1 }\n",
-        expected: "5:5: error: 'foreach' is not supported yet by this version of skillbook"),
+        name: "key of a later version",
+        yaml: "name: broken\nschedule: { cron: \"30 7 * * 1-5\" }\nsteps:\n  - { id: a, skill: debug.echo, with: { value: 1 } }\n",
+        expected: "2:1: error: 'schedule' is not supported yet by this version of skillbook"),
     MalformedCase(
         name: "missing name", yaml: "steps:\n  - { id: a, skill: debug.echo, with: { value: 1 } }\n",
         expected: "1:1: error: the playbook is missing 'name'"),

@@ -39,6 +39,8 @@ private let helpCases = [
             "  -i, --input KEY=VALUE  Set an input; the text is coerced to the input's type ([a, b] for lists). Repeatable.",
             "  --inputs FILE          Read inputs from a YAML or JSON mapping.",
             "  --json                 Print one JSON object per event on stdout; the last is run.finished.",
+            "  --dry-run              Check and plan: run read-only (query) skills, show what actions would do.",
+            "  -y, --yes              Approve every confirmation (steps whose skill has confirm).",
         ], width: 21),
     HelpCase(command: "validate", usage: "Usage: skillbook validate [PATH...]", options: []),
     HelpCase(command: "list", usage: "Usage: skillbook list [--json]", options: ["  --json           Print a JSON array."]),

@@ -14,10 +14,18 @@ final class EngineFixture {
     let events = EventRecorder()
     let sleeps = Recorder<Double>()
 
-    init(extra: [any Skill] = []) throws {
+    /// Playbooks that steps can run as sub-playbooks, by name.
+    var library: [String: String] = [:]
+    var confirmer: any Confirmer = RefusingConfirmer()
+    var recorder: (any RunRecorder)?
+    let resources = ResourceLocks()
+
+    /// - Parameter replacing: built-in skills to swap for test doubles, given the real ones.
+    init(extra: [any Skill] = [], replacing: (any Skill) -> (any Skill)? = { _ in nil }) throws {
         state = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-engine-\(UUID().uuidString)")
         environment = SkillEnvironment(stateDirectory: state)
-        registry = try SkillRegistry(BuiltinSkills.all(environment: environment) + extra)
+        let builtins = BuiltinSkills.all(environment: environment).map { replacing($0) ?? $0 }
+        registry = try SkillRegistry(builtins + extra)
     }
 
     deinit {
@@ -27,17 +35,54 @@ final class EngineFixture {
     var notes: NotesStore { get throws { try environment.notesStore() } }
 
     func load(_ yaml: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Playbook {
-        let result = PlaybookLoader(registry: registry).load(yaml, file: "test.yaml")
+        let sources = library
+        let playbooks = PlaybookLibrary(
+            source: { name in sources[name].map { ($0, "\(name).yaml") } }, names: { Array(sources.keys) })
+        let result = PlaybookLoader(registry: registry, library: playbooks).load(yaml, file: "test.yaml")
         #expect(!result.diagnostics.hasErrors, "\(result.diagnostics)", sourceLocation: sourceLocation)
         return try #require(result.playbook, sourceLocation: sourceLocation)
     }
 
-    var engine: Engine { Engine(registry: registry, environment: .test(sleeps: sleeps)) }
+    var engine: Engine {
+        Engine(
+            registry: registry, environment: .test(sleeps: sleeps), confirmer: confirmer, resources: resources,
+            recorder: recorder)
+    }
 
-    func run(_ yaml: String, inputs: ValueObject = ValueObject()) async throws -> RunResult {
+    func run(_ yaml: String, inputs: ValueObject = ValueObject(), dryRun: Bool = false) async throws -> RunResult {
         let playbook = try load(yaml)
         let resolved = try InputResolver(now: Date(timeIntervalSince1970: 1_796_033_700), timeZone: TimeZone(identifier: "UTC")!)
             .resolve(playbook, values: inputs)
-        return await engine.run(playbook, inputs: resolved, onEvent: events.handler)
+        return await engine.run(playbook, inputs: resolved, dryRun: dryRun, onEvent: events.handler)
+    }
+
+    /// Every note in the store, in list order, for before/after comparisons.
+    func snapshot() throws -> [Note] {
+        try notes.list(tag: nil, limit: 100_000)
+    }
+}
+
+/// Wraps a skill and fails its `n`-th call (1-based) before doing anything: a fault injected mid-step.
+struct FailingCall: Skill {
+    let inner: any Skill
+    let failing: Set<Int>
+    let calls = Recorder<Int>()
+
+    init(_ inner: any Skill, failingCalls: Set<Int>) {
+        self.inner = inner
+        self.failing = failingCalls
+    }
+
+    var descriptor: SkillDescriptor { inner.descriptor }
+
+    func run(_ parameters: ValueObject, context: SkillContext) async throws -> Value {
+        calls.append(1)
+        let number = calls.values.count
+        if failing.contains(number) { throw SkillError("injected failure in call \(number)") }
+        return try await inner.run(parameters, context: context)
+    }
+
+    func compensate(_ call: CompletedCall, context: SkillContext) async throws {
+        try await inner.compensate(call, context: context)
     }
 }

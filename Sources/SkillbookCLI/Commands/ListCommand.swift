@@ -14,7 +14,7 @@ enum ListCommand: Command {
         var table: [[String]] = []
         for url in workspace.playbookFiles() {
             let name = url.deletingPathExtension().lastPathComponent
-            let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry)
+            let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry, library: workspace.library)
             let playbook = file.result.playbook
             let errors = file.result.diagnostics.filter { $0.severity == .error }.count
             let description = playbook?.description ?? "(\(errors) error\(errors == 1 ? "" : "s"); run 'skillbook validate')"

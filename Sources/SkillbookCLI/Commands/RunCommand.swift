@@ -13,6 +13,8 @@ enum RunCommand: Command {
                 help: "Set an input; the text is coerced to the input's type ([a, b] for lists).", repeatable: true),
             OptionSpec(names: ["--inputs"], valueName: "FILE", help: "Read inputs from a YAML or JSON mapping."),
             OptionSpec(names: ["--json"], help: "Print one JSON object per event on stdout; the last is run.finished."),
+            OptionSpec(names: ["--dry-run"], help: "Check and plan: run read-only (query) skills, show what actions would do."),
+            OptionSpec(names: ["-y", "--yes"], help: "Approve every confirmation (steps whose skill has confirm)."),
         ],
         positionals: 1...1,
         discussion: """
@@ -26,7 +28,7 @@ enum RunCommand: Command {
         let workspace = invocation.workspace(arguments)
         let registry = try workspace.registry()
         let url = try workspace.locatePlaybook(arguments.positionals[0])
-        let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry)
+        let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry, library: workspace.library)
         let printer = DiagnosticPrinter(console: invocation.console, sources: [file.displayName: file.text])
         printer.print(file.result.diagnostics)
         guard let playbook = file.result.playbook else { return 2 }
@@ -42,10 +44,19 @@ enum RunCommand: Command {
             .resolve(playbook, values: values, commandLine: commandLine)
 
         let events = EventPrinter(console: invocation.console, json: arguments.flag("json"))
+        let confirmer: any Confirmer =
+            if arguments.flag("yes") {
+                ApprovingConfirmer()
+            } else if invocation.console.stdinIsTerminal {
+                TerminalConfirmer(console: invocation.console)
+            } else {
+                RefusingConfirmer()
+            }
         var environment = EngineEnvironment.live
         environment.variables = invocation.environment
-        let engine = Engine(registry: registry, environment: environment)
-        let task = Task { await engine.run(playbook, inputs: inputs, onEvent: events.print) }
+        let engine = Engine(registry: registry, environment: environment, confirmer: confirmer)
+        let dryRun = arguments.flag("dry-run")
+        let task = Task { await engine.run(playbook, inputs: inputs, dryRun: dryRun, onEvent: events.print) }
         let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
         let result = await task.value
         withExtendedLifetime(watcher) {}
@@ -68,6 +79,23 @@ enum RunCommand: Command {
             ])
         }
         return object
+    }
+}
+
+/// Asks on the terminal, showing the resolved parameters (secrets already masked).
+struct TerminalConfirmer: Confirmer {
+    var console: Console
+
+    func confirm(_ request: ConfirmationRequest) async -> String? {
+        var text = "\nStep '\(request.step)' runs \(request.skill): \(request.summary)\n"
+        if request.calls > 1 { text += "It makes \(request.calls) calls. " }
+        text += "Parameters:\n"
+        for (key, value) in request.parameters {
+            text += "  \(key): \(JSONText.encode(value))\n"
+        }
+        console.writeErr(text + "Run it? [y/N] ")
+        guard let answer = await console.readLine() else { return "no answer (end of input)" }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) ? nil : "declined"
     }
 }
 

@@ -11,7 +11,7 @@ enum ShowCommand: Command {
         let workspace = invocation.workspace(arguments)
         let registry = try workspace.registry()
         let url = try workspace.locatePlaybook(arguments.positionals[0])
-        let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry)
+        let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry, library: workspace.library)
         DiagnosticPrinter(console: invocation.console, sources: [file.displayName: file.text]).print(file.result.diagnostics)
         guard let playbook = file.result.playbook else { return 2 }
         let console = invocation.console

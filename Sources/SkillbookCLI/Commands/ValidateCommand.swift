@@ -44,7 +44,7 @@ enum ValidateCommand: Command {
         }
         var failed = 0
         for url in files {
-            let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry)
+            let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry, library: workspace.library)
             DiagnosticPrinter(console: invocation.console, sources: [file.displayName: file.text])
                 .print(file.result.diagnostics)
             if file.result.playbook == nil {

@@ -8,13 +8,20 @@ public struct Console: Sendable {
     public var writeErr: @Sendable (String) -> Void
     public var stdoutIsTerminal: Bool
     public var stderrIsTerminal: Bool
+    /// Whether confirmations can be asked: stdin is a terminal.
+    public var stdinIsTerminal: Bool
+    /// Reads one answer line (for confirmations); `nil` at end of input.
+    public var readLine: @Sendable () async -> String?
     /// Colour is used only on a terminal and never with `NO_COLOR` or `--no-color`.
     public var colors: Bool
 
     public init(
         writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
-        stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false, colors: Bool = false
+        stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false, colors: Bool = false,
+        stdinIsTerminal: Bool = false, readLine: @escaping @Sendable () async -> String? = { nil }
     ) {
+        self.stdinIsTerminal = stdinIsTerminal
+        self.readLine = readLine
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.stdoutIsTerminal = stdoutIsTerminal
@@ -29,7 +36,9 @@ public struct Console: Sendable {
             writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
             writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
             stdoutIsTerminal: outTerminal, stderrIsTerminal: errTerminal,
-            colors: errTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
+            colors: errTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb",
+            stdinIsTerminal: isatty(STDIN_FILENO) == 1,
+            readLine: { await Task.detached { Swift.readLine(strippingNewline: true) }.value })
     }
 
     public func out(_ line: String) { writeOut(line + "\n") }

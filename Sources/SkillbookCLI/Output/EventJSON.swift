@@ -37,6 +37,25 @@ enum EventJSON {
             object["step"] = .string(step)
             object["error"] = .string(error)
             object["continue"] = .bool(willContinue)
+        case .confirmationRequested(let request):
+            object["step"] = .string(request.step)
+            object["skill"] = .string(request.skill)
+            object["parameters"] = .object(request.parameters)
+            object["calls"] = .int(request.calls)
+        case .confirmationAnswered(let step, let approved):
+            object["step"] = .string(step)
+            object["approved"] = .bool(approved)
+        case .stepPlanned(let plan):
+            object["step"] = .string(plan.step)
+            object["skill"] = .string(plan.skill)
+            object["kind"] = .string(plan.kind.rawValue)
+            object["ran"] = .bool(plan.ran)
+            object["parameters"] = plan.parameters.map(Value.object) ?? .null
+            if !plan.unknownFrom.isEmpty { object["unknown_from"] = .array(plan.unknownFrom.map(Value.string)) }
+            if let iterations = plan.iterations { object["iterations"] = .int(iterations) }
+            if let batches = plan.batches { object["batches"] = .int(batches) }
+            object["confirm"] = .bool(plan.confirm)
+            object["reversible"] = .bool(plan.reversible)
         case .compensationStarted(let step), .compensationSucceeded(let step):
             object["step"] = .string(step)
         case .compensationFailed(let step, let error):

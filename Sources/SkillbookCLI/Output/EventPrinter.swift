@@ -27,6 +27,12 @@ struct EventPrinter: Sendable {
             console.err("  " + console.style("✓", "32") + " \(step) \(String(format: "%.2fs", duration))")
         case .stepFailed(let step, let error, let willContinue):
             console.err("  " + console.style("✗", "31") + " \(step): \(error)\(willContinue ? " (continuing)" : "")")
+        case .confirmationRequested(let request):
+            console.err("  ? \(request.step) (\(request.skill)) asks for confirmation")
+        case .confirmationAnswered(let step, let approved):
+            console.err("  \(approved ? "✓ approved" : "✗ not approved"): \(step)")
+        case .stepPlanned(let plan):
+            console.err("  " + DryRunText.line(plan))
         case .compensationStarted(let step):
             console.err("  ↶ undoing \(step)")
         case .compensationSucceeded(let step):

@@ -13,6 +13,8 @@ public struct Playbook: Sendable {
     public var outputs: [OutputMapping]
     /// The file it was loaded from (as given), for diagnostics.
     public var file: String
+    /// The playbooks its steps run as sub-playbooks, by name, resolved when it loads.
+    public var subPlaybooks: [String: Playbook] = [:]
 
     public init(
         name: String, description: String = "", triggers: [String] = [], inputs: [PlaybookInput] = [],
@@ -66,8 +68,19 @@ public struct PlaybookInput: Sendable {
 
 public struct PlaybookStep: Sendable {
     public var id: String
+    /// The skill it calls; empty for a sub-playbook step.
     public var skill: String
+    /// The playbook it runs as one step, instead of a skill.
+    public var playbook: String?
     public var with: [ParameterMapping]
+    /// One call per element of this list, with `item` and `index` bound.
+    public var foreach: MappedValue?
+    /// How many foreach iterations run at once.
+    public var concurrency: Int
+    /// How an oversized list parameter is split into calls.
+    public var batch: BatchPolicy?
+    /// Steps that undo this one, overriding the skill's own compensation.
+    public var rollback: [PlaybookStep]?
     /// Runs the step only when this is truthy.
     public var when: MappedValue?
     public var retry: RetryPolicy
@@ -88,7 +101,12 @@ public struct PlaybookStep: Sendable {
     ) {
         self.id = id
         self.skill = skill
+        self.playbook = nil
         self.with = with
+        self.foreach = nil
+        self.concurrency = 1
+        self.batch = nil
+        self.rollback = nil
         self.when = when
         self.retry = retry
         self.timeout = timeout
@@ -97,6 +115,27 @@ public struct PlaybookStep: Sendable {
         self.location = location
         self.skillLocation = skillLocation ?? location
         self.withLocation = withLocation ?? location
+    }
+}
+
+/// `batch:` of a step: how an oversized list parameter is split.
+public struct BatchPolicy: Sendable, Hashable {
+    /// Items per call; never more than the parameter's `maxItems`.
+    public var size: Int?
+    /// Batches that run at once.
+    public var concurrency: Int
+    /// Seconds to wait between starting batches.
+    public var pause: Double
+    /// The parameter that drives batching, when more than one could.
+    public var over: String?
+    public var location: SourceLocation
+
+    public init(size: Int? = nil, concurrency: Int = 1, pause: Double = 0, over: String? = nil, location: SourceLocation) {
+        self.size = size
+        self.concurrency = concurrency
+        self.pause = pause
+        self.over = over
+        self.location = location
     }
 }
 

@@ -2,13 +2,22 @@
 ///
 /// Reports every problem in one pass: unknown skills, duplicate step ids, unknown or missing
 /// parameters, literal values that break a parameter's schema, expressions that refer to unknown
-/// inputs, unknown or later steps or undeclared output fields, and expressions whose static type
-/// does not fit the parameter they are mapped into.
+/// inputs, unknown or later steps or undeclared output fields, expressions whose static type does
+/// not fit the parameter they are mapped into, ambiguous batching, and — as a warning — an
+/// irreversible action placed before steps that can still fail.
 public struct PlaybookChecker: Sendable {
     public let registry: SkillRegistry
 
     public init(registry: SkillRegistry) {
         self.registry = registry
+    }
+
+    /// What a step calls: a skill's descriptor, or a sub-playbook seen as one.
+    struct Target {
+        var name: String
+        var parameters: Schema
+        var output: ExprType
+        var descriptor: SkillDescriptor?
     }
 
     public func check(_ playbook: Playbook) -> [Diagnostic] {
@@ -27,21 +36,49 @@ public struct PlaybookChecker: Sendable {
                 continue
             }
             firstUse[step.id] = step.location
-            let output = registry[step.skill].map { ExprType(schema: $0.descriptor.output) } ?? .any
-            scope.steps[step.id] = .init(skill: step.skill, output: output, visibility: .later)
+            scope.steps[step.id] = .init(
+                skill: step.playbook.map { "playbook \($0)" } ?? step.skill, output: outputType(of: step, in: playbook),
+                visibility: .later)
         }
 
         for step in playbook.steps {
             let isFirstWithID = firstUse[step.id] == step.location
             if isFirstWithID { scope.steps[step.id]?.visibility = .current }
-            checkStep(step, scope: scope, &diagnostics)
+            checkStep(step, in: playbook, scope: scope, &diagnostics)
             if isFirstWithID { scope.steps[step.id]?.visibility = .earlier }
         }
 
         for output in playbook.outputs {
-            _ = typeCheck(output.value, scope: scope, &diagnostics)
+            typeCheck(output.value, scope: scope, &diagnostics)
         }
+        warnAboutIrreversibleSteps(playbook, &diagnostics)
         return diagnostics
+    }
+
+    func target(of step: PlaybookStep, in playbook: Playbook) -> Target? {
+        if let name = step.playbook {
+            guard let sub = playbook.subPlaybooks[name] else { return nil }
+            let parameters = Schema(
+                type: .object, properties: sub.inputs.map { ($0.name, $0.schema) },
+                required: sub.inputs.filter(\.isRequired).map(\.name), additionalProperties: false)
+            let output = ExprType.object(fields: sub.outputs.map { ObjectField(name: $0.name, type: .any) })
+            return Target(name: "playbook '\(name)'", parameters: parameters, output: output, descriptor: nil)
+        }
+        guard let skill = registry[step.skill] else { return nil }
+        let descriptor = skill.descriptor
+        return Target(
+            name: "skill '\(descriptor.id)'", parameters: descriptor.parameters, output: ExprType(schema: descriptor.output),
+            descriptor: descriptor)
+    }
+
+    /// The static type of `steps.<id>.output`: per call, batched, or one per foreach element.
+    func outputType(of step: PlaybookStep, in playbook: Playbook) -> ExprType {
+        guard let target = target(of: step, in: playbook) else { return .any }
+        var type = target.output
+        if let descriptor = target.descriptor, case .success(_?) = step.batchDriver(for: descriptor) {
+            type = .batched(type)
+        }
+        return step.foreach == nil ? type : .array(type)
     }
 
     private func checkInputs(_ playbook: Playbook, _ diagnostics: inout [Diagnostic]) {
@@ -70,45 +107,75 @@ public struct PlaybookChecker: Sendable {
         }
     }
 
-    private func checkStep(_ step: PlaybookStep, scope: ExpressionScope, _ diagnostics: inout [Diagnostic]) {
+    private func checkStep(
+        _ step: PlaybookStep, in playbook: Playbook, scope outer: ExpressionScope, _ diagnostics: inout [Diagnostic]
+    ) {
         let name = "step '\(step.id)'"
-        if let when = step.when { _ = typeCheck(when, scope: scope, &diagnostics) }
+        var scope = outer
+        if let when = step.when { typeCheck(when, scope: scope, &diagnostics) }
+        if let foreach = step.foreach {
+            switch typeCheck(foreach, scope: scope, &diagnostics) {
+            case .array(let element)?: scope.item = element
+            case .any?, nil: scope.item = .any
+            case let other?:
+                diagnostics.append(.error("\(name) 'foreach' expects a list, got \(other)", at: foreach.location))
+                scope.item = .any
+            }
+        }
 
-        guard !step.skill.isEmpty else { return }
-        guard let skill = registry[step.skill] else {
-            let suggestion = Suggestion.closest(to: step.skill, in: registry.ids).map { "; did you mean '\($0)'?" } ?? ""
-            diagnostics.append(.error("\(name) uses unknown skill '\(step.skill)'\(suggestion)", at: step.skillLocation))
-            for mapping in step.with { _ = typeCheck(mapping.value, scope: scope, &diagnostics) }
+        guard !step.skill.isEmpty || step.playbook != nil else { return }
+        guard let target = target(of: step, in: playbook) else {
+            if step.playbook == nil {
+                let suggestion = Suggestion.closest(to: step.skill, in: registry.ids).map { "; did you mean '\($0)'?" } ?? ""
+                diagnostics.append(.error("\(name) uses unknown skill '\(step.skill)'\(suggestion)", at: step.skillLocation))
+            }
+            for mapping in step.with { typeCheck(mapping.value, scope: scope, &diagnostics) }
             return
         }
-        let descriptor = skill.descriptor
-        if case .unavailable(let reason) = descriptor.availability {
-            diagnostics.append(.warning("\(name) uses skill '\(descriptor.id)', which is not available here: \(reason)", at: step.skillLocation))
+        if let descriptor = target.descriptor, case .unavailable(let reason) = descriptor.availability {
+            diagnostics.append(
+                .warning("\(name) uses skill '\(descriptor.id)', which is not available here: \(reason)", at: step.skillLocation))
         }
-        let parameters = descriptor.parameters
+        var driver: BatchDriver?
+        if let descriptor = target.descriptor {
+            switch step.batchDriver(for: descriptor) {
+            case .success(let found): driver = found
+            case .failure(let problem): diagnostics.append(problem)
+            }
+        }
+
+        let parameters = target.parameters
         var given: Set<String> = []
         for mapping in step.with {
             if !given.insert(mapping.name).inserted { continue }
-            guard let schema = parameters.property(mapping.name) else {
+            guard var schema = parameters.property(mapping.name) else {
                 if parameters.additionalProperties == false {
                     let suggestion =
                         Suggestion.closest(to: mapping.name, in: parameters.properties.map(\.name))
                         .map { "; did you mean '\($0)'?" } ?? ""
                     diagnostics.append(
-                        .error(
-                            "\(name): skill '\(descriptor.id)' has no parameter '\(mapping.name)'\(suggestion)",
-                            at: mapping.keyLocation))
+                        .error("\(name): \(target.name) has no parameter '\(mapping.name)'\(suggestion)", at: mapping.keyLocation))
                 }
-                _ = typeCheck(mapping.value, scope: scope, &diagnostics)
+                typeCheck(mapping.value, scope: scope, &diagnostics)
                 continue
             }
+            if driver?.parameter == mapping.name { schema = schema.withoutMaxItems() }
             checkValue(mapping.value, against: schema, path: [.key(mapping.name)], step: step, scope: scope, &diagnostics)
         }
         for required in parameters.required where !given.contains(required) {
             diagnostics.append(
-                .error(
-                    "\(name) is missing required parameter '\(required)' of skill '\(descriptor.id)'",
-                    at: step.withLocation))
+                .error("\(name) is missing required parameter '\(required)' of \(target.name)", at: step.withLocation))
+        }
+        if let rollback = step.rollback {
+            var undoScope = outer
+            undoScope.steps[step.id]?.visibility = .earlier
+            undoScope.this = (
+                input: .object(fields: parameters.properties.map { ObjectField(name: $0.name, type: ExprType(schema: $0.schema)) }),
+                output: target.output
+            )
+            for undo in rollback {
+                checkStep(undo, in: playbook, scope: undoScope, &diagnostics)
+            }
         }
     }
 
@@ -121,8 +188,8 @@ public struct PlaybookChecker: Sendable {
         switch value.content {
         case .literal(let literal):
             for violation in SchemaValidator.validate(literal, against: schema) {
-                let where_ = violation.path.isEmpty ? subject : "step '\(step.id)' parameter '\((path + violation.path).rendered())'"
-                diagnostics.append(.error("\(where_) \(violation.predicate)", at: value.location(of: violation.path)))
+                let place = violation.path.isEmpty ? subject : "step '\(step.id)' parameter '\((path + violation.path).rendered())'"
+                diagnostics.append(.error("\(place) \(violation.predicate)", at: value.location(of: violation.path)))
             }
         case .template:
             guard let type = typeCheck(value, scope: scope, &diagnostics) else { return }
@@ -157,6 +224,22 @@ public struct PlaybookChecker: Sendable {
         }
     }
 
+    /// An action that cannot be undone, followed by steps that can still fail, defeats rollback.
+    private func warnAboutIrreversibleSteps(_ playbook: Playbook, _ diagnostics: inout [Diagnostic]) {
+        for (index, step) in playbook.steps.enumerated() {
+            let rollingBack = playbook.steps[(index + 1)...].filter { ($0.onFailure ?? playbook.onFailure) == .rollback }
+            guard !rollingBack.isEmpty, step.rollback == nil, let descriptor = registry[step.skill]?.descriptor,
+                descriptor.kind == .action, !descriptor.reversible
+            else { continue }
+            let later = rollingBack.prefix(3).map { "'\($0.id)'" }.joined(separator: ", ")
+            diagnostics.append(
+                .warning(
+                    "step '\(step.id)' (\(descriptor.id)) cannot be undone, but later steps (\(later)) can still fail; "
+                        + "move it last or give it a 'rollback'",
+                    at: step.location))
+        }
+    }
+
     /// Type-checks every expression inside a mapped value; returns the static type of a single
     /// template, `nil` when there were errors or the value is not one template.
     @discardableResult
@@ -172,6 +255,22 @@ public struct PlaybookChecker: Sendable {
             result = type
         }
         if case .template = value.content, !failed { return result }
+        if case .literal(let literal) = value.content { return ExprType(value: literal) }
         return nil
+    }
+}
+
+extension ExprType {
+    /// The static type of a literal value.
+    init(value: Value) {
+        switch value {
+        case .null: self = .null
+        case .bool: self = .boolean
+        case .int: self = .integer
+        case .double: self = .number
+        case .string: self = .string
+        case .array(let items): self = .array(items.first.map(ExprType.init(value:)) ?? .any)
+        case .object(let object): self = .object(fields: object.map { ObjectField(name: $0.key, type: ExprType(value: $0.value)) })
+        }
     }
 }

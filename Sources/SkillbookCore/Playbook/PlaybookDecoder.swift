@@ -12,7 +12,9 @@ public struct PlaybookDecoder: Sendable {
     ]
     /// Keys the format reserves for features this version does not have yet.
     public static let unsupportedPlaybookKeys: Set<String> = ["schedule"]
-    public static let unsupportedStepKeys: Set<String> = ["playbook", "foreach", "concurrency", "batch", "rollback"]
+    public static let unsupportedStepKeys: Set<String> = []
+    /// Keys a rollback step may have.
+    public static let rollbackStepKeys: Set<String> = ["id", "skill", "with", "when", "retry", "timeout"]
 
     public init() {}
 
@@ -127,17 +129,33 @@ public struct PlaybookDecoder: Sendable {
         return items.enumerated().compactMap { index, item in decodeStep(item, number: index + 1, &context) }
     }
 
-    private func decodeStep(_ node: YAMLNode, number: Int, _ context: inout Context) -> PlaybookStep? {
+    private func decodeRollback(_ node: YAMLNode, owner: String, _ context: inout Context) -> [PlaybookStep] {
+        guard let items = node.sequence, !items.isEmpty else {
+            context.error("'rollback' must be a non-empty list of steps that undo step '\(owner)'", at: node.location)
+            return []
+        }
+        return items.enumerated().compactMap { index, item in
+            decodeStep(item, number: index + 1, rollbackOf: owner, &context)
+        }
+    }
+
+    private func decodeStep(
+        _ node: YAMLNode, number: Int, rollbackOf owner: String? = nil, _ context: inout Context
+    ) -> PlaybookStep? {
         guard let pairs = node.mapping else {
             context.error("step \(number) must be a mapping with 'id' and 'skill', not a \(node.kindName)", at: node.location)
             return nil
         }
-        var step = PlaybookStep(id: "", skill: "", location: node.location)
-        var sawID = false
+        var step = PlaybookStep(id: owner.map { "\($0)_rollback_\(number)" } ?? "", skill: "", location: node.location)
+        var sawID = owner != nil
         var sawSkill = false
         for pair in pairs {
             guard let key = pair.key.scalar else { continue }
             let value = pair.value
+            if owner != nil, Self.stepKeys.contains(key), !Self.rollbackStepKeys.contains(key) {
+                context.error("'\(key)' cannot be used in a rollback step", at: pair.key.location)
+                continue
+            }
             switch key {
             case "id":
                 sawID = true
@@ -153,6 +171,14 @@ public struct PlaybookDecoder: Sendable {
                 sawSkill = true
                 step.skill = context.string(value, "skill") ?? ""
                 step.skillLocation = value.location
+            case "playbook":
+                sawSkill = true
+                step.playbook = context.string(value, "playbook") ?? ""
+                step.skillLocation = value.location
+            case "foreach": step.foreach = context.mapped(value)
+            case "concurrency": step.concurrency = context.positiveInteger(value, "concurrency", limit: 64) ?? 1
+            case "batch": step.batch = context.batch(value)
+            case "rollback": step.rollback = decodeRollback(value, owner: step.id.isEmpty ? "step \(number)" : step.id, &context)
             case "with":
                 step.withLocation = pair.key.location
                 guard let members = value.mapping else {
@@ -182,6 +208,15 @@ public struct PlaybookDecoder: Sendable {
         let name = step.id.isEmpty ? "step \(number)" : "step '\(step.id)'"
         if !sawID { context.error("step \(number) is missing 'id'", at: node.location) }
         if !sawSkill { context.error("\(name) is missing 'skill' (the skill it calls)", at: node.location) }
+        if !step.skill.isEmpty, step.playbook != nil {
+            context.error("\(name) has both 'skill' and 'playbook'; a step calls one of them", at: step.skillLocation)
+        }
+        if node["concurrency"] != nil, step.foreach == nil {
+            context.error("\(name) has 'concurrency' without 'foreach'; batches use batch.concurrency", at: node["concurrency"]!.location)
+        }
+        if step.playbook != nil, step.foreach != nil || step.batch != nil {
+            context.error("\(name) runs a playbook; 'foreach' and 'batch' apply to skill steps only", at: step.skillLocation)
+        }
         return step
     }
 }
@@ -249,6 +284,38 @@ private struct Context {
             return nil
         }
         return seconds
+    }
+
+    mutating func positiveInteger(_ node: YAMLNode, _ key: String, limit: Int) -> Int? {
+        guard case .int(let number) = node.value, (1...limit).contains(number) else {
+            error("'\(key)' must be a whole number between 1 and \(limit)", at: node.location)
+            return nil
+        }
+        return number
+    }
+
+    mutating func batch(_ node: YAMLNode) -> BatchPolicy? {
+        guard let pairs = node.mapping else {
+            error("'batch' must be a mapping with any of 'size', 'concurrency', 'pause', 'over'", at: node.location)
+            return nil
+        }
+        var policy = BatchPolicy(location: node.location)
+        for pair in pairs {
+            guard let key = pair.key.scalar else { continue }
+            switch key {
+            case "size": policy.size = positiveInteger(pair.value, "size", limit: 1_000_000)
+            case "concurrency": policy.concurrency = positiveInteger(pair.value, "concurrency", limit: 64) ?? 1
+            case "pause":
+                if case .int(0) = pair.value.value { continue }
+                policy.pause = duration(pair.value, "pause") ?? 0
+            case "over": policy.over = string(pair.value, "over")
+            default:
+                let known = ["size", "concurrency", "pause", "over"]
+                let suggestion = Suggestion.closest(to: key, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                error("unknown batch key '\(key)'\(suggestion)", at: pair.key.location)
+            }
+        }
+        return policy
     }
 
     mutating func retry(_ node: YAMLNode) -> RetryPolicy {

@@ -252,13 +252,6 @@ private func written(_ value: MappedValue?) -> String? {
             ])
     }
 
-    @Test func everyLaterStepKeyIsRefusedAsNotSupportedYet() throws {
-        for key in PlaybookDecoder.unsupportedStepKeys.sorted() {
-            let (_, diagnostics) = try decode("name: d\nsteps:\n  - id: a\n    skill: debug.echo\n    \(key): x\n")
-            #expect(diagnostics == ["5:5: '\(key)' is not supported yet by this version of skillbook"])
-        }
-    }
-
     @Test func stepIDsAndNamesFollowTheIdentifierRules() {
         #expect(PlaybookDecoder.isValidIdentifier("fetch_all2"))
         #expect(PlaybookDecoder.isValidIdentifier("_x"))

@@ -67,6 +67,19 @@ import Testing
           - id: recent
             skill: notes.list
             with: { tag: "${{ default(inputs.tags[0], 'x') }}", limit: !!int "5" }
+          - id: each
+            skill: notes.create
+            foreach: "${{ inputs.tags }}"
+            concurrency: 2
+            with: { title: "${{ item }}" }
+            rollback:
+              - skill: debug.echo
+                with: { value: "${{ this.output.id }}" }
+          - id: bulk
+            skill: notes.import
+            batch: { size: 2, concurrency: 1, pause: 0, over: notes }
+            with:
+              notes: [{ title: a }, { title: b }, { title: c }]
         outputs:
           note: "${{ steps.save.output.id }}"
           titles: "${{ steps.recent.output.items.*.title }}"

@@ -1,0 +1,133 @@
+public import Foundation
+public import SkillbookCore
+
+/// Identifies one call of a run: the step (`parent/child` inside sub-playbooks), and which foreach
+/// element and which batch of it. The same inputs always give the same keys, so a resumed run
+/// recognises the calls it already made.
+public struct CallKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var step: String
+    /// 0-based foreach element.
+    public var iteration: Int?
+    /// 0-based batch.
+    public var batch: Int?
+
+    public init(step: String, iteration: Int? = nil, batch: Int? = nil) {
+        self.step = step
+        self.iteration = iteration
+        self.batch = batch
+    }
+
+    public var description: String {
+        var text = step
+        if let iteration { text += "[item \(iteration + 1)]" }
+        if let batch { text += "[batch \(batch + 1)]" }
+        return text
+    }
+
+    public static func < (lhs: CallKey, rhs: CallKey) -> Bool {
+        (lhs.step, lhs.iteration ?? -1, lhs.batch ?? -1) < (rhs.step, rhs.iteration ?? -1, rhs.batch ?? -1)
+    }
+}
+
+/// What the recorder learns when a run starts.
+public struct RunRecord: Sendable {
+    public var runID: String
+    public var playbook: String
+    /// The playbook's source text and a hash of it, so a resume can tell whether the file changed.
+    public var source: String
+    public var sourceHash: String
+    /// Secrets already redacted.
+    public var inputs: ValueObject
+    /// `cli`, `schedule` or `agent`.
+    public var trigger: String
+    public var started: Date
+    public var dryRun: Bool
+
+    public init(
+        runID: String, playbook: String, source: String, sourceHash: String, inputs: ValueObject, trigger: String,
+        started: Date, dryRun: Bool
+    ) {
+        self.runID = runID
+        self.playbook = playbook
+        self.source = source
+        self.sourceHash = sourceHash
+        self.inputs = inputs
+        self.trigger = trigger
+        self.started = started
+        self.dryRun = dryRun
+    }
+}
+
+/// One attempt of one call, recorded before the skill runs and completed after it returns.
+public struct CallRecord: Sendable {
+    public var runID: String
+    public var key: CallKey
+    public var skill: String
+    public var attempt: Int
+    /// Secrets redacted.
+    public var parameters: ValueObject
+    public var started: Date
+
+    public init(runID: String, key: CallKey, skill: String, attempt: Int, parameters: ValueObject, started: Date) {
+        self.runID = runID
+        self.key = key
+        self.skill = skill
+        self.attempt = attempt
+        self.parameters = parameters
+        self.started = started
+    }
+}
+
+/// Where the engine writes a run as it happens (the SQLite journal), so that a run whose process
+/// died can be resumed or rolled back.
+///
+/// The engine calls `callStarted` before every skill call and does not call the skill if it
+/// throws; it calls `callFinished` as soon as the skill returns. A conformer must make each
+/// record durable before returning and must be safe to call from concurrent tasks.
+public protocol RunRecorder: Sendable {
+    func runStarted(_ run: RunRecord) throws
+    func callStarted(_ call: CallRecord) throws
+    func callFinished(_ call: CallRecord, output: Value?, error: String?, finished: Date) throws
+    func stepFinished(runID: String, step: String, status: StepStatus, output: Value?, error: String?) throws
+    func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) throws
+    func runFinished(_ result: RunResult) throws
+}
+
+/// A call that completed in an earlier process, as the journal kept it.
+public struct RecordedCall: Sendable {
+    public var key: CallKey
+    public var skill: String
+    public var call: CompletedCall
+
+    public init(key: CallKey, skill: String, call: CompletedCall) {
+        self.key = key
+        self.skill = skill
+        self.call = call
+    }
+}
+
+/// What a resumed run starts from: the steps that finished, the calls that completed (in order
+/// of completion), and what to do with calls that started but have no result.
+public struct ResumePlan: Sendable {
+    public enum Uncertain: Sendable, Hashable {
+        /// Call it again.
+        case rerun
+        /// Do not call it again; count it as done with no output.
+        case skip
+    }
+
+    /// Step id → its final status and output.
+    public var finishedSteps: [String: (status: StepStatus, output: Value?)]
+    /// Completed calls in order of completion.
+    public var completed: [RecordedCall]
+    public var uncertain: [CallKey: Uncertain]
+
+    public init(
+        finishedSteps: [String: (status: StepStatus, output: Value?)] = [:], completed: [RecordedCall] = [],
+        uncertain: [CallKey: Uncertain] = [:]
+    ) {
+        self.finishedSteps = finishedSteps
+        self.completed = completed
+        self.uncertain = uncertain
+    }
+}
