@@ -8,29 +8,22 @@ import Testing
 @Suite struct PlaybookLoaderFuzzTests {
     /// Uses every key of the format, every scalar style, anchors, flow and block collections.
     static let synthetic = """
-        # A playbook that touches every part of the format.
         name: rich-example
         description: >
-          Folded text over
-          two lines.
-        triggers: [brief me, "brief me for {day}", 'say ''hi''']
-        env: [HOME, API_TOKEN]
+          Folded text.
+        triggers: [brief me, "for {day}", 'say ''hi''']
+        env: [HOME]
         on_failure: stop
         timeout: 5m
         inputs:
           day: { type: string, format: date, default: "${{ today() }}" }
-          count: &limits
-            type: integer
-            minimum: 1
-            maximum: 10
-            default: 3
-          other: *limits
+          count: &n { type: integer, minimum: 1, default: 3 }
+          other: *n
           tags:
             type: array
-            items: { type: string, minLength: 1 }
-            default: [a, "b c", 'd']
-          secret_key: { type: string, secret: true, default: "" }
-          flag: { type: boolean, default: false }
+            items: { type: string }
+            default: [a, "b c"]
+          flag: { type: boolean, default: false, secret: true }
         steps:
           - id: first
             skill: debug.echo
@@ -43,48 +36,36 @@ import Testing
             retry: { attempts: 2, backoff: fixed, delay: 500ms }
             with:
               template: |
-                Day {{day}}: {{n}}
-                Home: {{home}}
+                Day {{day}}: {{home}}
               values:
                 day: "${{ inputs.day }}"
-                n: "${{ steps.first.output.value }}"
                 home: "${{ env.HOME }}"
           - id: save
             skill: notes.create
             on_failure: continue
             confirm: false
             with:
-              title: "Note ${{ upper(inputs.day) }} — ünïcödé ✓"
-              body: "${{ steps.greet.output.text }}"
-              tags: ["${{ inputs.tags[0] }}", literal, "${{ join(inputs.tags, '-') }}"]
-          - id: many
-            skill: notes.import
-            with:
-              notes:
-                - { title: one, tags: [x] }
-                - title: "${{ steps.save.output.title }}"
-                  tags: ["${{ run.id }}"]
-          - id: recent
-            skill: notes.list
-            with: { tag: "${{ default(inputs.tags[0], 'x') }}", limit: !!int "5" }
+              title: "Note ${{ upper(inputs.day) }} — ü ✓"
+              tags: ["${{ inputs.tags[0] }}", x]
           - id: each
-            skill: notes.create
+            skill: notes.import
             foreach: "${{ inputs.tags }}"
             concurrency: 2
-            with: { title: "${{ item }}" }
+            batch: { size: 2, pause: 0, over: notes }
+            with:
+              notes:
+                - { title: one }
+                - title: "${{ item }}"
+                  tags: ["${{ run.id }}"]
             rollback:
               - skill: debug.echo
-                with: { value: "${{ this.output.id }}" }
-          - id: bulk
-            skill: notes.import
-            batch: { size: 2, concurrency: 1, pause: 0, over: notes }
-            with:
-              notes: [{ title: a }, { title: b }, { title: c }]
+                with: { value: "${{ this.output.count }}" }
+          - id: recent
+            skill: notes.list
+            with: { tag: "${{ default(steps.save.output.title, 'x') }}", limit: !!int "5" }
         outputs:
-          note: "${{ steps.save.output.id }}"
           titles: "${{ steps.recent.output.items.*.title }}"
-          summary: "${{ steps.recent.output.count }} notes, ${{ json(inputs.tags) }}"
-          fixed: [1, 2.5, null, true, ~, 0x1F]
+          fixed: [1, 2.5, null, ~, 0x1F]
 
         """
 
@@ -125,7 +106,7 @@ import Testing
         var rng = SplitMix64(seed: 0x5EED_2026)
         var accepted = 0
         var rejected = 0
-        for round in 0..<2000 {
+        for round in 0..<1500 {
             var characters = Array(sources[round % sources.count])
             for _ in 0..<Int.random(in: 1...4, using: &rng) {
                 Self.mutate(&characters, &rng)
@@ -134,7 +115,7 @@ import Testing
         }
         // The mutations must exercise both paths: the checker on valid YAML, and the error reports.
         #expect(accepted > 100)
-        #expect(rejected > 500)
+        #expect(rejected > 400)
     }
 
     /// One of: delete a run of characters, insert a significant fragment, replace a character.
