@@ -43,7 +43,6 @@ enum RunCommand: Command {
         let inputs = try InputResolver(variables: invocation.environment)
             .resolve(playbook, values: values, commandLine: commandLine)
 
-        let events = EventPrinter(console: invocation.console, json: arguments.flag("json"))
         let confirmer: any Confirmer =
             if arguments.flag("yes") {
                 ApprovingConfirmer()
@@ -52,19 +51,50 @@ enum RunCommand: Command {
             } else {
                 RefusingConfirmer()
             }
+        // The engine sees this invocation's environment (the process's, unless run in-process).
         var environment = EngineEnvironment.live
         environment.variables = invocation.environment
-        let engine = Engine(registry: registry, environment: environment, confirmer: confirmer)
         let dryRun = arguments.flag("dry-run")
-        let task = Task { await engine.run(playbook, inputs: inputs, dryRun: dryRun, onEvent: events.print) }
-        let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
-        let result = await task.value
-        withExtendedLifetime(watcher) {}
+        let result: RunResult
+        // Redrawing in place needs a terminal that understands cursor movement.
+        if invocation.console.stderrIsTerminal && invocation.environment["TERM"] != "dumb" && !arguments.flag("json") {
+            result = await runLive(
+                playbook, inputs: inputs, dryRun: dryRun, registry: registry, environment: environment, confirmer: confirmer,
+                invocation)
+        } else {
+            let events = EventPrinter(console: invocation.console, json: arguments.flag("json"))
+            let engine = Engine(registry: registry, environment: environment, confirmer: confirmer)
+            let task = Task { await engine.run(playbook, inputs: inputs, dryRun: dryRun, onEvent: events.print) }
+            let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
+            result = await task.value
+            withExtendedLifetime(watcher) {}
+        }
 
         if !arguments.flag("json"), !result.outputs.isEmpty {
             invocation.console.out(JSONText.encode(.object(result.outputs), pretty: true))
         }
         return result.exitCode
+    }
+
+    /// On a terminal: a live step list drawn from a `RunSession` fed by the run's event stream.
+    @MainActor
+    static func runLive(
+        _ playbook: Playbook, inputs: ValueObject, dryRun: Bool, registry: SkillRegistry, environment: EngineEnvironment,
+        confirmer: any Confirmer, _ invocation: Invocation
+    ) async -> RunResult {
+        let renderer = LiveRenderer(session: RunSession(playbook: playbook), console: invocation.console)
+        // A prompt must not be drawn over: the renderer stops while the question is open.
+        let asking: any Confirmer = confirmer is TerminalConfirmer ? PausingConfirmer(base: confirmer, renderer: renderer) : confirmer
+        let handle = Engine(registry: registry, environment: environment, confirmer: asking)
+            .events(playbook, inputs: inputs, dryRun: dryRun)
+        let watcher =
+            invocation.handlesSignals
+            ? SignalWatcher(onSignal: { handle.cancel() }, announce: { text in Task { @MainActor in renderer.printAbove(text) } })
+            : nil
+        await renderer.run(handle.events)
+        let result = await handle.result.value
+        withExtendedLifetime(watcher) {}
+        return result
     }
 
     static func readInputsFile(_ path: String?, workspace: Workspace) throws -> ValueObject {
@@ -99,11 +129,28 @@ struct TerminalConfirmer: Confirmer {
     }
 }
 
+/// Pauses the live renderer while another confirmer asks on the terminal.
+struct PausingConfirmer: Confirmer {
+    var base: any Confirmer
+    var renderer: LiveRenderer
+
+    func confirm(_ request: ConfirmationRequest) async -> String? {
+        await renderer.pause()
+        let answer = await base.confirm(request)
+        await renderer.resume()
+        return answer
+    }
+}
+
 /// Routes SIGINT and SIGTERM to a handler while alive; a second signal exits at once with 130.
 final class SignalWatcher {
     private let sources: [any DispatchSourceSignal]
 
-    init(onSignal: @escaping @Sendable () -> Void) {
+    /// `announce` tells the user what happens (a line on stderr unless a live display shows it).
+    init(
+        onSignal: @escaping @Sendable () -> Void,
+        announce: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data("\n\($0)\n".utf8)) }
+    ) {
         let queue = DispatchQueue(label: "skillbook.signals")
         let seen = Counter()
         sources = [SIGINT, SIGTERM].map { number in
@@ -111,7 +158,7 @@ final class SignalWatcher {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 if seen.increment() > 1 { exit(130) }
-                FileHandle.standardError.write(Data("\nskillbook: interrupted; rolling back (press Ctrl-C again to quit now)\n".utf8))
+                announce("skillbook: interrupted; rolling back (press Ctrl-C again to quit now)")
                 onSignal()
             }
             source.resume()
