@@ -135,8 +135,7 @@ public enum SkillbookCLI {
         text += """
 
             Options for every command:
-            \(CommandSpec.render(options: CommandSpec.globalOptions))  --version                     Print the version.
-
+            \(CommandSpec.render(options: CommandSpec.globalOptions + [OptionSpec(names: ["--version"], help: "Print the version.")]))
             Exit codes: 0 success, 1 run failed (rolled back), 2 usage or validation error,
             3 rollback incomplete, 130 interrupted.
             Run 'skillbook COMMAND --help' for a command's options.

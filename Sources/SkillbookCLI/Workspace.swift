@@ -7,19 +7,20 @@ struct Workspace {
     var playbooksDirectory: URL
     var stateDirectory: URL
     var environment: [String: String]
+    /// Relative paths on the command line are read from here.
+    var currentDirectory: URL
 
     init(arguments: ParsedArguments, environment: [String: String], currentDirectory: URL) {
         self.environment = environment
+        self.currentDirectory = currentDirectory
         let playbooks = arguments.value("playbooks") ?? "Playbooks"
-        playbooksDirectory = URL(fileURLWithPath: playbooks, relativeTo: currentDirectory).standardizedFileURL
+        playbooksDirectory = Self.resolve(playbooks, against: currentDirectory)
         stateDirectory = Self.stateDirectory(arguments.value("state"), environment: environment, currentDirectory: currentDirectory)
     }
 
     /// `--state`, else `$SKILLBOOK_HOME`, else `$XDG_STATE_HOME/skillbook`, else `~/.local/state/skillbook`.
     static func stateDirectory(_ option: String?, environment: [String: String], currentDirectory: URL) -> URL {
-        func url(_ path: String) -> URL {
-            URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
-        }
+        func url(_ path: String) -> URL { resolve(path, against: currentDirectory) }
         if let option, !option.isEmpty { return url(option) }
         if let home = environment["SKILLBOOK_HOME"], !home.isEmpty { return url(home) }
         if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return url(xdg).appendingPathComponent("skillbook") }
@@ -60,7 +61,7 @@ struct Workspace {
         let fileManager = FileManager.default
         let looksLikePath = reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml")
         if looksLikePath {
-            let url = URL(fileURLWithPath: reference).standardizedFileURL
+            let url = file(reference)
             guard fileManager.fileExists(atPath: url.path) else {
                 throw UsageError(message: "no playbook file at '\(reference)'")
             }
@@ -78,6 +79,17 @@ struct Workspace {
             message += " (available: \(names.joined(separator: ", ")))"
         }
         throw UsageError(message: message)
+    }
+
+    /// A path given on the command line, relative to the invocation's current directory.
+    func file(_ path: String) -> URL {
+        Self.resolve(path, against: currentDirectory)
+    }
+
+    /// `path` as an absolute file URL; a relative one is taken inside `directory` (which need not
+    /// end in '/': a URL without it would resolve against its parent).
+    static func resolve(_ path: String, against directory: URL) -> URL {
+        URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: directory.path, isDirectory: true)).standardizedFileURL
     }
 
     /// A path as the user would write it: relative to the current directory when inside it.

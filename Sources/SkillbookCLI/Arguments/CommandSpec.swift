@@ -51,7 +51,7 @@ struct CommandSpec: Sendable {
         }
         let width = min(28, rows.map(\.0.count).max() ?? 0)
         return rows.map { left, right in
-            let pad = left.count < width ? String(repeating: " ", count: width - left.count) : "\n" + String(repeating: " ", count: width + 2)
+            let pad = left.count <= width ? String(repeating: " ", count: width - left.count) : "\n" + String(repeating: " ", count: width + 2)
             return "  \(left)\(pad)  \(right)\n"
         }.joined()
     }

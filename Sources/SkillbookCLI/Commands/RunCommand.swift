@@ -40,7 +40,8 @@ enum RunCommand: Command {
             }
             return (String(text[..<equals]), String(text[text.index(after: equals)...]))
         }
-        let inputs = try InputResolver().resolve(playbook, values: values, commandLine: commandLine)
+        let inputs = try InputResolver(variables: invocation.environment)
+            .resolve(playbook, values: values, commandLine: commandLine)
 
         let confirmer: any Confirmer =
             if arguments.flag("yes") {
@@ -50,14 +51,19 @@ enum RunCommand: Command {
             } else {
                 RefusingConfirmer()
             }
+        // The engine sees this invocation's environment (the process's, unless run in-process).
+        var environment = EngineEnvironment.live
+        environment.variables = invocation.environment
         let dryRun = arguments.flag("dry-run")
         let result: RunResult
         // Redrawing in place needs a terminal that understands cursor movement.
         if invocation.console.stderrIsTerminal && invocation.environment["TERM"] != "dumb" && !arguments.flag("json") {
-            result = await runLive(playbook, inputs: inputs, dryRun: dryRun, registry: registry, confirmer: confirmer, invocation)
+            result = await runLive(
+                playbook, inputs: inputs, dryRun: dryRun, registry: registry, environment: environment, confirmer: confirmer,
+                invocation)
         } else {
             let events = EventPrinter(console: invocation.console, json: arguments.flag("json"))
-            let engine = Engine(registry: registry, confirmer: confirmer)
+            let engine = Engine(registry: registry, environment: environment, confirmer: confirmer)
             let task = Task { await engine.run(playbook, inputs: inputs, dryRun: dryRun, onEvent: events.print) }
             let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
             result = await task.value
@@ -73,13 +79,14 @@ enum RunCommand: Command {
     /// On a terminal: a live step list drawn from a `RunSession` fed by the run's event stream.
     @MainActor
     static func runLive(
-        _ playbook: Playbook, inputs: ValueObject, dryRun: Bool, registry: SkillRegistry, confirmer: any Confirmer,
-        _ invocation: Invocation
+        _ playbook: Playbook, inputs: ValueObject, dryRun: Bool, registry: SkillRegistry, environment: EngineEnvironment,
+        confirmer: any Confirmer, _ invocation: Invocation
     ) async -> RunResult {
         let renderer = LiveRenderer(session: RunSession(playbook: playbook), console: invocation.console)
         // A prompt must not be drawn over: the renderer stops while the question is open.
         let asking: any Confirmer = confirmer is TerminalConfirmer ? PausingConfirmer(base: confirmer, renderer: renderer) : confirmer
-        let handle = Engine(registry: registry, confirmer: asking).events(playbook, inputs: inputs, dryRun: dryRun)
+        let handle = Engine(registry: registry, environment: environment, confirmer: asking)
+            .events(playbook, inputs: inputs, dryRun: dryRun)
         let watcher =
             invocation.handlesSignals
             ? SignalWatcher(onSignal: { handle.cancel() }, announce: { text in Task { @MainActor in renderer.printAbove(text) } })
@@ -92,7 +99,7 @@ enum RunCommand: Command {
 
     static func readInputsFile(_ path: String?, workspace: Workspace) throws -> ValueObject {
         guard let path else { return ValueObject() }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: workspace.file(path).path), let text = String(data: data, encoding: .utf8) else {
             throw UsageError(message: "cannot read inputs file '\(path)'", command: "run")
         }
         guard let node = try YAMLLoader().load(text, file: path) else { return ValueObject() }

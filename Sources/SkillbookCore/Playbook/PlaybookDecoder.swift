@@ -251,7 +251,14 @@ private struct Context {
             error("'\(key)' must be a list of text", at: node.location)
             return []
         }
-        return items.compactMap { string($0, "each entry of '\(key)'") }
+        return items.compactMap { item in
+            guard let text = item.scalar, case .string = item.value else {
+                let kind = item.scalar == nil ? "a \(item.kindName)" : item.value.typeName
+                error("each entry of '\(key)' must be text, not \(kind)", at: item.location)
+                return nil
+            }
+            return text
+        }
     }
 
     mutating func failurePolicy(_ node: YAMLNode) -> FailurePolicy? {
