@@ -98,8 +98,10 @@ struct FilesHarness {
     }
 
     /// Everything under `folder` (default: the whole temporary tree), by path relative to it:
-    /// kind, modes, modification time (folders included) and content (a link's destination).
-    func snapshot(of folder: URL? = nil) -> [String: Entry] {
+    /// kind, modes, modification time and content (a link's destination). A folder's modification
+    /// time changes whenever something in it is added or removed, even when put back: compare it only
+    /// when `folderTimes`.
+    func snapshot(of folder: URL? = nil, folderTimes: Bool = true) -> [String: Entry] {
         let root = (folder ?? base).path
         var entries: [String: Entry] = [:]
         func visit(_ path: String, _ relative: String) {
@@ -110,7 +112,7 @@ struct FilesHarness {
             let mode = UInt32(info.st_mode & 0o7777)
             switch kindBits {
             case 0o040000:
-                entries[relative] = Entry(kind: "folder", mode: mode, modified: modified, content: [])
+                entries[relative] = Entry(kind: "folder", mode: mode, modified: folderTimes ? modified : 0, content: [])
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
                 for name in names { visit(path + "/" + name, relative.isEmpty ? name : relative + "/" + name) }
             case 0o120000:
