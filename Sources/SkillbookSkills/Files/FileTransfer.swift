@@ -89,8 +89,15 @@ struct FileTransfer: Sendable {
             for (index, pair) in pairs.enumerated() {
                 try Task.checkCancellation()
                 switch operation {
-                case .move: try FileOps.move(pair.from.path, to: pair.to)
-                case .copy: try FileOps.copy(pair.from.target, to: pair.to, preservingTimes: false)
+                case .move:
+                    try FileOps.move(pair.from.path, to: pair.to)
+                case .copy:
+                    do {
+                        try FileOps.copy(pair.from.target, to: pair.to, preservingTimes: false)
+                    } catch {
+                        try? FileOps.remove(pair.to)  // a folder copied in part
+                        throw error
+                    }
                 }
                 done.append(pair)
                 context.progress(index + 1, pairs.count)

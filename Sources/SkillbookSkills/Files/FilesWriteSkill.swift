@@ -94,8 +94,14 @@ struct FilesWriteSkill: Skill {
             output["created"] = true
         } else if mode == "overwrite" {
             let previous = FileOps.sizeAndModified(target)?.size ?? 0
-            let backup = FileOps.join(try environment.newTrashFolder(), FileOps.name(target))
-            try FileOps.copy(target, to: backup, preservingTimes: true)
+            let folder = try environment.newTrashFolder()
+            let backup = FileOps.join(folder, FileOps.name(target))
+            do {
+                try FileOps.copy(target, to: backup, preservingTimes: true)
+            } catch {
+                try? FileOps.remove(folder)
+                throw error
+            }
             do {
                 try Self.write(target, bytes, flags: O_TRUNC, parameter: file.parameter)
             } catch {

@@ -3,6 +3,12 @@ import SkillbookCore
 import SkillbookSkills
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 @Suite struct FilesCopySkillTests {
     @Test func copiesPathsIntoAFolderAndUndoRemovesTheCopies() async throws {
         try await withFiles { files in
@@ -76,6 +82,22 @@ import Testing
             }
             let schema = try files.harness.skill("files.copy").descriptor.parameters
             #expect(!SchemaValidator.validate(cases[2].0, against: schema).isEmpty)
+        }
+    }
+
+    @Test func aFolderThatCannotBeCopiedWhollyLeavesNothingBehind() async throws {
+        try await withFiles { files in
+            try files.file("x.txt", "x")
+            try files.file("tree/a.txt", "a")
+            #expect(mkfifo(files.path("tree/pipe"), 0o644) == 0)
+            let before = files.snapshot(of: files.work, folderTimes: false)
+            await expectFailure(
+                "cannot copy '\(files.path("tree/pipe"))': it is not a file, a folder or a symbolic link"
+            ) {
+                _ = try await files.run(
+                    "files.copy", ["copies": [["from": "x.txt", "to": "out/x.txt"], ["from": "tree", "to": "out/tree"]]])
+            }
+            #expect(FilesHarness.differences(before, files.snapshot(of: files.work, folderTimes: false)).isEmpty)
         }
     }
 

@@ -118,9 +118,11 @@ struct FilesHarness {
             case 0o120000:
                 let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
                 entries[relative] = Entry(kind: "link", mode: 0, modified: 0, content: Array(destination.utf8))
-            default:
+            case 0o100000:
                 let content = FileManager.default.contents(atPath: path).map(Array.init) ?? []
                 entries[relative] = Entry(kind: "file", mode: mode, modified: modified, content: content)
+            default:  // a pipe or device: never opened
+                entries[relative] = Entry(kind: "other", mode: mode, modified: modified, content: [])
             }
         }
         visit(root, "")
