@@ -6,6 +6,9 @@ import SkillbookSkills
 struct Workspace {
     var playbooksDirectory: URL
     var stateDirectory: URL
+    var currentDirectory: URL
+    /// Folders file skills may touch besides the current and state directories (`--allow-path`).
+    var allowedPaths: [URL]
     var environment: [String: String]
     /// Relative paths on the command line are read from here.
     var currentDirectory: URL
@@ -16,6 +19,10 @@ struct Workspace {
         let playbooks = arguments.value("playbooks") ?? "Playbooks"
         playbooksDirectory = Self.resolve(playbooks, against: currentDirectory)
         stateDirectory = Self.stateDirectory(arguments.value("state"), environment: environment, currentDirectory: currentDirectory)
+        self.currentDirectory = currentDirectory
+        allowedPaths = arguments.all("allow-path").map {
+            URL(fileURLWithPath: $0, relativeTo: currentDirectory).standardizedFileURL
+        }
     }
 
     /// `--state`, else `$SKILLBOOK_HOME`, else `$XDG_STATE_HOME/skillbook`, else `~/.local/state/skillbook`.
@@ -29,7 +36,10 @@ struct Workspace {
     }
 
     func registry() throws -> SkillRegistry {
-        try SkillRegistry(BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: stateDirectory)))
+        let environment = SkillEnvironment(
+            stateDirectory: stateDirectory, currentDirectory: currentDirectory,
+            allowedRoots: [currentDirectory, stateDirectory] + allowedPaths)
+        return try SkillRegistry(BuiltinSkills.all(environment: environment))
     }
 
     /// Sub-playbooks are found by name in the playbooks directory.

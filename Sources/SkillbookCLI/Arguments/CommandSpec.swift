@@ -27,6 +27,10 @@ struct CommandSpec: Sendable {
         OptionSpec(
             names: ["--state"], valueName: "DIR",
             help: "State directory (default: $SKILLBOOK_HOME, else $XDG_STATE_HOME/skillbook, else ~/.local/state/skillbook)."),
+        OptionSpec(
+            names: ["--allow-path"], valueName: "DIR",
+            help: "Also let file skills read and change files in DIR (default: only the current directory and the state directory).",
+            repeatable: true),
         OptionSpec(names: ["--no-color"], help: "Never colour the output (NO_COLOR is respected too)."),
         OptionSpec(names: ["-h", "--help"], help: "Show this help."),
     ]
