@@ -6,7 +6,6 @@ import SkillbookSkills
 struct Workspace {
     var playbooksDirectory: URL
     var stateDirectory: URL
-    var currentDirectory: URL
     /// Folders file skills may touch besides the current and state directories (`--allow-path`).
     var allowedPaths: [URL]
     var environment: [String: String]
@@ -19,10 +18,7 @@ struct Workspace {
         let playbooks = arguments.value("playbooks") ?? "Playbooks"
         playbooksDirectory = Self.resolve(playbooks, against: currentDirectory)
         stateDirectory = Self.stateDirectory(arguments.value("state"), environment: environment, currentDirectory: currentDirectory)
-        self.currentDirectory = currentDirectory
-        allowedPaths = arguments.all("allow-path").map {
-            URL(fileURLWithPath: $0, relativeTo: currentDirectory).standardizedFileURL
-        }
+        allowedPaths = arguments.all("allow-path").map { Self.resolve($0, against: currentDirectory) }
     }
 
     /// `--state`, else `$SKILLBOOK_HOME`, else `$XDG_STATE_HOME/skillbook`, else `~/.local/state/skillbook`.

@@ -1,3 +1,4 @@
+import Foundation
 @testable import SkillbookCLI
 import Testing
 
@@ -80,7 +81,7 @@ private func failure(_ arguments: [String]) -> String? {
     @Test func helpTextComesFromTheSameDeclaration() {
         let text = spec.helpText
         #expect(
-            text == """
+            text.hasPrefix("""
                 A demo.
 
                 Usage: skillbook demo NAME [FILE]
@@ -90,11 +91,15 @@ private func failure(_ arguments: [String]) -> String? {
                   --inputs FILE          A file.
                   --json                 JSON.
                   --playbooks DIR        Where playbooks are found by name (default: ./Playbooks).
-                  --state DIR            State directory (default: $SKILLBOOK_HOME, else $XDG_STATE_HOME/skillbook, else ~/.local/state/skillbook).
-                  --no-color             Never colour the output (NO_COLOR is respected too).
-                  -h, --help             Show this help.
 
-                """)
+                """))
+        // Every global option follows, in the same column.
+        for option in CommandSpec.globalOptions {
+            let names = option.names.joined(separator: ", ") + (option.valueName.map { " \($0)" } ?? "")
+            let padded = names.padding(toLength: 21, withPad: " ", startingAt: 0)
+            #expect(text.contains("\n  \(padded)  \(option.help)"), "\(names)")
+        }
+        #expect(text.hasSuffix("  -h, --help             Show this help.\n"))
     }
 
     @Test func anOptionLongerThanTheColumnWrapsItsHelp() {

@@ -1,5 +1,6 @@
 import Foundation
 import SkillbookCore
+import SkillbookSkills
 import Testing
 
 @Suite struct SchemaCommandTests {
@@ -24,7 +25,9 @@ import Testing
         let skills = try #require(step.object("properties")?.object("skill")?["enum"] as? [String])
         #expect(skills.contains("notes.create"))
         #expect(skills == skills.sorted())
-        #expect(skills.count == 8)
+        let builtins = BuiltinSkills.all(
+            environment: SkillEnvironment(stateDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("unused")))
+        #expect(skills == builtins.map(\.descriptor.id).sorted())
         #expect(step["required"] as? [String] == ["id"])
         // A step calls a skill or a sub-playbook.
         #expect((step["oneOf"] as? [JSONObject])?.map { $0["required"] as? [String] } == [["skill"], ["playbook"]])

@@ -10,49 +10,11 @@ private func bare(_ arguments: [String]) async -> CLIRun {
     return CLIRun(code: code, out: captured.out, err: captured.err)
 }
 
-/// What `skillbook NAME --help` must show for each command.
-struct HelpCase: Sendable, CustomTestStringConvertible {
-    var command: String
-    var usage: String
-    /// The option lines of the command's own options, exactly.
-    var options: [String]
-    /// The width of the option column: its longest option.
-    var width = 15
-
-    var testDescription: String { command }
+/// The line `--help` prints for an option: its names, value name, help text.
+private func optionLine(_ option: OptionSpec, in lines: [String]) -> String? {
+    let names = option.names.joined(separator: ", ") + (option.valueName.map { " \($0)" } ?? "")
+    return lines.first { $0.hasPrefix("  \(names) ") && $0.contains(option.help) }
 }
-
-/// The options every command has, with the option column `width` wide.
-private func globalOptionLines(width: Int = 15) -> [String] {
-    [
-        ("--playbooks DIR", "Where playbooks are found by name (default: ./Playbooks)."),
-        ("--state DIR", "State directory (default: $SKILLBOOK_HOME, else $XDG_STATE_HOME/skillbook, else ~/.local/state/skillbook)."),
-        ("--no-color", "Never colour the output (NO_COLOR is respected too)."),
-        ("-h, --help", "Show this help."),
-    ].map { "  \($0.0)\(String(repeating: " ", count: width - $0.0.count))  \($0.1)" }
-}
-
-private let helpCases = [
-    HelpCase(
-        command: "run", usage: "Usage: skillbook run NAME|FILE [-i KEY=VALUE]... [--inputs FILE] [--json]",
-        options: [
-            "  -i, --input KEY=VALUE  Set an input; the text is coerced to the input's type ([a, b] for lists). Repeatable.",
-            "  --inputs FILE          Read inputs from a YAML or JSON mapping.",
-            "  --json                 Print one JSON object per event on stdout; the last is run.finished.",
-            "  --dry-run              Check and plan: run read-only (query) skills, show what actions would do.",
-            "  -y, --yes              Approve every confirmation (steps whose skill has confirm).",
-        ], width: 21),
-    HelpCase(command: "validate", usage: "Usage: skillbook validate [PATH...]", options: []),
-    HelpCase(command: "list", usage: "Usage: skillbook list [--json]", options: ["  --json           Print a JSON array."]),
-    HelpCase(command: "show", usage: "Usage: skillbook show NAME|FILE", options: []),
-    HelpCase(
-        command: "skills", usage: "Usage: skillbook skills [ID] [--json|--markdown]",
-        options: [
-            "  --json           Print descriptors with parameters and output as JSON Schema.",
-            "  --markdown       Print a reference page of the skills in Markdown.",
-        ]),
-    HelpCase(command: "schema", usage: "Usage: skillbook schema", options: []),
-]
 
 @Suite struct SkillbookCLITests {
     @Test func generalHelpListsEveryCommandAndTheExitCodes() async {
@@ -61,22 +23,17 @@ private let helpCases = [
         #expect(run.err.isEmpty)
         let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.contains("Usage: skillbook COMMAND [options]"))
-        #expect(
-            Array(lines.drop { $0 != "Commands:" }.prefix(7)) == [
-                "Commands:",
-                "  run       Run a playbook.",
-                "  validate  Check playbooks without running anything.",
-                "  list      List the playbooks in the playbooks folder.",
-                "  show      Show a playbook: inputs, steps and outputs.",
-                "  skills    List skills, or describe one.",
-                "  schema    Print the JSON Schema of the playbook format (for editors).",
-            ])
-        #expect(
-            Array(lines.drop { $0 != "Options for every command:" }.prefix(8))
-                == ["Options for every command:"] + globalOptionLines() + [
-                    "  --version        Print the version.", "",
-                    "Exit codes: 0 success, 1 run failed (rolled back), 2 usage or validation error,",
-                ])
+        let commands = Array(lines.drop { $0 != "Commands:" }.dropFirst().prefix(SkillbookCLI.commands.count))
+        #expect(commands.count == SkillbookCLI.commands.count)
+        for (line, command) in zip(commands, SkillbookCLI.commands) {
+            #expect(line.hasPrefix("  \(command.spec.name) ") && line.hasSuffix(command.spec.summary), "\(line)")
+        }
+        let options = Array(lines.drop { $0 != "Options for every command:" })
+        for option in CommandSpec.globalOptions {
+            #expect(optionLine(option, in: options) != nil, "\(option.names)")
+        }
+        #expect(options.contains { $0.hasPrefix("  --version ") && $0.hasSuffix("Print the version.") })
+        #expect(lines.contains("Exit codes: 0 success, 1 run failed (rolled back), 2 usage or validation error,"))
         #expect(lines.contains("3 rollback incomplete, 130 interrupted."))
         #expect(await bare(["-h"]).out == run.out)
         #expect(await bare(["help"]).out == run.out)
@@ -89,10 +46,10 @@ private let helpCases = [
         #expect(run.err == SkillbookCLI.generalHelp)
     }
 
-    @Test(arguments: helpCases)
-    func everyCommandHasHelp(_ help: HelpCase) async throws {
-        let spec = try #require(SkillbookCLI.commands.first { $0.spec.name == help.command }?.spec)
-        for arguments in [[help.command, "--help"], [help.command, "-h"], ["help", help.command], ["--help", help.command]] {
+    @Test(arguments: SkillbookCLI.commands.map(\.spec.name))
+    func everyCommandHasHelp(_ name: String) async throws {
+        let spec = try #require(SkillbookCLI.commands.first { $0.spec.name == name }?.spec)
+        for arguments in [[name, "--help"], [name, "-h"], ["help", name], ["--help", name]] {
             let run = await bare(arguments)
             #expect(run.code == 0, "\(arguments)")
             #expect(run.err.isEmpty)
@@ -100,9 +57,19 @@ private let helpCases = [
         }
         let lines = spec.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.first == spec.summary)
-        #expect(lines.contains(help.usage))
-        let options = Array(lines.drop { $0 != "Options:" }.dropFirst().prefix(help.options.count + 4))
-        #expect(options == help.options + globalOptionLines(width: help.width))
+        #expect(lines.contains { $0.hasPrefix("Usage: skillbook \(name)") })
+        let options = Array(lines.drop { $0 != "Options:" })
+        for option in spec.allOptions {
+            #expect(optionLine(option, in: options) != nil, "\(name): \(option.names)")
+        }
+    }
+
+    @Test func runHelpShowsItsUsageAndOptionsExactly() async {
+        let run = await bare(["run", "--help"])
+        let lines = run.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Usage: skillbook run NAME|FILE [-i KEY=VALUE]... [--inputs FILE] [--json]"))
+        #expect(lines.contains { $0.hasPrefix("  -i, --input KEY=VALUE  Set an input; the text is coerced to the input's type ([a, b] for lists). Repeatable.") })
+        #expect(lines.contains { $0.hasPrefix("  -y, --yes ") && $0.hasSuffix("Approve every confirmation (steps whose skill has confirm).") })
     }
 
     @Test func helpWinsOverMissingArgumentsAndOtherOptions() async {

@@ -1,10 +1,13 @@
 import Foundation
+import SkillbookCore
+import SkillbookSkills
 import Testing
 
-private let builtinIDs = [
-    "debug.echo", "debug.fail", "debug.sleep", "notes.create", "notes.create_many", "notes.delete", "notes.list",
-    "text.template",
-]
+/// The built-in skills, from the same list the CLI registers.
+private let builtinSkills = BuiltinSkills.all(
+    environment: SkillEnvironment(stateDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("unused"))
+).map(\.descriptor).sorted { $0.id < $1.id }
+private let builtinIDs = builtinSkills.map(\.id)
 
 @Suite struct SkillsCommandTests {
     @Test func listsEverySkillWithItsKind() async {
@@ -12,12 +15,11 @@ private let builtinIDs = [
         let run = await skillbook(["skills"], in: directory)
         #expect(run.code == 0)
         let lines = run.out.split(separator: "\n").map(String.init)
-        #expect(lines.first == "SKILL              KIND    SUMMARY")
-        #expect(lines.dropFirst().map { String($0.prefix(27)) } == [
-            "debug.echo         query   ", "debug.fail         query   ", "debug.sleep        query   ",
-            "notes.create       action  ", "notes.create_many  action  ", "notes.delete       action  ",
-            "notes.list         query   ", "text.template      query   ",
-        ])
+        #expect(lines.first == "SKILL".padding(toLength: builtinIDs.map(\.count).max()!, withPad: " ", startingAt: 0) + "  KIND    SUMMARY")
+        let width = builtinIDs.map(\.count).max()!
+        #expect(lines.dropFirst().map { String($0.prefix(width + 10)) } == builtinSkills.map { skill in
+            skill.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + skill.kind.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + "  "
+        })
         #expect(lines.contains { $0.hasPrefix("notes.create       action  Saves a new note with a title") })
         // Listing skills touches no state.
         #expect(!FileManager.default.fileExists(atPath: directory.state.path))
