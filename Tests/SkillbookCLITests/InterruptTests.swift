@@ -3,57 +3,6 @@ import SkillbookStore
 import Synchronization
 import Testing
 
-/// The built `skillbook` executable: next to the test bundle, else in the package's `.build`.
-private func builtExecutable() throws -> URL {
-    var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("skillbook")]
-    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let build = packageRoot.appendingPathComponent(".build")
-    candidates.append(build.appendingPathComponent("debug/skillbook"))
-    for triple in (try? FileManager.default.contentsOfDirectory(atPath: build.path)) ?? [] {
-        candidates.append(build.appendingPathComponent(triple).appendingPathComponent("debug/skillbook"))
-    }
-    if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) { return found }
-    throw MissingExecutable(candidates: candidates)
-}
-
-/// Fails the test (never skips it) when there is no executable to start.
-private struct MissingExecutable: Error, CustomStringConvertible {
-    var candidates: [URL]
-
-    var description: String {
-        "the skillbook executable was not found; build it first (swift build --build-tests). Looked in:\n"
-            + candidates.map(\.path).joined(separator: "\n")
-    }
-}
-
-/// What a child process has written to one pipe so far, and whether it closed it.
-private final class PipeReader: Sendable {
-    private let state = Mutex<(data: Data, closed: Bool)>((Data(), false))
-
-    init(_ pipe: Pipe) {
-        pipe.fileHandleForReading.readabilityHandler = { [self] handle in
-            let chunk = handle.availableData
-            state.withLock { state in
-                if chunk.isEmpty { state.closed = true } else { state.data.append(chunk) }
-            }
-            if chunk.isEmpty { handle.readabilityHandler = nil }
-        }
-    }
-
-    var text: String { state.withLock { String(decoding: $0.data, as: UTF8.self) } }
-    var closed: Bool { state.withLock { $0.closed } }
-}
-
-/// Polls `condition` every few milliseconds until it holds or `seconds` pass; returns whether it held.
-private func wait(upTo seconds: Double, until condition: () -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline { return false }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-}
-
 @Suite struct InterruptTests {
     @Test func ctrlCRollsBackTheCompletedStepsAndExitsWith130() async throws {
         let executable = try builtExecutable()
@@ -109,5 +58,40 @@ private func wait(upTo seconds: Double, until condition: () -> Bool) async throw
         #expect(events.map(\.type).suffix(3) == ["compensation.started", "compensation.succeeded", "run.finished"])
         #expect(err.text == "\nskillbook: interrupted; rolling back (press Ctrl-C again to quit now)\n")
         #expect(try NotesStore(stateDirectory: directory.state).list(tag: nil, limit: 10).isEmpty)
+    }
+
+    @Test func ctrlCDuringABatchedStepUndoesTheCompletedBatchesAndExitsWith130() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write(
+            "batched.yaml",
+            """
+            name: batched
+            inputs:
+              notes: { type: array }
+            steps:
+              - id: save
+                skill: notes.create_many
+                batch: { pause: 0.4s }
+                with: { notes: "${{ inputs.notes }}" }
+
+            """)
+        let notes = "[" + (1...500).map { "{title: n\($0)}" }.joined(separator: ", ") + "]"
+        let child = try ChildSkillbook(["run", file.path, "--json", "-i", "notes=\(notes)"], in: directory)
+        defer { child.killIfRunning() }
+        let started = try await child.waitFor(#""type":"step.progress","step":"save","completed":2,"total":10"#)
+        try #require(started, "batch 2 of 10 never finished; stdout:\n\(child.out.text)\nstderr:\n\(child.err.text)")
+        let midway = try NotesStore(stateDirectory: directory.state).list(tag: nil, limit: 1000).count
+        #expect(midway >= 100 && midway < 500, "some but not all batches are done: \(midway)")
+
+        kill(child.pid, SIGINT)
+        let exited = try await child.waitForExit(seconds: 10)
+        try #require(exited, "skillbook did not exit after SIGINT; stderr:\n\(child.err.text)")
+        #expect(child.process.terminationStatus == 130)
+        let events = try jsonLines(child.out.text)
+        let finished = try #require(events.last)
+        #expect(finished["status"] as? String == "rolled_back")
+        #expect(finished["interrupted"] as? Bool == true)
+        #expect(events.filter { $0.type == "compensation.succeeded" }.count >= midway / 50, "each completed batch is undone")
+        #expect(try NotesStore(stateDirectory: directory.state).list(tag: nil, limit: 1000).isEmpty)
     }
 }
