@@ -71,7 +71,7 @@ import Testing
             steps:
               - id: save
                 skill: notes.create_many
-                batch: { pause: 0.4s }
+                batch: { pause: 1s }
                 with: { notes: "${{ inputs.notes }}" }
 
             """)
