@@ -13,6 +13,7 @@ public enum BuiltinSkills {
             NotesCreateManySkill(environment: environment),
             NotesDeleteSkill(environment: environment),
             NotesListSkill(environment: environment),
+            ShellRunSkill(runner: environment.processes),
         ]
     }
 }

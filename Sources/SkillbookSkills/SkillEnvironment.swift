@@ -2,7 +2,8 @@ public import Foundation
 public import SkillbookStore
 public import SkillbookCore
 
-/// What built-in skills share: where state lives, the clock and id source, and the opened stores.
+/// What built-in skills share: where state lives, the clock and id source, how child processes
+/// run, and the opened stores.
 ///
 /// Copies share one lazily-opened `NotesStore`: the first skill that needs it opens it, and later
 /// calls (from any task) get the same store. A failure to open is not remembered, so a fixed state
@@ -11,12 +12,18 @@ public struct SkillEnvironment: Sendable {
     public var stateDirectory: URL
     public var clock: WallClock
     public var ids: IDGenerator
+    /// Runs child processes (`shell.run`).
+    public var processes: any ProcessRunning
     private let openedNotes = Locked<NotesStore?>(nil)
 
-    public init(stateDirectory: URL, clock: WallClock = .live, ids: IDGenerator = .live) {
+    public init(
+        stateDirectory: URL, clock: WallClock = .live, ids: IDGenerator = .live,
+        processes: any ProcessRunning = ProcessRunner()
+    ) {
         self.stateDirectory = stateDirectory
         self.clock = clock
         self.ids = ids
+        self.processes = processes
     }
 
     /// The notes store in `stateDirectory`, opened on first use.

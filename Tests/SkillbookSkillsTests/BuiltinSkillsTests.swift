@@ -10,7 +10,7 @@ import Testing
                 harness.registry.ids
                     == [
                         "debug.echo", "debug.fail", "debug.sleep", "notes.create", "notes.create_many", "notes.delete",
-                        "notes.list", "text.template",
+                        "notes.list", "shell.run", "text.template",
                     ])
         }
     }
@@ -31,10 +31,12 @@ import Testing
                 #expect(descriptor.timeout > 0, "\(id)")
                 #expect(descriptor.availability == .available, "\(id)")
                 let writesNotes = ["notes.create", "notes.create_many", "notes.delete"].contains(id)
-                #expect(descriptor.reversible == writesNotes, "\(id)")
+                // shell.run is reversible per call (with `undo`); see ShellRunSkill.
+                let runsCommands = id == "shell.run"
+                #expect(descriptor.reversible == (writesNotes || runsCommands), "\(id)")
                 #expect(descriptor.resources == (writesNotes ? ["notes"] : []), "\(id)")
-                #expect(descriptor.kind == (writesNotes ? .action : .query), "\(id)")
-                #expect(descriptor.confirm == (id == "notes.delete"), "\(id)")
+                #expect(descriptor.kind == (writesNotes || runsCommands ? .action : .query), "\(id)")
+                #expect(descriptor.confirm == (id == "notes.delete" || runsCommands), "\(id)")
             }
         }
     }
