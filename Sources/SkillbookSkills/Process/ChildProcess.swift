@@ -3,15 +3,20 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import Foundation
 import SkillbookStore
 
 /// One spawned child of `ProcessRunner`: its process group, its captured output, how it ended.
 ///
-/// Two threads serve it: `pump` moves bytes (stdin out, stdout and stderr in) with `poll`, and
-/// `awaitExit` blocks in `waitid(WNOWAIT)`. When both are done the child is reaped and whoever
-/// awaits `finished()` is resumed. `stop` signals the group; it can never signal after the reap.
+/// Two threads of its own serve it, so that nothing depends on the cooperative pool being free:
+/// - the supervisor (`supervise`) moves bytes with `poll` — stdin out, stdout and stderr in — and
+///   keeps the deadlines: the timeout, SIGKILL after the grace period, giving up on pipes held
+///   open by a process that left the group. When the output is read and the child has exited, it
+///   reaps the child and resumes whoever awaits `finished()`;
+/// - the waiter (`awaitExit`) blocks in `waitid(WNOWAIT)` and tells the supervisor when the child
+///   exits, leaving it unreaped so its pid (the group id) cannot be reused while it may be
+///   signalled.
+/// `stop` (from cancellation) signals the group at once; it can never signal after the reap.
 final class ChildProcess: Sendable {
     enum StopReason: Sendable, Hashable {
         case timedOut, cancelled
@@ -39,26 +44,35 @@ final class ChildProcess: Sendable {
         var output: Captured
         var error: Captured
         var stopReason: StopReason?
+        /// Seconds from the spawn to the child's exit.
+        var duration: Double
     }
 
     private struct State {
-        var exited = false
-        var streams: (output: Captured, error: Captured)?
+        var exitedAt: ContinuousClock.Instant?
         var outcome: Outcome?
         var waiting: CheckedContinuation<Outcome, Never>?
         var stopReason: StopReason?
-        /// The write end of the pump's wake-up pipe; -1 once closed.
+        /// When the timeout stops the child.
+        var timeoutAt: ContinuousClock.Instant?
+        /// When SIGKILL follows SIGTERM.
+        var killAt: ContinuousClock.Instant?
+        /// When to stop waiting for pipes after SIGKILL.
+        var abandonAt: ContinuousClock.Instant?
+        /// The write end of the supervisor's wake-up pipe; -1 once closed.
         var wakeFD: Int32
     }
 
     let pid: pid_t
+    let started: ContinuousClock.Instant
     let killGracePeriod: Double
     private let state: Locked<State>
 
-    private init(pid: pid_t, wakeFD: Int32, killGracePeriod: Double) {
+    private init(pid: pid_t, started: ContinuousClock.Instant, wakeFD: Int32, timeout: Double?, killGracePeriod: Double) {
         self.pid = pid
+        self.started = started
         self.killGracePeriod = killGracePeriod
-        state = Locked(State(wakeFD: wakeFD))
+        state = Locked(State(timeoutAt: timeout.map { started + .seconds($0) }, wakeFD: wakeFD))
     }
 
     // MARK: Waiting and stopping
@@ -78,57 +92,62 @@ final class ChildProcess: Sendable {
     /// SIGTERM to the whole group now, SIGKILL after the grace period if it is still there. Only
     /// the first stop counts.
     func stop(_ reason: StopReason) {
-        let first = state.withLock { state -> Bool in
-            guard state.outcome == nil, state.stopReason == nil else { return false }
-            state.stopReason = reason
-            kill(-pid, SIGTERM)
-            // A stopped process acts on SIGTERM only once it runs again.
-            kill(-pid, SIGCONT)
-            return true
-        }
-        guard first else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + killGracePeriod) { self.escalate() }
-    }
-
-    private func escalate() {
-        let running = state.withLock { state -> Bool in
-            guard state.outcome == nil else { return false }
-            kill(-pid, SIGKILL)
-            return true
-        }
-        guard running else { return }
-        // Whatever still holds the pipes open left the group (setsid); stop waiting for it soon.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { self.abandonOutput() }
-    }
-
-    private func abandonOutput() {
         state.withLock { state in
-            guard state.wakeFD >= 0 else { return }
-            var byte: UInt8 = 1
-            _ = write(state.wakeFD, &byte, 1)
+            terminate(&state, reason, now: .now)
+            wake(state)
         }
     }
 
-    private func leaderExited() {
-        finishIfDone { $0.exited = true }
+    /// Must hold the lock.
+    private func terminate(_ state: inout State, _ reason: StopReason, now: ContinuousClock.Instant) {
+        guard state.outcome == nil, state.stopReason == nil else { return }
+        state.stopReason = reason
+        state.timeoutAt = nil
+        kill(-pid, SIGTERM)
+        // A stopped process acts on SIGTERM only once it runs again.
+        kill(-pid, SIGCONT)
+        state.killAt = now + .seconds(killGracePeriod)
     }
 
-    private func streamsClosed(output: Captured, error: Captured) {
-        finishIfDone { $0.streams = (output, error) }
+    /// Must hold the lock: makes the supervisor look at the state again.
+    private func wake(_ state: State) {
+        guard state.wakeFD >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(state.wakeFD, &byte, 1)
     }
 
-    /// Applies `change`; when the child has exited and its streams are read, reaps it and
-    /// resumes the waiter.
-    private func finishIfDone(_ change: (inout State) -> Void) {
+    /// Acts on every deadline that has passed; returns the next one, whether to give up on the
+    /// pipes, and whether the child has exited.
+    private func keepDeadlines() -> (next: ContinuousClock.Instant?, abandon: Bool, exited: Bool) {
+        state.withLock { state in
+            let now = ContinuousClock.now
+            if let at = state.timeoutAt, at <= now { terminate(&state, .timedOut, now: now) }
+            if let at = state.killAt, at <= now {
+                state.killAt = nil
+                if state.outcome == nil { kill(-pid, SIGKILL) }
+                // Whatever still holds the pipes open after this left the group (setsid).
+                state.abandonAt = now + .seconds(1)
+            }
+            var abandon = false
+            if let at = state.abandonAt, at <= now {
+                state.abandonAt = nil
+                abandon = true
+            }
+            let next = [state.timeoutAt, state.killAt, state.abandonAt].compactMap { $0 }.min()
+            return (next, abandon, state.exitedAt != nil)
+        }
+    }
+
+    /// Reaps the child and resumes the waiter.
+    private func finish(output: Captured, error: Captured) {
         let resume: (CheckedContinuation<Outcome, Never>, Outcome)? = state.withLock { state in
-            change(&state)
-            guard state.exited, let streams = state.streams, state.outcome == nil else { return nil }
             var status: Int32 = 0
             var reaped: pid_t
             repeat { reaped = waitpid(pid, &status, 0) } while reaped < 0 && errno == EINTR
+            let exited = state.exitedAt ?? .now
             let outcome = Outcome(
-                termination: reaped == pid ? Self.termination(status) : .exited(-1), output: streams.output,
-                error: streams.error, stopReason: state.stopReason)
+                termination: reaped == pid ? Self.termination(status) : .exited(-1), output: output, error: error,
+                stopReason: state.stopReason, duration: Self.seconds(exited - started))
             state.outcome = outcome
             if state.wakeFD >= 0 {
                 close(state.wakeFD)
@@ -141,6 +160,11 @@ final class ChildProcess: Sendable {
         if let (continuation, outcome) = resume { continuation.resume(returning: outcome) }
     }
 
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     static func termination(_ status: Int32) -> ProcessResult.Termination {
         let signal = status & 0x7F
         if signal == 0 { return .exited((status >> 8) & 0xFF) }
@@ -151,7 +175,7 @@ final class ChildProcess: Sendable {
 
     static func spawn(
         executable: String, arguments: [String], environment: [String], workingDirectory: String?,
-        standardInput: Data?, outputLimit: Int, killGracePeriod: Double
+        standardInput: Data?, timeout: Double?, outputLimit: Int, killGracePeriod: Double
     ) throws(ProcessRunnerError) -> ChildProcess {
         var opened: Set<Int32> = []
         func makePipe() throws(ProcessRunnerError) -> (read: Int32, write: Int32) {
@@ -183,18 +207,19 @@ final class ChildProcess: Sendable {
             for fd in [output.read, error.read, input?.write ?? -1, wake.read] where fd >= 0 {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             }
-            let child = ChildProcess(pid: pid, wakeFD: wake.write, killGracePeriod: killGracePeriod)
+            let child = ChildProcess(
+                pid: pid, started: .now, wakeFD: wake.write, timeout: timeout, killGracePeriod: killGracePeriod)
             let inputWrite = input?.write ?? -1
-            let pumpThread = Thread {
-                child.pump(
+            let supervisor = Thread {
+                child.supervise(
                     output: output.read, error: error.read, input: inputWrite, bytes: standardInput ?? Data(),
                     wake: wake.read, limit: outputLimit)
             }
-            pumpThread.name = "skillbook-child-io"
-            let waitThread = Thread { child.awaitExit() }
-            waitThread.name = "skillbook-child-wait"
-            pumpThread.start()
-            waitThread.start()
+            supervisor.name = "skillbook-child-io"
+            let waiter = Thread { child.awaitExit() }
+            waiter.name = "skillbook-child-wait"
+            supervisor.start()
+            waiter.start()
             return child
         } catch {
             for fd in opened { close(fd) }
@@ -263,12 +288,16 @@ final class ChildProcess: Sendable {
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
             if errno != EINTR { break }
         }
-        leaderExited()
+        state.withLock { state in
+            state.exitedAt = .now
+            wake(state)
+        }
     }
 
-    /// Writes stdin and reads stdout and stderr until both are closed (or the wake pipe says to
-    /// give up), all in one `poll` loop so no pipe can fill up and stall the child.
-    private func pump(output: Int32, error: Int32, input: Int32, bytes: Data, wake: Int32, limit: Int) {
+    /// Writes stdin and reads stdout and stderr in one `poll` loop, so no pipe can fill up and
+    /// stall the child, and keeps the deadlines; ends when the output is read (or given up on)
+    /// and the child has exited.
+    private func supervise(output: Int32, error: Int32, input: Int32, bytes: Data, wake: Int32, limit: Int) {
         // A write to a pipe whose reader is gone raises SIGPIPE in this thread: keep it pending here
         // (it is discarded when the thread ends) and take the EPIPE instead.
         var blocked = sigset_t()
@@ -286,19 +315,38 @@ final class ChildProcess: Sendable {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 65536, alignment: 16)
         defer { buffer.deallocate() }
 
-        loop: while streams.contains(where: { $0.fd >= 0 }) {
+        while true {
+            let (next, abandon, exited) = keepDeadlines()
+            if abandon {
+                for index in streams.indices {
+                    streams[index].read(into: buffer, untilEmpty: true)
+                    streams[index].close()
+                }
+            }
+            let reading = streams.contains { $0.fd >= 0 }
+            if !reading, exited { break }
+            if !reading, inputFD >= 0 {
+                // Nobody reads the output any more; the child will not be fed either.
+                close(inputFD)
+                inputFD = -1
+            }
             var fds = streams.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             fds.append(pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0))
             fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0))
+            var timeout: Int32 = -1
+            if let next {
+                let milliseconds = (Self.seconds(next - .now) * 1000).rounded(.up)
+                timeout = Int32(max(0, min(milliseconds, 60_000)))
+            }
             // Negative descriptors are ignored by poll.
-            let ready = poll(&fds, nfds_t(fds.count), -1)
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
             }
             if fds[3].revents != 0 {
-                for index in streams.indices { streams[index].read(into: buffer, untilEmpty: true) }
-                break loop
+                var drain = [UInt8](repeating: 0, count: 64)
+                _ = readSome(wake, &drain, drain.count)
             }
             for index in streams.indices where fds[index].revents != 0 {
                 streams[index].read(into: buffer, untilEmpty: false)
@@ -319,8 +367,9 @@ final class ChildProcess: Sendable {
                 }
             }
         }
-        for fd in streams.map(\.fd) + [inputFD, wake] where fd >= 0 { close(fd) }
-        streamsClosed(output: streams[0].captured, error: streams[1].captured)
+        for index in streams.indices { streams[index].close() }
+        for fd in [inputFD, wake] where fd >= 0 { close(fd) }
+        finish(output: streams[0].captured, error: streams[1].captured)
     }
 
     private struct Stream {
@@ -337,9 +386,14 @@ final class ChildProcess: Sendable {
                 }
                 if count < 0, errno == EINTR { continue }
                 if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
-                close(fd)
-                fd = -1
+                close()
             }
+        }
+
+        mutating func close() {
+            guard fd >= 0 else { return }
+            closeDescriptor(fd)
+            fd = -1
         }
     }
 }
@@ -347,6 +401,11 @@ final class ChildProcess: Sendable {
 /// `read(2)`, under a name a `read` method does not hide.
 private func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(fd, buffer, count)
+}
+
+/// `close(2)`, under a name a `close` method does not hide.
+private func closeDescriptor(_ fd: Int32) {
+    _ = close(fd)
 }
 
 /// C functions Swift's Glibc module does not declare (GNU extensions), found at run time.

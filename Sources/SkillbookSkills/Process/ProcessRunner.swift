@@ -86,10 +86,14 @@ public struct ProcessResult: Sendable, Hashable {
     public var standardErrorTruncated: Bool
     /// The timeout ran out and the child was stopped.
     public var timedOut: Bool
+    /// Seconds from the start to the exit of the command (measured off the cooperative pool, so
+    /// it is exact even when awaiting the result is slow).
+    public var duration: Double
 
     public init(
         executable: String, termination: Termination, standardOutput: Data = Data(), standardError: Data = Data(),
-        standardOutputTruncated: Bool = false, standardErrorTruncated: Bool = false, timedOut: Bool = false
+        standardOutputTruncated: Bool = false, standardErrorTruncated: Bool = false, timedOut: Bool = false,
+        duration: Double = 0
     ) {
         self.executable = executable
         self.termination = termination
@@ -98,6 +102,7 @@ public struct ProcessResult: Sendable, Hashable {
         self.standardOutputTruncated = standardOutputTruncated
         self.standardErrorTruncated = standardErrorTruncated
         self.timedOut = timedOut
+        self.duration = duration
     }
 
     /// The exit status, or 128 + the signal number (as shells report it).
@@ -263,24 +268,19 @@ public struct ProcessRunner: ProcessRunning {
             executable: executable, arguments: request.arguments,
             environment: environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" },
             workingDirectory: request.workingDirectory, standardInput: request.standardInput,
-            outputLimit: max(0, request.outputLimit), killGracePeriod: max(0, request.killGracePeriod))
-        let timer = request.timeout.map { seconds in
-            Task {
-                try? await Task.sleep(for: .seconds(max(0, seconds)))
-                if !Task.isCancelled { child.stop(.timedOut) }
-            }
-        }
+            timeout: request.timeout.map { max(0, $0) }, outputLimit: max(0, request.outputLimit),
+            killGracePeriod: max(0, request.killGracePeriod))
         let outcome = await withTaskCancellationHandler {
             await child.finished()
         } onCancel: {
             child.stop(.cancelled)
         }
-        timer?.cancel()
         if outcome.stopReason == .cancelled { throw CancellationError() }
         return ProcessResult(
             executable: executable, termination: outcome.termination, standardOutput: outcome.output.data,
             standardError: outcome.error.data, standardOutputTruncated: outcome.output.truncated,
-            standardErrorTruncated: outcome.error.truncated, timedOut: outcome.stopReason == .timedOut)
+            standardErrorTruncated: outcome.error.truncated, timedOut: outcome.stopReason == .timedOut,
+            duration: outcome.duration)
     }
 
     static func isValidVariableName(_ name: String) -> Bool {

@@ -80,16 +80,16 @@ private let printArguments = """
     }
 
     @Test func theTimeoutStopsTheCommand() async throws {
-        let skill = try manifestSkill("id: demo.nap\nsummary: Naps.\nrun: [sleep, '30']\ntimeout: 300ms\n")
+        let skill = try manifestSkill("id: demo.nap\nsummary: Naps.\nrun: [sleep, '60']\ntimeout: 300ms\n")
         let started = Date()
         await #expect(throws: SkillError("command 'sleep' timed out after 0.3 s and was stopped")) {
             try await call(skill, [:])
         }
-        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(Date().timeIntervalSince(started) < promptly)
     }
 
     @Test func cancellationStopsTheCommand() async throws {
-        let skill = try manifestSkill("id: demo.nap\nsummary: Naps.\nrun: [sleep, '30']\n")
+        let skill = try manifestSkill("id: demo.nap\nsummary: Naps.\nrun: [sleep, '60']\n")
         let task = Task { try await skill.run([:], context: SkillContext(runID: "r", stepID: "s")) }
         try await Task.sleep(for: .milliseconds(100))
         task.cancel()

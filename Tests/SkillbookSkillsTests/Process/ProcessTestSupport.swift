@@ -21,8 +21,14 @@ func processIsGone(_ pid: Int32) -> Bool {
     return state == "Z" || state == "X"
 }
 
+/// How soon awaiting a stopped command must return, in seconds: far below the 60 s the test
+/// commands would otherwise take, with room for a machine whose two cores run the whole suite at
+/// once (which can keep an awaiting task from resuming for seconds). How soon the command itself
+/// died is checked exactly with `ProcessResult.duration`.
+let promptly: TimeInterval = 20
+
 /// Waits up to `seconds` for `condition`, checking every 20 ms.
-func eventually(within seconds: Double = 3, _ condition: () -> Bool) async -> Bool {
+func eventually(within seconds: Double = promptly, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }
