@@ -7,9 +7,33 @@ struct Workspace {
     var playbooksDirectory: URL
     var stateDirectory: URL
     var environment: [String: String]
+    var currentDirectory: URL
+    /// `./Skills` when it exists, then each `--skills DIR` (which must exist), without repeats.
+    var skillDirectories: [URL]
+    /// `--skills` folders that do not exist, reported when the registry is built.
+    var missingSkillDirectories: [String]
 
     init(arguments: ParsedArguments, environment: [String: String], currentDirectory: URL) {
         self.environment = environment
+        self.currentDirectory = currentDirectory
+        var directories: [URL] = []
+        var missing: [String] = []
+        func isDirectory(_ url: URL) -> Bool {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        let local = currentDirectory.appendingPathComponent("Skills").standardizedFileURL
+        if isDirectory(local) { directories.append(local) }
+        for path in arguments.all("skills") {
+            let url = URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
+            if !isDirectory(url) {
+                missing.append(path)
+            } else if !directories.contains(where: { $0.path == url.path }) {
+                directories.append(url)
+            }
+        }
+        skillDirectories = directories
+        missingSkillDirectories = missing
         let playbooks = arguments.value("playbooks") ?? "Playbooks"
         playbooksDirectory = URL(fileURLWithPath: playbooks, relativeTo: currentDirectory).standardizedFileURL
         stateDirectory = Self.stateDirectory(arguments.value("state"), environment: environment, currentDirectory: currentDirectory)
@@ -27,8 +51,21 @@ struct Workspace {
         return url(home).appendingPathComponent(".local/state/skillbook")
     }
 
+    /// The built-in skills and the manifest skills of `skillDirectories`. Manifest errors are
+    /// thrown together (exit code 2), with the files' text so each prints with its line.
     func registry() throws -> SkillRegistry {
-        try SkillRegistry(BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: stateDirectory)))
+        if let missing = missingSkillDirectories.first {
+            throw UsageError(message: "no skills folder at '\(missing)'")
+        }
+        let runner = ProcessRunner(inheritedEnvironment: environment)
+        var registry = try SkillRegistry(
+            BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: stateDirectory, processes: runner)))
+        let loader = ManifestLoader(runner: runner, workingDirectory: currentDirectory.path)
+        let manifests = loader.load(directories: skillDirectories, into: &registry, displayPath: displayPath)
+        if manifests.diagnostics.hasErrors {
+            throw SourcedDiagnosticError(diagnostics: manifests.diagnostics, sources: manifests.sources)
+        }
+        return registry
     }
 
     /// Sub-playbooks are found by name in the playbooks directory.

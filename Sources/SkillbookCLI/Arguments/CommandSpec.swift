@@ -27,6 +27,9 @@ struct CommandSpec: Sendable {
         OptionSpec(
             names: ["--state"], valueName: "DIR",
             help: "State directory (default: $SKILLBOOK_HOME, else $XDG_STATE_HOME/skillbook, else ~/.local/state/skillbook)."),
+        OptionSpec(
+            names: ["--skills"], valueName: "DIR",
+            help: "Also load manifest skills (*.yaml) from DIR; ./Skills is loaded when present.", repeatable: true),
         OptionSpec(names: ["--no-color"], help: "Never colour the output (NO_COLOR is respected too)."),
         OptionSpec(names: ["-h", "--help"], help: "Show this help."),
     ]
