@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import SkillbookSkills
 import Testing
 
@@ -200,6 +203,20 @@ import Testing
         #expect(Date().timeIntervalSince(started) < promptly)
         let pid = try #require(Int32(result.outputText.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(await eventually { processIsGone(pid) })
+    }
+
+    @Test func outputHeldOpenByAProcessThatLeftTheGroupIsGivenUpOn() async throws {
+        // `setsid` takes the sleep out of the group, so the group kill cannot reach it, and it keeps
+        // stdout open: the runner must stop waiting for end of file after SIGKILL's grace period.
+        let started = Date()
+        let result = try await testRunner.run(
+            ProcessRequest(["sh", "-c", "setsid sleep 60 & echo $!"], timeout: 0.3, killGracePeriod: 0.2))
+        let pid = try #require(Int32(result.outputText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(pid, SIGKILL) }
+        #expect(result.timedOut)
+        #expect(result.termination == .exited(0))
+        #expect(Date().timeIntervalSince(started) < promptly)
+        #expect(!processIsGone(pid), "the escaped process is beyond the group kill, as expected")
     }
 
     @Test func cancellationStopsTheProcessGroupAndThrows() async throws {
