@@ -57,7 +57,7 @@ struct Workspace {
         if let missing = missingSkillDirectories.first {
             throw UsageError(message: "no skills folder at '\(missing)'")
         }
-        let runner = ProcessRunner(inheritedEnvironment: environment)
+        let runner = ProcessRunner(inheritedEnvironment: environment, workingDirectory: currentDirectory.path)
         var registry = try SkillRegistry(
             BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: stateDirectory, processes: runner)))
         let loader = ManifestLoader(runner: runner, workingDirectory: currentDirectory.path)

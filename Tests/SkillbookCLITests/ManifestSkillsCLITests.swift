@@ -72,6 +72,27 @@ private let printSkill = """
         #expect(run.errLines.first == "skillbook: error: no skills folder at 'nowhere'")
     }
 
+    @Test func shellRunRunsInTheCurrentDirectoryOfTheInvocation() async throws {
+        let directory = TemporaryDirectory()
+        directory.write(
+            "Playbooks/where.yaml",
+            """
+            name: where
+            steps:
+              - id: here
+                skill: shell.run
+                with: { argv: [pwd] }
+            outputs:
+              folder: "${{ steps.here.output.stdout }}"
+
+            """)
+        let refused = await skillbook(["run", "where"], in: directory)
+        #expect(refused.code != 0, "shell.run asks first, and there is no terminal")
+        let run = await skillbook(["run", "where", "--yes"], in: directory)
+        #expect(run.code == 0, "\(run.err)")
+        #expect(run.out.contains(#""folder": "\#(directory.url.standardizedFileURL.path)\n""#), "\(run.out)")
+    }
+
     @Test func aPlaybookRunsAManifestSkillWithHostileInputsAsPlainText() async throws {
         let directory = TemporaryDirectory()
         directory.write("Skills/print.yaml", printSkill)

@@ -24,7 +24,7 @@ public protocol ProcessRunning: Sendable {
 public struct ProcessRequest: Sendable, Hashable {
     /// `argv`: the command (a name looked up on `PATH`, or a path) and its arguments.
     public var arguments: [String]
-    /// The child's current directory; `nil` keeps the runner's.
+    /// The child's current directory (relative to the runner's); `nil` is the runner's.
     public var workingDirectory: String?
     /// Variables set for the child, on top of the clean base (`PATH`, `HOME`, `LANG`).
     public var environment: [String: String]
@@ -202,15 +202,29 @@ public struct ProcessRunner: ProcessRunning {
 
     /// The environment the base variables and pass-through names are read from.
     public var inheritedEnvironment: [String: String]
+    /// Where children run when a request names no folder, and what a relative folder is relative
+    /// to; `nil` is this process's current directory.
+    public var workingDirectory: String?
 
-    public init(inheritedEnvironment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        inheritedEnvironment: [String: String] = ProcessInfo.processInfo.environment, workingDirectory: String? = nil
+    ) {
         self.inheritedEnvironment = inheritedEnvironment
+        self.workingDirectory = workingDirectory
+    }
+
+    /// The folder a request runs in, as an absolute path (`nil`: this process's own).
+    public func directory(for request: ProcessRequest) -> String? {
+        guard let requested = request.workingDirectory else { return workingDirectory }
+        guard !requested.hasPrefix("/"), let workingDirectory else { return requested }
+        return URL(fileURLWithPath: requested, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
+            .standardizedFileURL.path
     }
 
     public var searchPath: String { inheritedEnvironment["PATH"] ?? Self.fallbackSearchPath }
 
     public func locate(_ command: String) -> String? {
-        Self.locate(command, searchPath: searchPath, workingDirectory: nil)
+        Self.locate(command, searchPath: searchPath, workingDirectory: workingDirectory)
     }
 
     /// `command` as an absolute path. A name is searched in the absolute directories of
@@ -251,14 +265,15 @@ public struct ProcessRunner: ProcessRunning {
             guard Self.isValidVariableName(name) else { throw ProcessRunnerError.invalidVariableName(name) }
             if value.utf8.contains(0) { throw ProcessRunnerError.nulByte("variable \(name)") }
         }
-        if let directory = request.workingDirectory {
+        let directory = directory(for: request)
+        if let directory {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ProcessRunnerError.workingDirectoryMissing(directory)
+                throw ProcessRunnerError.workingDirectoryMissing(request.workingDirectory ?? directory)
             }
         }
         let path = environment["PATH"] ?? Self.fallbackSearchPath
-        guard let executable = Self.locate(command, searchPath: path, workingDirectory: request.workingDirectory) else {
+        guard let executable = Self.locate(command, searchPath: path, workingDirectory: directory) else {
             if command.contains("/") { throw ProcessRunnerError.notExecutable(command) }
             throw ProcessRunnerError.commandNotFound(command, searchPath: path)
         }
@@ -267,7 +282,7 @@ public struct ProcessRunner: ProcessRunning {
         let child = try ChildProcess.spawn(
             executable: executable, arguments: request.arguments,
             environment: environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" },
-            workingDirectory: request.workingDirectory, standardInput: request.standardInput,
+            workingDirectory: directory, standardInput: request.standardInput,
             timeout: request.timeout.map { max(0, $0) }, outputLimit: max(0, request.outputLimit),
             killGracePeriod: max(0, request.killGracePeriod))
         let outcome = await withTaskCancellationHandler {

@@ -48,6 +48,20 @@ import Testing
         }
     }
 
+    @Test func theRunnersFolderIsTheDefaultAndTheBaseOfRelativeFolders() async throws {
+        try await withTemporaryDirectory { directory in
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+            let runner = ProcessRunner(workingDirectory: directory.path)
+            #expect(try await runner.run(ProcessRequest(["pwd"])).outputText == directory.path + "\n")
+            #expect(
+                try await runner.run(ProcessRequest(["pwd"], workingDirectory: "sub")).outputText
+                    == directory.path + "/sub\n")
+            await #expect(throws: ProcessRunnerError.workingDirectoryMissing("missing")) {
+                try await runner.run(ProcessRequest(["pwd"], workingDirectory: "missing"))
+            }
+        }
+    }
+
     // MARK: Large output, stdin
 
     @Test func fiveMegabytesOnStdoutAreTruncatedWithoutDeadlock() async throws {
