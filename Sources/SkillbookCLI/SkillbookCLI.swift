@@ -109,6 +109,9 @@ public enum SkillbookCLI {
         case let diagnostics as DiagnosticError:
             DiagnosticPrinter(console: console).print(diagnostics.diagnostics)
             return 2
+        case let sourced as SourcedDiagnosticError:
+            DiagnosticPrinter(console: console, sources: sourced.sources).print(sourced.diagnostics)
+            return 2
         case let registry as SkillRegistry.RegistryError:
             console.err("skillbook: \(label) \(registry)")
             return 2

@@ -11,10 +11,32 @@ struct Workspace {
     var environment: [String: String]
     /// Relative paths on the command line are read from here.
     var currentDirectory: URL
+    /// `./Skills` when it exists, then each `--skills DIR` (which must exist), without repeats.
+    var skillDirectories: [URL]
+    /// `--skills` folders that do not exist, reported when the registry is built.
+    var missingSkillDirectories: [String]
 
     init(arguments: ParsedArguments, environment: [String: String], currentDirectory: URL) {
         self.environment = environment
         self.currentDirectory = currentDirectory
+        var directories: [URL] = []
+        var missing: [String] = []
+        func isDirectory(_ url: URL) -> Bool {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        let local = currentDirectory.appendingPathComponent("Skills").standardizedFileURL
+        if isDirectory(local) { directories.append(local) }
+        for path in arguments.all("skills") {
+            let url = URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
+            if !isDirectory(url) {
+                missing.append(path)
+            } else if !directories.contains(where: { $0.path == url.path }) {
+                directories.append(url)
+            }
+        }
+        skillDirectories = directories
+        missingSkillDirectories = missing
         let playbooks = arguments.value("playbooks") ?? "Playbooks"
         playbooksDirectory = Self.resolve(playbooks, against: currentDirectory)
         stateDirectory = Self.stateDirectory(arguments.value("state"), environment: environment, currentDirectory: currentDirectory)
@@ -31,11 +53,23 @@ struct Workspace {
         return url(home).appendingPathComponent(".local/state/skillbook")
     }
 
+    /// The built-in skills and the manifest skills of `skillDirectories`. Manifest errors are
+    /// thrown together (exit code 2), with the files' text so each prints with its line.
     func registry() throws -> SkillRegistry {
-        let environment = SkillEnvironment(
+        if let missing = missingSkillDirectories.first {
+            throw UsageError(message: "no skills folder at '\(missing)'")
+        }
+        let runner = ProcessRunner(inheritedEnvironment: environment, workingDirectory: currentDirectory.path)
+        let skills = SkillEnvironment(
             stateDirectory: stateDirectory, currentDirectory: currentDirectory,
-            allowedRoots: [currentDirectory, stateDirectory] + allowedPaths)
-        return try SkillRegistry(BuiltinSkills.all(environment: environment))
+            allowedRoots: [currentDirectory, stateDirectory] + allowedPaths, processes: runner)
+        var registry = try SkillRegistry(BuiltinSkills.all(environment: skills))
+        let loader = ManifestLoader(runner: runner, workingDirectory: currentDirectory.path)
+        let manifests = loader.load(directories: skillDirectories, into: &registry, displayPath: displayPath)
+        if manifests.diagnostics.hasErrors {
+            throw SourcedDiagnosticError(diagnostics: manifests.diagnostics, sources: manifests.sources)
+        }
+        return registry
     }
 
     /// Sub-playbooks are found by name in the playbooks directory.

@@ -20,6 +20,7 @@ public enum BuiltinSkills {
             FilesCopySkill(environment: environment),
             FilesDeleteSkill(environment: environment),
             FilesMkdirSkill(environment: environment),
+            ShellRunSkill(runner: environment.processes),
         ]
     }
 }

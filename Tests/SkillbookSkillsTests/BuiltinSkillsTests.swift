@@ -11,7 +11,7 @@ import Testing
                     == [
                         "debug.echo", "debug.fail", "debug.sleep", "files.copy", "files.delete", "files.list",
                         "files.mkdir", "files.move", "files.read", "files.write", "notes.create", "notes.create_many",
-                        "notes.delete", "notes.list", "text.template",
+                        "notes.delete", "notes.list", "shell.run", "text.template",
                     ])
         }
     }
@@ -36,10 +36,12 @@ import Testing
                     "files.delete", "files.mkdir",
                 ].contains(id)
                 let domain = String(id.prefix { $0 != "." })
-                #expect(descriptor.reversible == writes, "\(id)")
+                // shell.run is reversible per call (with `undo`); see ShellRunSkill.
+                let runsCommands = id == "shell.run"
+                #expect(descriptor.reversible == (writes || runsCommands), "\(id)")
                 #expect(descriptor.resources == (writes ? [domain] : []), "\(id)")
-                #expect(descriptor.kind == (writes ? .action : .query), "\(id)")
-                #expect(descriptor.confirm == ["notes.delete", "files.delete"].contains(id), "\(id)")
+                #expect(descriptor.kind == (writes || runsCommands ? .action : .query), "\(id)")
+                #expect(descriptor.confirm == ["notes.delete", "files.delete", "shell.run"].contains(id), "\(id)")
             }
         }
     }

@@ -31,6 +31,9 @@ struct CommandSpec: Sendable {
             names: ["--allow-path"], valueName: "DIR",
             help: "Also let file skills read and change files in DIR (default: only the current directory and the state directory).",
             repeatable: true),
+        OptionSpec(
+            names: ["--skills"], valueName: "DIR",
+            help: "Also load manifest skills (*.yaml) from DIR; ./Skills is loaded when present.", repeatable: true),
         OptionSpec(names: ["--no-color"], help: "Never colour the output (NO_COLOR is respected too)."),
         OptionSpec(names: ["-h", "--help"], help: "Show this help."),
     ]

@@ -57,6 +57,22 @@ enum PlaybookFixture {
                                 required: ["id", "title", "body", "tags"])),
                         "count": .integer(minimum: 0),
                     ], required: ["items", "count"]))),
+        // The file skills the shipped tidy-downloads playbook uses, with their shapes.
+        StubSkill(
+            descriptor: SkillDescriptor(
+                id: "files.list", summary: "Lists files.", kind: .query,
+                parameters: .object(["root": .string(), "glob": .string(), "limit": .integer(minimum: 1, maximum: 10000)]),
+                output: .object(
+                    [
+                        "items": .array(.object(["path": .string(), "size": .integer(), "modified": .string()])),
+                        "count": .integer(minimum: 0), "truncated": .boolean(),
+                    ], required: ["items", "count"]))),
+        StubSkill(
+            descriptor: SkillDescriptor(
+                id: "files.move", summary: "Moves files.", kind: .action,
+                parameters: .object(["paths": .array(.string(), minItems: 1, maxItems: 100), "into": .string()]),
+                output: .object(["moved": .array(.object(["from": .string(), "to": .string()])), "created": .array(.string())]),
+                resources: ["files"], reversible: true)),
         // A list of objects, for problems deep inside a literal.
         StubSkill(
             descriptor: SkillDescriptor(
