@@ -24,7 +24,7 @@ public struct ManifestDecoder: Sendable {
                 .error("a skill manifest must be a mapping with 'id', 'summary' and 'run', not a \(root.kindName)", at: root.location))
             return nil
         }
-        var context = Context(diagnostics: diagnostics)
+        var context = YAMLFieldReader(diagnostics: diagnostics)
         defer { diagnostics = context.diagnostics }
 
         // Parameters and output first: `run` and `undo` are checked against them.
@@ -103,8 +103,7 @@ public struct ManifestDecoder: Sendable {
             case "parameters", "output", "stdin":
                 break
             default:
-                let suggestion = Suggestion.closest(to: key, in: Self.keys).map { "; did you mean '\($0)'?" } ?? ""
-                context.error("unknown manifest key '\(key)'\(suggestion)", at: pair.key.location)
+                context.unknownKey(pair.key, key, in: "manifest", known: Self.keys)
             }
         }
         if root["id"] == nil { context.error("the manifest is missing 'id' (the skill's name, such as 'git.status')", at: root.location) }
@@ -128,53 +127,8 @@ public struct ManifestDecoder: Sendable {
     }
 }
 
-/// The decoder's diagnostics so far, and helpers that add to them.
-private struct Context {
-    var diagnostics: [Diagnostic]
-
-    mutating func error(_ message: String, at location: SourceLocation) {
-        diagnostics.append(.error(message, at: location))
-    }
-
-    mutating func string(_ node: YAMLNode, _ key: String) -> String? {
-        guard let text = node.scalar, case .string = node.value else {
-            error("'\(key)' must be text, not \(node.scalar == nil ? "a \(node.kindName)" : node.value.typeName)", at: node.location)
-            return nil
-        }
-        return text
-    }
-
-    mutating func stringList(_ node: YAMLNode, _ key: String) -> [String] {
-        guard let items = node.sequence else {
-            error("'\(key)' must be a list of text", at: node.location)
-            return []
-        }
-        return items.compactMap { string($0, "each entry of '\(key)'") }
-    }
-
-    mutating func bool(_ node: YAMLNode, _ key: String) -> Bool? {
-        guard case .bool(let value) = node.value, node.scalar != nil else {
-            error("'\(key)' must be true or false", at: node.location)
-            return nil
-        }
-        return value
-    }
-
-    mutating func duration(_ node: YAMLNode, _ key: String) -> Double? {
-        let seconds: Double? =
-            switch node.value {
-            case .int(let i): Double(i)
-            case .double(let d): d
-            case .string(let text): DurationText.seconds(text)
-            default: nil
-            }
-        guard let seconds, seconds > 0, seconds.isFinite else {
-            error("'\(key)' must be a positive duration such as 30, 30s, 5m or 1h", at: node.location)
-            return nil
-        }
-        return seconds
-    }
-
+/// The manifest's own fields.
+extension YAMLFieldReader {
     /// `parameters`: an object schema. Undeclared parameters are refused unless it says otherwise.
     mutating func parameters(_ node: YAMLNode) -> Schema? {
         if let pairs = node.mapping, !pairs.isEmpty,
