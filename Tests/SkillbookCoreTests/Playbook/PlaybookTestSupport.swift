@@ -73,6 +73,22 @@ enum PlaybookFixture {
                 parameters: .object(["paths": .array(.string(), minItems: 1, maxItems: 100), "into": .string()]),
                 output: .object(["moved": .array(.object(["from": .string(), "to": .string()])), "created": .array(.string())]),
                 resources: ["files"], reversible: true)),
+        StubSkill(
+            descriptor: SkillDescriptor(
+                id: "files.mkdir", summary: "Makes a folder.", kind: .action,
+                parameters: .object(["path": .string(), "parents": .boolean()], required: ["path"]),
+                output: .object(["path": .string(), "created": .array(.string())]), resources: ["files"], reversible: true)),
+        // The manifest skills of Skills/ that project-backup uses: { stdout, stderr, exit_code }.
+        StubSkill(
+            descriptor: SkillDescriptor(
+                id: "archive.create", summary: "Packs files.", kind: .action,
+                parameters: .object(["archive": .string(), "paths": .array(.string(), minItems: 1), "directory": .string()], required: ["archive", "paths"]),
+                output: .object(["stdout": .string(), "stderr": .string(), "exit_code": .integer()]), reversible: true)),
+        StubSkill(
+            descriptor: SkillDescriptor(
+                id: "files.checksum", summary: "Checksums files.", kind: .query,
+                parameters: .object(["paths": .array(.string(), minItems: 1, maxItems: 1000)], required: ["paths"]),
+                output: .object(["stdout": .string(), "stderr": .string(), "exit_code": .integer()]))),
         // A list of objects, for problems deep inside a literal.
         StubSkill(
             descriptor: SkillDescriptor(
