@@ -71,17 +71,17 @@ import Testing
             steps:
               - id: save
                 skill: notes.create_many
-                batch: { pause: 1s }
+                batch: { pause: 600s }
                 with: { notes: "${{ inputs.notes }}" }
 
             """)
         let notes = "[" + (1...500).map { "{title: n\($0)}" }.joined(separator: ", ") + "]"
         let child = try ChildSkillbook(["run", file.path, "--json", "-i", "notes=\(notes)"], in: directory)
         defer { child.killIfRunning() }
-        let started = try await child.waitFor(#""type":"step.progress","step":"save","completed":2,"total":10"#)
-        try #require(started, "batch 2 of 10 never finished; stdout:\n\(child.out.text)\nstderr:\n\(child.err.text)")
-        let midway = try NotesStore(stateDirectory: directory.state).list(tag: nil, limit: 1000).count
-        #expect(midway >= 100 && midway < 500, "some but not all batches are done: \(midway)")
+        // The long pause holds the step between batch 1 and batch 2, however slow this machine is.
+        let started = try await child.waitFor(#""type":"step.progress","step":"save","completed":1,"total":10"#)
+        try #require(started, "batch 1 of 10 never finished; stdout:\n\(child.out.text)\nstderr:\n\(child.err.text)")
+        #expect(try NotesStore(stateDirectory: directory.state).list(tag: nil, limit: 1000).count == 50)
 
         kill(child.pid, SIGINT)
         let exited = try await child.waitForExit(seconds: 10)
@@ -91,7 +91,8 @@ import Testing
         let finished = try #require(events.last)
         #expect(finished["status"] as? String == "rolled_back")
         #expect(finished["interrupted"] as? Bool == true)
-        #expect(events.filter { $0.type == "compensation.succeeded" }.count >= midway / 50, "each completed batch is undone")
+        #expect(events.filter { $0.type == "compensation.succeeded" }.count == 1, "the completed batch is undone")
+        #expect(finished["error"] as? String == "step 'save' failed: interrupted while step 'save' was running")
         #expect(try NotesStore(stateDirectory: directory.state).list(tag: nil, limit: 1000).isEmpty)
     }
 }
