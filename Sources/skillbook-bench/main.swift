@@ -2,8 +2,9 @@ import Foundation
 import SkillbookCore
 import SkillbookSkills
 
-// skillbook-bench: prints `name value unit` lines (see each benchmark's file). Build in release:
-//     swift build -c release --product skillbook-bench && .build/release/skillbook-bench
+// skillbook-bench [NAME…]: prints `name value unit` lines (see each benchmark's file); with names,
+// only the benchmarks whose figure starts with one of them (`skillbook-bench engine yaml`). Build in
+// release: `make bench`.
 
 let state = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-bench-\(UUID().uuidString)")
 
@@ -12,14 +13,15 @@ func runBenchmarks(state: URL) async throws {
     var registry = try SkillRegistry(BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: state)))
     try registry.register(BatchBench.NoopSkill())
 
-    let benchmarks: [() async throws -> Figure] = [
-        { try await EngineOverheadBench(registry: registry).run() },
-        { try await BatchBench(registry: registry).run() },
-        { try await LoadCheckBench(registry: registry).run() },
-        { try await YAMLThroughputBench().run() },
+    let benchmarks: [(name: String, run: () async throws -> Figure)] = [
+        ("engine_overhead_per_step", { try await EngineOverheadBench(registry: registry).run() }),
+        ("batch_100k_items", { try await BatchBench(registry: registry).run() }),
+        ("load_check_1000_steps", { try await LoadCheckBench(registry: registry).run() }),
+        ("yaml_throughput", { try await YAMLThroughputBench().run() }),
     ]
-    for benchmark in benchmarks {
-        print(try await benchmark().line)
+    let chosen = Array(CommandLine.arguments.dropFirst())
+    for benchmark in benchmarks where chosen.isEmpty || chosen.contains(where: { benchmark.name.hasPrefix($0) }) {
+        print(try await benchmark.run().line)
     }
 }
 
