@@ -94,17 +94,32 @@ public struct YAMLLoader: Sendable {
 
 /// Turns libyaml events into nodes; one frame per open collection.
 private struct TreeBuilder {
-    enum Frame {
-        case sequence(items: [YAMLNode], start: SourceLocation, anchor: String?, tag: String?)
-        case mapping(
-            pairs: [YAMLPair], pendingKey: YAMLNode?, seen: [String: SourceLocation],
-            start: SourceLocation, anchor: String?, tag: String?
-        )
+    /// An open collection. Frames are changed in place on the stack, so appending to a long list
+    /// never copies it.
+    struct Frame {
+        enum Kind { case sequence, mapping }
 
-        var anchor: String? {
-            switch self {
-            case .sequence(_, _, let anchor, _), .mapping(_, _, _, _, let anchor, _): anchor
+        var kind: Kind
+        var start: SourceLocation
+        var anchor: String?
+        var tag: String?
+        var items: [YAMLNode] = []
+        var pairs: [YAMLPair] = []
+        var pendingKey: YAMLNode?
+        /// Where each key was first written, kept only once a mapping is large: small ones are scanned.
+        var seen: [String: SourceLocation]?
+
+        /// Where key `text` was first written in this mapping, if it already was.
+        mutating func firstLocation(ofKey text: String) -> SourceLocation? {
+            if seen == nil, pairs.count >= 16 {
+                var index: [String: SourceLocation] = [:]
+                for pair in pairs {
+                    if let key = pair.key.scalar, index[key] == nil { index[key] = pair.key.location }
+                }
+                seen = index
             }
+            if let seen { return seen[text] }
+            return pairs.first { $0.key.scalar == text }?.key.location
         }
     }
 
@@ -178,24 +193,15 @@ private struct TreeBuilder {
         case YAML_SEQUENCE_START_EVENT:
             if stack.count >= depthLimit { return tooDeep(at: start) }
             let data = event.data.sequence_start
-            stack.append(.sequence(items: [], start: start, anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
+            stack.append(Frame(kind: .sequence, start: start, anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
         case YAML_MAPPING_START_EVENT:
             if stack.count >= depthLimit { return tooDeep(at: start) }
             let data = event.data.mapping_start
-            stack.append(
-                .mapping(
-                    pairs: [], pendingKey: nil, seen: [:], start: start,
-                    anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
+            stack.append(Frame(kind: .mapping, start: start, anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return nil }
-            switch frame {
-            case .sequence(let items, let frameStart, let anchor, let tag):
-                return complete(
-                    YAMLNode(.sequence(items), range: SourceRange(start: frameStart, end: end), tag: tag), anchor: anchor)
-            case .mapping(let pairs, _, _, let frameStart, let anchor, let tag):
-                return complete(
-                    YAMLNode(.mapping(pairs), range: SourceRange(start: frameStart, end: end), tag: tag), anchor: anchor)
-            }
+            let content: YAMLNode.Content = frame.kind == .sequence ? .sequence(frame.items) : .mapping(frame.pairs)
+            return complete(YAMLNode(content, range: SourceRange(start: frame.start, end: end), tag: frame.tag), anchor: frame.anchor)
         default:
             break
         }
@@ -210,32 +216,32 @@ private struct TreeBuilder {
         if let anchor {
             anchors[anchor] = (node, Self.size(of: node), Self.depth(of: node))
         }
-        guard let top = stack.popLast() else {
+        guard !stack.isEmpty else {
             root = node
             return nil
         }
-        switch top {
-        case .sequence(var items, let start, let anchor, let tag):
-            items.append(node)
-            stack.append(.sequence(items: items, start: start, anchor: anchor, tag: tag))
-        case .mapping(var pairs, let pendingKey, var seen, let start, let anchor, let tag):
-            if let key = pendingKey {
-                pairs.append(YAMLPair(key: key, value: node))
-                stack.append(.mapping(pairs: pairs, pendingKey: nil, seen: seen, start: start, anchor: anchor, tag: tag))
+        let top = stack.count - 1
+        switch stack[top].kind {
+        case .sequence:
+            stack[top].items.append(node)
+        case .mapping:
+            if let key = stack[top].pendingKey {
+                stack[top].pairs.append(YAMLPair(key: key, value: node))
+                stack[top].pendingKey = nil
             } else {
                 if let text = node.scalar {
-                    if let first = seen[text] {
+                    if let first = stack[top].firstLocation(ofKey: text) {
                         diagnostics.append(
                             .error(
                                 "duplicate key '\(text)' (first defined at line \(first.line), column \(first.column))",
                                 at: node.location))
                     } else {
-                        seen[text] = node.location
+                        stack[top].seen?[text] = node.location
                     }
                 } else {
                     diagnostics.append(.error("a mapping key must be a plain value, not a \(node.kindName)", at: node.location))
                 }
-                stack.append(.mapping(pairs: pairs, pendingKey: node, seen: seen, start: start, anchor: anchor, tag: tag))
+                stack[top].pendingKey = node
             }
         }
         return nil
