@@ -2,9 +2,9 @@ import Foundation
 import SkillbookCore
 import SkillbookSkills
 
-// skillbook-bench [NAME…]: prints `name value unit` lines (see each benchmark's file); with names,
-// only the benchmarks whose figure starts with one of them (`skillbook-bench engine yaml`). Build in
-// release: `make bench`.
+// skillbook-bench [--cpu] [NAME…]: prints `name value unit` lines (see each benchmark's file); with
+// names, only the benchmarks whose figure starts with one of them (`skillbook-bench engine yaml`);
+// with `--cpu`, CPU time instead of elapsed time (see `Measure`). Build in release: `make bench`.
 
 let state = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-bench-\(UUID().uuidString)")
 
@@ -19,7 +19,7 @@ func runBenchmarks(state: URL) async throws {
         ("load_check_1000_steps", { try await LoadCheckBench(registry: registry).run() }),
         ("yaml_throughput", { try await YAMLThroughputBench().run() }),
     ]
-    let chosen = Array(CommandLine.arguments.dropFirst())
+    let chosen = CommandLine.arguments.dropFirst().filter { $0 != "--cpu" }
     for benchmark in benchmarks where chosen.isEmpty || chosen.contains(where: { benchmark.name.hasPrefix($0) }) {
         print(try await benchmark.run().line)
     }
