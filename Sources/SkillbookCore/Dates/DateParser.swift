@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// A point in time read from text, and whether the text named a time of day.
 public struct ParsedDate: Sendable, Hashable {
@@ -94,9 +95,15 @@ public struct DateParser: Sendable {
         var second: Int = 0
     }
 
+    /// The last calendar made, reused while the time zone is the same: making one is costly, and a
+    /// run makes parsers and formats `run.started` at every step.
+    private static let lastCalendar = Mutex<Calendar?>(nil)
+
     private static func gregorian(_ timeZone: TimeZone) -> Calendar {
+        if let cached = lastCalendar.withLock({ $0 }), cached.timeZone == timeZone { return cached }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
+        lastCalendar.withLock { $0 = calendar }
         return calendar
     }
 
