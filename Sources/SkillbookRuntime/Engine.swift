@@ -106,15 +106,23 @@ struct RunExecution: Sendable {
         run["id"] = .string(runID)
         run["playbook"] = .string(playbook.name)
         run["started"] = .string(DateParser.formatDateTime(started, timeZone: engine.environment.timeZone))
-        let outputs = state.read { contents in
-            prefix.isEmpty ? contents.outputs : contents.outputs.filter { $0.key.hasPrefix(prefix) }
+        let steps = state.read { contents in
+            guard !prefix.isEmpty else { return contents.outputs }
+            var steps: [String: Value] = [:]
+            for (key, value) in contents.outputs where key.hasPrefix(prefix) { steps[String(key.dropFirst(prefix.count))] = value }
+            return steps
         }
-        var steps: [String: Value] = [:]
-        for (key, value) in outputs { steps[String(key.dropFirst(prefix.count))] = value }
         return EvaluationContext(
             inputs: inputs, steps: steps, item: item, index: index,
-            env: engine.environment.variables.filter { playbook.env.contains($0.key) }, run: run,
+            env: declaredVariables(), run: run,
             now: engine.environment.now(), timeZone: engine.environment.timeZone)
+    }
+
+    /// The environment variables the playbook declares in `env:` and that are set.
+    func declaredVariables() -> [String: String] {
+        var variables: [String: String] = [:]
+        for name in playbook.env { variables[name] = engine.environment.variables[name] }
+        return variables
     }
 
     // MARK: Steps
@@ -150,7 +158,7 @@ struct RunExecution: Sendable {
     /// Runs one step; throws `StepFailure` (already reported) when it fails.
     func runStep(_ step: PlaybookStep, index: Int) async throws {
         let id = prefix + step.id
-        let context = evaluationContext()
+        var context = evaluationContext()
         let started = engine.environment.now()
         func fail(_ message: String, continuing: Bool? = nil) -> StepFailure {
             let text = state.redactor.redact(message)
@@ -194,6 +202,8 @@ struct RunExecution: Sendable {
             throw fail("interrupted while step '\(id)' was running", continuing: false)
         }
 
+        // Let go of this step's view of the outputs first, so adding its own does not copy them all.
+        context.steps = [:]
         let duration = engine.environment.now().timeIntervalSince(started)
         let redacted = output.map(state.redactor.redact)
         state.update { contents in
