@@ -67,6 +67,16 @@ public struct DateParser: Sendable {
     /// `2026-11-30T09:00:00+01:00`: local time in `timeZone` with its offset, `Z` when the offset is zero.
     /// Fractions of a second are dropped.
     public static func formatDateTime(_ date: Date, timeZone: TimeZone) -> String {
+        // A run formats its start time at every step: remember the last answer.
+        if let last = lastDateTime.withLock({ $0 }), last.date == date, last.timeZone == timeZone { return last.text }
+        let text = formatDateTimeUncached(date, timeZone: timeZone)
+        lastDateTime.withLock { $0 = (date, timeZone, text) }
+        return text
+    }
+
+    private static let lastDateTime = Mutex<(date: Date, timeZone: TimeZone, text: String)?>(nil)
+
+    private static func formatDateTimeUncached(_ date: Date, timeZone: TimeZone) -> String {
         let c = gregorian(timeZone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let offset = timeZone.secondsFromGMT(for: date)
         var text = "\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0, 2))-\(pad(c.day ?? 0, 2))"
