@@ -273,8 +273,8 @@ struct RunExecution: Sendable {
         }
 
         let locked = descriptor.kind == .action ? descriptor.resources : []
-        await engine.resources.acquire(locked)
-        defer { Task { [resources = engine.resources] in await resources.release(locked) } }
+        if !locked.isEmpty { await engine.resources.acquire(locked) }
+        defer { if !locked.isEmpty { Task { [resources = engine.resources] in await resources.release(locked) } } }
 
         let progress = Progress(total: calls)
         if step.foreach == nil {
@@ -533,7 +533,7 @@ struct RunExecution: Sendable {
         return try await withThrowingTaskGroup(of: CallOutcome.self) { group in
             group.addTask { .output(try await skill.run(parameters, context: context)) }
             group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                await Deadlines.shared.sleep(seconds: seconds)
                 return Task.isCancelled ? .timerStopped : .timedOut
             }
             var timedOut = false
