@@ -1,79 +1,62 @@
 import Synchronization
 
-/// The timer of every call's timeout. `sleep(seconds:)` behaves like `Task.sleep` — it returns when
-/// the time is up or as soon as the calling task is cancelled — but a sleeper only registers its
-/// deadline, and one timer task sleeps until the earliest deadline. A call that finishes in
-/// microseconds then costs no timer of its own (no dispatch timer, no system call to arm it).
+/// The timer of every call's timeout: one timer task sleeps until the earliest registered deadline,
+/// so a call that finishes in microseconds costs no timer of its own (no dispatch timer, no system
+/// call to arm one, no extra task).
 final class Deadlines: Sendable {
     static let shared = Deadlines()
 
-    private enum Entry {
-        /// Has an id, not yet a continuation.
-        case starting
-        /// Cancelled while starting: wakes as soon as it registers.
-        case cancelled
-        case waiting(deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Void, Never>)
+    private struct Entry {
+        var deadline: ContinuousClock.Instant
+        var action: @Sendable () -> Void
     }
 
     private struct State {
         var lastID = 0
         var entries: [Int: Entry] = [:]
-        /// The timer task that re-arms (older ones only wake what is due) and when it fires.
+        /// The timer that re-arms (an older one that is still asleep only runs what is due) and when it fires.
         var timer: (generation: Int, deadline: ContinuousClock.Instant)?
         var generation = 0
     }
 
     private let state = Mutex(State())
 
-    /// Returns after `seconds`, or as soon as the calling task is cancelled.
-    func sleep(seconds: Double) async {
+    /// Runs `operation` in a task of its own, cancelled when `seconds` have passed or when the calling
+    /// task is cancelled, and waits for it: its own result always decides, so an effect it completed
+    /// anyway is not lost. `timedOut` tells whether the time ran out before it returned.
+    func run<T: Sendable>(
+        timeout seconds: Double, _ operation: @escaping @Sendable () async throws -> T
+    ) async -> (result: Result<T, any Error>, timedOut: Bool) {
+        let task = Task { try await operation() }
+        let timedOut = Flag()
+        let id = schedule(after: seconds) {
+            timedOut.raise()
+            task.cancel()
+        }
+        let result = await withTaskCancellationHandler {
+            await task.result
+        } onCancel: {
+            task.cancel()
+        }
+        cancel(id)
+        return (result, timedOut.isRaised)
+    }
+
+    /// Calls `action` once `seconds` have passed, unless `cancel(id)` comes first.
+    func schedule(after seconds: Double, _ action: @escaping @Sendable () -> Void) -> Int {
         let deadline = ContinuousClock.now.advanced(by: .nanoseconds(UInt64(seconds * 1e9)))
-        let id = state.withLock { state in
+        return state.withLock { state in
             state.lastID += 1
-            state.entries[state.lastID] = .starting
+            state.entries[state.lastID] = Entry(deadline: deadline, action: action)
+            if state.timer.map({ deadline < $0.deadline }) ?? true { startTimer(at: deadline, &state) }
             return state.lastID
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                register(id, deadline: deadline, continuation)
-            }
-        } onCancel: {
-            wake(id)
-        }
     }
 
-    private func register(_ id: Int, deadline: ContinuousClock.Instant, _ continuation: CheckedContinuation<Void, Never>) {
-        let cancelled = state.withLock { state in
-            if case .cancelled? = state.entries[id] {
-                state.entries[id] = nil
-                return true
-            }
-            state.entries[id] = .waiting(deadline: deadline, continuation: continuation)
-            if let timer = state.timer, timer.deadline <= deadline { return false }
-            startTimer(at: deadline, &state)
-            return false
-        }
-        if cancelled { continuation.resume() }
+    func cancel(_ id: Int) {
+        _ = state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
-    /// Wakes a sleeper early (its task was cancelled).
-    private func wake(_ id: Int) {
-        let continuation: CheckedContinuation<Void, Never>? = state.withLock { state in
-            switch state.entries[id] {
-            case .waiting(_, let continuation)?:
-                state.entries[id] = nil
-                return continuation
-            case .starting?:
-                state.entries[id] = .cancelled
-                return nil
-            case .cancelled?, nil:
-                return nil
-            }
-        }
-        continuation?.resume()
-    }
-
-    /// Starts the one timer task for `deadline`; a timer already running stays, but no longer re-arms.
     private func startTimer(at deadline: ContinuousClock.Instant, _ state: inout State) {
         state.generation += 1
         let generation = state.generation
@@ -84,19 +67,18 @@ final class Deadlines: Sendable {
         }
     }
 
-    /// Wakes every sleeper whose deadline has passed, and re-arms for the earliest one left.
+    /// Runs every action whose deadline has passed, and re-arms for the earliest one left.
     private func fire(_ generation: Int) {
-        let due: [CheckedContinuation<Void, Never>] = state.withLock { state in
+        let due: [@Sendable () -> Void] = state.withLock { state in
             let now = ContinuousClock.now
-            var due: [CheckedContinuation<Void, Never>] = []
+            var due: [@Sendable () -> Void] = []
             var earliest: ContinuousClock.Instant?
             for (id, entry) in state.entries {
-                guard case .waiting(let deadline, let continuation) = entry else { continue }
-                if deadline <= now {
-                    due.append(continuation)
+                if entry.deadline <= now {
+                    due.append(entry.action)
                     state.entries[id] = nil
-                } else if earliest.map({ deadline < $0 }) ?? true {
-                    earliest = deadline
+                } else if earliest.map({ entry.deadline < $0 }) ?? true {
+                    earliest = entry.deadline
                 }
             }
             if state.timer?.generation == generation {
@@ -105,6 +87,17 @@ final class Deadlines: Sendable {
             }
             return due
         }
-        for continuation in due { continuation.resume() }
+        for action in due { action() }
     }
+}
+
+/// A flag raised at most once, from any task.
+private final class Flag: Sendable {
+    private let raised = Mutex(false)
+
+    func raise() {
+        raised.withLock { $0 = true }
+    }
+
+    var isRaised: Bool { raised.withLock { $0 } }
 }

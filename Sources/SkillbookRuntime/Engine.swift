@@ -72,12 +72,6 @@ struct StepFailure: Error {
     var retryable = true
 }
 
-enum CallOutcome: Sendable {
-    case output(Value)
-    case timedOut
-    case timerStopped
-}
-
 struct StepTimedOut: Error {
     var seconds: Double
     var wholeRun: Bool
@@ -530,30 +524,13 @@ struct RunExecution: Sendable {
         }
         // The skill's own result always decides: after a timeout (or an interrupt) the skill is
         // cancelled and awaited, so an effect it completed anyway is still recorded and can be undone.
-        return try await withThrowingTaskGroup(of: CallOutcome.self) { group in
-            group.addTask { .output(try await skill.run(parameters, context: context)) }
-            group.addTask {
-                await Deadlines.shared.sleep(seconds: seconds)
-                return Task.isCancelled ? .timerStopped : .timedOut
-            }
-            var timedOut = false
-            do {
-                while let outcome = try await group.next() {
-                    switch outcome {
-                    case .output(let value):
-                        group.cancelAll()
-                        return value
-                    case .timedOut:
-                        timedOut = true
-                        group.cancelAll()
-                    case .timerStopped:
-                        continue
-                    }
-                }
-            } catch where timedOut {
-                throw StepTimedOut(seconds: seconds, wholeRun: endsRun)
-            }
-            throw CancellationError()
+        let (result, timedOut) = await Deadlines.shared.run(timeout: seconds) {
+            try await skill.run(parameters, context: context)
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure where timedOut: throw StepTimedOut(seconds: seconds, wholeRun: endsRun)
+        case .failure(let error): throw error
         }
     }
 
