@@ -18,9 +18,9 @@ public struct YAMLLoader: Sendable {
 
     /// The document's root node, or `nil` for an empty document.
     public func load(_ text: String, file: String) throws(DiagnosticError) -> YAMLNode? {
-        let bytes = Array(text.utf8)
+        var text = text  // read in place: no copy of the bytes
         var builder = TreeBuilder(file: file, aliasExpansionLimit: aliasExpansionLimit, depthLimit: depthLimit)
-        let failure: Diagnostic? = bytes.withUnsafeBufferPointer { buffer in
+        let failure: Diagnostic? = text.withUTF8 { buffer in
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) == 1 else {
                 return .error("YAML parser could not be initialised", at: SourceLocation(file: file, line: 1, column: 1))
@@ -212,7 +212,7 @@ private struct TreeBuilder {
         .error("YAML nesting deeper than \(depthLimit) levels", at: location)
     }
 
-    mutating func complete(_ node: YAMLNode, anchor: String?) -> Diagnostic? {
+    mutating func complete(_ node: consuming YAMLNode, anchor: String?) -> Diagnostic? {
         if let anchor {
             anchors[anchor] = (node, Self.size(of: node), Self.depth(of: node))
         }
@@ -225,9 +225,8 @@ private struct TreeBuilder {
         case .sequence:
             stack[top].items.append(node)
         case .mapping:
-            if let key = stack[top].pendingKey {
+            if let key = stack[top].pendingKey.take() {
                 stack[top].pairs.append(YAMLPair(key: key, value: node))
-                stack[top].pendingKey = nil
             } else {
                 if let text = node.scalar {
                     if let first = stack[top].firstLocation(ofKey: text) {
