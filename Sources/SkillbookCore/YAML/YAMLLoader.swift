@@ -100,7 +100,8 @@ private struct TreeBuilder {
         enum Kind { case sequence, mapping }
 
         var kind: Kind
-        var start: SourceLocation
+        /// 1-based line and column.
+        var start: (line: Int, column: Int)
         var anchor: String?
         var tag: String?
         var items: [YAMLNode] = []
@@ -143,14 +144,20 @@ private struct TreeBuilder {
         SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
 
+    /// The 1-based line and column of a mark.
+    static func position(_ mark: yaml_mark_t) -> (line: Int, column: Int) {
+        (Int(mark.line) + 1, Int(mark.column) + 1)
+    }
+
     static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
         pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
     }
 
     /// Handles one event; returns a diagnostic when loading cannot go on.
     mutating func handle(_ event: yaml_event_t) -> Diagnostic? {
-        let start = location(event.start_mark)
-        let end = location(event.end_mark)
+        let startMark = Self.position(event.start_mark)
+        let endMark = Self.position(event.end_mark)
+        var start: SourceLocation { location(event.start_mark) }
         switch event.type {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
@@ -169,8 +176,7 @@ private struct TreeBuilder {
                 case YAML_FOLDED_SCALAR_STYLE: .folded
                 default: .plain
                 }
-            let node = YAMLNode(
-                .scalar(text, style), range: SourceRange(start: start, end: end), tag: Self.string(scalar.tag))
+            let node = YAMLNode(.scalar(text, style), file: file, start: startMark, end: endMark, tag: Self.string(scalar.tag))
             return complete(node, anchor: Self.string(scalar.anchor))
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.data.alias.anchor) ?? ""
@@ -188,20 +194,20 @@ private struct TreeBuilder {
                     at: start, hint: "aliases that nest other aliases grow exponentially; write the values out")
             }
             var copy = anchored.node
-            copy.range = SourceRange(start: start, end: end)
+            copy.range = SourceRange(start: start, end: location(event.end_mark))
             return complete(copy, anchor: nil)
         case YAML_SEQUENCE_START_EVENT:
             if stack.count >= depthLimit { return tooDeep(at: start) }
             let data = event.data.sequence_start
-            stack.append(Frame(kind: .sequence, start: start, anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
+            stack.append(Frame(kind: .sequence, start: startMark, anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
         case YAML_MAPPING_START_EVENT:
             if stack.count >= depthLimit { return tooDeep(at: start) }
             let data = event.data.mapping_start
-            stack.append(Frame(kind: .mapping, start: start, anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
+            stack.append(Frame(kind: .mapping, start: startMark, anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return nil }
             let content: YAMLNode.Content = frame.kind == .sequence ? .sequence(frame.items) : .mapping(frame.pairs)
-            return complete(YAMLNode(content, range: SourceRange(start: frame.start, end: end), tag: frame.tag), anchor: frame.anchor)
+            return complete(YAMLNode(content, file: file, start: frame.start, end: endMark, tag: frame.tag), anchor: frame.anchor)
         default:
             break
         }
