@@ -170,12 +170,6 @@ struct StepFailure: Error {
     var retryable = true
 }
 
-enum CallOutcome: Sendable {
-    case output(Value)
-    case timedOut
-    case timerStopped
-}
-
 struct StepTimedOut: Error {
     var seconds: Double
     var wholeRun: Bool
@@ -206,15 +200,23 @@ struct RunExecution: Sendable {
         run["id"] = .string(runID)
         run["playbook"] = .string(playbook.name)
         run["started"] = .string(DateParser.formatDateTime(started, timeZone: engine.environment.timeZone))
-        let outputs = state.read { contents in
-            prefix.isEmpty ? contents.outputs : contents.outputs.filter { $0.key.hasPrefix(prefix) }
+        let steps = state.read { contents in
+            guard !prefix.isEmpty else { return contents.outputs }
+            var steps: [String: Value] = [:]
+            for (key, value) in contents.outputs where key.hasPrefix(prefix) { steps[String(key.dropFirst(prefix.count))] = value }
+            return steps
         }
-        var steps: [String: Value] = [:]
-        for (key, value) in outputs { steps[String(key.dropFirst(prefix.count))] = value }
         return EvaluationContext(
             inputs: inputs, steps: steps, item: item, index: index,
-            env: engine.environment.variables.filter { playbook.env.contains($0.key) }, run: run,
+            env: declaredVariables(), run: run,
             now: engine.environment.now(), timeZone: engine.environment.timeZone)
+    }
+
+    /// The environment variables the playbook declares in `env:` and that are set.
+    func declaredVariables() -> [String: String] {
+        var variables: [String: String] = [:]
+        for name in playbook.env { variables[name] = engine.environment.variables[name] }
+        return variables
     }
 
     // MARK: Steps
@@ -295,7 +297,7 @@ struct RunExecution: Sendable {
             onEvent(.stepSkipped(step: id, reason: "finished before the run was interrupted"))
             return
         }
-        let context = evaluationContext()
+        var context = evaluationContext()
         let started = engine.environment.now()
         func fail(_ message: String, continuing: Bool? = nil) -> StepFailure {
             let text = state.redactor.redact(message)
@@ -345,6 +347,8 @@ struct RunExecution: Sendable {
             throw fail("interrupted while step '\(id)' was running", continuing: false)
         }
 
+        // Let go of this step's view of the outputs first, so adding its own does not copy them all.
+        context.steps = [:]
         let duration = engine.environment.now().timeIntervalSince(started)
         let redacted = output.map(state.redactor.redact)
         if let partial {
@@ -428,8 +432,8 @@ struct RunExecution: Sendable {
         }
 
         let locked = descriptor.kind == .action ? descriptor.resources : []
-        await engine.resources.acquire(locked)
-        defer { Task { [resources = engine.resources] in await resources.release(locked) } }
+        if !locked.isEmpty { await engine.resources.acquire(locked) }
+        defer { if !locked.isEmpty { Task { [resources = engine.resources] in await resources.release(locked) } } }
 
         let progress = Progress(total: calls)
         if calls > 1 { onEvent(.stepProgress(step: id, completed: 0, total: calls)) }
@@ -727,30 +731,13 @@ struct RunExecution: Sendable {
         }
         // The skill's own result always decides: after a timeout (or an interrupt) the skill is
         // cancelled and awaited, so an effect it completed anyway is still recorded and can be undone.
-        return try await withThrowingTaskGroup(of: CallOutcome.self) { group in
-            group.addTask { .output(try await skill.run(parameters, context: context)) }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                return Task.isCancelled ? .timerStopped : .timedOut
-            }
-            var timedOut = false
-            do {
-                while let outcome = try await group.next() {
-                    switch outcome {
-                    case .output(let value):
-                        group.cancelAll()
-                        return value
-                    case .timedOut:
-                        timedOut = true
-                        group.cancelAll()
-                    case .timerStopped:
-                        continue
-                    }
-                }
-            } catch where timedOut {
-                throw StepTimedOut(seconds: seconds, wholeRun: endsRun)
-            }
-            throw CancellationError()
+        let (result, timedOut) = await Deadlines.shared.run(timeout: seconds) {
+            try await skill.run(parameters, context: context)
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure where timedOut: throw StepTimedOut(seconds: seconds, wholeRun: endsRun)
+        case .failure(let error): throw error
         }
     }
 

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// A point in time read from text, and whether the text named a time of day.
 public struct ParsedDate: Sendable, Hashable {
@@ -66,6 +67,16 @@ public struct DateParser: Sendable {
     /// `2026-11-30T09:00:00+01:00`: local time in `timeZone` with its offset, `Z` when the offset is zero.
     /// Fractions of a second are dropped.
     public static func formatDateTime(_ date: Date, timeZone: TimeZone) -> String {
+        // A run formats its start time at every step: remember the last answer.
+        if let last = lastDateTime.withLock({ $0 }), last.date == date, last.timeZone == timeZone { return last.text }
+        let text = formatDateTimeUncached(date, timeZone: timeZone)
+        lastDateTime.withLock { $0 = (date, timeZone, text) }
+        return text
+    }
+
+    private static let lastDateTime = Mutex<(date: Date, timeZone: TimeZone, text: String)?>(nil)
+
+    private static func formatDateTimeUncached(_ date: Date, timeZone: TimeZone) -> String {
         let c = gregorian(timeZone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let offset = timeZone.secondsFromGMT(for: date)
         var text = "\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0, 2))-\(pad(c.day ?? 0, 2))"
@@ -94,9 +105,15 @@ public struct DateParser: Sendable {
         var second: Int = 0
     }
 
+    /// The last calendar made, reused while the time zone is the same: making one is costly, and a
+    /// run makes parsers and formats `run.started` at every step.
+    private static let lastCalendar = Mutex<Calendar?>(nil)
+
     private static func gregorian(_ timeZone: TimeZone) -> Calendar {
+        if let cached = lastCalendar.withLock({ $0 }), cached.timeZone == timeZone { return cached }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
+        lastCalendar.withLock { $0 = calendar }
         return calendar
     }
 

@@ -17,6 +17,11 @@ struct Evaluator {
             return .array(values)
         case .name(let name, let offset):
             return try root(name, offset: offset)
+        case .member(.member(.name("steps", _), let id, _), "output", _):
+            // `steps.<id>.output` reads one step, without building the object of every step.
+            return context.steps[id] ?? .null
+        case .member(.name("steps", _), let id, _):
+            return context.steps[id].map { .object(ValueObject([("output", $0)])) } ?? .null
         case .member(let base, let name, let offset):
             return try Self.member(of: try evaluate(base, element: element), name, offset: offset)
         case .index(let base, let index, let offset):

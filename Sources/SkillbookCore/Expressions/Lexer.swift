@@ -63,7 +63,11 @@ struct Lexer {
     }
 
     private mutating func add(_ kind: Token.Kind, length: Int) {
-        let text = String(chars[position..<(position + length)])
+        add(kind, text: chars[position..<(position + length)].text, length: length)
+    }
+
+    /// Adds a token whose text is already known.
+    private mutating func add(_ kind: Token.Kind, text: String, length: Int) {
         tokens.append(Token(kind: kind, text: text, offset: position))
         position += length
     }
@@ -105,15 +109,25 @@ struct Lexer {
     }
 
     static func isDigit(_ c: Character) -> Bool {
-        c.isASCII && c.isWholeNumber
+        guard let ascii = c.asciiValue else { return false }
+        return ascii >= UInt8(ascii: "0") && ascii <= UInt8(ascii: "9")
     }
 
     static func isIdentifierStart(_ c: Character) -> Bool {
-        c == "_" || c.isLetter
+        // ASCII first: asking Unicode whether a character is a letter is slow.
+        if let ascii = c.asciiValue { return ascii == UInt8(ascii: "_") || isASCIILetter(ascii) }
+        return c.isLetter
     }
 
     static func isIdentifierPart(_ c: Character) -> Bool {
-        c == "_" || c.isLetter || isDigit(c)
+        if let ascii = c.asciiValue {
+            return ascii == UInt8(ascii: "_") || isASCIILetter(ascii) || (ascii >= UInt8(ascii: "0") && ascii <= UInt8(ascii: "9"))
+        }
+        return c.isLetter
+    }
+
+    private static func isASCIILetter(_ ascii: UInt8) -> Bool {
+        (ascii >= UInt8(ascii: "a") && ascii <= UInt8(ascii: "z")) || (ascii >= UInt8(ascii: "A") && ascii <= UInt8(ascii: "Z"))
     }
 
     /// Names may contain `-` between other name characters (`steps.fetch-pages`), as step ids do.
@@ -128,8 +142,8 @@ struct Lexer {
                 break
             }
         }
-        let name = String(chars[position..<end])
-        add(.identifier(name), length: end - position)
+        let name = chars[position..<end].text
+        add(.identifier(name), text: name, length: end - position)
     }
 
     private mutating func lexNumber() throws(ExpressionError) {
@@ -141,17 +155,17 @@ struct Lexer {
             end += 1
             while end < chars.count, Self.isDigit(chars[end]) { end += 1 }
         }
-        let text = String(chars[position..<end])
+        let text = chars[position..<end].text
         if isDecimal {
             guard let value = Double(text), value.isFinite else {
                 throw ExpressionError("number '\(text)' is too large", at: position)
             }
-            add(.decimal(value), length: end - position)
+            add(.decimal(value), text: text, length: end - position)
         } else {
             guard let value = Int(text) else {
                 throw ExpressionError("number '\(text)' is too large", at: position)
             }
-            add(.integer(value), length: end - position)
+            add(.integer(value), text: text, length: end - position)
         }
     }
 
@@ -162,7 +176,7 @@ struct Lexer {
         while i < chars.count {
             let c = chars[i]
             if c == quote {
-                let text = String(chars[start...i])
+                let text = chars[start...i].text
                 tokens.append(Token(kind: .string(value), text: text, offset: start))
                 position = i + 1
                 return
@@ -202,5 +216,15 @@ struct Lexer {
         default:
             throw ExpressionError("unknown escape '\\\(c)' in string literal", at: i)
         }
+    }
+}
+
+extension ArraySlice<Character> {
+    /// The characters as one string, built from their UTF-8 at once (appending them one by one is slow).
+    var text: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        for character in self { bytes.append(contentsOf: character.utf8) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -36,18 +36,14 @@ public struct TemplateString: Sendable, Hashable {
     public static func parse(_ text: String) throws(ExpressionError) -> TemplateString {
         let chars = Array(text)
         var segments: [Segment] = []
-        var literal = ""
+        var literalStart = 0
         var i = 0
         while i < chars.count {
             guard chars[i] == "$", i + 2 < chars.count, chars[i + 1] == "{", chars[i + 2] == "{" else {
-                literal.append(chars[i])
                 i += 1
                 continue
             }
-            if !literal.isEmpty {
-                segments.append(.text(literal))
-                literal = ""
-            }
+            if literalStart < i { segments.append(.text(chars[literalStart..<i].text)) }
             let opening = i
             guard hasClosing(chars, after: i + 3) else {
                 throw ExpressionError("unterminated expression: '${{' without '}}'", at: opening)
@@ -55,11 +51,12 @@ public struct TemplateString: Sendable, Hashable {
             let (tokens, end) = try Lexer.lex(chars, from: i + 3, opening: opening)
             guard tokens.count > 1 else { throw ExpressionError("empty expression", at: opening) }
             let node = try Parser.parse(tokens)
-            let inside = String(chars[(i + 3)..<(end - 2)])
+            let inside = chars[(i + 3)..<(end - 2)].text
             segments.append(.expression(Expression(source: trimmed(inside), offset: opening, node: node)))
             i = end
+            literalStart = i
         }
-        if !literal.isEmpty { segments.append(.text(literal)) }
+        if literalStart < chars.count { segments.append(.text(chars[literalStart...].text)) }
         return TemplateString(source: text, segments: segments)
     }
 

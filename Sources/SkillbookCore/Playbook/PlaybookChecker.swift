@@ -226,12 +226,20 @@ public struct PlaybookChecker: Sendable {
 
     /// An action that cannot be undone, followed by steps that can still fail, defeats rollback.
     private func warnAboutIrreversibleSteps(_ playbook: Playbook, _ diagnostics: inout [Diagnostic]) {
+        // For every step, the ids of the first three later steps that roll back: one pass from the end.
+        var laterRollingBack = [[String]](repeating: [], count: playbook.steps.count)
+        var next: [String] = []
+        for index in playbook.steps.indices.reversed() {
+            laterRollingBack[index] = next
+            let step = playbook.steps[index]
+            if (step.onFailure ?? playbook.onFailure) == .rollback { next = Array(([step.id] + next).prefix(3)) }
+        }
         for (index, step) in playbook.steps.enumerated() {
-            let rollingBack = playbook.steps[(index + 1)...].filter { ($0.onFailure ?? playbook.onFailure) == .rollback }
+            let rollingBack = laterRollingBack[index]
             guard !rollingBack.isEmpty, step.rollback == nil, let descriptor = registry[step.skill]?.descriptor,
                 descriptor.kind == .action, !descriptor.reversible
             else { continue }
-            let later = rollingBack.prefix(3).map { "'\($0.id)'" }.joined(separator: ", ")
+            let later = rollingBack.map { "'\($0)'" }.joined(separator: ", ")
             diagnostics.append(
                 .warning(
                     "step '\(step.id)' (\(descriptor.id)) cannot be undone, but later steps (\(later)) can still fail; "

@@ -18,9 +18,9 @@ public struct YAMLLoader: Sendable {
 
     /// The document's root node, or `nil` for an empty document.
     public func load(_ text: String, file: String) throws(DiagnosticError) -> YAMLNode? {
-        let bytes = Array(text.utf8)
+        var text = text  // read in place: no copy of the bytes
         var builder = TreeBuilder(file: file, aliasExpansionLimit: aliasExpansionLimit, depthLimit: depthLimit)
-        let failure: Diagnostic? = bytes.withUnsafeBufferPointer { buffer in
+        let failure: Diagnostic? = text.withUTF8 { buffer in
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) == 1 else {
                 return .error("YAML parser could not be initialised", at: SourceLocation(file: file, line: 1, column: 1))
@@ -94,17 +94,33 @@ public struct YAMLLoader: Sendable {
 
 /// Turns libyaml events into nodes; one frame per open collection.
 private struct TreeBuilder {
-    enum Frame {
-        case sequence(items: [YAMLNode], start: SourceLocation, anchor: String?, tag: String?)
-        case mapping(
-            pairs: [YAMLPair], pendingKey: YAMLNode?, seen: [String: SourceLocation],
-            start: SourceLocation, anchor: String?, tag: String?
-        )
+    /// An open collection. Frames are changed in place on the stack, so appending to a long list
+    /// never copies it.
+    struct Frame {
+        enum Kind { case sequence, mapping }
 
-        var anchor: String? {
-            switch self {
-            case .sequence(_, _, let anchor, _), .mapping(_, _, _, _, let anchor, _): anchor
+        var kind: Kind
+        /// 1-based line and column.
+        var start: (line: Int, column: Int)
+        var anchor: String?
+        var tag: String?
+        var items: [YAMLNode] = []
+        var pairs: [YAMLPair] = []
+        var pendingKey: YAMLNode?
+        /// Where each key was first written, kept only once a mapping is large: small ones are scanned.
+        var seen: [String: SourceLocation]?
+
+        /// Where key `text` was first written in this mapping, if it already was.
+        mutating func firstLocation(ofKey text: String) -> SourceLocation? {
+            if seen == nil, pairs.count >= 16 {
+                var index: [String: SourceLocation] = [:]
+                for pair in pairs {
+                    if let key = pair.key.scalar, index[key] == nil { index[key] = pair.key.location }
+                }
+                seen = index
             }
+            if let seen { return seen[text] }
+            return pairs.first { $0.key.scalar == text }?.key.location
         }
     }
 
@@ -128,14 +144,20 @@ private struct TreeBuilder {
         SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
 
+    /// The 1-based line and column of a mark.
+    static func position(_ mark: yaml_mark_t) -> (line: Int, column: Int) {
+        (Int(mark.line) + 1, Int(mark.column) + 1)
+    }
+
     static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
         pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
     }
 
     /// Handles one event; returns a diagnostic when loading cannot go on.
     mutating func handle(_ event: yaml_event_t) -> Diagnostic? {
-        let start = location(event.start_mark)
-        let end = location(event.end_mark)
+        let startMark = Self.position(event.start_mark)
+        let endMark = Self.position(event.end_mark)
+        var start: SourceLocation { location(event.start_mark) }
         switch event.type {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
@@ -154,8 +176,7 @@ private struct TreeBuilder {
                 case YAML_FOLDED_SCALAR_STYLE: .folded
                 default: .plain
                 }
-            let node = YAMLNode(
-                .scalar(text, style), range: SourceRange(start: start, end: end), tag: Self.string(scalar.tag))
+            let node = YAMLNode(.scalar(text, style), file: file, start: startMark, end: endMark, tag: Self.string(scalar.tag))
             return complete(node, anchor: Self.string(scalar.anchor))
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.data.alias.anchor) ?? ""
@@ -173,29 +194,20 @@ private struct TreeBuilder {
                     at: start, hint: "aliases that nest other aliases grow exponentially; write the values out")
             }
             var copy = anchored.node
-            copy.range = SourceRange(start: start, end: end)
+            copy.range = SourceRange(start: start, end: location(event.end_mark))
             return complete(copy, anchor: nil)
         case YAML_SEQUENCE_START_EVENT:
             if stack.count >= depthLimit { return tooDeep(at: start) }
             let data = event.data.sequence_start
-            stack.append(.sequence(items: [], start: start, anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
+            stack.append(Frame(kind: .sequence, start: startMark, anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
         case YAML_MAPPING_START_EVENT:
             if stack.count >= depthLimit { return tooDeep(at: start) }
             let data = event.data.mapping_start
-            stack.append(
-                .mapping(
-                    pairs: [], pendingKey: nil, seen: [:], start: start,
-                    anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
+            stack.append(Frame(kind: .mapping, start: startMark, anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return nil }
-            switch frame {
-            case .sequence(let items, let frameStart, let anchor, let tag):
-                return complete(
-                    YAMLNode(.sequence(items), range: SourceRange(start: frameStart, end: end), tag: tag), anchor: anchor)
-            case .mapping(let pairs, _, _, let frameStart, let anchor, let tag):
-                return complete(
-                    YAMLNode(.mapping(pairs), range: SourceRange(start: frameStart, end: end), tag: tag), anchor: anchor)
-            }
+            let content: YAMLNode.Content = frame.kind == .sequence ? .sequence(frame.items) : .mapping(frame.pairs)
+            return complete(YAMLNode(content, file: file, start: frame.start, end: endMark, tag: frame.tag), anchor: frame.anchor)
         default:
             break
         }
@@ -206,36 +218,35 @@ private struct TreeBuilder {
         .error("YAML nesting deeper than \(depthLimit) levels", at: location)
     }
 
-    mutating func complete(_ node: YAMLNode, anchor: String?) -> Diagnostic? {
+    mutating func complete(_ node: consuming YAMLNode, anchor: String?) -> Diagnostic? {
         if let anchor {
             anchors[anchor] = (node, Self.size(of: node), Self.depth(of: node))
         }
-        guard let top = stack.popLast() else {
+        guard !stack.isEmpty else {
             root = node
             return nil
         }
-        switch top {
-        case .sequence(var items, let start, let anchor, let tag):
-            items.append(node)
-            stack.append(.sequence(items: items, start: start, anchor: anchor, tag: tag))
-        case .mapping(var pairs, let pendingKey, var seen, let start, let anchor, let tag):
-            if let key = pendingKey {
-                pairs.append(YAMLPair(key: key, value: node))
-                stack.append(.mapping(pairs: pairs, pendingKey: nil, seen: seen, start: start, anchor: anchor, tag: tag))
+        let top = stack.count - 1
+        switch stack[top].kind {
+        case .sequence:
+            stack[top].items.append(node)
+        case .mapping:
+            if let key = stack[top].pendingKey.take() {
+                stack[top].pairs.append(YAMLPair(key: key, value: node))
             } else {
                 if let text = node.scalar {
-                    if let first = seen[text] {
+                    if let first = stack[top].firstLocation(ofKey: text) {
                         diagnostics.append(
                             .error(
                                 "duplicate key '\(text)' (first defined at line \(first.line), column \(first.column))",
                                 at: node.location))
                     } else {
-                        seen[text] = node.location
+                        stack[top].seen?[text] = node.location
                     }
                 } else {
                     diagnostics.append(.error("a mapping key must be a plain value, not a \(node.kindName)", at: node.location))
                 }
-                stack.append(.mapping(pairs: pairs, pendingKey: node, seen: seen, start: start, anchor: anchor, tag: tag))
+                stack[top].pendingKey = node
             }
         }
         return nil

@@ -13,16 +13,47 @@ public struct YAMLNode: Sendable {
     }
 
     public var content: Content
-    public var range: SourceRange
     public var tag: String?
+    // The span, kept compact: a large document has a great many nodes.
+    private var file: String
+    private var startLine: Int32
+    private var startColumn: Int32
+    private var endLine: Int32
+    private var endColumn: Int32
 
     public init(_ content: Content, range: SourceRange, tag: String? = nil) {
-        self.content = content
-        self.range = range
-        self.tag = tag
+        self.init(
+            content, file: range.start.file, start: (range.start.line, range.start.column),
+            end: (range.end.line, range.end.column), tag: tag)
     }
 
-    public var location: SourceLocation { range.start }
+    /// A node of `file` from 1-based `start` (line, column) to `end`.
+    init(_ content: Content, file: String, start: (line: Int, column: Int), end: (line: Int, column: Int), tag: String?) {
+        self.content = content
+        self.tag = tag
+        self.file = file
+        startLine = Int32(clamping: start.line)
+        startColumn = Int32(clamping: start.column)
+        endLine = Int32(clamping: end.line)
+        endColumn = Int32(clamping: end.column)
+    }
+
+    public var range: SourceRange {
+        get {
+            SourceRange(
+                start: location,
+                end: SourceLocation(file: file, line: Int(endLine), column: Int(endColumn)))
+        }
+        set {
+            file = newValue.start.file
+            startLine = Int32(clamping: newValue.start.line)
+            startColumn = Int32(clamping: newValue.start.column)
+            endLine = Int32(clamping: newValue.end.line)
+            endColumn = Int32(clamping: newValue.end.column)
+        }
+    }
+
+    public var location: SourceLocation { SourceLocation(file: file, line: Int(startLine), column: Int(startColumn)) }
 
     public var scalar: String? {
         if case .scalar(let text, _) = content { return text }

@@ -1,0 +1,103 @@
+import Synchronization
+
+/// The timer of every call's timeout: one timer task sleeps until the earliest registered deadline,
+/// so a call that finishes in microseconds costs no timer of its own (no dispatch timer, no system
+/// call to arm one, no extra task).
+final class Deadlines: Sendable {
+    static let shared = Deadlines()
+
+    private struct Entry {
+        var deadline: ContinuousClock.Instant
+        var action: @Sendable () -> Void
+    }
+
+    private struct State {
+        var lastID = 0
+        var entries: [Int: Entry] = [:]
+        /// The timer that re-arms (an older one that is still asleep only runs what is due) and when it fires.
+        var timer: (generation: Int, deadline: ContinuousClock.Instant)?
+        var generation = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Runs `operation` in a task of its own, cancelled when `seconds` have passed or when the calling
+    /// task is cancelled, and waits for it: its own result always decides, so an effect it completed
+    /// anyway is not lost. `timedOut` tells whether the time ran out before it returned.
+    func run<T: Sendable>(
+        timeout seconds: Double, _ operation: @escaping @Sendable () async throws -> T
+    ) async -> (result: Result<T, any Error>, timedOut: Bool) {
+        let task = Task { try await operation() }
+        let timedOut = Flag()
+        let id = schedule(after: seconds) {
+            timedOut.raise()
+            task.cancel()
+        }
+        let result = await withTaskCancellationHandler {
+            await task.result
+        } onCancel: {
+            task.cancel()
+        }
+        cancel(id)
+        return (result, timedOut.isRaised)
+    }
+
+    /// Calls `action` once `seconds` have passed, unless `cancel(id)` comes first.
+    func schedule(after seconds: Double, _ action: @escaping @Sendable () -> Void) -> Int {
+        let deadline = ContinuousClock.now.advanced(by: .nanoseconds(UInt64(seconds * 1e9)))
+        return state.withLock { state in
+            state.lastID += 1
+            state.entries[state.lastID] = Entry(deadline: deadline, action: action)
+            if state.timer.map({ deadline < $0.deadline }) ?? true { startTimer(at: deadline, &state) }
+            return state.lastID
+        }
+    }
+
+    func cancel(_ id: Int) {
+        _ = state.withLock { $0.entries.removeValue(forKey: id) }
+    }
+
+    private func startTimer(at deadline: ContinuousClock.Instant, _ state: inout State) {
+        state.generation += 1
+        let generation = state.generation
+        state.timer = (generation, deadline)
+        Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            self.fire(generation)
+        }
+    }
+
+    /// Runs every action whose deadline has passed, and re-arms for the earliest one left.
+    private func fire(_ generation: Int) {
+        let due: [@Sendable () -> Void] = state.withLock { state in
+            let now = ContinuousClock.now
+            var due: [@Sendable () -> Void] = []
+            var earliest: ContinuousClock.Instant?
+            for (id, entry) in state.entries {
+                if entry.deadline <= now {
+                    due.append(entry.action)
+                    state.entries[id] = nil
+                } else if earliest.map({ entry.deadline < $0 }) ?? true {
+                    earliest = entry.deadline
+                }
+            }
+            if state.timer?.generation == generation {
+                state.timer = nil
+                if let earliest { startTimer(at: earliest, &state) }
+            }
+            return due
+        }
+        for action in due { action() }
+    }
+}
+
+/// A flag raised at most once, from any task.
+private final class Flag: Sendable {
+    private let raised = Mutex(false)
+
+    func raise() {
+        raised.withLock { $0 = true }
+    }
+
+    var isRaised: Bool { raised.withLock { $0 } }
+}
