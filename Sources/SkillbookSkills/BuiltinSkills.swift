@@ -20,6 +20,10 @@ public enum BuiltinSkills {
             FilesCopySkill(environment: environment),
             FilesDeleteSkill(environment: environment),
             FilesMkdirSkill(environment: environment),
+            RemindersCreateSkill(environment: environment),
+            RemindersListSkill(environment: environment),
+            RemindersCompleteSkill(environment: environment),
+            RemindersDeleteSkill(environment: environment),
         ]
     }
 }

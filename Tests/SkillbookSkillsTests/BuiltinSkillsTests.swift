@@ -9,9 +9,11 @@ import Testing
             #expect(
                 harness.registry.ids
                     == [
-                        "debug.echo", "debug.fail", "debug.sleep", "files.copy", "files.delete", "files.list",
-                        "files.mkdir", "files.move", "files.read", "files.write", "notes.create", "notes.create_many",
-                        "notes.delete", "notes.list", "text.template",
+                        "debug.echo", "debug.fail", "debug.sleep",
+                        "files.copy", "files.delete", "files.list", "files.mkdir", "files.move", "files.read",
+                        "files.write", "notes.create", "notes.create_many", "notes.delete", "notes.list",
+                        "reminders.complete", "reminders.create", "reminders.delete", "reminders.list",
+                        "text.template",
                     ])
         }
     }
@@ -33,13 +35,13 @@ import Testing
                 #expect(descriptor.availability == .available, "\(id)")
                 let writes = [
                     "notes.create", "notes.create_many", "notes.delete", "files.write", "files.move", "files.copy",
-                    "files.delete", "files.mkdir",
+                    "files.delete", "files.mkdir", "reminders.create", "reminders.complete", "reminders.delete",
                 ].contains(id)
                 let domain = String(id.prefix { $0 != "." })
                 #expect(descriptor.reversible == writes, "\(id)")
                 #expect(descriptor.resources == (writes ? [domain] : []), "\(id)")
                 #expect(descriptor.kind == (writes ? .action : .query), "\(id)")
-                #expect(descriptor.confirm == ["notes.delete", "files.delete"].contains(id), "\(id)")
+                #expect(descriptor.confirm == ["notes.delete", "files.delete", "reminders.delete"].contains(id), "\(id)")
             }
         }
     }
