@@ -24,6 +24,8 @@ public enum BuiltinSkills {
             RemindersListSkill(environment: environment),
             RemindersCompleteSkill(environment: environment),
             RemindersDeleteSkill(environment: environment),
+            TextExtractSkill(),
+            TextJoinSkill(),
         ]
     }
 }

@@ -12,8 +12,8 @@ import Testing
                         "debug.echo", "debug.fail", "debug.sleep",
                         "files.copy", "files.delete", "files.list", "files.mkdir", "files.move", "files.read",
                         "files.write", "notes.create", "notes.create_many", "notes.delete", "notes.list",
-                        "reminders.complete", "reminders.create", "reminders.delete", "reminders.list",
-                        "text.template",
+                        "reminders.complete", "reminders.create", "reminders.delete", "reminders.list", "text.extract",
+                        "text.join", "text.template",
                     ])
         }
     }
