@@ -26,6 +26,9 @@ public enum BuiltinSkills {
             RemindersDeleteSkill(environment: environment),
             TextExtractSkill(),
             TextJoinSkill(),
+            DataFilterSkill(),
+            DataSortSkill(),
+            DataPickSkill(),
         ]
     }
 }

@@ -9,7 +9,7 @@ import Testing
             #expect(
                 harness.registry.ids
                     == [
-                        "debug.echo", "debug.fail", "debug.sleep",
+                        "data.filter", "data.pick", "data.sort", "debug.echo", "debug.fail", "debug.sleep",
                         "files.copy", "files.delete", "files.list", "files.mkdir", "files.move", "files.read",
                         "files.write", "notes.create", "notes.create_many", "notes.delete", "notes.list",
                         "reminders.complete", "reminders.create", "reminders.delete", "reminders.list", "text.extract",
