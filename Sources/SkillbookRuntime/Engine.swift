@@ -726,7 +726,9 @@ struct RunExecution: Sendable {
         let stepID = prefix + step.id
         let seconds = limit
         let endsRun = wholeRun
-        let context = SkillContext(runID: runID, stepID: stepID, attempt: attempt) { done, total in
+        let context = SkillContext(
+            runID: runID, stepID: stepID, attempt: attempt, timeZone: engine.environment.timeZone
+        ) { done, total in
             onEvent(.stepProgress(step: stepID, completed: done, total: total))
         }
         // The skill's own result always decides: after a timeout (or an interrupt) the skill is
@@ -850,7 +852,9 @@ struct RunExecution: Sendable {
                 if let steps = unit.rollback {
                     try await runRollbackSteps(steps, of: unit)
                 } else {
-                    try await unit.skill.compensate(unit.call, context: SkillContext(runID: runID, stepID: unit.stepID, attempt: attempt))
+                    let context = SkillContext(
+                        runID: runID, stepID: unit.stepID, attempt: attempt, timeZone: engine.environment.timeZone)
+                    try await unit.skill.compensate(unit.call, context: context)
                 }
                 return nil
             } catch {

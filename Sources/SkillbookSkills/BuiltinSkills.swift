@@ -21,6 +21,15 @@ public enum BuiltinSkills {
             FilesDeleteSkill(environment: environment),
             FilesMkdirSkill(environment: environment),
             ShellRunSkill(runner: environment.processes),
+            RemindersCreateSkill(environment: environment),
+            RemindersListSkill(environment: environment),
+            RemindersCompleteSkill(environment: environment),
+            RemindersDeleteSkill(environment: environment),
+            TextExtractSkill(),
+            TextJoinSkill(),
+            DataFilterSkill(),
+            DataSortSkill(),
+            DataPickSkill(),
         ]
     }
 }

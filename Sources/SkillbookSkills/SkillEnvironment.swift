@@ -5,8 +5,8 @@ public import SkillbookCore
 /// What built-in skills share: where state lives, the folders file skills may touch, the clock and
 /// id source, how child processes run, and the opened stores.
 ///
-/// Copies share one lazily-opened `NotesStore`: the first skill that needs it opens it, and later
-/// calls (from any task) get the same store. A failure to open is not remembered, so a fixed state
+/// Copies share one lazily-opened `NotesStore` and one `RemindersStore`: the first skill that needs
+/// one opens it, and later calls (from any task) get the same store. A failure to open is not remembered, so a fixed state
 /// file is picked up by the next call.
 public struct SkillEnvironment: Sendable {
     public var stateDirectory: URL
@@ -19,6 +19,7 @@ public struct SkillEnvironment: Sendable {
     /// Runs child processes (`shell.run`).
     public var processes: any ProcessRunning
     private let openedNotes = Locked<NotesStore?>(nil)
+    private let openedReminders = Locked<RemindersStore?>(nil)
 
     /// `allowedRoots` defaults to the current directory and the state directory.
     public init(
@@ -45,6 +46,19 @@ public struct SkillEnvironment: Sendable {
             if let store = opened, store.database.url.standardizedFileURL == expected { return store }
             let store = try SkillError.reporting { () throws(StoreError) in
                 try NotesStore(stateDirectory: stateDirectory, clock: clock, ids: ids)
+            }
+            opened = store
+            return store
+        }
+    }
+
+    /// The reminders store in `stateDirectory`, opened on first use; fails like `notesStore()`.
+    public func remindersStore() throws(SkillError) -> RemindersStore {
+        try openedReminders.withLock { (opened) throws(SkillError) in
+            let expected = StateDatabase.url(in: stateDirectory).standardizedFileURL
+            if let store = opened, store.database.url.standardizedFileURL == expected { return store }
+            let store = try SkillError.reporting { () throws(StoreError) in
+                try RemindersStore(stateDirectory: stateDirectory, clock: clock, ids: ids)
             }
             opened = store
             return store

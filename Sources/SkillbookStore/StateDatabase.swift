@@ -20,7 +20,22 @@ public enum StateDatabase {
             created TEXT NOT NULL
         );
         CREATE INDEX notes_by_created ON notes (created);
+        """,
+        // reminders: `due`, `created` and `completed_at` are ISO 8601 UTC text to the second
+        // (`2026-05-01T09:00:00Z`), so that comparing the text compares the instants.
         """
+        CREATE TABLE reminders (
+            id TEXT PRIMARY KEY NOT NULL,
+            title TEXT NOT NULL,
+            due TEXT,
+            notes TEXT NOT NULL DEFAULT '',
+            done INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
+            created TEXT NOT NULL,
+            completed_at TEXT,
+            CHECK ((done = 1) = (completed_at IS NOT NULL))
+        );
+        CREATE INDEX reminders_by_due ON reminders (due);
+        """,
     ]
 
     /// The schema version this build writes.

@@ -20,7 +20,8 @@ private let builtinIDs = builtinSkills.map(\.id)
         #expect(lines.dropFirst().map { String($0.prefix(width + 10)) } == builtinSkills.map { skill in
             skill.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + skill.kind.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + "  "
         })
-        #expect(lines.contains { $0.hasPrefix("notes.create       action  Saves a new note with a title") })
+        let notesCreate = "notes.create".padding(toLength: width, withPad: " ", startingAt: 0)
+        #expect(lines.contains { $0.hasPrefix(notesCreate + "  action  Saves a new note with a title") })
         // Listing skills touches no state.
         #expect(!FileManager.default.fileExists(atPath: directory.state.path))
     }

@@ -9,9 +9,11 @@ import Testing
             #expect(
                 harness.registry.ids
                     == [
-                        "debug.echo", "debug.fail", "debug.sleep", "files.copy", "files.delete", "files.list",
-                        "files.mkdir", "files.move", "files.read", "files.write", "notes.create", "notes.create_many",
-                        "notes.delete", "notes.list", "shell.run", "text.template",
+                        "data.filter", "data.pick", "data.sort", "debug.echo", "debug.fail", "debug.sleep",
+                        "files.copy", "files.delete", "files.list", "files.mkdir", "files.move", "files.read",
+                        "files.write", "notes.create", "notes.create_many", "notes.delete", "notes.list",
+                        "reminders.complete", "reminders.create", "reminders.delete", "reminders.list", "shell.run",
+                        "text.extract", "text.join", "text.template",
                     ])
         }
     }
@@ -33,7 +35,7 @@ import Testing
                 #expect(descriptor.availability == .available, "\(id)")
                 let writes = [
                     "notes.create", "notes.create_many", "notes.delete", "files.write", "files.move", "files.copy",
-                    "files.delete", "files.mkdir",
+                    "files.delete", "files.mkdir", "reminders.create", "reminders.complete", "reminders.delete",
                 ].contains(id)
                 let domain = String(id.prefix { $0 != "." })
                 // shell.run is reversible per call (with `undo`); see ShellRunSkill.
@@ -41,7 +43,7 @@ import Testing
                 #expect(descriptor.reversible == (writes || runsCommands), "\(id)")
                 #expect(descriptor.resources == (writes ? [domain] : []), "\(id)")
                 #expect(descriptor.kind == (writes || runsCommands ? .action : .query), "\(id)")
-                #expect(descriptor.confirm == ["notes.delete", "files.delete", "shell.run"].contains(id), "\(id)")
+                #expect(descriptor.confirm == ["notes.delete", "files.delete", "reminders.delete", "shell.run"].contains(id), "\(id)")
             }
         }
     }

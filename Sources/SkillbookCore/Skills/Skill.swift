@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A typed capability the engine can call.
 ///
 /// A conformer must:
@@ -37,16 +39,20 @@ public struct SkillContext: Sendable {
     public var runID: String
     public var stepID: String
     public var attempt: Int
+    /// The run's time zone (the machine's unless the engine was given another): the one parameters
+    /// were coerced in, and the one in which a skill reads local days and times (`due_on: 2026-11-30`).
+    public var timeZone: TimeZone
     /// Reports progress (`completed` of `total`) to the run's event stream.
     public var progress: @Sendable (_ completed: Int, _ total: Int) -> Void
 
     public init(
-        runID: String, stepID: String, attempt: Int = 1,
+        runID: String, stepID: String, attempt: Int = 1, timeZone: TimeZone = .current,
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) {
         self.runID = runID
         self.stepID = stepID
         self.attempt = attempt
+        self.timeZone = timeZone
         self.progress = progress
     }
 }
