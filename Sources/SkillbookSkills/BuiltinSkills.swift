@@ -20,6 +20,9 @@ public enum BuiltinSkills {
             FilesCopySkill(environment: environment),
             FilesDeleteSkill(environment: environment),
             FilesMkdirSkill(environment: environment),
+            WebFetchSkill(environment: environment),
+            WebRequestSkill(environment: environment),
+            WebSummarySkill(environment: environment),
         ]
     }
 }

@@ -40,8 +40,9 @@ public final class LocalHTTPServer: Sendable {
     public struct Response: Sendable {
         public enum Body: Sendable {
             case bytes([UInt8])
-            /// `pattern` repeated until `count` bytes were sent, generated while sending.
-            case repeating([UInt8], count: Int)
+            /// `after` (a page's head, say), then `pattern` repeated until `count` bytes in all were
+            /// sent; generated while sending, never held whole.
+            case repeating([UInt8], count: Int, after: [UInt8] = [])
         }
 
         public var status: Int
@@ -106,7 +107,7 @@ public final class LocalHTTPServer: Sendable {
         var bodyCount: Int {
             switch body {
             case .bytes(let bytes): bytes.count
-            case .repeating(_, let count): count
+            case .repeating(_, let count, _): count
             }
         }
     }
@@ -173,21 +174,23 @@ public final class LocalHTTPServer: Sendable {
     public var requests: [Request] { state.withLock { $0.requests } }
 
     /// Stops accepting, closes every open connection; idempotent.
+    ///
+    /// Descriptors are only shut down here; each is closed by the thread that uses it, so that a
+    /// number freed by `close` and reused by another socket (another test's) is never touched.
     public func stop() {
-        let connections = state.withLock { state -> Set<Int32>? in
-            guard !state.stopped else { return nil }
+        state.withLock { state in
+            guard !state.stopped else { return }
             state.stopped = true
-            return state.connections
+            shutdown(listener, Int32(SHUT_RDWR))
+            // Connections leave the set before their thread closes them, so these are all open.
+            for fd in state.connections { shutdown(fd, Int32(SHUT_RDWR)) }
         }
-        guard let connections else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let fd = accept(listener, nil, nil)
             if fd < 0 {
@@ -240,7 +243,9 @@ public final class LocalHTTPServer: Sendable {
         var bytes: [UInt8] = []
         switch response.body {
         case .bytes(let all): bytes = all
-        case .repeating(let repeated, _): pattern = repeated.isEmpty ? [0x20] : repeated
+        case .repeating(let repeated, _, let head):
+            bytes = head
+            pattern = repeated.isEmpty ? [0x20] : repeated
         }
         var buffer = [UInt8]()
         buffer.reserveCapacity(piece + pattern.count)
@@ -251,7 +256,8 @@ public final class LocalHTTPServer: Sendable {
                 chunk = bytes[sent..<(sent + size)]
             } else {
                 buffer.removeAll(keepingCapacity: true)
-                var offset = sent % pattern.count
+                if sent < bytes.count { buffer.append(contentsOf: bytes[sent..<min(bytes.count, sent + size)]) }
+                var offset = max(0, sent + buffer.count - bytes.count) % pattern.count
                 while buffer.count < size {
                     let take = min(pattern.count - offset, size - buffer.count)
                     buffer.append(contentsOf: pattern[offset..<(offset + take)])

@@ -40,10 +40,18 @@ struct PageSummary: Equatable {
     static let chromeElements: Set<String> = ["nav", "header", "footer", "aside", "form"]
     static let foreignElements: Set<String> = ["svg", "math"]
 
-    static func html(_ text: String, url: URL, maxLinks: Int) -> PageSummary {
+    /// Reads a page. A big page takes a while, so this checks for cancellation and lets other tasks
+    /// run every few thousand tokens.
+    static func html(_ text: String, url: URL, maxLinks: Int) async throws -> PageSummary {
         var reader = Reader(url: url, maxLinks: maxLinks)
         var tokenizer = HTMLTokenizer(Array(text.utf8))
+        var count = 0
         while let token = tokenizer.next() {
+            count += 1
+            if count % 4096 == 0 {
+                try Task.checkCancellation()
+                await Task.yield()
+            }
             switch token {
             case .startTag(let tag): reader.start(tag)
             case .endTag(let name): reader.end(name)

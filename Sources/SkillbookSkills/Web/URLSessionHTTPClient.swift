@@ -98,11 +98,12 @@ public struct URLSessionHTTPClient: HTTPClient {
         urlRequest.httpBody = request.body
         let task = session.dataTask(with: urlRequest)
 
-        let timer = Task {
-            try? await Task.sleep(for: .seconds(timeout))
-            guard !Task.isCancelled else { return }
+        // A Dispatch timer rather than a sleeping task: it fires on time even when the cooperative
+        // pool is busy.
+        let timer = DispatchWorkItem {
             if delegate.finish(.failure(TimedOut())) { task.cancel() }
         }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
         defer { timer.cancel() }
         do {
             let outcome = try await withTaskCancellationHandler {

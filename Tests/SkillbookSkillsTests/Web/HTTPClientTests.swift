@@ -156,9 +156,9 @@ import Testing
 
     @Test func timesOutForTheWholeExchange() async throws {
         try await withLocalHTTPServer { server in
-            server.route("/slow", LocalHTTPServer.Response.text("late").delayed(by: 5))
+            server.route("/slow", LocalHTTPServer.Response.text("late").delayed(by: 30))
             var slowBody = LocalHTTPServer.Response.text("late")
-            slowBody.bodyDelay = 5
+            slowBody.bodyDelay = 30
             server.route("/slow-body", slowBody)
             for path in ["/slow", "/slow-body"] {
                 let start = Date()
@@ -170,7 +170,7 @@ import Testing
                     #expect(error.message == "fetching \(server.url(path)) timed out after 0.5s")
                 }
                 let elapsed = Date().timeIntervalSince(start)
-                #expect(elapsed >= 0.45 && elapsed < 3, "\(elapsed)")
+                #expect(elapsed >= 0.45 && elapsed < 15, "\(elapsed)")
             }
         }
     }
@@ -190,7 +190,7 @@ import Testing
                 let response = try await client.send(request)
                 #expect(response.body.count == 1 << 20)
                 #expect(response.truncated)
-                #expect(Date().timeIntervalSince(start) < 10)
+                #expect(Date().timeIntervalSince(start) < 30)
             }
             var exact = request(server.url("/exact"))
             exact.maxBodyBytes = 1000
@@ -213,7 +213,7 @@ import Testing
 
     @Test func cancellationStopsPromptly() async throws {
         try await withLocalHTTPServer { server in
-            server.route("/slow", LocalHTTPServer.Response.text("late").delayed(by: 10))
+            server.route("/slow", LocalHTTPServer.Response.text("late").delayed(by: 30))
             let client = client
             let url = server.url("/slow")
             let start = Date()
@@ -222,7 +222,7 @@ import Testing
             task.cancel()
             let result = await task.result
             #expect(throws: CancellationError.self) { try result.get() }
-            #expect(Date().timeIntervalSince(start) < 5)
+            #expect(Date().timeIntervalSince(start) < 15)
         }
     }
 

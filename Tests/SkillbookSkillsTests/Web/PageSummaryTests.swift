@@ -6,11 +6,11 @@ import Testing
 @Suite struct PageSummaryTests {
     let page = URL(string: "https://news.example/world/story.html")!
 
-    func summary(_ html: String, maxLinks: Int = 10) -> PageSummary {
-        PageSummary.html(html, url: page, maxLinks: maxLinks)
+    func summary(_ html: String, maxLinks: Int = 10) async throws -> PageSummary {
+        try await PageSummary.html(html, url: page, maxLinks: maxLinks)
     }
 
-    @Test func aTypicalArticle() {
+    @Test func aTypicalArticle() async throws {
         let html = """
             <!DOCTYPE html>
             <HTML LANG=en-GB>
@@ -40,7 +40,7 @@ import Testing
             </BODY>
             </HTML>
             """
-        let result = summary(html)
+        let result = try await summary(html)
         #expect(result.title == "Rivers rise & fall | The News")
         #expect(result.description == "Floods across the north — what we know.")
         #expect(result.firstParagraph == "The water came fast. Residents left at dawn.")
@@ -56,72 +56,72 @@ import Testing
             ])
     }
 
-    @Test func fallbacksForTitleAndDescription() {
-        let og = summary(
+    @Test func fallbacksForTitleAndDescription() async throws {
+        let og = try await summary(
             """
             <meta property="og:title" content="OG title"><meta property="og:description" content=" OG   text ">
             <h1>Heading</h1>
             """)
         #expect(og.title == "OG title")
         #expect(og.description == "OG text")
-        let twitter = summary(#"<meta name="twitter:title" content="T"><meta name=twitter:description content=D>"#)
+        let twitter = try await summary(#"<meta name="twitter:title" content="T"><meta name=twitter:description content=D>"#)
         #expect(twitter.title == "T")
         #expect(twitter.description == "D")
-        #expect(summary("<title></title><h1>The <em>heading</em></h1>").title == "The heading")
-        #expect(summary("<body><h1>Unclosed heading").title == "Unclosed heading")
-        let nothing = summary("")
+        #expect(try await summary("<title></title><h1>The <em>heading</em></h1>").title == "The heading")
+        #expect(try await summary("<body><h1>Unclosed heading").title == "Unclosed heading")
+        let nothing = try await summary("")
         #expect(nothing == PageSummary())
     }
 
-    @Test func brokenMarkup() {
+    @Test func brokenMarkup() async throws {
         let html = """
             <html><head><title>Broken page</head>
             <body><div><p>First <i>unclosed <b>tags
             <div>block</div>
             <p class="x>Second
             """
-        let result = summary(html)
+        let result = try await summary(html)
         #expect(result.title == "Broken page")
         #expect(result.firstParagraph == "First unclosed tags")
     }
 
-    @Test func titlesInsideSVGDoNotCount() {
+    @Test func titlesInsideSVGDoNotCount() async throws {
         let html = "<body><svg><title>icon</title><path d=x /></svg><title>Real</title><p>x</p>"
-        #expect(summary(html).title == "Real")
-        #expect(summary("<svg><title>icon</title></svg><h1>H</h1>").title == "H")
+        #expect(try await summary(html).title == "Real")
+        #expect(try await summary("<svg><title>icon</title></svg><h1>H</h1>").title == "H")
     }
 
-    @Test func paragraphsInPageChromeAreTheLastResort() {
-        #expect(summary("<nav><p>Menu</p></nav><p></p><p>  </p><div><p>Body</p></div>").firstParagraph == "Body")
-        #expect(summary("<footer><p>Only footer</p></footer>").firstParagraph == "Only footer")
-        #expect(summary("<form><p>Sign in</p><p>x").firstParagraph == "Sign in")
+    @Test func paragraphsInPageChromeAreTheLastResort() async throws {
+        #expect(try await summary("<nav><p>Menu</p></nav><p></p><p>  </p><div><p>Body</p></div>").firstParagraph == "Body")
+        #expect(try await summary("<footer><p>Only footer</p></footer>").firstParagraph == "Only footer")
+        #expect(try await summary("<form><p>Sign in</p><p>x").firstParagraph == "Sign in")
     }
 
-    @Test func longParagraphsAreClippedAtAWord() {
+    @Test func longParagraphsAreClippedAtAWord() async throws {
         let long = (0..<400).map { "word\($0)" }.joined(separator: " ")
-        let result = summary("<p>\(long)</p>").firstParagraph
+        let result = try await summary("<p>\(long)</p>").firstParagraph
         #expect(result.count <= PageSummary.paragraphLimit + 1)
         #expect(result.hasSuffix("…"))
         #expect(long.hasPrefix(String(result.dropLast())))
         #expect(!result.dropLast().hasSuffix(" "))
     }
 
-    @Test func baseHrefAndLinkLimits() {
+    @Test func baseHrefAndLinkLimits() async throws {
         let html = """
             <base href="https://mirror.example/docs/">
             <a href="a">A</a><a href="a">A again</a><a href="b"><img alt=x></a><a href="c">C
             <a href=" d ">D</a>
             """
-        let result = summary(html, maxLinks: 3)
+        let result = try await summary(html, maxLinks: 3)
         #expect(result.linksCount == 5)
         #expect(result.links.map(\.url) == ["https://mirror.example/docs/a", "https://mirror.example/docs/b", "https://mirror.example/docs/c"])
         #expect(result.links.map(\.text) == ["A", "", "C"])
-        #expect(summary(html, maxLinks: 0).links.isEmpty)
+        #expect(try await summary(html, maxLinks: 0).links.isEmpty)
     }
 
-    @Test func languageFromMeta() {
-        #expect(summary(#"<meta http-equiv="Content-Language" content="de, en">"#).language == "de")
-        #expect(summary(#"<html xml:lang="fr"><p>x"#).language == "fr")
+    @Test func languageFromMeta() async throws {
+        #expect(try await summary(#"<meta http-equiv="Content-Language" content="de, en">"#).language == "de")
+        #expect(try await summary(#"<html xml:lang="fr"><p>x"#).language == "fr")
     }
 
     @Test func plainText() {
@@ -129,11 +129,11 @@ import Testing
         #expect(PageSummary.plainText(text).firstParagraph == "First line second line")
     }
 
-    @Test func hugePagesAreReadInLinearTime() {
+    @Test func hugePagesAreReadInLinearTime() async throws {
         let row = "<tr><td><a href=\"/item?id=1\">Item &amp; more</a></td><td><p>Cell text that goes on</p></td></tr>\n"
         let html = "<title>Big</title><table>" + String(repeating: row, count: 40_000)  // ~4 MB
         let start = Date()
-        let result = summary(html)
+        let result = try await summary(html)
         #expect(result.title == "Big")
         #expect(result.linksCount == 40_000)
         #expect(result.firstParagraph == "Cell text that goes on")
