@@ -23,6 +23,7 @@ public enum BuiltinSkills {
             WebFetchSkill(environment: environment),
             WebRequestSkill(environment: environment),
             WebSummarySkill(environment: environment),
+            NotifySendSkill(environment: environment),
         ]
     }
 }

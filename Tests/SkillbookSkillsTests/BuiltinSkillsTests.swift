@@ -11,7 +11,8 @@ import Testing
                     == [
                         "debug.echo", "debug.fail", "debug.sleep", "files.copy", "files.delete", "files.list",
                         "files.mkdir", "files.move", "files.read", "files.write", "notes.create", "notes.create_many",
-                        "notes.delete", "notes.list", "text.template",
+                        "notes.delete", "notes.list", "notify.send", "text.template", "web.fetch", "web.request",
+                        "web.summary",
                     ])
         }
     }
@@ -38,8 +39,10 @@ import Testing
                 let domain = String(id.prefix { $0 != "." })
                 #expect(descriptor.reversible == writes, "\(id)")
                 #expect(descriptor.resources == (writes ? [domain] : []), "\(id)")
-                #expect(descriptor.kind == (writes ? .action : .query), "\(id)")
-                #expect(descriptor.confirm == ["notes.delete", "files.delete"].contains(id), "\(id)")
+                // Actions whose effect is elsewhere (another machine, the user's eyes): nothing to undo here.
+                let irreversibleAction = ["web.request", "notify.send"].contains(id)
+                #expect(descriptor.kind == (writes || irreversibleAction ? .action : .query), "\(id)")
+                #expect(descriptor.confirm == ["notes.delete", "files.delete", "web.request"].contains(id), "\(id)")
             }
         }
     }
