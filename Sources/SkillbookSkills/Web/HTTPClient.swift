@@ -5,7 +5,8 @@ public import Foundation
 /// A conformer must:
 /// - return a response for every HTTP status (a 404 or 500 is a response, not an error);
 /// - follow redirects (301, 302, 303, 307, 308 with a `Location`) itself, at most
-///   `request.maxRedirects` of them, and report the final address in `HTTPResponse.url`; a 303, and
+///   `request.maxRedirects` of them (with 0, a redirect is returned as the response), and report
+///   the final address in `HTTPResponse.url`; a 303, and
 ///   a 301/302 after a POST, continue as a GET without a body; a redirect to another origin drops
 ///   the `Authorization` and `Cookie` headers; a redirect to anything but http or https fails;
 /// - read at most `request.maxBodyBytes` of the body and then stop reading, setting `truncated`

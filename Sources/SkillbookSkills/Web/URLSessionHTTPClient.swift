@@ -26,7 +26,7 @@ public struct URLSessionHTTPClient: HTTPClient {
             let remaining = request.timeout - (clock.now - start).seconds
             guard remaining > 0 else { throw Self.timedOut(request) }
             let response = try await exchange(hop, timeout: remaining, original: request)
-            guard Self.redirectStatuses.contains(response.status),
+            guard request.maxRedirects > 0, Self.redirectStatuses.contains(response.status),
                 let location = response.header("location")?.trimmingCharacters(in: .whitespaces), !location.isEmpty
             else { return response }
             guard redirects < request.maxRedirects else {

@@ -99,6 +99,18 @@ import Testing
         }
     }
 
+    @Test func withNoRedirectsAllowedARedirectIsTheResponse() async throws {
+        try await withLocalHTTPServer { server in
+            server.route("/moved", .redirect(to: "/elsewhere", status: 301))
+            var request = request(server.url("/moved"))
+            request.maxRedirects = 0
+            let response = try await client.send(request)
+            #expect(response.status == 301)
+            #expect(response.header("location") == "/elsewhere")
+            #expect(server.requests.map(\.path) == ["/moved"])
+        }
+    }
+
     @Test func seeOtherAndPostRedirectsContinueAsGet() async throws {
         try await withLocalHTTPServer { server in
             server.route("/form", .redirect(to: "/done", status: 303))
