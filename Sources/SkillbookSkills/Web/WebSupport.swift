@@ -3,7 +3,7 @@ import SkillbookCore
 
 /// What the web skills share: checking addresses and headers, building requests, describing failures.
 enum WebSupport {
-    static let userAgent = "skillbook/0.1 (+https://github.com/skillbook)"
+    static let userAgent = "skillbook/0.1"
 
     /// The http or https address in `text`; anything else is refused with a message saying why.
     static func webURL(_ text: String) throws(SkillError) -> URL {

@@ -7,7 +7,7 @@ import Testing
 @Suite struct HTTPClientTests {
     let client = URLSessionHTTPClient()
 
-    func request(_ url: String, method: String = "GET", timeout: Double = 10) -> HTTPRequest {
+    func request(_ url: String, method: String = "GET", timeout: Double = 60) -> HTTPRequest {
         HTTPRequest(url: URL(string: url)!, method: method, timeout: timeout)
     }
 
