@@ -32,7 +32,8 @@ var package = Package(
         .target(name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
         .testTarget(name: "SkillbookStoreTests", dependencies: ["SkillbookStore"]),
-        .testTarget(name: "SkillbookSkillsTests", dependencies: ["SkillbookSkills", "SkillbookStore"]),
+        .testTarget(
+            name: "SkillbookSkillsTests", dependencies: ["SkillbookSkills", "SkillbookStore", "SkillbookTesting"]),
         .testTarget(
             name: "SkillbookRuntimeTests",
             dependencies: ["SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]

@@ -30,6 +30,10 @@ public enum BuiltinSkills {
             DataFilterSkill(),
             DataSortSkill(),
             DataPickSkill(),
+            WebFetchSkill(environment: environment),
+            WebRequestSkill(environment: environment),
+            WebSummarySkill(environment: environment),
+            NotifySendSkill(environment: environment),
         ]
     }
 }

@@ -3,7 +3,7 @@ public import SkillbookStore
 public import SkillbookCore
 
 /// What built-in skills share: where state lives, the folders file skills may touch, the clock and
-/// id source, how child processes run, and the opened stores.
+/// id source, how child processes run, the network, where notifications go, and the opened stores.
 ///
 /// Copies share one lazily-opened `NotesStore` and one `RemindersStore`: the first skill that needs
 /// one opens it, and later calls (from any task) get the same store. A failure to open is not remembered, so a fixed state
@@ -18,13 +18,21 @@ public struct SkillEnvironment: Sendable {
     public var ids: IDGenerator
     /// Runs child processes (`shell.run`).
     public var processes: any ProcessRunning
+    /// How web skills and webhooks reach the network.
+    public var http: any HTTPClient
+    /// Where `notify.send` writes its line for people (standard error unless replaced).
+    public var notifications: NotificationSink
+    /// The `PATH` searched for helper programs such as `notify-send`; `nil` uses this process's.
+    public var executableSearchPath: String?
     private let openedNotes = Locked<NotesStore?>(nil)
     private let openedReminders = Locked<RemindersStore?>(nil)
 
     /// `allowedRoots` defaults to the current directory and the state directory.
     public init(
         stateDirectory: URL, currentDirectory: URL? = nil, allowedRoots: [URL]? = nil, clock: WallClock = .live,
-        ids: IDGenerator = .live, processes: any ProcessRunning = ProcessRunner()
+        ids: IDGenerator = .live, processes: any ProcessRunning = ProcessRunner(),
+        http: any HTTPClient = URLSessionHTTPClient(), notifications: NotificationSink = .standardError,
+        executableSearchPath: String? = nil
     ) {
         let currentDirectory =
             currentDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -34,6 +42,9 @@ public struct SkillEnvironment: Sendable {
         self.clock = clock
         self.ids = ids
         self.processes = processes
+        self.http = http
+        self.notifications = notifications
+        self.executableSearchPath = executableSearchPath
     }
 
     /// The notes store in `stateDirectory`, opened on first use.

@@ -12,8 +12,9 @@ import Testing
                         "data.filter", "data.pick", "data.sort", "debug.echo", "debug.fail", "debug.sleep",
                         "files.copy", "files.delete", "files.list", "files.mkdir", "files.move", "files.read",
                         "files.write", "notes.create", "notes.create_many", "notes.delete", "notes.list",
-                        "reminders.complete", "reminders.create", "reminders.delete", "reminders.list", "shell.run",
-                        "text.extract", "text.join", "text.template",
+                        "notify.send", "reminders.complete", "reminders.create", "reminders.delete", "reminders.list",
+                        "shell.run", "text.extract", "text.join", "text.template", "web.fetch", "web.request",
+                        "web.summary",
                     ])
         }
     }
@@ -42,8 +43,13 @@ import Testing
                 let runsCommands = id == "shell.run"
                 #expect(descriptor.reversible == (writes || runsCommands), "\(id)")
                 #expect(descriptor.resources == (writes ? [domain] : []), "\(id)")
-                #expect(descriptor.kind == (writes || runsCommands ? .action : .query), "\(id)")
-                #expect(descriptor.confirm == ["notes.delete", "files.delete", "reminders.delete", "shell.run"].contains(id), "\(id)")
+                // Actions whose effect is elsewhere (another machine, the user's eyes): nothing to undo here.
+                let irreversibleAction = ["web.request", "notify.send"].contains(id)
+                #expect(descriptor.kind == (writes || runsCommands || irreversibleAction ? .action : .query), "\(id)")
+                #expect(
+                    descriptor.confirm
+                        == ["notes.delete", "files.delete", "reminders.delete", "shell.run", "web.request"].contains(id),
+                    "\(id)")
             }
         }
     }
