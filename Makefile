@@ -1,4 +1,4 @@
-# Skillbook — the two commands of the README: `make run` and `make test`.
+# Skillbook — the two commands of the README: `make run` and `make test` (and `make bench`).
 SYSTEM_PACKAGES := libyaml-dev libsqlite3-dev pkg-config
 SWIFT ?= swift
 STATE ?= .build/run-state
@@ -31,6 +31,11 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Benchmarks run only here, never in `make test` (the bench is an executable, not a test).
+bench: deps
+	$(SWIFT) build -c release --product skillbook-bench
+	$(SWIFT) run -c release --skip-build skillbook-bench
 
 clean:
 	rm -rf .build

@@ -27,6 +27,8 @@ var package = Package(
             dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
+        .executableTarget(
+            name: "skillbook-bench", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]),
         .target(name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
         .testTarget(name: "SkillbookStoreTests", dependencies: ["SkillbookStore"]),

@@ -1,0 +1,35 @@
+import Foundation
+import SkillbookCore
+import SkillbookSkills
+
+// skillbook-bench [NAME…]: prints `name value unit` lines (see each benchmark's file); with names,
+// only the benchmarks whose figure starts with one of them (`skillbook-bench engine yaml`). Build in
+// release: `make bench`.
+
+let state = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-bench-\(UUID().uuidString)")
+
+func runBenchmarks(state: URL) async throws {
+    try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+    var registry = try SkillRegistry(BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: state)))
+    try registry.register(BatchBench.NoopSkill())
+
+    let benchmarks: [(name: String, run: () async throws -> Figure)] = [
+        ("engine_overhead_per_step", { try await EngineOverheadBench(registry: registry).run() }),
+        ("batch_100k_items", { try await BatchBench(registry: registry).run() }),
+        ("load_check_1000_steps", { try await LoadCheckBench(registry: registry).run() }),
+        ("yaml_throughput", { try await YAMLThroughputBench().run() }),
+    ]
+    let chosen = Array(CommandLine.arguments.dropFirst())
+    for benchmark in benchmarks where chosen.isEmpty || chosen.contains(where: { benchmark.name.hasPrefix($0) }) {
+        print(try await benchmark.run().line)
+    }
+}
+
+do {
+    try await runBenchmarks(state: state)
+    try? FileManager.default.removeItem(at: state)
+} catch {
+    try? FileManager.default.removeItem(at: state)
+    FileHandle.standardError.write(Data("skillbook-bench: \(error)\n".utf8))
+    exit(1)
+}
