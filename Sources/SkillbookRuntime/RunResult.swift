@@ -69,6 +69,21 @@ public struct RunResult: Sendable {
     public var started: Date
     public var finished: Date
 
+    public init(
+        runID: String, playbook: String, status: RunStatus, interrupted: Bool = false, outputs: ValueObject = ValueObject(),
+        steps: [StepReport], error: String? = nil, started: Date, finished: Date
+    ) {
+        self.runID = runID
+        self.playbook = playbook
+        self.status = status
+        self.interrupted = interrupted
+        self.outputs = outputs
+        self.steps = steps
+        self.error = error
+        self.started = started
+        self.finished = finished
+    }
+
     public var exitCode: Int32 { status.exitCode(interrupted: interrupted) }
 
     public func step(_ id: String) -> StepReport? {
