@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
+import SkillbookStore
 
 /// `skillbook run NAME|FILE [-i key=value]… [--inputs FILE] [--json]`
 enum RunCommand: Command {
@@ -21,6 +22,9 @@ enum RunCommand: Command {
             NAME is looked up as Playbooks/NAME.yaml (see --playbooks); a path to a .yaml file works too.
             The playbook is checked first: any error stops the run before a step runs (exit code 2).
             Ctrl-C interrupts the running step and rolls back completed steps (exit code 130).
+            Every run (not a dry run) is recorded in the journal of the state directory: 'skillbook runs'
+            lists them, and a run whose process died can be resumed or rolled back. The newest
+            \(SQLiteJournal.defaultRetention) runs are kept.
             """,
         examples: ["skillbook run hello-notes -i name=Ada", "skillbook run ./my.yaml --inputs inputs.yaml --json"])
 
@@ -51,12 +55,20 @@ enum RunCommand: Command {
             } else {
                 RefusingConfirmer()
             }
-        let engine = Engine(registry: registry, confirmer: confirmer)
         let dryRun = arguments.flag("dry-run")
-        let task = Task { await engine.run(playbook, inputs: inputs, dryRun: dryRun, onEvent: events.print) }
+        // The journal records every real run; a state file that cannot be opened stops the run here.
+        let journal = dryRun ? nil : try workspace.journal(registry: registry)
+        var environment = EngineEnvironment.live
+        let runID = environment.makeRunID()
+        environment.makeRunID = { runID }
+        try journal?.setFile(url.path, forRun: runID)
+        let engine = Engine(registry: registry, environment: environment, confirmer: confirmer, recorder: journal)
+        let options = Engine.RunOptions(dryRun: dryRun, trigger: "cli", source: file.text)
+        let task = Task { await engine.run(playbook, inputs: inputs, options: options, onEvent: events.print) }
         let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
         let result = await task.value
         withExtendedLifetime(watcher) {}
+        _ = try? journal?.prune(keepingNewest: SQLiteJournal.defaultRetention)
 
         if !arguments.flag("json"), !result.outputs.isEmpty {
             invocation.console.out(JSONText.encode(.object(result.outputs), pretty: true))
