@@ -75,7 +75,6 @@ public enum StateDatabase {
             seq INTEGER NOT NULL
         );
         CREATE INDEX calls_by_run ON calls (run, seq);
-        CREATE INDEX calls_by_key ON calls (run, step, iteration, batch);
         CREATE TABLE steps (
             id INTEGER PRIMARY KEY,
             run TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
