@@ -72,6 +72,7 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
             #expect(plan.uncertain == [CallKey(step: "many", batch: 0): .skip])
             #expect(plan.finishedSteps["one"]?.output == ["id": "n1", "n": 1.5])
 
+            try journal.checkpoint()
             try journal.compensationFinished(runID: "r1", key: CallKey(step: "one"), step: "one", error: nil, finished: Date())
             let result = RunResult(
                 runID: "r1", playbook: "sample", status: .rolledBack, interrupted: false, outputs: [:],

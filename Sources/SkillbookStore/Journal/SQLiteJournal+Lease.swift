@@ -101,17 +101,22 @@ extension SQLiteJournal {
 
     // MARK: Heartbeat
 
-    /// Starts refreshing the heartbeat of `runID` (one background task for every held run).
+    /// Starts refreshing the heartbeat of `runID` (one background task for every held run). The
+    /// same task checkpoints the write-ahead log, so that the engine's writes never pay for it.
     func holdRun(_ runID: String) {
         heartbeats.withLock { state in
             state.runs.insert(runID)
             guard state.task == nil else { return }
-            let interval = heartbeatInterval
+            let tick = min(heartbeatInterval, Self.checkpointInterval)
+            let beats = max(1, Int((heartbeatInterval / tick).rounded()))
             state.task = Task.detached { [weak self] in
+                var ticks = 0
                 while !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+                    try? await Task.sleep(nanoseconds: UInt64(tick * 1e9))
                     guard !Task.isCancelled, let journal = self else { return }
-                    journal.beat()
+                    ticks += 1
+                    if ticks % beats == 0 { journal.beat() }
+                    journal.checkpointIfNeeded()
                 }
             }
         }
@@ -126,6 +131,35 @@ extension SQLiteJournal {
                 state.task = nil
             }
         }
+    }
+
+    // MARK: Checkpoints
+
+    /// Seconds between checks of the write-ahead log's size while a run is held.
+    static let checkpointInterval = 0.5
+    /// A log longer than this is copied back into the database file by the background task.
+    static let checkpointThreshold = 4 << 20
+
+    /// Copies the write-ahead log back into the database (a passive checkpoint: it never waits for
+    /// other connections) when it has grown past `checkpointThreshold`. It runs on a connection of
+    /// its own, so writers on the shared connection are not held up by its flush to disk.
+    public func checkpointIfNeeded() {
+        let wal = database.path + "-wal"
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int,
+            size > Self.checkpointThreshold
+        else { return }
+        try? checkpoint()
+    }
+
+    /// A passive checkpoint on the journal's checkpoint connection.
+    public func checkpoint() throws(StoreError) {
+        let connection = try checkpointer.withLock { (opened) throws(StoreError) -> Database in
+            if let opened { return opened }
+            let connection = try Database(url: database.url)
+            opened = connection
+            return connection
+        }
+        _ = try connection.query("PRAGMA wal_checkpoint(PASSIVE)")
     }
 
     /// The runs whose heartbeat this journal refreshes.
