@@ -120,6 +120,9 @@ public enum SkillbookCLI {
         case let diagnostics as DiagnosticError:
             DiagnosticPrinter(console: console).print(diagnostics.diagnostics)
             return 2
+        case let sourced as SourcedDiagnosticError:
+            DiagnosticPrinter(console: console, sources: sourced.sources).print(sourced.diagnostics)
+            return 2
         case let registry as SkillRegistry.RegistryError:
             console.err("skillbook: \(label) \(registry)")
             return 2
@@ -150,8 +153,7 @@ public enum SkillbookCLI {
         text += """
 
             Options for every command:
-            \(CommandSpec.render(options: CommandSpec.globalOptions))  --version                     Print the version.
-
+            \(CommandSpec.render(options: CommandSpec.globalOptions + [OptionSpec(names: ["--version"], help: "Print the version.")]))
             Exit codes: 0 success, 1 run failed (rolled back), 2 usage or validation error,
             3 rollback incomplete, 130 interrupted.
             Run 'skillbook COMMAND --help' for a command's options.

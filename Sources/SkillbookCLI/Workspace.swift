@@ -7,20 +7,46 @@ import SkillbookStore
 struct Workspace {
     var playbooksDirectory: URL
     var stateDirectory: URL
+    /// Folders file skills may touch besides the current and state directories (`--allow-path`).
+    var allowedPaths: [URL]
     var environment: [String: String]
+    /// Relative paths on the command line are read from here.
+    var currentDirectory: URL
+    /// `./Skills` when it exists, then each `--skills DIR` (which must exist), without repeats.
+    var skillDirectories: [URL]
+    /// `--skills` folders that do not exist, reported when the registry is built.
+    var missingSkillDirectories: [String]
 
     init(arguments: ParsedArguments, environment: [String: String], currentDirectory: URL) {
         self.environment = environment
+        self.currentDirectory = currentDirectory
+        var directories: [URL] = []
+        var missing: [String] = []
+        func isDirectory(_ url: URL) -> Bool {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        let local = currentDirectory.appendingPathComponent("Skills").standardizedFileURL
+        if isDirectory(local) { directories.append(local) }
+        for path in arguments.all("skills") {
+            let url = URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
+            if !isDirectory(url) {
+                missing.append(path)
+            } else if !directories.contains(where: { $0.path == url.path }) {
+                directories.append(url)
+            }
+        }
+        skillDirectories = directories
+        missingSkillDirectories = missing
         let playbooks = arguments.value("playbooks") ?? "Playbooks"
-        playbooksDirectory = URL(fileURLWithPath: playbooks, relativeTo: currentDirectory).standardizedFileURL
+        playbooksDirectory = Self.resolve(playbooks, against: currentDirectory)
         stateDirectory = Self.stateDirectory(arguments.value("state"), environment: environment, currentDirectory: currentDirectory)
+        allowedPaths = arguments.all("allow-path").map { Self.resolve($0, against: currentDirectory) }
     }
 
     /// `--state`, else `$SKILLBOOK_HOME`, else `$XDG_STATE_HOME/skillbook`, else `~/.local/state/skillbook`.
     static func stateDirectory(_ option: String?, environment: [String: String], currentDirectory: URL) -> URL {
-        func url(_ path: String) -> URL {
-            URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
-        }
+        func url(_ path: String) -> URL { resolve(path, against: currentDirectory) }
         if let option, !option.isEmpty { return url(option) }
         if let home = environment["SKILLBOOK_HOME"], !home.isEmpty { return url(home) }
         if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return url(xdg).appendingPathComponent("skillbook") }
@@ -28,8 +54,23 @@ struct Workspace {
         return url(home).appendingPathComponent(".local/state/skillbook")
     }
 
+    /// The built-in skills and the manifest skills of `skillDirectories`. Manifest errors are
+    /// thrown together (exit code 2), with the files' text so each prints with its line.
     func registry() throws -> SkillRegistry {
-        try SkillRegistry(BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: stateDirectory)))
+        if let missing = missingSkillDirectories.first {
+            throw UsageError(message: "no skills folder at '\(missing)'")
+        }
+        let runner = ProcessRunner(inheritedEnvironment: environment, workingDirectory: currentDirectory.path)
+        let skills = SkillEnvironment(
+            stateDirectory: stateDirectory, currentDirectory: currentDirectory,
+            allowedRoots: [currentDirectory, stateDirectory] + allowedPaths, processes: runner)
+        var registry = try SkillRegistry(BuiltinSkills.all(environment: skills))
+        let loader = ManifestLoader(runner: runner, workingDirectory: currentDirectory.path)
+        let manifests = loader.load(directories: skillDirectories, into: &registry, displayPath: displayPath)
+        if manifests.diagnostics.hasErrors {
+            throw SourcedDiagnosticError(diagnostics: manifests.diagnostics, sources: manifests.sources)
+        }
+        return registry
     }
 
     /// The run journal in the state directory. Calls of read-only (query) skills are not flushed to
@@ -68,7 +109,7 @@ struct Workspace {
         let fileManager = FileManager.default
         let looksLikePath = reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml")
         if looksLikePath {
-            let url = URL(fileURLWithPath: reference).standardizedFileURL
+            let url = file(reference)
             guard fileManager.fileExists(atPath: url.path) else {
                 throw UsageError(message: "no playbook file at '\(reference)'")
             }
@@ -86,6 +127,17 @@ struct Workspace {
             message += " (available: \(names.joined(separator: ", ")))"
         }
         throw UsageError(message: message)
+    }
+
+    /// A path given on the command line, relative to the invocation's current directory.
+    func file(_ path: String) -> URL {
+        Self.resolve(path, against: currentDirectory)
+    }
+
+    /// `path` as an absolute file URL; a relative one is taken inside `directory` (which need not
+    /// end in '/': a URL without it would resolve against its parent).
+    static func resolve(_ path: String, against directory: URL) -> URL {
+        URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: directory.path, isDirectory: true)).standardizedFileURL
     }
 
     /// A path as the user would write it: relative to the current directory when inside it.

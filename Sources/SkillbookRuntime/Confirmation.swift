@@ -1,7 +1,7 @@
 public import SkillbookCore
 
 /// What the engine asks before running a step whose skill has `confirm`.
-public struct ConfirmationRequest: Sendable {
+public struct ConfirmationRequest: Sendable, Hashable {
     public var step: String
     public var skill: String
     public var summary: String
@@ -9,6 +9,14 @@ public struct ConfirmationRequest: Sendable {
     public var parameters: ValueObject
     /// Calls the step will make (batches or iterations).
     public var calls: Int
+
+    public init(step: String, skill: String, summary: String, parameters: ValueObject, calls: Int) {
+        self.step = step
+        self.skill = skill
+        self.summary = summary
+        self.parameters = parameters
+        self.calls = calls
+    }
 }
 
 /// Decides confirmations: a terminal prompt, `--yes`, or a refusal without a terminal.

@@ -432,6 +432,7 @@ struct RunExecution: Sendable {
         defer { Task { [resources = engine.resources] in await resources.release(locked) } }
 
         let progress = Progress(total: calls)
+        if calls > 1 { onEvent(.stepProgress(step: id, completed: 0, total: calls)) }
         if step.foreach == nil {
             let outputs = try await runBatches(batches[0], step: step, skill: skill, index: index, progress: progress)
             if dryRun { onEvent(.stepPlanned(plannedQuery(step, descriptor, iterations, calls, driver))) }

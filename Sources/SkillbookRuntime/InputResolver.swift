@@ -6,10 +6,13 @@ public import SkillbookCore
 public struct InputResolver: Sendable {
     public var now: Date
     public var timeZone: TimeZone
+    /// Environment variables; a default sees only those the playbook declares in `env:`.
+    public var variables: [String: String]
 
-    public init(now: Date = Date(), timeZone: TimeZone = .current) {
+    public init(now: Date = Date(), timeZone: TimeZone = .current, variables: [String: String] = [:]) {
         self.now = now
         self.timeZone = timeZone
+        self.variables = variables
     }
 
     /// - Parameters:
@@ -39,7 +42,8 @@ public struct InputResolver: Sendable {
         }
 
         var resolved = ValueObject()
-        let defaultsContext = EvaluationContext(now: now, timeZone: timeZone)
+        let defaultsContext = EvaluationContext(
+            env: variables.filter { playbook.env.contains($0.key) }, now: now, timeZone: timeZone)
         for input in playbook.inputs {
             if let value = provided[input.name] {
                 resolved[input.name] = value

@@ -43,7 +43,7 @@ public enum RunEvent: Sendable {
 public typealias RunEventHandler = @Sendable (RunEvent) -> Void
 
 /// A dry-run's account of one step.
-public struct StepPlan: Sendable {
+public struct StepPlan: Sendable, Hashable {
     public var step: String
     public var skill: String
     public var kind: SkillDescriptor.Kind
@@ -57,4 +57,20 @@ public struct StepPlan: Sendable {
     public var batches: Int?
     public var confirm: Bool
     public var reversible: Bool
+
+    public init(
+        step: String, skill: String, kind: SkillDescriptor.Kind, ran: Bool, parameters: ValueObject?,
+        unknownFrom: [String] = [], iterations: Int? = nil, batches: Int? = nil, confirm: Bool = false, reversible: Bool
+    ) {
+        self.step = step
+        self.skill = skill
+        self.kind = kind
+        self.ran = ran
+        self.parameters = parameters
+        self.unknownFrom = unknownFrom
+        self.iterations = iterations
+        self.batches = batches
+        self.confirm = confirm
+        self.reversible = reversible
+    }
 }

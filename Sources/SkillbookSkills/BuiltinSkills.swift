@@ -13,6 +13,14 @@ public enum BuiltinSkills {
             NotesCreateManySkill(environment: environment),
             NotesDeleteSkill(environment: environment),
             NotesListSkill(environment: environment),
+            FilesListSkill(environment: environment),
+            FilesReadSkill(environment: environment),
+            FilesWriteSkill(environment: environment),
+            FilesMoveSkill(environment: environment),
+            FilesCopySkill(environment: environment),
+            FilesDeleteSkill(environment: environment),
+            FilesMkdirSkill(environment: environment),
+            ShellRunSkill(runner: environment.processes),
         ]
     }
 }

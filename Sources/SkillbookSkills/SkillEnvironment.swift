@@ -2,21 +2,37 @@ public import Foundation
 public import SkillbookStore
 public import SkillbookCore
 
-/// What built-in skills share: where state lives, the clock and id source, and the opened stores.
+/// What built-in skills share: where state lives, the folders file skills may touch, the clock and
+/// id source, how child processes run, and the opened stores.
 ///
 /// Copies share one lazily-opened `NotesStore`: the first skill that needs it opens it, and later
 /// calls (from any task) get the same store. A failure to open is not remembered, so a fixed state
 /// file is picked up by the next call.
 public struct SkillEnvironment: Sendable {
     public var stateDirectory: URL
+    /// What relative paths given to file skills are relative to.
+    public var currentDirectory: URL
+    /// The folders file skills may read and change (with everything inside them); see `PathGuard`.
+    public var allowedRoots: [URL]
     public var clock: WallClock
     public var ids: IDGenerator
+    /// Runs child processes (`shell.run`).
+    public var processes: any ProcessRunning
     private let openedNotes = Locked<NotesStore?>(nil)
 
-    public init(stateDirectory: URL, clock: WallClock = .live, ids: IDGenerator = .live) {
+    /// `allowedRoots` defaults to the current directory and the state directory.
+    public init(
+        stateDirectory: URL, currentDirectory: URL? = nil, allowedRoots: [URL]? = nil, clock: WallClock = .live,
+        ids: IDGenerator = .live, processes: any ProcessRunning = ProcessRunner()
+    ) {
+        let currentDirectory =
+            currentDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         self.stateDirectory = stateDirectory
+        self.currentDirectory = currentDirectory
+        self.allowedRoots = allowedRoots ?? [currentDirectory, stateDirectory]
         self.clock = clock
         self.ids = ids
+        self.processes = processes
     }
 
     /// The notes store in `stateDirectory`, opened on first use.

@@ -21,9 +21,14 @@ final class EngineFixture {
     let resources = ResourceLocks()
 
     /// - Parameter replacing: built-in skills to swap for test doubles, given the real ones.
-    init(extra: [any Skill] = [], replacing: (any Skill) -> (any Skill)? = { _ in nil }) throws {
-        state = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-engine-\(UUID().uuidString)")
-        environment = SkillEnvironment(stateDirectory: state)
+    /// - Parameter workspace: the current directory file skills work in (and may touch), if any.
+    init(
+        extra: [any Skill] = [], workspace: URL? = nil, replacing: (any Skill) -> (any Skill)? = { _ in nil }
+    ) throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-engine-\(UUID().uuidString)")
+        self.state = state
+        environment = SkillEnvironment(
+            stateDirectory: state, currentDirectory: workspace, allowedRoots: workspace.map { [$0, state] })
         let builtins = BuiltinSkills.all(environment: environment).map { replacing($0) ?? $0 }
         registry = try SkillRegistry(builtins + extra)
     }

@@ -9,8 +9,9 @@ import Testing
             #expect(
                 harness.registry.ids
                     == [
-                        "debug.echo", "debug.fail", "debug.sleep", "notes.create", "notes.create_many", "notes.delete",
-                        "notes.list", "text.template",
+                        "debug.echo", "debug.fail", "debug.sleep", "files.copy", "files.delete", "files.list",
+                        "files.mkdir", "files.move", "files.read", "files.write", "notes.create", "notes.create_many",
+                        "notes.delete", "notes.list", "shell.run", "text.template",
                     ])
         }
     }
@@ -30,11 +31,17 @@ import Testing
                 #expect(!descriptor.tags.isEmpty, "\(id) has no tags")
                 #expect(descriptor.timeout > 0, "\(id)")
                 #expect(descriptor.availability == .available, "\(id)")
-                let writesNotes = ["notes.create", "notes.create_many", "notes.delete"].contains(id)
-                #expect(descriptor.reversible == writesNotes, "\(id)")
-                #expect(descriptor.resources == (writesNotes ? ["notes"] : []), "\(id)")
-                #expect(descriptor.kind == (writesNotes ? .action : .query), "\(id)")
-                #expect(descriptor.confirm == (id == "notes.delete"), "\(id)")
+                let writes = [
+                    "notes.create", "notes.create_many", "notes.delete", "files.write", "files.move", "files.copy",
+                    "files.delete", "files.mkdir",
+                ].contains(id)
+                let domain = String(id.prefix { $0 != "." })
+                // shell.run is reversible per call (with `undo`); see ShellRunSkill.
+                let runsCommands = id == "shell.run"
+                #expect(descriptor.reversible == (writes || runsCommands), "\(id)")
+                #expect(descriptor.resources == (writes ? [domain] : []), "\(id)")
+                #expect(descriptor.kind == (writes || runsCommands ? .action : .query), "\(id)")
+                #expect(descriptor.confirm == ["notes.delete", "files.delete", "shell.run"].contains(id), "\(id)")
             }
         }
     }

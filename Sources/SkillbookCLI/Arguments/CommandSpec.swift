@@ -27,6 +27,13 @@ struct CommandSpec: Sendable {
         OptionSpec(
             names: ["--state"], valueName: "DIR",
             help: "State directory (default: $SKILLBOOK_HOME, else $XDG_STATE_HOME/skillbook, else ~/.local/state/skillbook)."),
+        OptionSpec(
+            names: ["--allow-path"], valueName: "DIR",
+            help: "Also let file skills read and change files in DIR (default: only the current directory and the state directory).",
+            repeatable: true),
+        OptionSpec(
+            names: ["--skills"], valueName: "DIR",
+            help: "Also load manifest skills (*.yaml) from DIR; ./Skills is loaded when present.", repeatable: true),
         OptionSpec(names: ["--no-color"], help: "Never colour the output (NO_COLOR is respected too)."),
         OptionSpec(names: ["-h", "--help"], help: "Show this help."),
     ]
@@ -51,7 +58,7 @@ struct CommandSpec: Sendable {
         }
         let width = min(28, rows.map(\.0.count).max() ?? 0)
         return rows.map { left, right in
-            let pad = left.count < width ? String(repeating: " ", count: width - left.count) : "\n" + String(repeating: " ", count: width + 2)
+            let pad = left.count <= width ? String(repeating: " ", count: width - left.count) : "\n" + String(repeating: " ", count: width + 2)
             return "  \(left)\(pad)  \(right)\n"
         }.joined()
     }

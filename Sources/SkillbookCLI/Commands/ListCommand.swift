@@ -36,7 +36,7 @@ enum ListCommand: Command {
     }
 }
 
-/// Columns padded to their widest cell.
+/// Columns padded to their widest cell, without trailing spaces.
 struct TextTable {
     var header: [String]
     var rows: [[String]]
@@ -45,9 +45,11 @@ struct TextTable {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
-            row.enumerated().map { column, cell in
+            var line = row.enumerated().map { column, cell in
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-            }.joined(separator: "  ") + "\n"
+            }.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line + "\n"
         }.joined()
     }
 }

@@ -63,7 +63,7 @@ enum ResumeCommand: Command {
                 .refused, "\(displayName) is now playbook '\(playbook.name)', but run \(runID) ran '\(run.playbook)'")
         }
 
-        let inputs = try resumeInputs(run, playbook: playbook, arguments: arguments)
+        let inputs = try resumeInputs(run, playbook: playbook, arguments: arguments, environment: invocation.environment)
         let decisions = try await decide(try JournalCommandSupport.uncertainCalls(journal, runID), arguments: arguments, registry: registry, console: console)
 
         // Take the run: refuses when another process (a second resume) holds it.
@@ -87,14 +87,12 @@ enum ResumeCommand: Command {
             throw error
         }
 
-        let events = EventPrinter(console: console, json: arguments.flag("json"))
-        let engine = Engine(
-            registry: registry, confirmer: JournalCommandSupport.confirmer(arguments, console: console), recorder: journal)
-        let options = Engine.RunOptions(trigger: run.trigger, source: text, resume: (runID, plan))
-        let task = Task { await engine.run(playbook, inputs: inputs, options: options, onEvent: events.print) }
-        let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
-        let result = await task.value
-        withExtendedLifetime(watcher) {}
+        var environment = EngineEnvironment.live
+        environment.variables = invocation.environment
+        let result = await RunCommand.perform(
+            playbook, inputs: inputs, options: Engine.RunOptions(trigger: run.trigger, source: text, resume: (runID, plan)),
+            registry: registry, environment: environment, confirmer: JournalCommandSupport.confirmer(arguments, console: console),
+            recorder: journal, json: arguments.flag("json"), invocation)
         if !arguments.flag("json"), !result.outputs.isEmpty {
             console.out(JSONText.encode(.object(result.outputs), pretty: true))
         }
@@ -156,7 +154,9 @@ enum ResumeCommand: Command {
     }
 
     /// The run's recorded inputs, with the secret ones (which the journal redacted) given again by -i.
-    static func resumeInputs(_ run: JournalRun, playbook: Playbook, arguments: ParsedArguments) throws -> ValueObject {
+    static func resumeInputs(
+        _ run: JournalRun, playbook: Playbook, arguments: ParsedArguments, environment: [String: String]
+    ) throws -> ValueObject {
         let secret = Set(playbook.inputs.filter { containsSecret($0.schema) }.map(\.name))
         var given: [(key: String, text: String)] = []
         for text in arguments.all("input") {
@@ -188,7 +188,7 @@ enum ResumeCommand: Command {
                     + "give \(missing.count == 1 ? "it" : "them") again: skillbook resume \(JournalText.shortID(run.id)) \(flags)",
                 command: "resume")
         }
-        return try InputResolver().resolve(playbook, values: values, commandLine: given)
+        return try InputResolver(variables: environment).resolve(playbook, values: values, commandLine: given)
     }
 
     static func containsSecret(_ schema: Schema) -> Bool {

@@ -60,7 +60,9 @@ enum RollbackCommand: Command {
                 + "(its process stopped during the call), so it cannot be undone; check by hand whether it took effect"
 
         let events = EventPrinter(console: console, json: arguments.flag("json"))
-        let engine = Engine(registry: registry, recorder: journal)
+        var environment = EngineEnvironment.live
+        environment.variables = invocation.environment
+        let engine = Engine(registry: registry, environment: environment, recorder: journal)
         var result = await engine.rollBack(playbook, runID: runID, completed: completed) { event in
             guard case .runFinished(var result) = event, let problem else { return events.print(event) }
             result.status = .rollbackIncomplete

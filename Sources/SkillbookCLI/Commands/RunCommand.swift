@@ -44,9 +44,9 @@ enum RunCommand: Command {
             }
             return (String(text[..<equals]), String(text[text.index(after: equals)...]))
         }
-        let inputs = try InputResolver().resolve(playbook, values: values, commandLine: commandLine)
+        let inputs = try InputResolver(variables: invocation.environment)
+            .resolve(playbook, values: values, commandLine: commandLine)
 
-        let events = EventPrinter(console: invocation.console, json: arguments.flag("json"))
         let confirmer: any Confirmer =
             if arguments.flag("yes") {
                 ApprovingConfirmer()
@@ -55,19 +55,19 @@ enum RunCommand: Command {
             } else {
                 RefusingConfirmer()
             }
+        // The engine sees this invocation's environment (the process's, unless run in-process).
+        var environment = EngineEnvironment.live
+        environment.variables = invocation.environment
         let dryRun = arguments.flag("dry-run")
         // The journal records every real run; a state file that cannot be opened stops the run here.
         let journal = dryRun ? nil : try workspace.journal(registry: registry)
-        var environment = EngineEnvironment.live
         let runID = environment.makeRunID()
         environment.makeRunID = { runID }
         try journal?.setFile(url.path, forRun: runID)
-        let engine = Engine(registry: registry, environment: environment, confirmer: confirmer, recorder: journal)
-        let options = Engine.RunOptions(dryRun: dryRun, trigger: "cli", source: file.text)
-        let task = Task { await engine.run(playbook, inputs: inputs, options: options, onEvent: events.print) }
-        let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
-        let result = await task.value
-        withExtendedLifetime(watcher) {}
+        let result = await perform(
+            playbook, inputs: inputs, options: Engine.RunOptions(dryRun: dryRun, trigger: "cli", source: file.text),
+            registry: registry, environment: environment, confirmer: confirmer, recorder: journal,
+            json: arguments.flag("json"), invocation)
         _ = try? journal?.prune(keepingNewest: SQLiteJournal.defaultRetention)
 
         if !arguments.flag("json"), !result.outputs.isEmpty {
@@ -76,9 +76,52 @@ enum RunCommand: Command {
         return result.exitCode
     }
 
+    /// Runs (or resumes) a playbook: on a terminal with a live step list, otherwise printing each
+    /// event (as JSON lines with `json`); Ctrl-C and SIGTERM interrupt it.
+    static func perform(
+        _ playbook: Playbook, inputs: ValueObject, options: Engine.RunOptions, registry: SkillRegistry,
+        environment: EngineEnvironment, confirmer: any Confirmer, recorder: (any RunRecorder)?, json: Bool,
+        _ invocation: Invocation
+    ) async -> RunResult {
+        // Redrawing in place needs a terminal that understands cursor movement.
+        if invocation.console.stderrIsTerminal && invocation.environment["TERM"] != "dumb" && !json {
+            return await runLive(
+                playbook, inputs: inputs, options: options, registry: registry, environment: environment,
+                confirmer: confirmer, recorder: recorder, invocation)
+        }
+        let events = EventPrinter(console: invocation.console, json: json)
+        let engine = Engine(registry: registry, environment: environment, confirmer: confirmer, recorder: recorder)
+        let task = Task { await engine.run(playbook, inputs: inputs, options: options, onEvent: events.print) }
+        let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
+        let result = await task.value
+        withExtendedLifetime(watcher) {}
+        return result
+    }
+
+    /// On a terminal: a live step list drawn from a `RunSession` fed by the run's event stream.
+    @MainActor
+    static func runLive(
+        _ playbook: Playbook, inputs: ValueObject, options: Engine.RunOptions, registry: SkillRegistry,
+        environment: EngineEnvironment, confirmer: any Confirmer, recorder: (any RunRecorder)?, _ invocation: Invocation
+    ) async -> RunResult {
+        let renderer = LiveRenderer(session: RunSession(playbook: playbook), console: invocation.console)
+        // A prompt must not be drawn over: the renderer stops while the question is open.
+        let asking: any Confirmer = confirmer is TerminalConfirmer ? PausingConfirmer(base: confirmer, renderer: renderer) : confirmer
+        let handle = Engine(registry: registry, environment: environment, confirmer: asking, recorder: recorder)
+            .events(playbook, inputs: inputs, options: options)
+        let watcher =
+            invocation.handlesSignals
+            ? SignalWatcher(onSignal: { handle.cancel() }, announce: { text in Task { @MainActor in renderer.printAbove(text) } })
+            : nil
+        await renderer.run(handle.events)
+        let result = await handle.result.value
+        withExtendedLifetime(watcher) {}
+        return result
+    }
+
     static func readInputsFile(_ path: String?, workspace: Workspace) throws -> ValueObject {
         guard let path else { return ValueObject() }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: workspace.file(path).path), let text = String(data: data, encoding: .utf8) else {
             throw UsageError(message: "cannot read inputs file '\(path)'", command: "run")
         }
         guard let node = try YAMLLoader().load(text, file: path) else { return ValueObject() }
@@ -108,11 +151,28 @@ struct TerminalConfirmer: Confirmer {
     }
 }
 
+/// Pauses the live renderer while another confirmer asks on the terminal.
+struct PausingConfirmer: Confirmer {
+    var base: any Confirmer
+    var renderer: LiveRenderer
+
+    func confirm(_ request: ConfirmationRequest) async -> String? {
+        await renderer.pause()
+        let answer = await base.confirm(request)
+        await renderer.resume()
+        return answer
+    }
+}
+
 /// Routes SIGINT and SIGTERM to a handler while alive; a second signal exits at once with 130.
 final class SignalWatcher {
     private let sources: [any DispatchSourceSignal]
 
-    init(onSignal: @escaping @Sendable () -> Void) {
+    /// `announce` tells the user what happens (a line on stderr unless a live display shows it).
+    init(
+        onSignal: @escaping @Sendable () -> Void,
+        announce: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data("\n\($0)\n".utf8)) }
+    ) {
         let queue = DispatchQueue(label: "skillbook.signals")
         let seen = Counter()
         sources = [SIGINT, SIGTERM].map { number in
@@ -120,7 +180,7 @@ final class SignalWatcher {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 if seen.increment() > 1 { exit(130) }
-                FileHandle.standardError.write(Data("\nskillbook: interrupted; rolling back (press Ctrl-C again to quit now)\n".utf8))
+                announce("skillbook: interrupted; rolling back (press Ctrl-C again to quit now)")
                 onSignal()
             }
             source.resume()

@@ -25,7 +25,7 @@ enum RunsShowCommand: Command {
         if arguments.flag("json") {
             invocation.console.out(JSONText.encode(JournalText.json(timeline), pretty: true))
         } else {
-            invocation.console.writeOut(JournalText.text(timeline, console: invocation.console, now: Date()))
+            invocation.console.writeOut(JournalText.text(timeline, console: invocation.console))
         }
         return 0
     }

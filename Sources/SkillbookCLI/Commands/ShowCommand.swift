@@ -39,25 +39,26 @@ enum ShowCommand: Command {
             if step.when != nil { line += " [when]" }
             console.out(line)
             for mapping in step.with {
-                console.out("       \(mapping.name) ← \(sourceText(of: mapping.value, in: file.text))")
+                console.out("       \(mapping.name) ← \(sourceText(of: mapping.value))")
             }
         }
         if !playbook.outputs.isEmpty {
             console.out("\noutputs:")
             for output in playbook.outputs {
-                console.out("  \(output.name) ← \(sourceText(of: output.value, in: file.text))")
+                console.out("  \(output.name) ← \(sourceText(of: output.value))")
             }
         }
         return 0
     }
 
-    /// The value as written in the file, on one line.
-    static func sourceText(of value: MappedValue, in text: String) -> String {
-        if case .template(let template) = value.content { return template.source }
-        if let literal = value.literalValue { return JSONText.encode(literal) }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let start = value.range.start
-        guard start.line - 1 < lines.count else { return "…" }
-        return String(lines[start.line - 1].dropFirst(start.column - 1)).trimmingCharacters(in: .whitespaces)
+    /// The value on one line: expressions as written, literals as JSON, in flow style even when
+    /// the file uses block style.
+    static func sourceText(of value: MappedValue) -> String {
+        switch value.content {
+        case .literal(let literal): JSONText.encode(literal)
+        case .template(let template): template.source
+        case .array(let items): "[" + items.map(sourceText).joined(separator: ", ") + "]"
+        case .object(let members): "{" + members.map { "\($0.key): \(sourceText(of: $0.value))" }.joined(separator: ", ") + "}"
+        }
     }
 }

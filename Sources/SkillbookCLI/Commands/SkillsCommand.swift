@@ -21,8 +21,8 @@ enum SkillsCommand: Command {
         var descriptors = registry.descriptors
         if let id = arguments.positionals.first {
             guard let skill = registry[id] else {
-                let suggestion = Suggestion.closest(to: id, in: registry.ids).map { "; did you mean '\($0)'?" } ?? ""
-                throw UsageError(message: "unknown skill '\(id)'\(suggestion); 'skillbook skills' lists them", command: "skills")
+                let hint = Suggestion.closest(to: id, in: registry.ids).map { "did you mean '\($0)'?" } ?? "'skillbook skills' lists them"
+                throw UsageError(message: "unknown skill '\(id)'; \(hint)", command: "skills")
             }
             descriptors = [skill.descriptor]
         }

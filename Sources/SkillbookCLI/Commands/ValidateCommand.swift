@@ -26,14 +26,18 @@ enum ValidateCommand: Command {
         }
         for path in arguments.positionals {
             var isDirectory: ObjCBool = false
-            let url = URL(fileURLWithPath: path, relativeTo: invocation.currentDirectory).standardizedFileURL
+            let url = workspace.file(path)
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
                 throw UsageError(message: "no such file or folder '\(path)'", command: "validate")
             }
             if isDirectory.boolValue {
                 var folder = workspace
                 folder.playbooksDirectory = url
-                files += folder.playbookFiles()
+                let found = folder.playbookFiles()
+                if found.isEmpty {
+                    throw UsageError(message: "no playbooks in \(workspace.displayPath(url))", command: "validate")
+                }
+                files += found
             } else {
                 files.append(url)
             }

@@ -14,12 +14,16 @@ public struct Console: Sendable {
     public var readLine: @Sendable () async -> String?
     /// Colour is used only on a terminal and never with `NO_COLOR` or `--no-color`.
     public var colors: Bool
+    /// The size of the terminal stderr writes to, read when needed (it can change); `nil` when unknown.
+    public var terminalSize: @Sendable () -> (columns: Int, rows: Int)?
 
     public init(
         writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
         stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false, colors: Bool = false,
-        stdinIsTerminal: Bool = false, readLine: @escaping @Sendable () async -> String? = { nil }
+        stdinIsTerminal: Bool = false, readLine: @escaping @Sendable () async -> String? = { nil },
+        terminalSize: @escaping @Sendable () -> (columns: Int, rows: Int)? = { nil }
     ) {
+        self.terminalSize = terminalSize
         self.stdinIsTerminal = stdinIsTerminal
         self.readLine = readLine
         self.writeOut = writeOut
@@ -38,7 +42,12 @@ public struct Console: Sendable {
             stdoutIsTerminal: outTerminal, stderrIsTerminal: errTerminal,
             colors: errTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb",
             stdinIsTerminal: isatty(STDIN_FILENO) == 1,
-            readLine: { await Task.detached { Swift.readLine(strippingNewline: true) }.value })
+            readLine: { await Task.detached { Swift.readLine(strippingNewline: true) }.value },
+            terminalSize: {
+                var size = winsize()
+                guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+                return (Int(size.ws_col), Int(size.ws_row))
+            })
     }
 
     public func out(_ line: String) { writeOut(line + "\n") }

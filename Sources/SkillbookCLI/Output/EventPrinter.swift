@@ -28,7 +28,8 @@ struct EventPrinter: Sendable {
         case .stepFailed(let step, let error, let willContinue):
             console.err("  " + console.style("✗", "31") + " \(step): \(error)\(willContinue ? " (continuing)" : "")")
         case .confirmationRequested(let request):
-            console.err("  ? \(request.step) (\(request.skill)) asks for confirmation")
+            let calls = request.calls > 1 ? " (\(request.calls) calls)" : ""
+            console.err("  ? \(request.step) (\(request.skill)) asks for confirmation\(calls)")
         case .confirmationAnswered(let step, let approved):
             console.err("  \(approved ? "✓ approved" : "✗ not approved"): \(step)")
         case .stepPlanned(let plan):

@@ -129,7 +129,7 @@ enum JournalText {
     }
 
     /// A header with the run's facts, then every event in time order.
-    static func text(_ timeline: RunTimeline, console: Console, now: Date) -> String {
+    static func text(_ timeline: RunTimeline, console: Console) -> String {
         let run = timeline.run
         var lines: [String] = []
         lines.append(console.style("run \(run.id)", "1") + "  \(run.playbook)")

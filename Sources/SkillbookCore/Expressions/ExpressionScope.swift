@@ -32,6 +32,9 @@ public struct ExpressionScope: Sendable {
     public var env: [String]
     /// Inside rollback steps: the types of `this.input` and `this.output`.
     public var this: (input: ExprType, output: ExprType)?
+    /// Whether `run` (id, playbook, started) exists here: not in input defaults, which are
+    /// resolved before the run starts.
+    public var hasRun = true
 
     public init(
         inputs: [ObjectField]? = [], steps: [String: StepBinding] = [:], item: ExprType? = nil, env: [String] = [],

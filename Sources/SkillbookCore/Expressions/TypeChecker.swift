@@ -136,6 +136,10 @@ struct TypeChecker {
             }
             return .value(.integer)
         case "run":
+            guard scope.hasRun else {
+                error("run is not available here", at: offset)
+                return .value(.any)
+            }
             return .value(.object(fields: Self.runFields))
         case "env":
             return .env

@@ -1,7 +1,7 @@
 /// Which list parameter of a step is split into batches, and how many items go in each.
 ///
 /// A step batches when a list parameter with `maxItems` is mapped from an expression (its length
-/// is known only at run time) or from a literal longer than the limit, or when `batch:` says so.
+/// is known only at run time) or from a written list longer than the limit, or when `batch:` says so.
 /// A batched step's output always has the batched shape — `{ batches: […] }` plus each array field
 /// of the skill's output concatenated — whatever the run-time length, so mappings type-check once.
 public struct BatchDriver: Sendable, Hashable {
@@ -41,6 +41,7 @@ extension PlaybookStep {
             guard let size = limit(of: mapping.name) else { continue }
             switch mapping.value.content {
             case .literal(.array(let items)) where items.count <= size: continue
+            case .array(let items) where items.count <= size: continue
             case .literal(let value) where value.arrayValue == nil: continue
             default: candidates.append(BatchDriver(parameter: mapping.name, size: size))
             }

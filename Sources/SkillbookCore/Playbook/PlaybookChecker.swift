@@ -94,7 +94,8 @@ public struct PlaybookChecker: Sendable {
                 }
             }
             if let expression = input.defaultExpression {
-                let defaultsScope = ExpressionScope(inputs: nil, env: playbook.env)
+                var defaultsScope = ExpressionScope(inputs: nil, env: playbook.env)
+                defaultsScope.hasRun = false
                 let type = typeCheck(expression, scope: defaultsScope, &diagnostics)
                 if let type, !type.isAssignable(to: input.schema) {
                     diagnostics.append(

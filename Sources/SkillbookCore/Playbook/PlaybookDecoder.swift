@@ -29,7 +29,7 @@ public struct PlaybookDecoder: Sendable {
                 .error("a playbook must be a mapping with 'name' and 'steps', not a \(root.kindName)", at: root.location))
             return nil
         }
-        var context = Context(diagnostics: diagnostics)
+        var context = YAMLFieldReader(diagnostics: diagnostics)
         defer { diagnostics = context.diagnostics }
 
         var playbook = Playbook(name: "", steps: [], file: file)
@@ -88,7 +88,7 @@ public struct PlaybookDecoder: Sendable {
         return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 
-    private func decodeInputs(_ node: YAMLNode, _ context: inout Context) -> [PlaybookInput] {
+    private func decodeInputs(_ node: YAMLNode, _ context: inout YAMLFieldReader) -> [PlaybookInput] {
         guard let pairs = node.mapping else {
             context.error("'inputs' must be a mapping of input names to schemas", at: node.location)
             return []
@@ -120,7 +120,7 @@ public struct PlaybookDecoder: Sendable {
         return inputs
     }
 
-    private func decodeSteps(_ node: YAMLNode, _ context: inout Context) -> [PlaybookStep] {
+    private func decodeSteps(_ node: YAMLNode, _ context: inout YAMLFieldReader) -> [PlaybookStep] {
         guard let items = node.sequence else {
             context.error("'steps' must be a list of steps", at: node.location)
             return []
@@ -129,7 +129,7 @@ public struct PlaybookDecoder: Sendable {
         return items.enumerated().compactMap { index, item in decodeStep(item, number: index + 1, &context) }
     }
 
-    private func decodeRollback(_ node: YAMLNode, owner: String, _ context: inout Context) -> [PlaybookStep] {
+    private func decodeRollback(_ node: YAMLNode, owner: String, _ context: inout YAMLFieldReader) -> [PlaybookStep] {
         guard let items = node.sequence, !items.isEmpty else {
             context.error("'rollback' must be a non-empty list of steps that undo step '\(owner)'", at: node.location)
             return []
@@ -140,7 +140,7 @@ public struct PlaybookDecoder: Sendable {
     }
 
     private func decodeStep(
-        _ node: YAMLNode, number: Int, rollbackOf owner: String? = nil, _ context: inout Context
+        _ node: YAMLNode, number: Int, rollbackOf owner: String? = nil, _ context: inout YAMLFieldReader
     ) -> PlaybookStep? {
         guard let pairs = node.mapping else {
             context.error("step \(number) must be a mapping with 'id' and 'skill', not a \(node.kindName)", at: node.location)
@@ -196,11 +196,7 @@ public struct PlaybookDecoder: Sendable {
             case "timeout": step.timeout = context.duration(value, "timeout")
             case "on_failure": step.onFailure = context.failurePolicy(value)
             case "confirm":
-                guard case .bool(let confirm) = value.value else {
-                    context.error("'confirm' must be true or false", at: value.location)
-                    continue
-                }
-                step.confirm = confirm
+                step.confirm = context.bool(value, "confirm")
             default:
                 context.unknownKey(pair.key, key, in: "step", known: Self.stepKeys, unsupported: Self.unsupportedStepKeys)
             }
@@ -221,39 +217,8 @@ public struct PlaybookDecoder: Sendable {
     }
 }
 
-/// The decoder's running state: the diagnostics so far, and helpers that add to them.
-private struct Context {
-    var diagnostics: [Diagnostic]
-
-    mutating func error(_ message: String, at location: SourceLocation) {
-        diagnostics.append(.error(message, at: location))
-    }
-
-    mutating func unknownKey(_ keyNode: YAMLNode, _ key: String, in owner: String, known: [String], unsupported: Set<String>) {
-        if unsupported.contains(key) {
-            error("'\(key)' is not supported yet by this version of skillbook", at: keyNode.location)
-            return
-        }
-        let suggestion = Suggestion.closest(to: key, in: known).map { "; did you mean '\($0)'?" } ?? ""
-        error("unknown \(owner) key '\(key)'\(suggestion)", at: keyNode.location)
-    }
-
-    mutating func string(_ node: YAMLNode, _ key: String) -> String? {
-        guard let text = node.scalar, case .string = node.value else {
-            error("'\(key)' must be text, not \(node.scalar == nil ? "a \(node.kindName)" : node.value.typeName)", at: node.location)
-            return nil
-        }
-        return text
-    }
-
-    mutating func stringList(_ node: YAMLNode, _ key: String) -> [String] {
-        guard let items = node.sequence else {
-            error("'\(key)' must be a list of text", at: node.location)
-            return []
-        }
-        return items.compactMap { string($0, "each entry of '\(key)'") }
-    }
-
+/// The playbook's own fields.
+extension YAMLFieldReader {
     mutating func failurePolicy(_ node: YAMLNode) -> FailurePolicy? {
         guard let text = node.scalar, let policy = FailurePolicy(rawValue: text) else {
             let names = FailurePolicy.allCases.map(\.rawValue)
@@ -262,29 +227,6 @@ private struct Context {
             return nil
         }
         return policy
-    }
-
-    mutating func duration(_ node: YAMLNode, _ key: String) -> Double? {
-        let seconds: Double? =
-            switch node.value {
-            case .int(let i): Double(i)
-            case .double(let d): d
-            case .string(let text): DurationText.seconds(text)
-            default: nil
-            }
-        guard let seconds, seconds > 0, seconds.isFinite else {
-            error("'\(key)' must be a positive duration such as 30, 30s, 5m or 1h", at: node.location)
-            return nil
-        }
-        return seconds
-    }
-
-    mutating func positiveInteger(_ node: YAMLNode, _ key: String, limit: Int) -> Int? {
-        guard case .int(let number) = node.value, (1...limit).contains(number) else {
-            error("'\(key)' must be a whole number between 1 and \(limit)", at: node.location)
-            return nil
-        }
-        return number
     }
 
     mutating func batch(_ node: YAMLNode) -> BatchPolicy? {

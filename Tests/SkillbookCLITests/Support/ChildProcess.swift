@@ -1,143 +1,92 @@
 import Foundation
-import Testing
+import Synchronization
 
-/// The built `skillbook` executable: next to the test bundle (`swift build --build-tests` builds it).
-func skillbookExecutable() throws -> URL {
-    let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("skillbook")
-    guard FileManager.default.isExecutableFile(atPath: url.path) else {
-        throw ChildProcessError("the skillbook executable is not at \(url.path); build it first (swift build --build-tests)")
+/// The built `skillbook` executable: next to the test bundle, else in the package's `.build`.
+func builtExecutable() throws -> URL {
+    var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("skillbook")]
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let build = packageRoot.appendingPathComponent(".build")
+    candidates.append(build.appendingPathComponent("debug/skillbook"))
+    for triple in (try? FileManager.default.contentsOfDirectory(atPath: build.path)) ?? [] {
+        candidates.append(build.appendingPathComponent(triple).appendingPathComponent("debug/skillbook"))
     }
-    return url
+    if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) { return found }
+    throw MissingExecutable(candidates: candidates)
 }
 
-struct ChildProcessError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+/// Fails the test (never skips it) when there is no executable to start.
+struct MissingExecutable: Error, CustomStringConvertible {
+    var candidates: [URL]
+
+    var description: String {
+        "the skillbook executable was not found; build it first (swift build --build-tests). Looked in:\n"
+            + candidates.map(\.path).joined(separator: "\n")
+    }
 }
 
-/// What a child writes to stdout or stderr, through a file rather than a pipe: with pipes, a child
-/// started concurrently by another test can inherit (or Foundation can leave open) a pipe's write
-/// end, and the reader then never sees end-of-file. A file has no end-of-file to wait for.
-final class OutputFile: Sendable {
-    let url: URL
+/// What a child process has written to one pipe so far, and whether it closed it.
+final class PipeReader: Sendable {
+    private let state = Mutex<(data: Data, closed: Bool)>((Data(), false))
 
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-child-\(UUID().uuidString).txt")
-        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    var text: String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
-}
-
-/// `skillbook ARGS` as a real child process, its output collected as it comes.
-final class SkillbookChild {
-    let process = Process()
-    let stdout = OutputFile()
-    let stderr = OutputFile()
-
-    init(_ arguments: [String], in directory: URL) throws {
-        process.executableURL = try skillbookExecutable()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        let out = try FileHandle(forWritingTo: stdout.url)
-        let err = try FileHandle(forWritingTo: stderr.url)
-        defer {
-            try? out.close()
-            try? err.close()
+    init(_ pipe: Pipe) {
+        pipe.fileHandleForReading.readabilityHandler = { [self] handle in
+            let chunk = handle.availableData
+            state.withLock { state in
+                if chunk.isEmpty { state.closed = true } else { state.data.append(chunk) }
+            }
+            if chunk.isEmpty { handle.readabilityHandler = nil }
         }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
     }
 
-    deinit {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    var text: String { state.withLock { String(decoding: $0.data, as: UTF8.self) } }
+    var closed: Bool { state.withLock { $0.closed } }
+}
+
+/// Polls `condition` every few milliseconds until it holds or `seconds` pass; returns whether it held.
+func wait(upTo seconds: Double, until condition: () -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}
+
+/// A `skillbook` child process with its output read while it runs.
+struct ChildSkillbook {
+    let process = Process()
+    let out: PipeReader
+    let err: PipeReader
+
+    init(_ arguments: [String], in directory: TemporaryDirectory) throws {
+        process.executableURL = try builtExecutable()
+        process.arguments = arguments + ["--state", directory.state.path]
+        process.currentDirectoryURL = directory.url
+        process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        out = PipeReader(stdout)
+        err = PipeReader(stderr)
+        try process.run()
     }
 
     var pid: Int32 { process.processIdentifier }
 
-    /// The `--json` events printed so far (complete lines only).
-    var events: [[String: Any]] { Self.events(in: stdout.text) }
-
-    static func events(in output: String) -> [[String: Any]] {
-        var text = output
-        if let newline = text.lastIndex(of: "\n") { text = String(text[...newline]) } else { text = "" }
-        return text.split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-        }
+    /// Waits until stdout contains `text` (or the process ends); whether it appeared while running.
+    func waitFor(_ text: String, seconds: Double = 30) async throws -> Bool {
+        let seen = try await wait(upTo: seconds) { out.text.contains(text) || !process.isRunning }
+        return seen && process.isRunning
     }
 
-    /// Waits until an event matches (true), or the process exits or `seconds` pass (false).
-    func waitForEvent(upTo seconds: Double = 30, _ matches: ([String: Any]) -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if events.contains(where: matches) { return true }
-            if !process.isRunning { return events.contains(where: matches) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return false
+    /// Waits for the process to exit and close its pipes.
+    func waitForExit(seconds: Double) async throws -> Bool {
+        try await wait(upTo: seconds) { !process.isRunning && out.closed && err.closed }
     }
 
-    /// Sends `signal` once an event matches (and `delay` seconds more), watching from a thread of
-    /// its own so that a test pool busy with other tests cannot make it late. Returns whether an
-    /// event matched before the run finished or `seconds` passed; waits for the process to end.
-    func kill(
-        _ signal: Int32 = SIGKILL, after delay: Double = 0, upTo seconds: Double = 30,
-        when matches: @escaping @Sendable ([String: Any]) -> Bool
-    ) async throws -> Bool {
-        let pid = self.pid
-        let output = stdout
-        let matched = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let thread = Thread {
-                let deadline = Date().addingTimeInterval(seconds)
-                while Date() < deadline {
-                    let events = Self.events(in: output.text)
-                    if events.contains(where: matches) {
-                        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-                        Foundation.kill(pid, signal)
-                        return continuation.resume(returning: true)
-                    }
-                    if events.contains(where: { $0["type"] as? String == "run.finished" }) { break }
-                    Thread.sleep(forTimeInterval: 0.002)
-                }
-                continuation.resume(returning: false)
-            }
-            thread.start()
-        }
-        _ = try await waitForExit()
-        return matched
+    func killIfRunning() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
-
-    /// Sends `signal` and waits until the process has ended and been reaped.
-    func kill(_ signal: Int32 = SIGKILL) async throws {
-        Foundation.kill(pid, signal)
-        _ = try await waitForExit()
-    }
-
-    /// Waits for the process to end; its exit code, or `nil` after `seconds`.
-    func waitForExit(upTo seconds: Double = 60) async throws -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning {
-            if Date() > deadline { return nil }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return process.terminationStatus
-    }
-
-    var transcript: String { "stdout:\n\(stdout.text)\nstderr:\n\(stderr.text)" }
-}
-
-/// Runs `skillbook ARGS` to the end as a child process.
-func runSkillbook(_ arguments: [String], in directory: URL, upTo seconds: Double = 60) async throws -> (code: Int32, out: String, err: String) {
-    let child = try SkillbookChild(arguments, in: directory)
-    guard let code = try await child.waitForExit(upTo: seconds) else {
-        throw ChildProcessError("skillbook \(arguments.joined(separator: " ")) did not finish in \(seconds) s\n\(child.transcript)")
-    }
-    return (code, child.stdout.text, child.stderr.text)
 }

@@ -1,0 +1,105 @@
+import Foundation
+import SkillbookCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `files.read`: a text file's content, up to a number of bytes.
+struct FilesReadSkill: Skill {
+    let environment: SkillEnvironment
+
+    static let defaultMaxBytes = 1 << 20
+    static let maxMaxBytes = 64 << 20
+
+    let descriptor = SkillDescriptor(
+        id: "files.read",
+        title: "Read a text file",
+        summary: "Reads a UTF-8 text file and returns { content, truncated, size }: its text (at most max_bytes "
+            + "bytes, 1 MiB unless asked, cut at a character boundary), whether it was cut short, and the file's "
+            + "size in bytes. A file that is not UTF-8 text (an image, a PDF) is refused with a clear error. Only "
+            + "files inside the allowed folders can be read.",
+        examples: ["read the file notes.txt", "show me what is in todo.md", "open the text file", "print the readme"],
+        tags: ["files", "read"],
+        kind: .query,
+        parameters: .object(
+            [
+                "path": .string(
+                    "The file to read, absolute or relative to the current directory.", minLength: 1, format: "path"),
+                "max_bytes": .integer(
+                    "Read at most this many bytes from the start of the file.", minimum: 1, maximum: maxMaxBytes,
+                    default: defaultMaxBytes),
+            ],
+            required: ["path"]),
+        output: .object(
+            [
+                "content": .string("The file's text (its beginning, when truncated)."),
+                "truncated": .boolean("Whether the file is longer than what was read."),
+                "size": .integer("The file's size in bytes.", minimum: 0),
+            ],
+            required: ["content", "truncated", "size"]),
+        timeout: 30,
+        idempotent: true)
+
+    func run(_ parameters: ValueObject, context: SkillContext) async throws -> Value {
+        let parameters = parameters.applyingDefaults(of: descriptor.parameters)
+        let file = try environment.pathGuard.check(parameters["path"]?.stringValue ?? "")
+        let maxBytes = min(max(parameters["max_bytes"]?.intValue ?? Self.defaultMaxBytes, 1), Self.maxMaxBytes)
+        switch FileOps.targetKind(file.target) {
+        case .file?: break
+        case .directory?: throw SkillError("'\(file.parameter)' is a folder, not a file")
+        case nil: throw SkillError("there is no file at '\(file.parameter)'")
+        default: throw SkillError("'\(file.parameter)' is not a regular file")
+        }
+        try Task.checkCancellation()
+        let (bytes, size) = try Self.readPrefix(file.target, upTo: maxBytes + 1, parameter: file.parameter)
+        var data = bytes.prefix(maxBytes)
+        let truncated = bytes.count > maxBytes
+        if truncated {
+            // Do not cut a character in two: drop an incomplete sequence at the end.
+            var end = data.count
+            var back = 0
+            while back < 3, end > 0, data[end - 1] & 0xC0 == 0x80 {
+                end -= 1
+                back += 1
+            }
+            if end > 0, data[end - 1] & 0xC0 == 0xC0 {
+                let lead = data[end - 1]
+                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                if back + 1 < length { data = data.prefix(end - 1) }
+            }
+        }
+        guard let content = String(validating: data, as: UTF8.self) else {
+            throw SkillError(
+                "'\(file.parameter)' is not UTF-8 text (it may be a binary file such as an image or a PDF); "
+                    + "files.read reads text only")
+        }
+        return ["content": .string(content), "truncated": .bool(truncated), "size": .int(size)]
+    }
+
+    /// The first `count` bytes of the file and its size.
+    static func readPrefix(_ path: String, upTo count: Int, parameter: String) throws(SkillError) -> ([UInt8], Int) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw SkillError("cannot read '\(parameter)': \(FileOps.lastError())") }
+        defer { close(descriptor) }
+        var info = stat()
+        let size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
+        var bytes = [UInt8](repeating: 0, count: min(count, max(size, 0) + 1))
+        var filled = 0
+        while filled < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw SkillError("cannot read '\(parameter)': \(FileOps.lastError())")
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        bytes.removeSubrange(filled...)
+        return (bytes, size)
+    }
+}

@@ -1,0 +1,114 @@
+public import Foundation
+public import SkillbookCore
+
+/// Reads skill manifests (`*.yaml`, `*.yml`) from folders, with every problem as a diagnostic.
+///
+/// A manifest with errors is left out (and its diagnostics reported); a manifest whose command
+/// is not on PATH is kept, marked unavailable with the reason.
+public struct ManifestLoader: Sendable {
+    public var runner: any ProcessRunning
+    /// Where manifest commands run; `nil` keeps the current directory.
+    public var workingDirectory: String?
+
+    public init(runner: any ProcessRunning = ProcessRunner(), workingDirectory: String? = nil) {
+        self.runner = runner
+        self.workingDirectory = workingDirectory
+    }
+
+    public struct Result: Sendable {
+        public var skills: [ManifestSkill] = []
+        /// Sorted by file, line and column.
+        public var diagnostics: [Diagnostic] = []
+        /// Each file's text by its display name, so a printer can show the offending line.
+        public var sources: [String: String] = [:]
+    }
+
+    /// Every manifest in `directory`, in file-name order. Two manifests with the same id: the
+    /// second is an error.
+    public func load(directory: URL, displayPath: (URL) -> String = { $0.path }) -> Result {
+        var result = Result()
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            result.diagnostics.append(.error("cannot read the skills folder '\(displayPath(directory))'", path: displayPath(directory)))
+            return result
+        }
+        var seen: [String: SourceLocation] = [:]
+        for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+            let url = directory.appendingPathComponent(name)
+            let file = displayPath(url)
+            guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
+            else {
+                result.diagnostics.append(
+                    .error("the manifest cannot be read as UTF-8 text", at: SourceLocation(file: file, line: 1, column: 1)))
+                continue
+            }
+            result.sources[file] = text
+            let (skill, diagnostics) = load(text, file: file, manifestDirectory: directory.path)
+            result.diagnostics += diagnostics
+            guard let skill else { continue }
+            if let first = seen[skill.manifest.id] {
+                result.diagnostics.append(
+                    .error(
+                        "skill '\(skill.manifest.id)' is already declared at \(first); skill ids must be unique",
+                        at: skill.manifest.idLocation))
+                continue
+            }
+            seen[skill.manifest.id] = skill.manifest.idLocation
+            result.skills.append(skill)
+        }
+        result.diagnostics = result.diagnostics.sortedByLocation()
+        return result
+    }
+
+    /// One manifest's text.
+    public func load(_ text: String, file: String, manifestDirectory: String? = nil) -> (skill: ManifestSkill?, diagnostics: [Diagnostic]) {
+        let root: YAMLNode?
+        do {
+            root = try YAMLLoader().load(text, file: file)
+        } catch {
+            return (nil, error.diagnostics)
+        }
+        var diagnostics: [Diagnostic] = []
+        guard let manifest = ManifestDecoder().decode(root, file: file, diagnostics: &diagnostics) else {
+            return (nil, diagnostics.sortedByLocation())
+        }
+        let skill = ManifestSkill(
+            manifest: manifest, runner: runner, workingDirectory: workingDirectory, manifestDirectory: manifestDirectory)
+        return (skill, diagnostics.sortedByLocation())
+    }
+
+    /// Loads each folder and registers its skills in `registry`. A manifest whose id is already
+    /// registered (a built-in skill, or a manifest of an earlier folder) is an error at its id.
+    public func load(
+        directories: [URL], into registry: inout SkillRegistry, displayPath: (URL) -> String = { $0.path }
+    ) -> Result {
+        var combined = Result()
+        for directory in directories {
+            let result = load(directory: directory, displayPath: displayPath)
+            combined.diagnostics += result.diagnostics
+            combined.sources.merge(result.sources) { first, _ in first }
+            for skill in result.skills {
+                do {
+                    try registry.register(skill)
+                    combined.skills.append(skill)
+                } catch {
+                    let id = skill.manifest.id
+                    let message: String =
+                        switch (error, registry[id]) {
+                        case (.duplicate, let existing as ManifestSkill):
+                            "skill '\(id)' is already declared at \(existing.manifest.idLocation); skill ids must be unique"
+                        case (.duplicate, _):
+                            "skill '\(id)' has the id of a built-in skill; skill ids must be unique"
+                        default:
+                            error.description
+                        }
+                    combined.diagnostics.append(.error(message, at: skill.manifest.idLocation))
+                }
+            }
+        }
+        combined.diagnostics = combined.diagnostics.sortedByLocation()
+        return combined
+    }
+}
