@@ -142,6 +142,8 @@ func recordCrashedRun(
         let journal = try SQLiteJournal(stateDirectory: directory.state)
         let timeline = try #require(try journal.timeline(runID))
         #expect(timeline.run.status == .rolledBack)
+        #expect(timeline.run.error == "step 'check' failed: stop here", "why it failed is kept")
+        #expect(timeline.report?.arrayValue?.map { $0["status"]?.stringValue ?? "" } == ["compensated", "compensated", "failed"])
         #expect(timeline.compensations.map(\.key.step) == ["two", "one"])
         #expect(timeline.sessions.map(\.kind) == ["run", "rollback"])
 

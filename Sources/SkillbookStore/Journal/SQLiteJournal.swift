@@ -200,22 +200,35 @@ public final class SQLiteJournal: RunRecorder {
         }
     }
 
+    /// Records how the run ended. After a rollback of an ended run (whose own result knows only the
+    /// compensations), the earlier failure message and the report entries of steps the rollback
+    /// did not touch are kept.
     public func runFinished(_ result: RunResult) throws {
-        let status = JournalStatus(result.status).rawValue
-        let report = Value.array(
-            result.steps.map { step in
-                var entry = ValueObject()
-                entry["id"] = .string(step.id)
-                entry["skill"] = .string(step.skill)
-                entry["status"] = .string(step.status.rawValue)
-                entry["attempts"] = .int(step.attempts)
-                if let error = step.error { entry["error"] = .string(error) }
-                if let error = step.compensationError { entry["compensation_error"] = .string(error) }
-                entry["duration"] = .double(step.duration)
-                return .object(entry)
-            })
+        let status = JournalStatus(result.status)
         let finished = result.finished.timeIntervalSince1970
         try transaction { () throws(StoreError) in
+            var error = result.error
+            var earlier: [String: Value] = [:]
+            if status == .rolledBack || status == .rollbackIncomplete {
+                let row = try query("SELECT error, report FROM runs WHERE id = ?1", [.text(result.runID)]).first
+                error = error ?? row?.string("error")
+                for entry in try decode(row?.string("report"), "run report")?.arrayValue ?? [] {
+                    if let id = entry["id"]?.stringValue { earlier[id] = entry }
+                }
+            }
+            let report = Value.array(
+                result.steps.map { step in
+                    if step.status == .notRun, let kept = earlier[step.id] { return kept }
+                    var entry = ValueObject()
+                    entry["id"] = .string(step.id)
+                    entry["skill"] = .string(step.skill)
+                    entry["status"] = .string(step.status.rawValue)
+                    entry["attempts"] = .int(step.attempts)
+                    if let error = step.error { entry["error"] = .string(error) }
+                    if let error = step.compensationError { entry["compensation_error"] = .string(error) }
+                    entry["duration"] = .double(step.duration)
+                    return .object(entry)
+                })
             try execute(
                 """
                 UPDATE runs SET status = ?2, interrupted = ?3, finished = ?4, error = ?5, outputs = ?6, report = ?7,
@@ -223,10 +236,10 @@ public final class SQLiteJournal: RunRecorder {
                 WHERE id = ?1
                 """,
                 [
-                    .text(result.runID), .text(status), .integer(result.interrupted ? 1 : 0), .real(finished),
-                    SQLValue(result.error), .text(JSONText.encode(.object(result.outputs))), .text(JSONText.encode(report)),
+                    .text(result.runID), .text(status.rawValue), .integer(result.interrupted ? 1 : 0), .real(finished),
+                    SQLValue(error), .text(JSONText.encode(.object(result.outputs))), .text(JSONText.encode(report)),
                 ])
-            try closeSessions(result.runID, outcome: status, at: finished)
+            try closeSessions(result.runID, outcome: status.rawValue, at: finished)
         }
         releaseRun(result.runID)
     }
