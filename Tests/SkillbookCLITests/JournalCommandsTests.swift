@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookCLI
 import SkillbookCore
 import SkillbookRuntime
 import SkillbookStore
@@ -228,6 +229,32 @@ func recordCrashedRun(
         let timeline = try #require(try SQLiteJournal(stateDirectory: directory.state).timeline(runID))
         #expect(timeline.run.status == .succeeded)
         #expect(timeline.sessions.map(\.outcome) == ["interrupted", "succeeded"])
+    }
+
+    @Test func onATerminalTheUserDecidesAboutAnUncertainCall() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("uncertain.yaml", Self.uncertain)
+        let runID = try recordCrashedRun(directory, file: file, playbook: "uncertain", calls: [("one", "notes.create", nil)])
+        func resume(answering answer: String) async -> (code: Int32, err: String) {
+            let captured = CapturedOutput()
+            var console = captured.console
+            console.stdinIsTerminal = true
+            console.readLine = { answer }
+            let code = await SkillbookCLI.run(
+                ["resume", runID, "--state", directory.state.path], console: console, currentDirectory: directory.url)
+            return (code, captured.err)
+        }
+        let aborted = await resume(answering: "a")
+        #expect(aborted.code == 2)
+        #expect(aborted.err.contains("one (notes.create), started "))
+        #expect(aborted.err.contains("started but never recorded a result: it may or may not have taken effect"))
+        #expect(aborted.err.contains("Choice [r/s/a]: "))
+        #expect(aborted.err.contains("resume aborted; nothing was run"))
+        #expect(try SQLiteJournal(stateDirectory: directory.state).run(runID)?.status == .interrupted)
+
+        let rerun = await resume(answering: "r")
+        #expect(rerun.code == 0, "\(rerun.err)")
+        #expect(try notes(directory) == ["one", "two", "three"])
     }
 
     @Test func rerunUncertainMakesTheCallAgain() async throws {
