@@ -19,7 +19,7 @@ var package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "SkillbookCore", dependencies: ["CYAML"]),
-        .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "CSQLite"]),
+        .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "SkillbookRuntime", "CSQLite"]),
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "SkillbookStore"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
         .target(
@@ -31,7 +31,8 @@ var package = Package(
             name: "skillbook-bench", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]),
         .target(name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
-        .testTarget(name: "SkillbookStoreTests", dependencies: ["SkillbookStore"]),
+        .testTarget(
+            name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookRuntime", "SkillbookTesting"]),
         .testTarget(
             name: "SkillbookSkillsTests", dependencies: ["SkillbookSkills", "SkillbookStore", "SkillbookTesting"]),
         .testTarget(

@@ -40,7 +40,18 @@ public enum SkillbookCLI {
     static let commands: [CommandEntry] = [
         CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(ListCommand.self),
         CommandEntry(ShowCommand.self), CommandEntry(SkillsCommand.self), CommandEntry(SchemaCommand.self),
+        CommandEntry(RunsCommand.self), CommandEntry(RunsShowCommand.self), CommandEntry(RunsPruneCommand.self),
+        CommandEntry(ResumeCommand.self), CommandEntry(RollbackCommand.self),
     ]
+
+    /// The command an argument list names: a two-word command (`runs show`) before a one-word one;
+    /// returns it with the number of words its name took.
+    static func lookup(_ arguments: [String]) -> (CommandEntry, words: Int)? {
+        if arguments.count > 1, let command = commands.first(where: { $0.spec.name == "\(arguments[0]) \(arguments[1])" }) {
+            return (command, 2)
+        }
+        return commands.first(where: { $0.spec.name == arguments.first }).map { ($0, 1) }
+    }
 
     /// The real process: reads `CommandLine.arguments` once, exits with the command's code.
     public static func main() async -> Never {
@@ -68,7 +79,7 @@ public enum SkillbookCLI {
         }
         switch name {
         case "-h", "--help", "help":
-            if arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+            if arguments.count > 1, let (command, _) = lookup(Array(arguments.dropFirst())) {
                 console.writeOut(command.spec.helpText)
             } else {
                 console.writeOut(generalHelp)
@@ -80,13 +91,13 @@ public enum SkillbookCLI {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.spec.name == name }) else {
+        guard let (command, words) = lookup(arguments) else {
             let names = commands.map(\.spec.name)
             let suggestion = Suggestion.closest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
             return report(UsageError(message: "unknown command '\(name)'\(suggestion)"), console: console)
         }
         do {
-            let parsed: ParsedArguments = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec)
+            let parsed: ParsedArguments = try ArgumentParser.parse(Array(arguments.dropFirst(words)), for: command.spec)
             if parsed.flag("help") {
                 console.writeOut(command.spec.helpText)
                 return 0
@@ -114,6 +125,10 @@ public enum SkillbookCLI {
             return 2
         case let registry as SkillRegistry.RegistryError:
             console.err("skillbook: \(label) \(registry)")
+            return 2
+        case let journal as JournalError:
+            // Refusals (unknown run, run still running, playbook changed): nothing ran.
+            console.err("skillbook: \(label) \(journal.message)")
             return 2
         default:
             console.err("skillbook: \(label) \(error)")

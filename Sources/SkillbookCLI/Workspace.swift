@@ -1,6 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookSkills
+import SkillbookStore
 
 /// Where things are for one invocation: playbooks, state, and the skills that exist.
 struct Workspace {
@@ -70,6 +71,13 @@ struct Workspace {
             throw SourcedDiagnosticError(diagnostics: manifests.diagnostics, sources: manifests.sources)
         }
         return registry
+    }
+
+    /// The run journal in the state directory. Calls of read-only (query) skills are not flushed to
+    /// disk one by one: redoing one after a power cut is harmless (see `SQLiteJournal`).
+    func journal(registry: SkillRegistry) throws(StoreError) -> SQLiteJournal {
+        try SQLiteJournal(
+            stateDirectory: stateDirectory, syncsCall: { skill in registry[skill]?.descriptor.kind != .query })
     }
 
     /// Sub-playbooks are found by name in the playbooks directory.

@@ -18,6 +18,12 @@ let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// synchronous API and is fine for a local state file.
 ///
 /// The connection uses WAL journaling, a 5000 ms busy timeout and enforced foreign keys.
+///
+/// Durability: `synchronous = NORMAL`, so every commit is in the write-ahead log before the call
+/// returns and survives the process being killed at any point; a power cut can lose only the most
+/// recent commits, never corrupt the file, and never keep a later commit while losing an earlier
+/// one (the log is replayed as a checksummed prefix). Writes that must survive a power cut too run
+/// inside `synced { }`, whose commits are flushed to disk (fsync) before it returns.
 /// Opening never replaces an existing file: a file that is not a database is reported as a
 /// `StoreError` of kind `.notADatabase` and left as it is.
 public final class Database: @unchecked Sendable {
@@ -61,6 +67,7 @@ public final class Database: @unchecked Sendable {
             try Self.exec(db, "SELECT count(*) FROM sqlite_master", path: path)
             try Self.exec(db, "PRAGMA journal_mode = WAL", path: path)
             try Self.exec(db, "PRAGMA foreign_keys = ON", path: path)
+            try Self.exec(db, "PRAGMA synchronous = NORMAL", path: path)
         } catch {
             sqlite3_close_v2(db)
             throw error
@@ -179,6 +186,19 @@ public final class Database: @unchecked Sendable {
             throw error
         }
         return result
+    }
+
+    /// Runs `body` with this connection's commits flushed to disk before they return
+    /// (`synchronous = FULL`); other threads wait meanwhile. Flushing a commit also flushes every
+    /// commit before it. Inside a transaction (where SQLite cannot change the setting) it only runs
+    /// `body`.
+    public func synced<T, E: Error>(_ body: () throws(E) -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
+        try execute("PRAGMA synchronous = FULL")
+        defer { try? execute("PRAGMA synchronous = NORMAL") }
+        return try body()
     }
 
     // MARK: Schema versions

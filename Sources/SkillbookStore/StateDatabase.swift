@@ -21,7 +21,82 @@ public enum StateDatabase {
         );
         CREATE INDEX notes_by_created ON notes (created);
         """,
-        // reminders: `due`, `created` and `completed_at` are ISO 8601 UTC text to the second
+        // 2: the run journal (see SQLiteJournal). Times are seconds since 1970 (REAL), values JSON text.
+        """
+        CREATE TABLE runs (
+            id TEXT PRIMARY KEY NOT NULL,
+            playbook TEXT NOT NULL,
+            file TEXT,
+            source TEXT NOT NULL DEFAULT '',
+            source_hash TEXT NOT NULL DEFAULT '',
+            inputs TEXT NOT NULL DEFAULT '{}',
+            trigger TEXT NOT NULL DEFAULT 'cli',
+            status TEXT NOT NULL,
+            interrupted INTEGER NOT NULL DEFAULT 0,
+            started REAL NOT NULL,
+            finished REAL,
+            pid INTEGER,
+            host TEXT,
+            boot TEXT,
+            process_start TEXT,
+            heartbeat REAL,
+            error TEXT,
+            outputs TEXT,
+            report TEXT
+        );
+        CREATE INDEX runs_by_started ON runs (started);
+        CREATE INDEX runs_by_playbook ON runs (playbook, started);
+        CREATE INDEX runs_by_status ON runs (status);
+        CREATE TABLE sessions (
+            id INTEGER PRIMARY KEY,
+            run TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            host TEXT NOT NULL,
+            started REAL NOT NULL,
+            ended REAL,
+            outcome TEXT
+        );
+        CREATE INDEX sessions_by_run ON sessions (run);
+        CREATE TABLE calls (
+            id INTEGER PRIMARY KEY,
+            run TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            step TEXT NOT NULL,
+            iteration INTEGER,
+            batch INTEGER,
+            skill TEXT NOT NULL,
+            attempt INTEGER NOT NULL,
+            parameters TEXT NOT NULL,
+            output TEXT,
+            error TEXT,
+            started REAL NOT NULL,
+            finished REAL,
+            compensated INTEGER NOT NULL DEFAULT 0,
+            seq INTEGER NOT NULL
+        );
+        CREATE INDEX calls_by_run ON calls (run, seq);
+        CREATE TABLE steps (
+            id INTEGER PRIMARY KEY,
+            run TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            step TEXT NOT NULL,
+            status TEXT NOT NULL,
+            output TEXT,
+            error TEXT,
+            finished REAL NOT NULL
+        );
+        CREATE INDEX steps_by_run ON steps (run);
+        CREATE TABLE compensations (
+            id INTEGER PRIMARY KEY,
+            run TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            step TEXT NOT NULL,
+            iteration INTEGER,
+            batch INTEGER,
+            error TEXT,
+            finished REAL NOT NULL
+        );
+        CREATE INDEX compensations_by_run ON compensations (run);
+        """,
+        // 3: reminders: `due`, `created` and `completed_at` are ISO 8601 UTC text to the second
         // (`2026-05-01T09:00:00Z`), so that comparing the text compares the instants.
         """
         CREATE TABLE reminders (
@@ -47,9 +122,34 @@ public enum StateDatabase {
     }
 
     /// Opens (creating when missing) the state file and brings its schema up to date.
+    ///
+    /// The file is opened once per process: while a `Database` for it is alive (the notes store's,
+    /// the journal's), later calls return that same connection, so the stores of one process share
+    /// one connection, one lock and one migration. It is closed when the last user lets go.
     public static func open(stateDirectory: URL) throws(StoreError) -> Database {
+        let file = url(in: stateDirectory).standardizedFileURL
+        return try opened.withLock { (cache) throws(StoreError) -> Database in
+            if let database = cache[file.path]?.database { return database }
+            let database = try Database(url: file)
+            try database.migrate(migrations)
+            cache = cache.filter { $0.value.database != nil }
+            cache[file.path] = WeakDatabase(database: database)
+            return database
+        }
+    }
+
+    /// Opens a separate connection to the state file (not the shared one), schema up to date: for
+    /// tests of several connections, as several processes would have.
+    public static func openSeparately(stateDirectory: URL) throws(StoreError) -> Database {
         let database = try Database(url: url(in: stateDirectory))
         try database.migrate(migrations)
         return database
     }
+
+    private struct WeakDatabase {
+        weak var database: Database?
+    }
+
+    /// Open state files by path.
+    private static let opened = Locked<[String: WeakDatabase]>([:])
 }

@@ -15,6 +15,8 @@ func runBenchmarks(state: URL) async throws {
 
     let benchmarks: [(name: String, run: () async throws -> Figure)] = [
         ("engine_overhead_per_step", { try await EngineOverheadBench(registry: registry).run() }),
+        ("engine_overhead_per_step_journal", { try await JournalOverheadBench(registry: registry, state: state).run() }),
+        ("journal_writes_per_step", { try await JournalWritesBench(state: state).run() }),
         ("batch_100k_items", { try await BatchBench(registry: registry).run() }),
         ("load_check_1000_steps", { try await LoadCheckBench(registry: registry).run() }),
         ("yaml_throughput", { try await YAMLThroughputBench().run() }),

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
+import SkillbookStore
 
 /// `skillbook run NAME|FILE [-i key=value]… [--inputs FILE] [--json]`
 enum RunCommand: Command {
@@ -21,6 +22,9 @@ enum RunCommand: Command {
             NAME is looked up as Playbooks/NAME.yaml (see --playbooks); a path to a .yaml file works too.
             The playbook is checked first: any error stops the run before a step runs (exit code 2).
             Ctrl-C interrupts the running step and rolls back completed steps (exit code 130).
+            Every run (not a dry run) is recorded in the journal of the state directory: 'skillbook runs'
+            lists them, and a run whose process died can be resumed or rolled back. The newest
+            \(SQLiteJournal.defaultRetention) runs are kept.
             """,
         examples: ["skillbook run hello-notes -i name=Ada", "skillbook run ./my.yaml --inputs inputs.yaml --json"])
 
@@ -55,20 +59,16 @@ enum RunCommand: Command {
         var environment = EngineEnvironment.live
         environment.variables = invocation.environment
         let dryRun = arguments.flag("dry-run")
-        let result: RunResult
-        // Redrawing in place needs a terminal that understands cursor movement.
-        if invocation.console.stderrIsTerminal && invocation.environment["TERM"] != "dumb" && !arguments.flag("json") {
-            result = await runLive(
-                playbook, inputs: inputs, dryRun: dryRun, registry: registry, environment: environment, confirmer: confirmer,
-                invocation)
-        } else {
-            let events = EventPrinter(console: invocation.console, json: arguments.flag("json"))
-            let engine = Engine(registry: registry, environment: environment, confirmer: confirmer)
-            let task = Task { await engine.run(playbook, inputs: inputs, dryRun: dryRun, onEvent: events.print) }
-            let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
-            result = await task.value
-            withExtendedLifetime(watcher) {}
-        }
+        // The journal records every real run; a state file that cannot be opened stops the run here.
+        let journal = dryRun ? nil : try workspace.journal(registry: registry)
+        let runID = environment.makeRunID()
+        environment.makeRunID = { runID }
+        try journal?.setFile(url.path, forRun: runID)
+        let result = await perform(
+            playbook, inputs: inputs, options: Engine.RunOptions(dryRun: dryRun, trigger: "cli", source: file.text),
+            registry: registry, environment: environment, confirmer: confirmer, recorder: journal,
+            json: arguments.flag("json"), invocation)
+        _ = try? journal?.prune(keepingNewest: SQLiteJournal.defaultRetention)
 
         if !arguments.flag("json"), !result.outputs.isEmpty {
             invocation.console.out(JSONText.encode(.object(result.outputs), pretty: true))
@@ -76,17 +76,39 @@ enum RunCommand: Command {
         return result.exitCode
     }
 
+    /// Runs (or resumes) a playbook: on a terminal with a live step list, otherwise printing each
+    /// event (as JSON lines with `json`); Ctrl-C and SIGTERM interrupt it.
+    static func perform(
+        _ playbook: Playbook, inputs: ValueObject, options: Engine.RunOptions, registry: SkillRegistry,
+        environment: EngineEnvironment, confirmer: any Confirmer, recorder: (any RunRecorder)?, json: Bool,
+        _ invocation: Invocation
+    ) async -> RunResult {
+        // Redrawing in place needs a terminal that understands cursor movement.
+        if invocation.console.stderrIsTerminal && invocation.environment["TERM"] != "dumb" && !json {
+            return await runLive(
+                playbook, inputs: inputs, options: options, registry: registry, environment: environment,
+                confirmer: confirmer, recorder: recorder, invocation)
+        }
+        let events = EventPrinter(console: invocation.console, json: json)
+        let engine = Engine(registry: registry, environment: environment, confirmer: confirmer, recorder: recorder)
+        let task = Task { await engine.run(playbook, inputs: inputs, options: options, onEvent: events.print) }
+        let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
+        let result = await task.value
+        withExtendedLifetime(watcher) {}
+        return result
+    }
+
     /// On a terminal: a live step list drawn from a `RunSession` fed by the run's event stream.
     @MainActor
     static func runLive(
-        _ playbook: Playbook, inputs: ValueObject, dryRun: Bool, registry: SkillRegistry, environment: EngineEnvironment,
-        confirmer: any Confirmer, _ invocation: Invocation
+        _ playbook: Playbook, inputs: ValueObject, options: Engine.RunOptions, registry: SkillRegistry,
+        environment: EngineEnvironment, confirmer: any Confirmer, recorder: (any RunRecorder)?, _ invocation: Invocation
     ) async -> RunResult {
         let renderer = LiveRenderer(session: RunSession(playbook: playbook), console: invocation.console)
         // A prompt must not be drawn over: the renderer stops while the question is open.
         let asking: any Confirmer = confirmer is TerminalConfirmer ? PausingConfirmer(base: confirmer, renderer: renderer) : confirmer
-        let handle = Engine(registry: registry, environment: environment, confirmer: asking)
-            .events(playbook, inputs: inputs, dryRun: dryRun)
+        let handle = Engine(registry: registry, environment: environment, confirmer: asking, recorder: recorder)
+            .events(playbook, inputs: inputs, options: options)
         let watcher =
             invocation.handlesSignals
             ? SignalWatcher(onSignal: { handle.cancel() }, announce: { text in Task { @MainActor in renderer.printAbove(text) } })

@@ -1,0 +1,54 @@
+import Foundation
+import SkillbookCore
+import SkillbookStore
+
+/// `skillbook runs [--limit N] [--playbook NAME] [--status S] [--json]`
+enum RunsCommand: Command {
+    static let spec = CommandSpec(
+        name: "runs", summary: "List recorded runs, newest first.", usage: "[--limit N] [--playbook NAME] [--status S] [--json]",
+        options: [
+            OptionSpec(names: ["-n", "--limit"], valueName: "N", help: "Show at most N runs (default 20)."),
+            OptionSpec(names: ["--playbook"], valueName: "NAME", help: "Only runs of this playbook."),
+            OptionSpec(
+                names: ["--status"], valueName: "S",
+                help: "Only runs in this status: \(JournalStatus.allCases.map(\.rawValue).joined(separator: ", "))."),
+            OptionSpec(names: ["--json"], help: "Print the rows as a JSON array, newest first."),
+        ],
+        discussion: """
+            A run whose process died (killed, crashed, machine switched off) shows as 'interrupted':
+            'skillbook resume RUN' finishes it, 'skillbook rollback RUN' undoes what it did.
+            RUN may be any unique prefix of the id. See also 'skillbook runs show RUN' and 'skillbook runs prune'.
+            """,
+        examples: ["skillbook runs", "skillbook runs --status interrupted", "skillbook runs --playbook hello-notes --json"])
+
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+        var limit = 20
+        if let text = arguments.value("limit") {
+            guard let number = Int(text), number > 0 else {
+                throw UsageError(message: "--limit expects a positive whole number, got '\(text)'", command: "runs")
+            }
+            limit = number
+        }
+        var status: JournalStatus?
+        if let text = arguments.value("status") {
+            let names = JournalStatus.allCases.map(\.rawValue)
+            guard let value = JournalStatus(rawValue: text) else {
+                let suggestion = Suggestion.closest(to: text, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                throw UsageError(
+                    message: "unknown status '\(text)'\(suggestion) (one of: \(names.joined(separator: ", ")))", command: "runs")
+            }
+            status = value
+        }
+        let workspace = invocation.workspace(arguments)
+        let journal = try workspace.journal(registry: try workspace.registry())
+        let runs = try journal.runs(playbook: arguments.value("playbook"), status: status, limit: limit)
+        if arguments.flag("json") {
+            invocation.console.out(JSONText.encode(.array(runs.map(JournalText.row)), pretty: true))
+        } else if runs.isEmpty {
+            invocation.console.err("no runs recorded in \(workspace.displayPath(journal.database.url))")
+        } else {
+            invocation.console.writeOut(JournalText.table(runs, now: Date()))
+        }
+        return 0
+    }
+}

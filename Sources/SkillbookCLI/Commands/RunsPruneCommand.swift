@@ -1,0 +1,44 @@
+import Foundation
+import SkillbookCore
+import SkillbookStore
+
+/// `skillbook runs prune [--older-than AGE] [--keep N]`
+enum RunsPruneCommand: Command {
+    static let spec = CommandSpec(
+        name: "runs prune", summary: "Delete old runs from the journal.", usage: "[--older-than AGE] [--keep N]",
+        options: [
+            OptionSpec(names: ["--older-than"], valueName: "AGE", help: "Delete runs started more than AGE ago (30d, 12h, 90m)."),
+            OptionSpec(
+                names: ["--keep"], valueName: "N",
+                help: "Keep only the newest N runs (default \(SQLiteJournal.defaultRetention) when --older-than is not given)."),
+        ],
+        discussion: """
+            A run that a live process is still running is never deleted. After every run the journal
+            keeps the newest \(SQLiteJournal.defaultRetention) runs on its own; this command prunes further.
+            """,
+        examples: ["skillbook runs prune --older-than 30d", "skillbook runs prune --keep 100"])
+
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+        var cutoff: Date?
+        if let text = arguments.value("older-than") {
+            guard text.last?.isLetter == true, let seconds = DurationText.seconds(text) else {
+                throw UsageError(
+                    message: "--older-than expects an age with a unit such as 30d, 12h or 90m, got '\(text)'", command: "runs prune")
+            }
+            cutoff = Date().addingTimeInterval(-seconds)
+        }
+        var keep: Int?
+        if let text = arguments.value("keep") {
+            guard let number = Int(text), number >= 0 else {
+                throw UsageError(message: "--keep expects a whole number, got '\(text)'", command: "runs prune")
+            }
+            keep = number
+        }
+        if cutoff == nil && keep == nil { keep = SQLiteJournal.defaultRetention }
+        let workspace = invocation.workspace(arguments)
+        let journal = try workspace.journal(registry: try workspace.registry())
+        let deleted = try journal.prune(olderThan: cutoff, keepingNewest: keep)
+        invocation.console.out("pruned \(deleted) run\(deleted == 1 ? "" : "s")")
+        return 0
+    }
+}

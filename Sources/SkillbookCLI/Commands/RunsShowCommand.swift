@@ -1,0 +1,32 @@
+import Foundation
+import SkillbookCore
+import SkillbookStore
+
+/// `skillbook runs show RUN [--json]`
+enum RunsShowCommand: Command {
+    static let spec = CommandSpec(
+        name: "runs show", summary: "Show one run: its inputs, outcome and a timeline of every call.", usage: "RUN [--json]",
+        options: [OptionSpec(names: ["--json"], help: "Print the whole record as JSON (with the playbook's text).")],
+        positionals: 1...1,
+        discussion: """
+            RUN is a run id or any unique prefix of it (see 'skillbook runs'). The timeline has every call
+            attempt (batches and foreach items as step[batch k] / step[item k]), step ends, compensations,
+            and each process that worked on the run (the first run, resumes, rollbacks).
+            """,
+        examples: ["skillbook runs show 5c0e", "skillbook runs show 5c0e --json"])
+
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+        let workspace = invocation.workspace(arguments)
+        let journal = try workspace.journal(registry: try workspace.registry())
+        let runID = try journal.resolveRunID(arguments.positionals[0])
+        guard let timeline = try journal.timeline(runID) else {
+            throw JournalError(.notFound, "no run \(runID) in \(journal.database.path)")
+        }
+        if arguments.flag("json") {
+            invocation.console.out(JSONText.encode(JournalText.json(timeline), pretty: true))
+        } else {
+            invocation.console.writeOut(JournalText.text(timeline, console: invocation.console))
+        }
+        return 0
+    }
+}

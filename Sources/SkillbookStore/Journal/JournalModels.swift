@@ -1,0 +1,147 @@
+public import Foundation
+public import SkillbookCore
+public import SkillbookRuntime
+
+/// A run's status as the journal reports it: how it ended, or that it is still running, or that
+/// the process running it died (`interrupted`).
+public enum JournalStatus: String, Sendable, Hashable, CaseIterable {
+    case running
+    case succeeded
+    case succeededWithErrors = "succeeded_with_errors"
+    case failed
+    case rolledBack = "rolled_back"
+    case rollbackIncomplete = "rollback_incomplete"
+    /// The process running it ended without finishing it: resume or roll it back.
+    case interrupted
+
+    public init(_ status: RunStatus) {
+        switch status {
+        case .succeeded: self = .succeeded
+        case .succeededWithErrors: self = .succeededWithErrors
+        case .failed: self = .failed
+        case .rolledBack: self = .rolledBack
+        case .rollbackIncomplete: self = .rollbackIncomplete
+        }
+    }
+}
+
+/// One run as listed: everything but its source text and timeline.
+public struct JournalRun: Sendable {
+    public var id: String
+    public var playbook: String
+    /// The playbook file it ran from, when the caller said (the CLI does).
+    public var file: String?
+    public var sourceHash: String
+    /// Secrets redacted.
+    public var inputs: ValueObject
+    /// `cli`, `schedule` or `agent`.
+    public var trigger: String
+    /// Computed when read: a `running` run whose process is gone is `interrupted`.
+    public var status: JournalStatus
+    /// Why the run counts as interrupted (`process 123 is gone`), when it does.
+    public var interruption: String?
+    /// The engine's flag: Ctrl-C, SIGTERM or cancellation stopped the run (it then rolled back).
+    public var interruptedBySignal: Bool
+    public var started: Date
+    public var finished: Date?
+    /// The process that holds (or last held) the run.
+    public var holder: ProcessIdentity?
+    public var heartbeat: Date?
+    public var error: String?
+    /// Secrets redacted; `nil` until the run ends.
+    public var outputs: ValueObject?
+
+    /// Seconds from start to end; `nil` while it has not ended.
+    public var duration: Double? { finished.map { $0.timeIntervalSince(started) } }
+}
+
+/// One process's stint on a run: the first `run`, then any `resume` or `rollback`.
+public struct JournalSession: Sendable {
+    public var kind: String
+    public var pid: Int32
+    public var host: String
+    public var started: Date
+    public var ended: Date?
+    /// The status it left the run in, `interrupted` when its process died, `nil` while it holds the run.
+    public var outcome: String?
+}
+
+/// One attempt of one call.
+public struct JournalCall: Sendable {
+    public var key: CallKey
+    public var skill: String
+    public var attempt: Int
+    /// Secrets redacted.
+    public var parameters: ValueObject
+    public var output: Value?
+    public var error: String?
+    public var started: Date
+    public var finished: Date?
+    public var compensated: Bool
+    /// Order of finishing (or, unfinished, of starting) within the run.
+    public var order: Int
+
+    /// Started, and neither returned nor failed: its process died during the call.
+    public var isUncertain: Bool { output == nil && error == nil }
+
+    public var journaled: JournaledCall {
+        JournaledCall(
+            key: key, skill: skill, attempt: attempt, parameters: parameters, output: output, error: error, order: order,
+            compensated: compensated)
+    }
+}
+
+/// A step's end, as written when it ended (a resumed step may end more than once).
+public struct JournalStep: Sendable {
+    public var step: String
+    public var status: StepStatus
+    public var output: Value?
+    public var error: String?
+    public var finished: Date
+}
+
+/// One compensation of one completed call; `error` when it could not be undone.
+public struct JournalCompensation: Sendable {
+    public var key: CallKey
+    public var error: String?
+    public var finished: Date
+}
+
+/// Everything the journal holds of one run.
+public struct RunTimeline: Sendable {
+    public var run: JournalRun
+    /// The playbook's text as it ran.
+    public var source: String
+    public var sessions: [JournalSession]
+    /// In order of starting.
+    public var calls: [JournalCall]
+    public var steps: [JournalStep]
+    public var compensations: [JournalCompensation]
+    /// Each step's final report (status, attempts, errors), once the run has ended.
+    public var report: Value?
+}
+
+/// Why the journal refused or could not find something; the message says what to do.
+public struct JournalError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    public enum Kind: Sendable, Hashable {
+        /// No run has that id (or prefix).
+        case notFound
+        /// More than one run starts with that prefix.
+        case ambiguous
+        /// Another live process holds the run.
+        case busy
+        /// The run is not in a state that allows it.
+        case refused
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+    public var errorDescription: String? { message }
+}

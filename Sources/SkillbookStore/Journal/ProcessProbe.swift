@@ -1,0 +1,100 @@
+import Foundation
+
+/// A process on a machine, as a run's lease names its holder.
+public struct ProcessIdentity: Sendable, Hashable {
+    public var pid: Int32
+    public var host: String
+    /// The machine's current boot (Linux: `/proc/sys/kernel/random/boot_id`); `nil` when unknown.
+    /// A different boot on the same host means every process of the lease's boot has ended.
+    public var boot: String?
+    /// When the process started (Linux: field 22 of `/proc/PID/stat`, clock ticks since boot);
+    /// tells a pid reused by a later process apart from the one that took the lease.
+    public var start: String?
+
+    public init(pid: Int32, host: String, boot: String? = nil, start: String? = nil) {
+        self.pid = pid
+        self.host = host
+        self.boot = boot
+        self.start = start
+    }
+}
+
+/// Whether the process holding a lease still runs.
+public enum ProcessState: Sendable, Hashable {
+    case alive
+    /// It is known to have ended; the text says how that is known.
+    case gone(String)
+    /// It runs on another machine: only its heartbeat can tell.
+    case unknown
+}
+
+/// Finds the current process's identity and checks others', injectable for tests.
+public struct ProcessProbe: Sendable {
+    public var current: @Sendable () -> ProcessIdentity
+    public var state: @Sendable (ProcessIdentity) -> ProcessState
+
+    public init(
+        current: @escaping @Sendable () -> ProcessIdentity, state: @escaping @Sendable (ProcessIdentity) -> ProcessState
+    ) {
+        self.current = current
+        self.state = state
+    }
+
+    /// The real process table: `kill(pid, 0)` and, on Linux, `/proc` (zombies, reused pids, reboots).
+    public static let live: ProcessProbe = {
+        let host = ProcessInfo.processInfo.hostName
+        let boot = readBootID()
+        let pid = getpid()
+        let me = ProcessIdentity(pid: pid, host: host, boot: boot, start: processStart(pid))
+        return ProcessProbe(current: { me }, state: { other in liveState(of: other, host: host, boot: boot) })
+    }()
+
+    static func liveState(of holder: ProcessIdentity, host: String, boot: String?) -> ProcessState {
+        guard holder.host == host else { return .unknown }
+        if let boot, let theirs = holder.boot, boot != theirs {
+            return .gone("the machine has restarted since process \(holder.pid) took the run")
+        }
+        if kill(holder.pid, 0) != 0 && errno == ESRCH {
+            return .gone("process \(holder.pid) is gone")
+        }
+        #if os(Linux)
+            if let stat = procStat(holder.pid) {
+                if stat.state == "Z" || stat.state == "X" { return .gone("process \(holder.pid) has exited") }
+                if let start = holder.start, start != stat.start {
+                    return .gone("process \(holder.pid) is gone (its id now belongs to another process)")
+                }
+            }
+        #endif
+        return .alive
+    }
+
+    static func readBootID() -> String? {
+        #if os(Linux)
+            guard let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) else { return nil }
+            let id = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return id.isEmpty ? nil : id
+        #else
+            return nil
+        #endif
+    }
+
+    static func processStart(_ pid: Int32) -> String? {
+        #if os(Linux)
+            return procStat(pid)?.start
+        #else
+            return nil
+        #endif
+    }
+
+    /// The state letter and start time of `/proc/PID/stat`. The command name (field 2) is in
+    /// parentheses and may itself contain spaces and parentheses: fields are counted after the last ')'.
+    static func procStat(_ pid: Int32) -> (state: String, start: String)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ", omittingEmptySubsequences: true)
+        // fields[0] is field 3 (state); field 22 (starttime) is fields[19].
+        guard fields.count > 19 else { return nil }
+        return (String(fields[0]), String(fields[19]))
+    }
+}

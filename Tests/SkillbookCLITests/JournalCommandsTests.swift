@@ -1,0 +1,395 @@
+import Foundation
+import SkillbookCLI
+import SkillbookCore
+import SkillbookRuntime
+import SkillbookStore
+import Testing
+
+/// A journal that writes as a process that has died: runs it starts read back as `interrupted`.
+func crashedJournal(_ directory: TemporaryDirectory) throws -> SQLiteJournal {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/true")
+    try process.run()
+    process.waitUntilExit()
+    let me = ProcessProbe.live.current()
+    let dead = ProcessIdentity(pid: process.processIdentifier, host: me.host, boot: me.boot)
+    return try SQLiteJournal(stateDirectory: directory.state, probe: ProcessProbe(current: { dead }, state: ProcessProbe.live.state))
+}
+
+/// Records, as a process that then died, a run of `file` that got as far as `calls` (each
+/// `(step, skill, output)`; a `nil` output is a call in progress when the process died).
+func recordCrashedRun(
+    _ directory: TemporaryDirectory, file: URL, playbook: String, inputs: ValueObject = [:],
+    calls: [(step: String, skill: String, output: Value?)]
+) throws -> String {
+    let journal = try crashedJournal(directory)
+    let text = try String(contentsOf: file, encoding: .utf8)
+    let runID = UUID().uuidString.lowercased()
+    try journal.setFile(file.path, forRun: runID)
+    try journal.runStarted(
+        RunRecord(
+            runID: runID, playbook: playbook, source: text, sourceHash: SourceHash.of(text), inputs: inputs, trigger: "cli",
+            started: Date(), dryRun: false))
+    for call in calls {
+        let record = CallRecord(runID: runID, key: CallKey(step: call.step), skill: call.skill, attempt: 1, parameters: [:], started: Date())
+        try journal.callStarted(record)
+        if let output = call.output {
+            try journal.callFinished(record, output: output, error: nil, finished: Date())
+            try journal.stepFinished(runID: runID, step: call.step, status: .succeeded, output: output, error: nil)
+        }
+    }
+    return runID
+}
+
+@Suite struct JournalCommandsTests {
+    static let twoNotes = """
+        name: two-notes
+        on_failure: stop
+        inputs:
+          fail: { type: boolean, default: false }
+        steps:
+          - { id: one, skill: notes.create, with: { title: one } }
+          - { id: two, skill: notes.create, with: { title: two } }
+          - id: check
+            skill: debug.fail
+            when: "${{ inputs.fail }}"
+            with: { message: stop here }
+
+        """
+
+    func notes(_ directory: TemporaryDirectory) throws -> [String] {
+        try NotesStore(stateDirectory: directory.state).list(limit: 1000).map(\.title)
+    }
+
+    @Test func everyRunIsRecordedAndListed() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/two-notes.yaml", Self.twoNotes)
+        #expect(await skillbook(["run", "two-notes"], in: directory).code == 0)
+        #expect(await skillbook(["run", "two-notes", "-i", "fail=true"], in: directory).code == 1)
+        #expect(await skillbook(["run", "two-notes", "--dry-run"], in: directory).code == 0)
+
+        let table = await skillbook(["runs"], in: directory)
+        #expect(table.code == 0)
+        let lines = table.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "dry runs are not recorded:\n\(table.out)")
+        #expect(lines.first?.hasPrefix("ID        PLAYBOOK   STATUS     STARTED              DURATION") == true, "\(table.out)")
+        #expect(lines[1].contains("two-notes  failed"))
+        #expect(lines[2].contains("two-notes  succeeded"))
+
+        let json = await skillbook(["runs", "--json"], in: directory)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]])
+        #expect(rows.map { $0["status"] as? String } == ["failed", "succeeded"])
+        #expect(rows.allSatisfy { $0["playbook"] as? String == "two-notes" && $0["trigger"] as? String == "cli" })
+        #expect(rows.allSatisfy { ($0["id"] as? String)?.count == 36 && $0["started"] is String && $0["duration"] is Double })
+        #expect(rows[0]["error"] as? String == "step 'check' failed: stop here")
+
+        let limited = await skillbook(["runs", "--json", "--limit", "1", "--status", "succeeded"], in: directory)
+        let one = try #require(try JSONSerialization.jsonObject(with: Data(limited.out.utf8)) as? [[String: Any]])
+        #expect(one.map { $0["status"] as? String } == ["succeeded"])
+        #expect(await skillbook(["runs", "--playbook", "other"], in: directory).err.hasPrefix("no runs recorded in "))
+
+        let badStatus = await skillbook(["runs", "--status", "rolledback"], in: directory)
+        #expect(badStatus.code == 2)
+        #expect(badStatus.errLines.first?.contains("unknown status 'rolledback'; did you mean 'rolled_back'?") == true)
+        #expect(await skillbook(["runs", "--limit", "0"], in: directory).code == 2)
+    }
+
+    @Test func runsShowPrintsTheTimelineAndExportsTheRecord() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("Playbooks/two-notes.yaml", Self.twoNotes)
+        #expect(await skillbook(["run", "two-notes", "-i", "fail=true"], in: directory).code == 1)
+        let journal = try SQLiteJournal(stateDirectory: directory.state)
+        let runID = try #require(try journal.runs().first?.id)
+
+        let text = await skillbook(["runs", "show", String(runID.prefix(6))], in: directory)
+        #expect(text.code == 0)
+        for expected in [
+            "run \(runID)  two-notes", "  status    failed", "  file      \(file.path)", "  error     step 'check' failed: stop here",
+            "▶ run started by process ", "one (notes.create) ✓", "✓ step one succeeded", "check (debug.fail) ✗ stop here",
+            "✗ step check failed: stop here", "■ run ended: failed", "Steps:",
+        ] {
+            #expect(text.out.contains(expected), "missing '\(expected)' in\n\(text.out)")
+        }
+
+        let json = await skillbook(["runs", "show", runID, "--json"], in: directory)
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect(record["id"] as? String == runID)
+        #expect(record["source"] as? String == Self.twoNotes)
+        #expect(record["source_hash"] as? String == SourceHash.of(Self.twoNotes))
+        #expect((record["inputs"] as? [String: Any])?["fail"] as? Bool == true)
+        let calls = try #require(record["calls"] as? [[String: Any]])
+        #expect(calls.map { $0["step"] as? String } == ["one", "two", "check"])
+        #expect((calls[0]["output"] as? [String: Any])?["title"] as? String == "one")
+        #expect(calls[2]["error"] as? String == "stop here")
+        #expect((record["steps"] as? [[String: Any]])?.map { $0["status"] as? String } == ["succeeded", "succeeded", "failed"])
+        #expect((record["report"] as? [[String: Any]])?.count == 3)
+
+        let missing = await skillbook(["runs", "show", "zzz"], in: directory)
+        #expect(missing.code == 2)
+        #expect(missing.err.contains("no run 'zzz' in "))
+    }
+
+    @Test func aFailedRunIsRolledBackFromTheJournal() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/two-notes.yaml", Self.twoNotes)
+        #expect(await skillbook(["run", "two-notes", "-i", "fail=true"], in: directory).code == 1)
+        #expect(try notes(directory) == ["one", "two"])
+        let runID = try #require(try SQLiteJournal(stateDirectory: directory.state).runs().first?.id)
+
+        let undo = await skillbook(["rollback", String(runID.prefix(8))], in: directory)
+        #expect(undo.code == 0, "\(undo.err)")
+        #expect(undo.err.contains("↶ two undone"))
+        #expect(try notes(directory).isEmpty)
+        let journal = try SQLiteJournal(stateDirectory: directory.state)
+        let timeline = try #require(try journal.timeline(runID))
+        #expect(timeline.run.status == .rolledBack)
+        #expect(timeline.run.error == "step 'check' failed: stop here", "why it failed is kept")
+        #expect(timeline.report?.arrayValue?.map { $0["status"]?.stringValue ?? "" } == ["compensated", "compensated", "failed"])
+        #expect(timeline.compensations.map(\.key.step) == ["two", "one"])
+        #expect(timeline.sessions.map(\.kind) == ["run", "rollback"])
+
+        let again = await skillbook(["rollback", runID], in: directory)
+        #expect(again.code == 2)
+        let resume = await skillbook(["resume", runID], in: directory)
+        #expect(resume.code == 2)
+        #expect(resume.err.contains("was rolled back; nothing to resume"))
+    }
+
+    @Test func aSucceededRunIsNeitherResumedNorRolledBack() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/two-notes.yaml", Self.twoNotes)
+        #expect(await skillbook(["run", "two-notes"], in: directory).code == 0)
+        let runID = try #require(try SQLiteJournal(stateDirectory: directory.state).runs().first?.id)
+        let resume = await skillbook(["resume", runID], in: directory)
+        #expect(resume.code == 2)
+        #expect(resume.err.contains("already finished (succeeded); nothing to resume"))
+        let rollback = await skillbook(["rollback", runID], in: directory)
+        #expect(rollback.code == 2)
+        #expect(rollback.err.contains("rollback undoes only interrupted or failed runs"))
+        #expect(try notes(directory) == ["one", "two"])
+    }
+
+    @Test func aChangedPlaybookFileIsRefusedUnlessForced() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("Playbooks/two-notes.yaml", Self.twoNotes)
+        #expect(await skillbook(["run", "two-notes", "-i", "fail=true"], in: directory).code == 1)
+        let runID = try #require(try SQLiteJournal(stateDirectory: directory.state).runs().first?.id)
+        // Fix the failing step: it now echoes instead.
+        directory.write(
+            "Playbooks/two-notes.yaml",
+            Self.twoNotes.replacingOccurrences(of: "skill: debug.fail", with: "skill: debug.echo")
+                .replacingOccurrences(of: "with: { message: stop here }", with: "with: { value: fixed }"))
+
+        let refused = await skillbook(["resume", runID], in: directory)
+        #expect(refused.code == 2)
+        #expect(refused.err.contains("Playbooks/two-notes.yaml changed since run \(runID.prefix(8)) started"), "\(refused.err)")
+        #expect(refused.err.contains("pass --force to resume with the file as it is now"))
+        #expect(try SQLiteJournal(stateDirectory: directory.state).run(runID)?.status == .failed, "a refusal changes nothing")
+
+        let forced = await skillbook(["resume", runID, "--force"], in: directory)
+        #expect(forced.code == 0, "\(forced.err)")
+        #expect(forced.err.contains("changed since run \(runID.prefix(8)) started; resuming with the file as it is now (--force)"))
+        #expect(forced.err.contains("- one skipped: finished before the run was interrupted"))
+        #expect(try notes(directory) == ["one", "two"], "completed steps were not made again")
+        let journal = try SQLiteJournal(stateDirectory: directory.state)
+        #expect(try journal.run(runID)?.status == .succeeded)
+        #expect(try journal.run(runID)?.sourceHash == SourceHash.of(try String(contentsOf: file, encoding: .utf8)))
+    }
+
+    static let uncertain = """
+        name: uncertain
+        steps:
+          - { id: one, skill: notes.create, with: { title: one } }
+          - { id: two, skill: notes.create, with: { title: two } }
+          - { id: three, skill: notes.create, with: { title: three } }
+
+        """
+
+    @Test func anUncertainActionNeedsADecisionWithoutATerminal() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("uncertain.yaml", Self.uncertain)
+        _ = try NotesStore(stateDirectory: directory.state).create(title: "one")
+        let runID = try recordCrashedRun(
+            directory, file: file, playbook: "uncertain", calls: [("one", "notes.create", ["id": "x", "title": "one"]), ("two", "notes.create", nil)])
+        #expect(try SQLiteJournal(stateDirectory: directory.state).run(runID)?.status == .interrupted)
+
+        let refused = await skillbook(["resume", runID], in: directory)
+        #expect(refused.code == 2)
+        #expect(refused.err.contains("a call of this run started but never recorded a result"), "\(refused.err)")
+        #expect(refused.err.contains("  two (notes.create), started "))
+        #expect(refused.err.contains("pass --rerun-uncertain to run it again or --skip-uncertain to count it as done"))
+        #expect(try SQLiteJournal(stateDirectory: directory.state).run(runID)?.status == .interrupted)
+
+        let both = await skillbook(["resume", runID, "--rerun-uncertain", "--skip-uncertain"], in: directory)
+        #expect(both.code == 2)
+
+        let skipped = await skillbook(["resume", runID, "--skip-uncertain"], in: directory)
+        #expect(skipped.code == 0, "\(skipped.err)")
+        #expect(try notes(directory) == ["one", "three"], "'two' was counted as done, not made")
+        let timeline = try #require(try SQLiteJournal(stateDirectory: directory.state).timeline(runID))
+        #expect(timeline.run.status == .succeeded)
+        #expect(timeline.sessions.map(\.outcome) == ["interrupted", "succeeded"])
+    }
+
+    @Test func onATerminalTheUserDecidesAboutAnUncertainCall() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("uncertain.yaml", Self.uncertain)
+        let runID = try recordCrashedRun(directory, file: file, playbook: "uncertain", calls: [("one", "notes.create", nil)])
+        func resume(answering answer: String) async -> (code: Int32, err: String) {
+            let captured = CapturedOutput()
+            var console = captured.console
+            console.stdinIsTerminal = true
+            console.readLine = { answer }
+            let code = await SkillbookCLI.run(
+                ["resume", runID, "--state", directory.state.path], console: console, currentDirectory: directory.url)
+            return (code, captured.err)
+        }
+        let aborted = await resume(answering: "a")
+        #expect(aborted.code == 2)
+        #expect(aborted.err.contains("one (notes.create), started "))
+        #expect(aborted.err.contains("started but never recorded a result: it may or may not have taken effect"))
+        #expect(aborted.err.contains("Choice [r/s/a]: "))
+        #expect(aborted.err.contains("resume aborted; nothing was run"))
+        #expect(try SQLiteJournal(stateDirectory: directory.state).run(runID)?.status == .interrupted)
+
+        let rerun = await resume(answering: "r")
+        #expect(rerun.code == 0, "\(rerun.err)")
+        #expect(try notes(directory) == ["one", "two", "three"])
+    }
+
+    @Test func rerunUncertainMakesTheCallAgain() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("uncertain.yaml", Self.uncertain)
+        let runID = try recordCrashedRun(directory, file: file, playbook: "uncertain", calls: [("one", "notes.create", nil)])
+        let resumed = await skillbook(["resume", String(runID.prefix(10)), "--rerun-uncertain"], in: directory)
+        #expect(resumed.code == 0, "\(resumed.err)")
+        #expect(try notes(directory) == ["one", "two", "three"])
+    }
+
+    @Test func anIdempotentOrReadOnlyUncertainCallIsSimplyRunAgain() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write(
+            "napping.yaml",
+            """
+            name: napping
+            steps:
+              - { id: nap, skill: debug.sleep, with: { seconds: 0 } }
+              - { id: one, skill: notes.create, with: { title: one } }
+
+            """)
+        let runID = try recordCrashedRun(directory, file: file, playbook: "napping", calls: [("nap", "debug.sleep", nil)])
+        let resumed = await skillbook(["resume", runID], in: directory)
+        #expect(resumed.code == 0, "\(resumed.err)")
+        #expect(try notes(directory) == ["one"])
+    }
+
+    @Test func rollingBackAnUncertainActionIsIncomplete() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("uncertain.yaml", Self.uncertain)
+        let note = try NotesStore(stateDirectory: directory.state).create(title: "one")
+        let runID = try recordCrashedRun(
+            directory, file: file, playbook: "uncertain", calls: [("one", "notes.create", note.value), ("two", "notes.create", nil)])
+        let undo = await skillbook(["rollback", runID], in: directory)
+        #expect(undo.code == 3)
+        #expect(undo.err.contains("rollback_incomplete"), "\(undo.err)")
+        #expect(undo.err.contains("the result of two (notes.create), started "))
+        #expect(undo.err.contains("was never recorded (its process stopped during the call), so it cannot be undone"))
+        #expect(try notes(directory).isEmpty, "what could be undone was")
+        #expect(try SQLiteJournal(stateDirectory: directory.state).run(runID)?.status == .rollbackIncomplete)
+    }
+
+    @Test func secretInputsMustBeGivenAgain() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write(
+            "secret.yaml",
+            """
+            name: secret
+            inputs:
+              title: { type: string }
+              token: { type: string, secret: true }
+            steps:
+              - { id: one, skill: notes.create, with: { title: "${{ inputs.title }}" } }
+              - { id: two, skill: notes.create, with: { title: "${{ inputs.title }} again", body: "${{ inputs.token }}" } }
+
+            """)
+        let runID = try recordCrashedRun(
+            directory, file: file, playbook: "secret", inputs: ["title": "hi", "token": "***"],
+            calls: [("one", "notes.create", ["id": "x", "title": "hi"])])
+
+        let missing = await skillbook(["resume", runID], in: directory)
+        #expect(missing.code == 2)
+        #expect(
+            missing.err.contains(
+                "run \(runID)'s input 'token' is secret, so the journal did not keep it; give it again: "
+                    + "skillbook resume \(runID.prefix(8)) -i token=VALUE"), "\(missing.err)")
+        let notSecret = await skillbook(["resume", runID, "-i", "title=other", "-i", "token=s3cret"], in: directory)
+        #expect(notSecret.code == 2)
+        #expect(notSecret.err.contains("input 'title' is resumed as recorded; -i only gives secret inputs again (its secret inputs: token)"))
+
+        let resumed = await skillbook(["resume", runID, "-i", "token=s3cret"], in: directory)
+        #expect(resumed.code == 0, "\(resumed.err)")
+        let saved = try NotesStore(stateDirectory: directory.state).list(limit: 10)
+        #expect(saved.map(\.title) == ["hi again"])
+        #expect(saved.first?.body == "s3cret")
+        let timeline = try #require(try SQLiteJournal(stateDirectory: directory.state).timeline(runID))
+        #expect(timeline.calls.last?.parameters["body"] == "***", "the secret stays out of the journal")
+    }
+
+    @Test func aRunHeldByALiveProcessIsNotTakenOver() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("uncertain.yaml", Self.uncertain)
+        let journal = try SQLiteJournal(stateDirectory: directory.state)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try journal.runStarted(
+            RunRecord(
+                runID: "live-run", playbook: "uncertain", source: text, sourceHash: SourceHash.of(text), inputs: [:], trigger: "cli",
+                started: Date(), dryRun: false))
+        for command in ["resume", "rollback"] {
+            let refused = await skillbook([command, "live-run"], in: directory)
+            #expect(refused.code == 2)
+            #expect(refused.err.contains("run live-run (uncertain) is still running in process \(getpid())"), "\(refused.err)")
+        }
+    }
+
+    @Test func pruneRemovesOldRuns() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/two-notes.yaml", Self.twoNotes)
+        for _ in 0..<3 { #expect(await skillbook(["run", "two-notes"], in: directory).code == 0) }
+        let recent = await skillbook(["runs", "prune", "--older-than", "30d"], in: directory)
+        #expect(recent.code == 0)
+        #expect(recent.out == "pruned 0 runs\n")
+        #expect(await skillbook(["runs", "prune", "--older-than", "30"], in: directory).code == 2)
+        let kept = await skillbook(["runs", "prune", "--keep", "1"], in: directory)
+        #expect(kept.out == "pruned 2 runs\n")
+        #expect(try SQLiteJournal(stateDirectory: directory.state).runs().count == 1)
+    }
+
+    @Test func everyJournalCommandHasHelp() async throws {
+        let directory = TemporaryDirectory()
+        for command in [["runs"], ["runs", "show"], ["runs", "prune"], ["resume"], ["rollback"]] {
+            let help = await skillbook(command + ["--help"], in: directory)
+            #expect(help.code == 0)
+            #expect(help.out.contains("Usage: skillbook \(command.joined(separator: " "))"), "\(help.out)")
+        }
+        let general = await skillbook(["--help"], in: directory)
+        for name in ["runs show", "runs prune", "resume", "rollback"] { #expect(general.out.contains("  \(name) ")) }
+    }
+
+    @Test func aCorruptStateDatabaseIsReportedAndKept() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/two-notes.yaml", Self.twoNotes)
+        let file = StateDatabase.url(in: directory.state)
+        try FileManager.default.createDirectory(at: directory.state, withIntermediateDirectories: true)
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 5) })
+        try garbage.write(to: file)
+        for command in [["runs"], ["run", "two-notes"], ["resume", "abc"], ["runs", "show", "abc"]] {
+            let result = await skillbook(command, in: directory)
+            #expect(result.code == 1, "\(command)")
+            #expect(
+                result.err
+                    == "skillbook: error: state database \(file.path) is not a valid SQLite database (file is not a database); "
+                    + "move it aside or pass --state DIR to use another state directory\n", "\(command)")
+        }
+        #expect(try Data(contentsOf: file) == garbage)
+    }
+}

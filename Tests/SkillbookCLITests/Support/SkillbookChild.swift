@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+struct ChildProcessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// What a child writes to stdout or stderr, through a file rather than a pipe (unlike
+/// `ChildSkillbook`, for tests that start many children at once): with pipes, a child
+/// started concurrently by another test can inherit (or Foundation can leave open) a pipe's write
+/// end, and the reader then never sees end-of-file. A file has no end-of-file to wait for.
+final class OutputFile: Sendable {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-child-\(UUID().uuidString).txt")
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    var text: String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+}
+
+/// `skillbook ARGS` as a real child process, its output collected as it comes.
+final class SkillbookChild {
+    let process = Process()
+    let stdout = OutputFile()
+    let stderr = OutputFile()
+
+    init(_ arguments: [String], in directory: URL) throws {
+        process.executableURL = try builtExecutable()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+        let out = try FileHandle(forWritingTo: stdout.url)
+        let err = try FileHandle(forWritingTo: stderr.url)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// The `--json` events printed so far (complete lines only).
+    var events: [[String: Any]] { Self.events(in: stdout.text) }
+
+    static func events(in output: String) -> [[String: Any]] {
+        var text = output
+        if let newline = text.lastIndex(of: "\n") { text = String(text[...newline]) } else { text = "" }
+        return text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+    }
+
+    /// Waits until an event matches (true), or the process exits or `seconds` pass (false).
+    func waitForEvent(upTo seconds: Double = 30, _ matches: ([String: Any]) -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if events.contains(where: matches) { return true }
+            if !process.isRunning { return events.contains(where: matches) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
+
+    /// Sends `signal` once an event matches (and `delay` seconds more), watching from a thread of
+    /// its own so that a test pool busy with other tests cannot make it late. Returns whether an
+    /// event matched before the run finished or `seconds` passed; waits for the process to end.
+    func kill(
+        _ signal: Int32 = SIGKILL, after delay: Double = 0, upTo seconds: Double = 30,
+        when matches: @escaping @Sendable ([String: Any]) -> Bool
+    ) async throws -> Bool {
+        let pid = self.pid
+        let output = stdout
+        let matched = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let thread = Thread {
+                let deadline = Date().addingTimeInterval(seconds)
+                while Date() < deadline {
+                    let events = Self.events(in: output.text)
+                    if events.contains(where: matches) {
+                        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+                        Foundation.kill(pid, signal)
+                        return continuation.resume(returning: true)
+                    }
+                    if events.contains(where: { $0["type"] as? String == "run.finished" }) { break }
+                    Thread.sleep(forTimeInterval: 0.002)
+                }
+                continuation.resume(returning: false)
+            }
+            thread.start()
+        }
+        _ = try await waitForExit()
+        return matched
+    }
+
+    /// Sends `signal` and waits until the process has ended and been reaped.
+    func kill(_ signal: Int32 = SIGKILL) async throws {
+        Foundation.kill(pid, signal)
+        _ = try await waitForExit()
+    }
+
+    /// Waits for the process to end; its exit code, or `nil` after `seconds`.
+    func waitForExit(upTo seconds: Double = 60) async throws -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning {
+            if Date() > deadline { return nil }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return process.terminationStatus
+    }
+
+    var transcript: String { "stdout:\n\(stdout.text)\nstderr:\n\(stderr.text)" }
+}
+
+/// Runs `skillbook ARGS` to the end as a child process.
+func runSkillbook(_ arguments: [String], in directory: URL, upTo seconds: Double = 60) async throws -> (code: Int32, out: String, err: String) {
+    let child = try SkillbookChild(arguments, in: directory)
+    guard let code = try await child.waitForExit(upTo: seconds) else {
+        throw ChildProcessError("skillbook \(arguments.joined(separator: " ")) did not finish in \(seconds) s\n\(child.transcript)")
+    }
+    return (code, child.stdout.text, child.stderr.text)
+}
