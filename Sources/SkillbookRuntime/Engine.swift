@@ -738,7 +738,10 @@ struct RunExecution: Sendable {
         }
         switch result {
         case .success(let value): return value
-        case .failure where timedOut: throw StepTimedOut(seconds: seconds, wholeRun: endsRun)
+        // A skill that failed on its own keeps its own error, even if the time ran out meanwhile
+        // (on a starved machine the timer can fire before the skill's task even starts).
+        case .failure(let error) where timedOut && !(error is SkillError):
+            throw StepTimedOut(seconds: seconds, wholeRun: endsRun)
         case .failure(let error): throw error
         }
     }
