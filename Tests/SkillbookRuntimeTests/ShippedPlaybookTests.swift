@@ -1,6 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
+import SkillbookStore
 import SkillbookTesting
 import Testing
 
@@ -62,5 +63,31 @@ func tree(_ folder: URL) throws -> [String] {
         #expect(result.step("file_documents")?.status == .compensated)
         #expect(result.step("file_images")?.status == .compensated)
         #expect(try tree(workspace) == before)
+    }
+}
+
+@Suite struct MorningBriefingTests {
+    @Test func remindersAndPageTitlesEndUpInOneNote() async throws {
+        try await withLocalHTTPServer(routes: [
+            "/news": .html("<html><head><title>Rain &amp; shine</title></head><body><p>Weather.</p></body></html>"),
+            "/gone": .html("<p>missing</p>", status: 404),
+        ]) { server in
+            let fixture = try EngineFixture()
+            _ = try await fixture.run(
+                """
+                name: seed
+                steps:
+                  - { id: r, skill: reminders.create, with: { title: Call Anna, due: "2026-11-30T09:00:00Z" } }
+                """)
+            let result = try await fixture.run(
+                try shippedPlaybook("morning-briefing"),
+                inputs: ["day": "2026-11-30", "pages": [.string(server.baseURL + "/news"), .string(server.baseURL + "/gone")]])
+            #expect(result.status == .succeededWithErrors, "one page is missing: \(result.error ?? "")")
+            #expect(result.outputs["reminders"] == 1)
+            let note = try #require(try fixture.snapshot().first)
+            #expect(note.title == "Briefing 2026-11-30")
+            #expect(note.body.contains("Call Anna"))
+            #expect(note.body.hasSuffix("Headlines:\n- Rain & shine"))
+        }
     }
 }

@@ -89,6 +89,22 @@ enum PlaybookFixture {
                 id: "files.checksum", summary: "Checksums files.", kind: .query,
                 parameters: .object(["paths": .array(.string(), minItems: 1, maxItems: 1000)], required: ["paths"]),
                 output: .object(["stdout": .string(), "stderr": .string(), "exit_code": .integer()]))),
+        // What morning-briefing uses.
+        StubSkill(
+            descriptor: SkillDescriptor(
+                id: "reminders.list", summary: "Lists reminders.", kind: .query,
+                parameters: .object(["due_on": .string(format: "date"), "due_before": .string(format: "date-time")]),
+                output: .object(["items": .array(.freeObject()), "count": .integer(), "text": .string()]))),
+        StubSkill(
+            descriptor: SkillDescriptor(
+                id: "web.summary", summary: "Summarises a page.", kind: .query,
+                parameters: .object(["url": .string(format: "uri")], required: ["url"]),
+                output: .object(["url": .string(), "title": .string(), "description": .string()]))),
+        StubSkill(
+            descriptor: SkillDescriptor(
+                id: "text.join", summary: "Joins items.", kind: .query,
+                parameters: .object(["items": .array(.any), "separator": .string(), "prefix": .string()], required: ["items"]),
+                output: .object(["text": .string()]))),
         // A list of objects, for problems deep inside a literal.
         StubSkill(
             descriptor: SkillDescriptor(
