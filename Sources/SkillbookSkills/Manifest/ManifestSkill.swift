@@ -102,7 +102,7 @@ public struct ManifestSkill: Skill {
         let text = result.outputText
         let value: Value
         do {
-            value = try JSONReader.parse(text)
+            value = try JSONText.decode(text)
         } catch {
             let printed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             let shown = printed.count > 200 ? "\(printed.prefix(200))…" : printed

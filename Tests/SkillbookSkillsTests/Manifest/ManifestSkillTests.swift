@@ -273,7 +273,7 @@ private let printArguments = """
             }
             await #expect(
                 throws: SkillError(
-                    "command './greet.py' did not print its output as JSON (unexpected character 't' at byte 1); "
+                    "command './greet.py' did not print its output as JSON (expected 'true' at offset 1); "
                         + "it printed: this is not JSON")
             ) {
                 try await call(skill, ["name": "x", "folder": folder, "mode": "garbage"])
