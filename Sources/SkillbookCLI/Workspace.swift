@@ -73,11 +73,9 @@ struct Workspace {
         return registry
     }
 
-    /// The run journal in the state directory. Calls of read-only (query) skills are not flushed to
-    /// disk one by one: redoing one after a power cut is harmless (see `SQLiteJournal`).
-    func journal(registry: SkillRegistry) throws(StoreError) -> SQLiteJournal {
-        try SQLiteJournal(
-            stateDirectory: stateDirectory, syncsCall: { skill in registry[skill]?.descriptor.kind != .query })
+    /// The run journal in the state directory.
+    func journal() throws(StoreError) -> SQLiteJournal {
+        try SQLiteJournal(stateDirectory: stateDirectory)
     }
 
     /// Sub-playbooks are found by name in the playbooks directory.

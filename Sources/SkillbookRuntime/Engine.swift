@@ -588,7 +588,8 @@ struct RunExecution: Sendable {
             try Task.checkCancellation()
             let record = CallRecord(
                 runID: runID, key: key, skill: descriptor.id, attempt: attempt,
-                parameters: state.redactor.redact(parameters), started: engine.environment.now())
+                parameters: state.redactor.redact(parameters), started: engine.environment.now(),
+                hasEffects: descriptor.kind != .query)
             if let recorder = engine.recorder {
                 do { try recorder.callStarted(record) } catch {
                     throw StepFailure(message: "the journal could not record the call, so it was not made: \(error)", retryable: false)

@@ -67,14 +67,21 @@ public struct CallRecord: Sendable {
     /// Secrets redacted.
     public var parameters: ValueObject
     public var started: Date
+    /// The skill is an action (anything but a read-only query): a call whose result is lost would
+    /// leave a resume unsure whether it took effect.
+    public var hasEffects: Bool
 
-    public init(runID: String, key: CallKey, skill: String, attempt: Int, parameters: ValueObject, started: Date) {
+    public init(
+        runID: String, key: CallKey, skill: String, attempt: Int, parameters: ValueObject, started: Date,
+        hasEffects: Bool = true
+    ) {
         self.runID = runID
         self.key = key
         self.skill = skill
         self.attempt = attempt
         self.parameters = parameters
         self.started = started
+        self.hasEffects = hasEffects
     }
 }
 
@@ -82,8 +89,12 @@ public struct CallRecord: Sendable {
 /// died can be resumed or rolled back.
 ///
 /// The engine calls `callStarted` before every skill call and does not call the skill if it
-/// throws; it calls `callFinished` as soon as the skill returns. A conformer must make each
-/// record durable before returning and must be safe to call from concurrent tasks.
+/// throws; it calls `callFinished` as soon as the skill returns. A conformer must make the start
+/// and the result of a call with effects (`CallRecord.hasEffects`), `compensationFinished`,
+/// `runStarted` and `runFinished` durable before returning. It may write the records of read-only
+/// calls and steps' ends a little later (with the next durable record, or within a fraction of a
+/// second): losing those can only make a resume redo work without side effects. It must be safe
+/// to call from concurrent tasks.
 public protocol RunRecorder: Sendable {
     func runStarted(_ run: RunRecord) throws
     func callStarted(_ call: CallRecord) throws

@@ -141,6 +141,12 @@ public final class Database: @unchecked Sendable {
         try locked { (_) throws(StoreError) in try prepare(sql).query(parameters) }
     }
 
+    /// Whether this connection is inside a transaction (of any thread: take the lock to be sure
+    /// it is this thread's).
+    public var isInTransaction: Bool {
+        locked { sqlite3_get_autocommit($0) == 0 }
+    }
+
     /// The rowid of the last row inserted on this connection.
     public var lastInsertRowID: Int {
         locked { Int(sqlite3_last_insert_rowid($0)) }

@@ -17,6 +17,7 @@ func runBenchmarks(state: URL) async throws {
         ("engine_overhead_per_step", { try await EngineOverheadBench(registry: registry).run() }),
         ("engine_overhead_per_step_journal", { try await JournalOverheadBench(registry: registry, state: state).run() }),
         ("journal_writes_per_step", { try await JournalWritesBench(state: state).run() }),
+        ("journal_action_call", { try await JournalActionCallBench(state: state).run() }),
         ("batch_100k_items", { try await BatchBench(registry: registry).run() }),
         ("load_check_1000_steps", { try await LoadCheckBench(registry: registry).run() }),
         ("yaml_throughput", { try await YAMLThroughputBench().run() }),

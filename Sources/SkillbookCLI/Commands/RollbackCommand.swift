@@ -23,7 +23,7 @@ enum RollbackCommand: Command {
         let console = invocation.console
         let workspace = invocation.workspace(arguments)
         let registry = try workspace.registry()
-        let journal = try workspace.journal(registry: registry)
+        let journal = try workspace.journal()
         let runID = try journal.resolveRunID(arguments.positionals[0])
         guard let timeline = try journal.timeline(runID) else { throw JournalError(.notFound, "no run \(runID)") }
         try checkUndoable(timeline.run, journal: journal)

@@ -60,7 +60,7 @@ enum RunCommand: Command {
         environment.variables = invocation.environment
         let dryRun = arguments.flag("dry-run")
         // The journal records every real run; a state file that cannot be opened stops the run here.
-        let journal = dryRun ? nil : try workspace.journal(registry: registry)
+        let journal = dryRun ? nil : try workspace.journal()
         let runID = environment.makeRunID()
         environment.makeRunID = { runID }
         try journal?.setFile(url.path, forRun: runID)

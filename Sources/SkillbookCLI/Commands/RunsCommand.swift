@@ -40,7 +40,7 @@ enum RunsCommand: Command {
             status = value
         }
         let workspace = invocation.workspace(arguments)
-        let journal = try workspace.journal(registry: try workspace.registry())
+        let journal = try workspace.journal()
         let runs = try journal.runs(playbook: arguments.value("playbook"), status: status, limit: limit)
         if arguments.flag("json") {
             invocation.console.out(JSONText.encode(.array(runs.map(JournalText.row)), pretty: true))

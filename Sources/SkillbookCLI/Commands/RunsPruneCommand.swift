@@ -36,7 +36,7 @@ enum RunsPruneCommand: Command {
         }
         if cutoff == nil && keep == nil { keep = SQLiteJournal.defaultRetention }
         let workspace = invocation.workspace(arguments)
-        let journal = try workspace.journal(registry: try workspace.registry())
+        let journal = try workspace.journal()
         let deleted = try journal.prune(olderThan: cutoff, keepingNewest: keep)
         invocation.console.out("pruned \(deleted) run\(deleted == 1 ? "" : "s")")
         return 0

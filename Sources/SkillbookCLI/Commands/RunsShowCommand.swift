@@ -17,7 +17,7 @@ enum RunsShowCommand: Command {
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         let workspace = invocation.workspace(arguments)
-        let journal = try workspace.journal(registry: try workspace.registry())
+        let journal = try workspace.journal()
         let runID = try journal.resolveRunID(arguments.positionals[0])
         guard let timeline = try journal.timeline(runID) else {
             throw JournalError(.notFound, "no run \(runID) in \(journal.database.path)")

@@ -102,12 +102,14 @@ extension SQLiteJournal {
     // MARK: Heartbeat
 
     /// Starts refreshing the heartbeat of `runID` (one background task for every held run). The
-    /// same task checkpoints the write-ahead log, so that the engine's writes never pay for it.
+    /// same task group-commits queued records and checks the write-ahead log's size every
+    /// `flushInterval` seconds (checkpointing it when long), so that the engine's writes never pay
+    /// for either.
     func holdRun(_ runID: String) {
         heartbeats.withLock { state in
             state.runs.insert(runID)
             guard state.task == nil else { return }
-            let tick = min(heartbeatInterval, Self.checkpointInterval)
+            let tick = min(heartbeatInterval, flushInterval)
             let beats = max(1, Int((heartbeatInterval / tick).rounded()))
             state.task = Task.detached { [weak self] in
                 var ticks = 0
@@ -115,6 +117,7 @@ extension SQLiteJournal {
                     try? await Task.sleep(nanoseconds: UInt64(tick * 1e9))
                     guard !Task.isCancelled, let journal = self else { return }
                     ticks += 1
+                    try? journal.flush()
                     if ticks % beats == 0 { journal.beat() }
                     journal.checkpointIfNeeded()
                 }
@@ -135,8 +138,6 @@ extension SQLiteJournal {
 
     // MARK: Checkpoints
 
-    /// Seconds between checks of the write-ahead log's size while a run is held.
-    static let checkpointInterval = 0.5
     /// A log longer than this is copied back into the database file by the background task.
     static let checkpointThreshold = 4 << 20
 

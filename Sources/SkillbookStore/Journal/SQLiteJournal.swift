@@ -6,11 +6,20 @@ public import SkillbookRuntime
 /// (written before the skill is called and completed after it returns), each step's end, each
 /// compensation, and which process holds a running run.
 ///
-/// Writes: each `RunRecorder` method commits before it returns, so a record survives the process
-/// being killed at any point after it. A call of a skill for which `syncsCall` is true (by default
-/// every skill; the CLI passes "every skill that is not a read-only query") is also flushed to
-/// disk before the skill runs and after it returns, so it survives a power cut too; other records
-/// can lose only a suffix to a power cut, which a resume simply redoes (see `Database`).
+/// Writes: the records that keep a side effect from being done twice are written at once. A call
+/// with effects (`CallRecord.hasEffects`: every skill that is not a read-only query) is committed
+/// and flushed to disk (fsync) before the skill runs, and its result before `callFinished`
+/// returns, so an action that returned is never uncertain, not even after a power cut; a
+/// compensation and the run's start and end are committed before their method returns. Records
+/// whose loss can only make a resume redo work without side effects are *group-committed*: a
+/// read-only call (its start, then its result joins the same row), and every step's end (which a
+/// resume re-derives from the step's calls) are queued and committed together, by the heartbeat
+/// task within `flushInterval` seconds, with the next record written at once, or once
+/// `deferredLimit` of them are waiting, whichever comes first; a read of this journal commits
+/// them first. A process killed in between loses only those: a resume runs those queries again.
+/// Without this, a step of one read-only call cost three commits (about 40 µs each here), which
+/// is what `engine_overhead_per_step_journal` in `skillbook-bench` measures. Other records can
+/// lose only a suffix to a power cut, which a resume simply redoes (see `Database`).
 ///
 /// Leases: a run being executed is `running` with the pid, host, boot and process start of its
 /// process, and a heartbeat refreshed every `heartbeatInterval` seconds while this journal holds
@@ -28,25 +37,22 @@ public final class SQLiteJournal: RunRecorder {
     public let database: Database
     let probe: ProcessProbe
     let clock: WallClock
-    let syncsCall: @Sendable (_ skill: String) -> Bool
     public let heartbeatInterval: Double
+    /// Seconds a group-committed record may wait (see "Writes").
+    public let flushInterval: Double
     public let leaseDuration: Double
 
     /// Prepared statements; only touched while holding the database's lock.
     let statements = StatementCache()
-    /// Row ids of calls this process started and has not finished.
-    private let openCalls = Locked<[OpenCall: Int]>([:])
+    /// Row ids of calls this process wrote the start of and has not finished.
+    let openCalls = Locked<[OpenCall: Int]>([:])
+    /// Records waiting for a group commit (see "Writes"); changed only while holding the database lock.
+    let deferred = Locked(DeferredQueue())
     /// Playbook files of runs about to start.
     private let pendingFiles = Locked<[String: String]>([:])
     let heartbeats = Locked(Heartbeats())
     /// The connection background checkpoints run on, opened on first use.
     let checkpointer = Locked<Database?>(nil)
-
-    private struct OpenCall: Hashable {
-        var runID: String
-        var key: CallKey
-        var attempt: Int
-    }
 
     struct Heartbeats {
         var runs: Set<String> = []
@@ -55,24 +61,21 @@ public final class SQLiteJournal: RunRecorder {
 
     /// The journal of the state directory, on the process's shared connection to its database.
     public convenience init(
-        stateDirectory: URL, probe: ProcessProbe = .live, clock: WallClock = .live,
-        syncsCall: @escaping @Sendable (_ skill: String) -> Bool = { _ in true }, heartbeatInterval: Double = 2,
-        leaseDuration: Double = 15
+        stateDirectory: URL, probe: ProcessProbe = .live, clock: WallClock = .live, heartbeatInterval: Double = 2,
+        leaseDuration: Double = 15, flushInterval: Double = 0.25
     ) throws(StoreError) {
         try self.init(
-            database: StateDatabase.open(stateDirectory: stateDirectory), probe: probe, clock: clock, syncsCall: syncsCall,
-            heartbeatInterval: heartbeatInterval, leaseDuration: leaseDuration)
+            database: StateDatabase.open(stateDirectory: stateDirectory), probe: probe, clock: clock,
+            heartbeatInterval: heartbeatInterval, leaseDuration: leaseDuration, flushInterval: flushInterval)
     }
 
     /// - Parameters:
-    ///   - syncsCall: whether calls of this skill are flushed to disk (fsync) before it runs and
-    ///     after it returns; pass `false` for read-only skills to save the flush.
     ///   - heartbeatInterval, leaseDuration: seconds between heartbeats of a held run, and how old a
     ///     heartbeat may be before a run held on another machine counts as interrupted.
+    ///   - flushInterval: seconds between group commits while a run is held (see "Writes").
     public init(
-        database: Database, probe: ProcessProbe = .live, clock: WallClock = .live,
-        syncsCall: @escaping @Sendable (_ skill: String) -> Bool = { _ in true }, heartbeatInterval: Double = 2,
-        leaseDuration: Double = 15
+        database: Database, probe: ProcessProbe = .live, clock: WallClock = .live, heartbeatInterval: Double = 2,
+        leaseDuration: Double = 15, flushInterval: Double = 0.25
     ) throws(StoreError) {
         try database.migrate(StateDatabase.migrations)
         // Checkpoints run in the background while a run is held (see `checkpointIfNeeded`); the
@@ -82,13 +85,14 @@ public final class SQLiteJournal: RunRecorder {
         self.database = database
         self.probe = probe
         self.clock = clock
-        self.syncsCall = syncsCall
         self.heartbeatInterval = heartbeatInterval
+        self.flushInterval = flushInterval
         self.leaseDuration = leaseDuration
     }
 
     deinit {
         heartbeats.withLock { $0.task?.cancel() }
+        try? flush()
     }
 
     /// Records which playbook file the run `runID` comes from (before or after it starts), so that
@@ -110,7 +114,7 @@ public final class SQLiteJournal: RunRecorder {
         let file = pendingFiles.withLock { $0.removeValue(forKey: run.runID) }
         let me = probe.current()
         let now = clock.now().timeIntervalSince1970
-        try transaction { () throws(StoreError) in
+        try commit { () throws(StoreError) in
             try execute(
                 """
                 INSERT INTO runs (id, playbook, file, source, source_hash, inputs, trigger, status, started, pid, host, boot,
@@ -128,26 +132,42 @@ public final class SQLiteJournal: RunRecorder {
         holdRun(run.runID)
     }
 
+    /// An action's start is committed and flushed to disk before this returns; a read-only call's
+    /// is queued for a group commit (see "Writes").
     public func callStarted(_ call: CallRecord) throws {
-        let parameters: [SQLValue] = [
-            .text(call.runID), .text(call.key.step), SQLValue(call.key.iteration), SQLValue(call.key.batch), .text(call.skill),
-            .integer(call.attempt), .text(JSONText.encode(.object(call.parameters))), .real(call.started.timeIntervalSince1970),
-        ]
-        let rowID = try writing(synced: syncsCall(call.skill)) { () throws(StoreError) -> Int in
-            try execute(
-                """
-                INSERT INTO calls (run, step, iteration, batch, skill, attempt, parameters, started, seq)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = ?1))
-                """, parameters)
+        let row = CallRow.parameters(call)
+        guard call.hasEffects else {
+            return try later(DeferredQueue.Entry(sql: CallRow.insert, parameters: row, call: OpenCall(call)))
+        }
+        let rowID = try commit(synced: true) { () throws(StoreError) -> Int in
+            try execute(CallRow.insert, row)
             return database.lastInsertRowID
         }
-        openCalls.withLock { $0[OpenCall(runID: call.runID, key: call.key, attempt: call.attempt)] = rowID }
+        openCalls.withLock { $0[OpenCall(call)] = rowID }
     }
 
+    /// An action's result is committed and flushed to disk before this returns; a read-only
+    /// call's joins its queued start, or is queued itself (see "Writes").
     public func callFinished(_ call: CallRecord, output: Value?, error: String?, finished: Date) throws {
-        let open = OpenCall(runID: call.runID, key: call.key, attempt: call.attempt)
+        let open = OpenCall(call)
+        let result = CallRow.result(output: output, error: error, finished: finished)
+        let update = """
+            UPDATE calls SET output = ?2, error = ?3, finished = ?4,
+                seq = (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = ?5)
+            WHERE id = ?1
+            """
+        if !call.hasEffects {
+            // Under the database lock, so that a group commit does not take the start meanwhile.
+            let queued = try database.locked { (_) throws(StoreError) -> Bool in
+                if deferred.withLock({ $0.finish(open, result: result) }) { return true }
+                guard let rowID = openCalls.withLock({ $0.removeValue(forKey: open) }) else { return false }
+                try later(DeferredQueue.Entry(sql: update, parameters: [.integer(rowID)] + result + [.text(call.runID)]))
+                return true
+            }
+            if queued { return }
+        }
         let known = openCalls.withLock { $0.removeValue(forKey: open) }
-        try writing(synced: syncsCall(call.skill)) { () throws(StoreError) in
+        try commit(synced: call.hasEffects) { () throws(StoreError) in
             let rowID: Int
             if let known {
                 rowID = known
@@ -164,31 +184,24 @@ public final class SQLiteJournal: RunRecorder {
                 guard let id = rows.first?[0].intValue else { return }
                 rowID = id
             }
-            try execute(
-                """
-                UPDATE calls SET output = ?2, error = ?3, finished = ?4,
-                    seq = (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = ?5)
-                WHERE id = ?1
-                """,
-                [
-                    .integer(rowID), SQLValue(output.map { JSONText.encode($0) }), SQLValue(error),
-                    .real(finished.timeIntervalSince1970), .text(call.runID),
-                ])
+            try execute(update, [.integer(rowID)] + result + [.text(call.runID)])
         }
     }
 
+    /// Queued for a group commit: a step's end can be re-derived from its calls (see "Writes").
     public func stepFinished(runID: String, step: String, status: StepStatus, output: Value?, error: String?) throws {
-        try execute(
-            "INSERT INTO steps (run, step, status, output, error, finished) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            [
-                .text(runID), .text(step), .text(status.rawValue), SQLValue(output.map { JSONText.encode($0) }), SQLValue(error),
-                .real(clock.now().timeIntervalSince1970),
-            ])
+        try later(
+            DeferredQueue.Entry(
+                sql: "INSERT INTO steps (run, step, status, output, error, finished) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                parameters: [
+                    .text(runID), .text(step), .text(status.rawValue), SQLValue(output.map { JSONText.encode($0) }),
+                    SQLValue(error), .real(clock.now().timeIntervalSince1970),
+                ]))
     }
 
     public func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) throws {
         let keyValues: [SQLValue] = [.text(runID), .text(key.step), SQLValue(key.iteration), SQLValue(key.batch)]
-        try transaction { () throws(StoreError) in
+        try commit { () throws(StoreError) in
             try execute(
                 "INSERT INTO compensations (run, step, iteration, batch, error, finished) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 keyValues + [SQLValue(error), .real(finished.timeIntervalSince1970)])
@@ -206,7 +219,7 @@ public final class SQLiteJournal: RunRecorder {
     public func runFinished(_ result: RunResult) throws {
         let status = JournalStatus(result.status)
         let finished = result.finished.timeIntervalSince1970
-        try transaction { () throws(StoreError) in
+        try commit { () throws(StoreError) in
             var error = result.error
             var earlier: [String: Value] = [:]
             if status == .rolledBack || status == .rollbackIncomplete {
@@ -266,8 +279,13 @@ public final class SQLiteJournal: RunRecorder {
         try database.locked { (_) throws(StoreError) in try statements.statement(sql, in: database).run(parameters) }
     }
 
+    /// Runs one query, after committing the deferred records (outside a transaction), so that this
+    /// process reads what it has recorded.
     func query(_ sql: String, _ parameters: [SQLValue] = []) throws(StoreError) -> [Row] {
-        try database.locked { (_) throws(StoreError) in try statements.statement(sql, in: database).query(parameters) }
+        try database.locked { (_) throws(StoreError) in
+            try flush()
+            return try statements.statement(sql, in: database).query(parameters)
+        }
     }
 
     /// Runs `body` holding the connection, with its commits flushed to disk when `synced`.

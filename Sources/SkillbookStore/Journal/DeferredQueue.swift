@@ -1,0 +1,76 @@
+import Foundation
+import SkillbookCore
+import SkillbookRuntime
+
+/// One call attempt, as the journal tracks it between its start and its result.
+struct OpenCall: Hashable {
+    var runID: String
+    var key: CallKey
+    var attempt: Int
+
+    init(_ call: CallRecord) {
+        runID = call.runID
+        key = call.key
+        attempt = call.attempt
+    }
+}
+
+/// Records of a journal waiting for a group commit (see `SQLiteJournal`, "Writes"), in the order
+/// they are to be written.
+struct DeferredQueue {
+    struct Entry {
+        var sql: String
+        var parameters: [SQLValue]
+        /// Set on the start of a call that has no result yet: the row the call's result goes to.
+        var call: OpenCall?
+    }
+
+    private(set) var entries: [Entry] = []
+
+    var count: Int { entries.count }
+
+    mutating func append(_ entry: Entry) {
+        entries.append(entry)
+    }
+
+    /// Gives the queued start of `call` its result and moves it to the end of the queue, so that
+    /// rows are numbered in the order calls finished; `false` when its start is not queued (it was
+    /// written already).
+    mutating func finish(_ call: OpenCall, result: [SQLValue]) -> Bool {
+        guard let index = entries.lastIndex(where: { $0.call == call }) else { return false }
+        var entry = entries.remove(at: index)
+        entry.parameters.replaceSubrange(CallRow.result, with: result)
+        entry.call = nil
+        entries.append(entry)
+        return true
+    }
+
+    /// Drops the first `count` entries, once they are committed.
+    mutating func removeFirst(_ count: Int) {
+        entries.removeFirst(count)
+    }
+}
+
+/// The statement that writes a call's row, started or finished, and its parameters.
+enum CallRow {
+    static let insert = """
+        INSERT INTO calls (run, step, iteration, batch, skill, attempt, parameters, started, output, error, finished, seq)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = ?1))
+        """
+
+    /// Where `insert`'s parameters hold the result (output, error, finished).
+    static let result = 8..<11
+
+    /// The parameters of `insert` for `call`, with its result when it has one.
+    static func parameters(_ call: CallRecord, result: [SQLValue] = [.null, .null, .null]) -> [SQLValue] {
+        [
+            .text(call.runID), .text(call.key.step), SQLValue(call.key.iteration), SQLValue(call.key.batch), .text(call.skill),
+            .integer(call.attempt), .text(JSONText.encode(.object(call.parameters))), .real(call.started.timeIntervalSince1970),
+        ] + result
+    }
+
+    /// A result as `insert` (and the update of a written row) take it.
+    static func result(output: Value?, error: String?, finished: Date) -> [SQLValue] {
+        [SQLValue(output.map { JSONText.encode($0) }), SQLValue(error), .real(finished.timeIntervalSince1970)]
+    }
+}
