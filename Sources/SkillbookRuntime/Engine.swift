@@ -369,11 +369,14 @@ struct RunExecution: Sendable {
         onEvent(.stepSucceeded(step: id, output: redacted ?? .null, duration: duration))
     }
 
-    /// Writes a step's end to the journal (never in a dry-run). A journal failure here is not the
-    /// step's failure: the calls themselves are already recorded.
+    /// Writes a step's end to the journal (never in a dry-run), secrets masked. A journal failure
+    /// here is not the step's failure: the calls themselves are already recorded.
     func record(step: String, _ status: StepStatus, output: Value?, error: String?) {
         guard !dryRun, let recorder = engine.recorder else { return }
-        try? recorder.stepFinished(runID: runID, step: step, status: status, output: output, error: error)
+        let redactor = state.redactor
+        let kept = output.map(redactor.redact)
+        try? recorder.stepFinished(
+            runID: runID, step: step, status: status, output: kept, outputMasked: kept != output, error: error.map(redactor.redact))
     }
 
     /// A skill step: once, batched, or once per foreach element. `nil` output in a dry-run of an action.
@@ -600,7 +603,12 @@ struct RunExecution: Sendable {
                 if let first = SchemaValidator.validate(output, against: descriptor.output).first {
                     throw StepFailure(message: "skill '\(descriptor.id)' returned an output that breaks its schema: \(first)")
                 }
-                try? engine.recorder?.callFinished(record, output: output, error: nil, finished: engine.environment.now())
+                if let recorder = engine.recorder {
+                    let kept = state.redactor.redact(output)
+                    var finished = record
+                    finished.outputMasked = kept != output
+                    try? recorder.callFinished(finished, output: kept, error: nil, finished: engine.environment.now())
+                }
                 state.complete(
                     CompletedUnit(
                         stepIndex: reportIndex(index), stepID: id, key: key, skill: skill,

@@ -15,10 +15,12 @@ public struct JournaledCall: Sendable {
     public var order: Int
     /// A rollback already undid it.
     public var compensated: Bool
+    /// Secrets were masked in `output` when it was recorded: it is not what later steps used.
+    public var outputMasked: Bool
 
     public init(
         key: CallKey, skill: String, attempt: Int, parameters: ValueObject, output: Value?, error: String?, order: Int,
-        compensated: Bool
+        compensated: Bool, outputMasked: Bool = false
     ) {
         self.key = key
         self.skill = skill
@@ -28,6 +30,7 @@ public struct JournaledCall: Sendable {
         self.error = error
         self.order = order
         self.compensated = compensated
+        self.outputMasked = outputMasked
     }
 
     /// Started, and neither returned nor failed: the process died during the call.
@@ -39,11 +42,14 @@ public struct JournaledStep: Sendable {
     public var step: String
     public var status: StepStatus
     public var output: Value?
+    /// Secrets were masked in `output` when it was recorded.
+    public var outputMasked: Bool
 
-    public init(step: String, status: StepStatus, output: Value?) {
+    public init(step: String, status: StepStatus, output: Value?, outputMasked: Bool = false) {
         self.step = step
         self.status = status
         self.output = output
+        self.outputMasked = outputMasked
     }
 }
 
@@ -53,20 +59,29 @@ extension ResumePlan {
     /// Calls that returned (and were not compensated) are reused; a call whose last attempt
     /// started but has no result is uncertain and `decide` chooses (re-run only if idempotent,
     /// otherwise ask the user); failed attempts are simply tried again.
+    ///
+    /// An output recorded with secrets masked is not the one the run used. Such a call runs again
+    /// when `repeatable` says its skill may (read-only or idempotent); otherwise it is reused as
+    /// recorded, never done twice, and listed in `maskedOutputs`. A step whose recorded output was
+    /// masked is not counted as finished: it is worked out again from its calls.
     public static func from(
-        calls: [JournaledCall], steps: [JournaledStep], decide: (JournaledCall) -> Uncertain
+        calls: [JournaledCall], steps: [JournaledStep], repeatable: (_ skill: String) -> Bool = { _ in false },
+        decide: (JournaledCall) -> Uncertain
     ) -> ResumePlan {
         var plan = ResumePlan()
         // Only steps that finished well are kept; a failed step runs again (its completed calls are reused).
-        for step in steps where step.status == .succeeded || step.status == .skipped {
+        for step in steps where (step.status == .succeeded || step.status == .skipped) && !step.outputMasked {
             plan.finishedSteps[step.step] = (step.status, step.output)
         }
         var done: Set<CallKey> = []
         for call in calls.sorted(by: { $0.order < $1.order }) where !call.compensated {
-            if let output = call.output, !done.contains(call.key) {
-                done.insert(call.key)
-                plan.completed.append(RecordedCall(key: call.key, skill: call.skill, call: CompletedCall(parameters: call.parameters, output: output)))
+            guard let output = call.output, !done.contains(call.key) else { continue }
+            if call.outputMasked {
+                if repeatable(call.skill) { continue }
+                plan.maskedOutputs.append(call.key)
             }
+            done.insert(call.key)
+            plan.completed.append(RecordedCall(key: call.key, skill: call.skill, call: CompletedCall(parameters: call.parameters, output: output)))
         }
         let latest = Dictionary(calls.map { ($0.key, $0) }, uniquingKeysWith: { $0.attempt >= $1.attempt ? $0 : $1 })
         for (key, call) in latest where !done.contains(key) && call.isUncertain {

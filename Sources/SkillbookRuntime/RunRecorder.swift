@@ -70,6 +70,9 @@ public struct CallRecord: Sendable {
     /// The skill is an action (anything but a read-only query): a call whose result is lost would
     /// leave a resume unsure whether it took effect.
     public var hasEffects: Bool
+    /// Set on the record passed to `callFinished` when secrets were masked in its output: the
+    /// output recorded is not the one later steps used.
+    public var outputMasked = false
 
     public init(
         runID: String, key: CallKey, skill: String, attempt: Int, parameters: ValueObject, started: Date,
@@ -98,10 +101,19 @@ public struct CallRecord: Sendable {
 public protocol RunRecorder: Sendable {
     func runStarted(_ run: RunRecord) throws
     func callStarted(_ call: CallRecord) throws
+    /// `output` and `error` come with secrets masked (see `CallRecord.outputMasked`).
     func callFinished(_ call: CallRecord, output: Value?, error: String?, finished: Date) throws
-    func stepFinished(runID: String, step: String, status: StepStatus, output: Value?, error: String?) throws
+    /// `output` and `error` come with secrets masked; `outputMasked` says whether that changed the output.
+    func stepFinished(runID: String, step: String, status: StepStatus, output: Value?, outputMasked: Bool, error: String?) throws
     func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) throws
     func runFinished(_ result: RunResult) throws
+}
+
+extension RunRecorder {
+    /// The end of a step whose output holds no secret.
+    public func stepFinished(runID: String, step: String, status: StepStatus, output: Value?, error: String?) throws {
+        try stepFinished(runID: runID, step: step, status: status, output: output, outputMasked: false, error: error)
+    }
 }
 
 /// A call that completed in an earlier process, as the journal kept it.
@@ -132,6 +144,8 @@ public struct ResumePlan: Sendable {
     /// Completed calls in order of completion.
     public var completed: [RecordedCall]
     public var uncertain: [CallKey: Uncertain]
+    /// Reused calls whose recorded output had secrets masked: later steps see `***` in their place.
+    public var maskedOutputs: [CallKey] = []
 
     public init(
         finishedSteps: [String: (status: StepStatus, output: Value?)] = [:], completed: [RecordedCall] = [],

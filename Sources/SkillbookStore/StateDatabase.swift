@@ -111,6 +111,12 @@ public enum StateDatabase {
         );
         CREATE INDEX reminders_by_due ON reminders (due);
         """,
+        // 4: outputs are journaled with secrets masked; `masked` says the recorded output is not
+        // the one later steps used, so a resume does not reuse it blindly.
+        """
+        ALTER TABLE calls ADD COLUMN masked INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE steps ADD COLUMN masked INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     /// The schema version this build writes.

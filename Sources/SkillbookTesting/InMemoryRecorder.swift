@@ -52,14 +52,19 @@ public final class InMemoryRecorder: RunRecorder {
         storage.withLock { contents in
             guard let index = contents.calls.lastIndex(where: { $0.key == call.key && $0.attempt == call.attempt }) else { return }
             contents.calls[index].output = output
+            contents.calls[index].outputMasked = call.outputMasked
             contents.calls[index].error = error
             contents.calls[index].order = contents.clock
             contents.clock += 1
         }
     }
 
-    public func stepFinished(runID: String, step: String, status: StepStatus, output: Value?, error: String?) throws {
-        storage.withLock { $0.steps[runID, default: []].append(JournaledStep(step: step, status: status, output: output)) }
+    public func stepFinished(
+        runID: String, step: String, status: StepStatus, output: Value?, outputMasked: Bool, error: String?
+    ) throws {
+        storage.withLock {
+            $0.steps[runID, default: []].append(JournaledStep(step: step, status: status, output: output, outputMasked: outputMasked))
+        }
     }
 
     public func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) throws {
@@ -78,8 +83,11 @@ public final class InMemoryRecorder: RunRecorder {
     }
 
     /// The resume plan of a run, as a real journal would build it.
-    public func resumePlan(_ runID: String, decide: (JournaledCall) -> ResumePlan.Uncertain = { _ in .rerun }) -> ResumePlan {
+    public func resumePlan(
+        _ runID: String, repeatable: (_ skill: String) -> Bool = { _ in false },
+        decide: (JournaledCall) -> ResumePlan.Uncertain = { _ in .rerun }
+    ) -> ResumePlan {
         let contents = self.contents
-        return ResumePlan.from(calls: contents.calls, steps: contents.steps[runID] ?? [], decide: decide)
+        return ResumePlan.from(calls: contents.calls, steps: contents.steps[runID] ?? [], repeatable: repeatable, decide: decide)
     }
 }

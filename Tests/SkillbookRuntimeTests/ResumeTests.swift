@@ -118,6 +118,52 @@ final class Fault: Sendable {
         #expect(plan.finishedSteps["a"]?.status == .succeeded)
     }
 
+    @Test func aMaskedOutputIsWorkedOutAgainWhenThatIsHarmlessAndReusedOtherwise() throws {
+        let calls = [
+            JournaledCall(
+                key: CallKey(step: "header"), skill: "text.template", attempt: 1, parameters: [:], output: ["text": "Bearer ***"],
+                error: nil, order: 1, compensated: false, outputMasked: true),
+            JournaledCall(
+                key: CallKey(step: "save"), skill: "notes.create", attempt: 1, parameters: [:], output: ["title": "Bearer ***"],
+                error: nil, order: 2, compensated: false, outputMasked: true),
+            JournaledCall(
+                key: CallKey(step: "plain"), skill: "notes.create", attempt: 1, parameters: [:], output: ["id": "n2"], error: nil,
+                order: 3, compensated: false),
+        ]
+        let steps = [
+            JournaledStep(step: "header", status: .succeeded, output: ["text": "Bearer ***"], outputMasked: true),
+            JournaledStep(step: "plain", status: .succeeded, output: ["id": "n2"]),
+        ]
+        let plan = ResumePlan.from(calls: calls, steps: steps, repeatable: { $0 == "text.template" }) { _ in .rerun }
+        #expect(plan.completed.map(\.key.step) == ["save", "plain"], "the template runs again; the note is not made twice")
+        #expect(plan.maskedOutputs == [CallKey(step: "save")])
+        #expect(plan.finishedSteps["header"] == nil, "a masked step's end is worked out again")
+        #expect(plan.finishedSteps["plain"]?.output == ["id": "n2"])
+        #expect(plan.uncertain.isEmpty)
+    }
+
+    @Test func theEngineJournalsOutputsWithSecretsMasked() async throws {
+        let fixture = try EngineFixture()
+        let recorder = InMemoryRecorder()
+        fixture.recorder = recorder
+        let result = try await fixture.run(
+            """
+            name: masked
+            inputs:
+              token: { type: string, secret: true }
+            steps:
+              - { id: header, skill: text.template, with: { template: "Bearer {{t}}", values: { t: "${{ inputs.token }}" } } }
+              - { id: plain, skill: text.template, with: { template: "no secret" } }
+            """, inputs: ["token": "hunter2"])
+        #expect(result.status == .succeeded)
+        let calls = recorder.contents.calls
+        #expect(calls.map(\.output) == [["text": "Bearer ***"], ["text": "no secret"]])
+        #expect(calls.map(\.outputMasked) == [true, false])
+        let steps = recorder.contents.steps[result.runID] ?? []
+        #expect(steps.map(\.output) == [["text": "Bearer ***"], ["text": "no secret"]])
+        #expect(steps.map(\.outputMasked) == [true, false])
+    }
+
     @Test func rollingBackAnEndedRunUndoesItsRecordedCalls() async throws {
         let fixture = try EngineFixture()
         let recorder = InMemoryRecorder()

@@ -73,7 +73,7 @@ enum ResumeCommand: Command {
         let plan: ResumePlan
         do {
             var undecided: [CallKey] = []
-            plan = try journal.resumePlan(runID) { call in
+            plan = try journal.resumePlan(runID, repeatable: { skill in isRepeatable(skill, registry: registry) }) { call in
                 if let decision = decisions[call.key] { return decision }
                 undecided.append(call.key)
                 return .skip
@@ -82,6 +82,12 @@ enum ResumeCommand: Command {
                 throw JournalError(.refused, "run \(runID) changed while resuming it was being prepared; try again")
             }
             if text != timeline.source { try journal.setSource(text, forRun: runID) }
+            if !plan.maskedOutputs.isEmpty {
+                let calls = plan.maskedOutputs.map(\.description).joined(separator: ", ")
+                console.err(
+                    "skillbook: note: the recorded output of \(calls) held a secret and was kept masked; it is not run again "
+                        + "(it has effects), so later steps see *** where the secret was")
+            }
         } catch {
             try? journal.release(runID, status: run.status)
             throw error
@@ -97,6 +103,12 @@ enum ResumeCommand: Command {
             console.out(JSONText.encode(.object(result.outputs), pretty: true))
         }
         return result.exitCode
+    }
+
+    /// Whether calling `skill` again is harmless: it is read-only or idempotent.
+    static func isRepeatable(_ skill: String, registry: SkillRegistry) -> Bool {
+        guard let descriptor = registry[skill]?.descriptor else { return false }
+        return descriptor.idempotent || descriptor.kind == .query
     }
 
     /// Only a run that stopped before finishing can be resumed.
@@ -203,7 +215,7 @@ enum ResumeCommand: Command {
         var decisions: [CallKey: ResumePlan.Uncertain] = [:]
         var open: [JournalCall] = []
         for call in uncertain {
-            if let descriptor = registry[call.skill]?.descriptor, descriptor.idempotent || descriptor.kind == .query {
+            if isRepeatable(call.skill, registry: registry) {
                 decisions[call.key] = .rerun
             } else if arguments.flag("rerun-uncertain") {
                 decisions[call.key] = .rerun

@@ -54,15 +54,15 @@ struct DeferredQueue {
 /// The statement that writes a call's row, started or finished, and its parameters.
 enum CallRow {
     static let insert = """
-        INSERT INTO calls (run, step, iteration, batch, skill, attempt, parameters, started, output, error, finished, seq)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = ?1))
+        INSERT INTO calls (run, step, iteration, batch, skill, attempt, parameters, started, output, error, finished, masked, seq)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = ?1))
         """
 
-    /// Where `insert`'s parameters hold the result (output, error, finished).
-    static let result = 8..<11
+    /// Where `insert`'s parameters hold the result (output, error, finished, masked).
+    static let result = 8..<12
 
     /// The parameters of `insert` for `call`, with its result when it has one.
-    static func parameters(_ call: CallRecord, result: [SQLValue] = [.null, .null, .null]) -> [SQLValue] {
+    static func parameters(_ call: CallRecord, result: [SQLValue] = [.null, .null, .null, .integer(0)]) -> [SQLValue] {
         [
             .text(call.runID), .text(call.key.step), SQLValue(call.key.iteration), SQLValue(call.key.batch), .text(call.skill),
             .integer(call.attempt), .text(JSONText.encode(.object(call.parameters))), .real(call.started.timeIntervalSince1970),
@@ -70,7 +70,10 @@ enum CallRow {
     }
 
     /// A result as `insert` (and the update of a written row) take it.
-    static func result(output: Value?, error: String?, finished: Date) -> [SQLValue] {
-        [SQLValue(output.map { JSONText.encode($0) }), SQLValue(error), .real(finished.timeIntervalSince1970)]
+    static func result(output: Value?, error: String?, finished: Date, masked: Bool) -> [SQLValue] {
+        [
+            SQLValue(output.map { JSONText.encode($0) }), SQLValue(error), .real(finished.timeIntervalSince1970),
+            .integer(masked ? 1 : 0),
+        ]
     }
 }

@@ -80,6 +80,8 @@ public struct JournalCall: Sendable {
     public var compensated: Bool
     /// Order of finishing (or, unfinished, of starting) within the run.
     public var order: Int
+    /// Secrets were masked in `output`: it is not the output later steps used.
+    public var outputMasked = false
 
     /// Started, and neither returned nor failed: its process died during the call.
     public var isUncertain: Bool { output == nil && error == nil }
@@ -87,7 +89,7 @@ public struct JournalCall: Sendable {
     public var journaled: JournaledCall {
         JournaledCall(
             key: key, skill: skill, attempt: attempt, parameters: parameters, output: output, error: error, order: order,
-            compensated: compensated)
+            compensated: compensated, outputMasked: outputMasked)
     }
 }
 
@@ -98,6 +100,8 @@ public struct JournalStep: Sendable {
     public var output: Value?
     public var error: String?
     public var finished: Date
+    /// Secrets were masked in `output`.
+    public var outputMasked = false
 }
 
 /// One compensation of one completed call; `error` when it could not be undone.

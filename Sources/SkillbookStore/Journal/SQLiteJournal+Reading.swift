@@ -67,7 +67,7 @@ extension SQLiteJournal {
     public func calls(of runID: String) throws(StoreError) -> [JournalCall] {
         let rows = try query(
             """
-            SELECT step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq
+            SELECT step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked
             FROM calls WHERE run = ?1 ORDER BY id
             """, [.text(runID)])
         var calls: [JournalCall] = []
@@ -84,14 +84,15 @@ extension SQLiteJournal {
                     attempt: attempt, parameters: object, output: try decode(row.string("output"), "call output"),
                     error: row.string("error"), started: Date(timeIntervalSince1970: started),
                     finished: row.double("finished").map(Date.init(timeIntervalSince1970:)),
-                    compensated: row.int("compensated") == 1, order: order))
+                    compensated: row.int("compensated") == 1, order: order, outputMasked: row.int("masked") == 1))
         }
         return calls
     }
 
     /// Every step end of a run, in order.
     public func steps(of runID: String) throws(StoreError) -> [JournalStep] {
-        let rows = try query("SELECT step, status, output, error, finished FROM steps WHERE run = ?1 ORDER BY id", [.text(runID)])
+        let rows = try query(
+            "SELECT step, status, output, error, finished, masked FROM steps WHERE run = ?1 ORDER BY id", [.text(runID)])
         var steps: [JournalStep] = []
         for row in rows {
             guard let step = row.string("step"), let status = row.string("status").flatMap(StepStatus.init(rawValue:)),
@@ -100,7 +101,7 @@ extension SQLiteJournal {
             steps.append(
                 JournalStep(
                     step: step, status: status, output: try decode(row.string("output"), "step output"), error: row.string("error"),
-                    finished: Date(timeIntervalSince1970: finished)))
+                    finished: Date(timeIntervalSince1970: finished), outputMasked: row.int("masked") == 1))
         }
         return steps
     }
@@ -161,12 +162,19 @@ extension SQLiteJournal {
     }
 
     public func journaledSteps(of runID: String) throws(StoreError) -> [JournaledStep] {
-        try steps(of: runID).map { JournaledStep(step: $0.step, status: $0.status, output: $0.output) }
+        try steps(of: runID).map {
+            JournaledStep(step: $0.step, status: $0.status, output: $0.output, outputMasked: $0.outputMasked)
+        }
     }
 
-    /// The plan a resume of `runID` starts from; `decide` chooses for each call whose process died during it.
-    public func resumePlan(_ runID: String, decide: (JournaledCall) -> ResumePlan.Uncertain) throws(StoreError) -> ResumePlan {
-        ResumePlan.from(calls: try journaledCalls(of: runID), steps: try journaledSteps(of: runID), decide: decide)
+    /// The plan a resume of `runID` starts from; `decide` chooses for each call whose process died
+    /// during it, `repeatable` says which skills may run again rather than reuse a masked output
+    /// (see `ResumePlan.from`).
+    public func resumePlan(
+        _ runID: String, repeatable: (_ skill: String) -> Bool = { _ in false }, decide: (JournaledCall) -> ResumePlan.Uncertain
+    ) throws(StoreError) -> ResumePlan {
+        ResumePlan.from(
+            calls: try journaledCalls(of: runID), steps: try journaledSteps(of: runID), repeatable: repeatable, decide: decide)
     }
 
     // MARK: Rows

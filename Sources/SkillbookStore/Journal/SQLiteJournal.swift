@@ -150,10 +150,10 @@ public final class SQLiteJournal: RunRecorder {
     /// call's joins its queued start, or is queued itself (see "Writes").
     public func callFinished(_ call: CallRecord, output: Value?, error: String?, finished: Date) throws {
         let open = OpenCall(call)
-        let result = CallRow.result(output: output, error: error, finished: finished)
+        let result = CallRow.result(output: output, error: error, finished: finished, masked: call.outputMasked)
         let update = """
-            UPDATE calls SET output = ?2, error = ?3, finished = ?4,
-                seq = (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = ?5)
+            UPDATE calls SET output = ?2, error = ?3, finished = ?4, masked = ?5,
+                seq = (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = ?6)
             WHERE id = ?1
             """
         if !call.hasEffects {
@@ -189,13 +189,15 @@ public final class SQLiteJournal: RunRecorder {
     }
 
     /// Queued for a group commit: a step's end can be re-derived from its calls (see "Writes").
-    public func stepFinished(runID: String, step: String, status: StepStatus, output: Value?, error: String?) throws {
+    public func stepFinished(
+        runID: String, step: String, status: StepStatus, output: Value?, outputMasked: Bool, error: String?
+    ) throws {
         try later(
             DeferredQueue.Entry(
-                sql: "INSERT INTO steps (run, step, status, output, error, finished) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                sql: "INSERT INTO steps (run, step, status, output, error, finished, masked) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 parameters: [
                     .text(runID), .text(step), .text(status.rawValue), SQLValue(output.map { JSONText.encode($0) }),
-                    SQLValue(error), .real(clock.now().timeIntervalSince1970),
+                    SQLValue(error), .real(clock.now().timeIntervalSince1970), .integer(outputMasked ? 1 : 0),
                 ]))
     }
 

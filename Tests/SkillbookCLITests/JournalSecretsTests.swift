@@ -1,0 +1,86 @@
+import Foundation
+import SkillbookCore
+import SkillbookRuntime
+import SkillbookStore
+import Testing
+
+/// A secret that reaches a skill's output stays out of the journal file and of `runs show`, and a
+/// resume works with the masked record without doing an action twice.
+@Suite struct JournalSecretsTests {
+    static let playbook = """
+        name: bearer
+        on_failure: stop
+        inputs:
+          token: { type: string, secret: true }
+          fail: { type: boolean, default: false }
+        steps:
+          - id: header
+            skill: text.template
+            with: { template: "Bearer {{t}}", values: { t: "${{ inputs.token }}" } }
+          - { id: save, skill: notes.create, with: { title: "${{ steps.header.output.text }}" } }
+          - id: check
+            skill: debug.fail
+            when: "${{ inputs.fail }}"
+            with: { message: stop here }
+          - { id: last, skill: text.template, with: { template: "{{h}}!", values: { h: "${{ steps.header.output.text }}" } } }
+        outputs:
+          last: "${{ steps.last.output.text }}"
+
+        """
+
+    /// Every text in the journal's tables (the notes in the same file hold the secret, as asked).
+    func journalTexts(_ directory: TemporaryDirectory) throws -> [String] {
+        let database = try StateDatabase.openSeparately(stateDirectory: directory.state)
+        var texts: [String] = []
+        for table in ["runs", "sessions", "calls", "steps", "compensations"] {
+            for row in try database.query("SELECT * FROM \(table)") {
+                texts += row.values.compactMap(\.stringValue)
+            }
+        }
+        return texts
+    }
+
+    @Test func aSecretInAnOutputIsMaskedInTheJournalAndInRunsShow() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/bearer.yaml", Self.playbook)
+        let run = await skillbook(["run", "bearer", "-i", "token=hunter2-s3cret", "--json"], in: directory)
+        #expect(run.code == 0, "\(run.err)")
+        #expect(!run.out.contains("hunter2"))
+
+        let runID = try #require(try SQLiteJournal(stateDirectory: directory.state).runs().first?.id)
+        let shown = await skillbook(["runs", "show", runID, "--json"], in: directory)
+        #expect(shown.code == 0)
+        #expect(shown.out.contains("Bearer ***"), "the masked output is still shown")
+        #expect(!shown.out.contains("hunter2"))
+        let text = await skillbook(["runs", "show", runID], in: directory)
+        #expect(!text.out.contains("hunter2"))
+        let texts = try journalTexts(directory)
+        #expect(texts.contains { $0.contains("Bearer ***") })
+        #expect(!texts.contains { $0.contains("hunter2") }, "not in the journal on disk")
+
+        let calls = try SQLiteJournal(stateDirectory: directory.state).calls(of: runID)
+        #expect(calls.first { $0.key.step == "header" }?.outputMasked == true)
+        #expect(calls.first { $0.key.step == "save" }?.outputMasked == true, "the note's title holds the secret")
+    }
+
+    @Test func aResumeRunsAgainAQueryWhoseOutputWasMaskedAndKeepsTheAction() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/bearer.yaml", Self.playbook)
+        let failed = await skillbook(["run", "bearer", "-i", "token=hunter2-s3cret", "-i", "fail=true"], in: directory)
+        #expect(failed.code == 1, "\(failed.err)")
+        let runID = try #require(try SQLiteJournal(stateDirectory: directory.state).runs().first?.id)
+        // Let the failing step pass this time: the run's inputs are kept, so change the playbook.
+        directory.write(
+            "Playbooks/bearer.yaml", Self.playbook.replacingOccurrences(of: "when: \"${{ inputs.fail }}\"", with: "when: false"))
+
+        let resumed = await skillbook(["resume", runID, "--force", "-i", "token=hunter2-s3cret", "--json"], in: directory)
+        #expect(resumed.code == 0, "\(resumed.err)")
+        #expect(resumed.err.contains("the recorded output of save held a secret and was kept masked"), "\(resumed.err)")
+        let last = try #require(try SQLiteJournal(stateDirectory: directory.state).run(runID)?.outputs?["last"])
+        #expect(last == "Bearer ***!", "the run's outputs are masked as always")
+        let notes = try NotesStore(stateDirectory: directory.state).list(limit: 10)
+        #expect(notes.map(\.title) == ["Bearer hunter2-s3cret"], "the note was not made twice")
+        let header = try SQLiteJournal(stateDirectory: directory.state).calls(of: runID).filter { $0.key.step == "header" }
+        #expect(header.count == 2, "the template ran again, with the secret given again")
+    }
+}
