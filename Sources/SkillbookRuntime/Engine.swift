@@ -528,11 +528,20 @@ struct RunExecution: Sendable {
                 batches.count > 1 ? "batch \(number + 1) of \(batches.count)" : nil,
             ].compactMap { $0 }.joined(separator: ", ")
         }
+        // The pause spaces out calls the skill really gets: none before a batch a resume reuses.
+        func isCalled(_ number: Int) -> Bool {
+            guard let resume else { return true }
+            let callKey = key(number)
+            return resume.completed[callKey] == nil && resume.plan.uncertain[callKey] != .skip
+        }
         if concurrency <= 1 {
             var outputs: [Value] = []
             outputs.reserveCapacity(batches.count)
+            var called = false
             for (number, parameters) in batches.enumerated() {
-                if number > 0, pause > 0 { try await engine.environment.sleep(pause) }
+                let calling = isCalled(number)
+                if calling, called, pause > 0 { try await engine.environment.sleep(pause) }
+                called = called || calling
                 outputs.append(
                     try await callWithRetry(
                         skill, parameters, step: step, index: index, key: key(number), label: label(number), progress: progress))
@@ -559,7 +568,7 @@ struct RunExecution: Sendable {
             while let (number, output) = try await group.next() {
                 outputs[number] = output
                 if next < batches.count {
-                    if pause > 0 { try await engine.environment.sleep(pause) }
+                    if pause > 0, isCalled(next) { try await engine.environment.sleep(pause) }
                     launch()
                 }
             }

@@ -103,6 +103,35 @@ final class Fault: Sendable {
         #expect(final.last?.title == "after \(one.id)", "outputs of steps done before the resume flow on")
     }
 
+    @Test func aResumeDoesNotPauseBeforeTheBatchesItReuses() async throws {
+        let fixture = try EngineFixture(replacing: { skill in
+            skill.descriptor.id == "notes.create_many" ? FailingCall(skill, failingCalls: [3]) : nil
+        })
+        let recorder = InMemoryRecorder()
+        fixture.recorder = recorder
+        let yaml = """
+            name: paced
+            on_failure: stop
+            inputs:
+              notes: { type: array }
+            steps:
+              - id: many
+                skill: notes.create_many
+                batch: { pause: 1s }
+                with: { notes: "${{ inputs.notes }}" }
+            """
+        let inputs: ValueObject = ["notes": noteDrafts(230)]
+        let first = try await fixture.run(yaml, inputs: inputs)
+        #expect(first.status == .failed)
+        #expect(fixture.sleeps.values == [1, 1], "before batches 2 and 3")
+
+        let resumed = await fixture.engine.run(
+            try fixture.load(yaml), inputs: inputs, options: .init(resume: (first.runID, recorder.resumePlan(first.runID))))
+        #expect(resumed.status == .succeeded)
+        #expect(try fixture.snapshot().count == 230)
+        #expect(fixture.sleeps.values == [1, 1, 1, 1], "batches 1-2 are reused without waiting; 3-5 are paced")
+    }
+
     @Test func anUncertainCallIsRerunOrSkippedAsDecided() throws {
         let calls = [
             JournaledCall(key: CallKey(step: "a"), skill: "notes.create", attempt: 1, parameters: [:], output: ["id": "x"], error: nil, order: 1, compensated: false),
