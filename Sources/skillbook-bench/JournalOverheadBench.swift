@@ -42,37 +42,54 @@ struct JournalOverheadBench {
     }
 }
 
-/// `journal_writes_per_step`: the journal's own share of a step, without the engine: what
-/// `SQLiteJournal` does for one `debug.echo` step (call started, call finished, step finished),
-/// averaged over a 1,000-step run, group commits included.
-struct JournalWritesBench {
+/// The journal's own writes for a run of one-call steps, without the engine: run started, each
+/// call started and finished and its step's end, run finished; the best of `runs` runs, in seconds.
+struct JournalWrites {
     var state: URL
-    var runs = 7
+    var runs: Int
+    var playbook: String
+    var steps: Int
+    /// The skill of every call, and whether it has effects (its records are then flushed to disk).
+    var skill: String
+    var hasEffects: Bool
 
-    func run() async throws -> Figure {
-        let steps = StepsPlaybook.stepCount
+    func measure() async throws -> Double {
         let journal = try SQLiteJournal(stateDirectory: state)
         var number = 0
-        let seconds = try await Measure.best(runs: runs) {
+        return try await Measure.best(runs: runs) {
             number += 1
-            let runID = "journal-writes-\(number)"
+            let runID = "\(playbook)-\(number)"
             let started = Date()
             try journal.runStarted(
                 RunRecord(
-                    runID: runID, playbook: "bench-steps", source: "", sourceHash: "", inputs: ["seed": "hello"], trigger: "cli",
+                    runID: runID, playbook: playbook, source: "", sourceHash: "", inputs: ["seed": "hello"], trigger: "cli",
                     started: started, dryRun: false))
             for index in 0..<steps {
                 let id = StepsPlaybook.id(index)
                 let call = CallRecord(
-                    runID: runID, key: CallKey(step: id), skill: "debug.echo", attempt: 1, parameters: ["value": "hello"],
-                    started: Date(), hasEffects: false)
+                    runID: runID, key: CallKey(step: id), skill: skill, attempt: 1, parameters: ["value": "hello"],
+                    started: Date(), hasEffects: hasEffects)
                 try journal.callStarted(call)
                 try journal.callFinished(call, output: ["value": "hello"], error: nil, finished: Date())
                 try journal.stepFinished(runID: runID, step: id, status: .succeeded, output: ["value": "hello"], error: nil)
             }
             try journal.runFinished(
-                RunResult(runID: runID, playbook: "bench-steps", status: .succeeded, steps: [], started: started, finished: Date()))
+                RunResult(runID: runID, playbook: playbook, status: .succeeded, steps: [], started: started, finished: Date()))
         }
+    }
+}
+
+/// `journal_writes_per_step`: the journal's own share of a step, without the engine: what
+/// `SQLiteJournal` does for one `debug.echo` step (call started, call finished, step finished),
+/// averaged over a 1,000-step run, group commits included.
+struct JournalWritesBench {
+    var state: URL
+
+    func run() async throws -> Figure {
+        let steps = StepsPlaybook.stepCount
+        let seconds = try await JournalWrites(
+            state: state, runs: 7, playbook: "journal-writes", steps: steps, skill: "debug.echo", hasEffects: false
+        ).measure()
         return Figure(name: "journal_writes_per_step", value: seconds * 1e6 / Double(steps), unit: "us/step")
     }
 }
@@ -82,32 +99,12 @@ struct JournalWritesBench {
 /// queued; averaged over 200 calls. Mostly the disk's flush (fsync), twice.
 struct JournalActionCallBench {
     var state: URL
-    var runs = 3
 
     func run() async throws -> Figure {
         let calls = 200
-        let journal = try SQLiteJournal(stateDirectory: state)
-        var number = 0
-        let seconds = try await Measure.best(runs: runs) {
-            number += 1
-            let runID = "journal-actions-\(number)"
-            let started = Date()
-            try journal.runStarted(
-                RunRecord(
-                    runID: runID, playbook: "bench-actions", source: "", sourceHash: "", inputs: [:], trigger: "cli",
-                    started: started, dryRun: false))
-            for index in 0..<calls {
-                let id = StepsPlaybook.id(index)
-                let call = CallRecord(
-                    runID: runID, key: CallKey(step: id), skill: "notes.create", attempt: 1, parameters: ["title": "hello"],
-                    started: Date(), hasEffects: true)
-                try journal.callStarted(call)
-                try journal.callFinished(call, output: ["id": .int(index)], error: nil, finished: Date())
-                try journal.stepFinished(runID: runID, step: id, status: .succeeded, output: ["id": .int(index)], error: nil)
-            }
-            try journal.runFinished(
-                RunResult(runID: runID, playbook: "bench-actions", status: .succeeded, steps: [], started: started, finished: Date()))
-        }
+        let seconds = try await JournalWrites(
+            state: state, runs: 3, playbook: "journal-actions", steps: calls, skill: "notes.create", hasEffects: true
+        ).measure()
         return Figure(name: "journal_action_call", value: seconds * 1e6 / Double(calls), unit: "us/call")
     }
 }
