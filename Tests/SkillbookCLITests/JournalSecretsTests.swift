@@ -83,4 +83,18 @@ import Testing
         let header = try SQLiteJournal(stateDirectory: directory.state).calls(of: runID).filter { $0.key.step == "header" }
         #expect(header.count == 2, "the template ran again, with the secret given again")
     }
+
+    @Test func aRollbackSaysWhenItWorksFromAMaskedRecord() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/bearer.yaml", Self.playbook)
+        let failed = await skillbook(["run", "bearer", "-i", "token=hunter2-s3cret", "-i", "fail=true"], in: directory)
+        #expect(failed.code == 1, "\(failed.err)")
+        let runID = try #require(try SQLiteJournal(stateDirectory: directory.state).runs().first?.id)
+
+        let undone = await skillbook(["rollback", runID], in: directory)
+        #expect(undone.code == 0, "\(undone.err)")
+        #expect(undone.err.contains("the recorded output of save held a secret and was kept masked"), "\(undone.err)")
+        #expect(try NotesStore(stateDirectory: directory.state).list(limit: 10).isEmpty, "the note is found by its id")
+        #expect(!undone.out.contains("hunter2") && !undone.err.contains("hunter2"))
+    }
 }

@@ -46,7 +46,18 @@ enum RollbackCommand: Command {
         let completed: [RecordedCall]
         let unknown: [JournalCall]
         do {
-            completed = try journal.resumePlan(runID) { _ in .skip }.completed
+            let plan = try journal.resumePlan(runID) { _ in .skip }
+            completed = plan.completed
+            // Read-only calls have nothing to undo.
+            let masked = plan.completed.filter { call in
+                plan.maskedOutputs.contains(call.key) && registry[call.skill]?.descriptor.kind != .query
+            }
+            if !masked.isEmpty {
+                console.err(
+                    "skillbook: note: the recorded output of \(masked.map(\.key.description).joined(separator: ", ")) "
+                        + "held a secret and was kept masked; undoing works from that record, so what it puts back shows *** "
+                        + "where the secret was")
+            }
             // Actions whose result was never recorded cannot be undone: nothing says what they did.
             unknown = try JournalCommandSupport.uncertainCalls(journal, runID).filter { registry[$0.skill]?.descriptor.kind != .query }
         } catch {
