@@ -8,6 +8,7 @@ struct NotesDeleteSkill: Skill {
 
     /// The most ids one call takes; the engine splits longer lists into batches of this size.
     static let maxIDs = 100
+    static let deletion = DeleteByIDs(skill: "notes.delete", noun: "note", listField: "notes", maxIDs: maxIDs)
 
     let descriptor = SkillDescriptor(
         id: "notes.delete",
@@ -52,13 +53,7 @@ struct NotesDeleteSkill: Skill {
         reversible: true)
 
     func run(_ parameters: ValueObject, context: SkillContext) async throws -> Value {
-        let items = parameters["ids"]?.arrayValue ?? []
-        let ids = items.compactMap(\.stringValue)
-        // The engine validates parameters first; this guards direct callers, so that one call never
-        // deletes more than a batch.
-        guard !ids.isEmpty, ids.count == items.count, ids.count <= Self.maxIDs else {
-            throw SkillError("notes.delete takes 1 to \(Self.maxIDs) note ids (text) per call, got \(items.count)")
-        }
+        let ids = try Self.deletion.ids(parameters)
         try Task.checkCancellation()
         let store = try environment.notesStore()
         let deleted = try SkillError.reporting { () throws(StoreError) in try store.delete(ids: ids) }
@@ -68,18 +63,8 @@ struct NotesDeleteSkill: Skill {
     /// Puts the deleted notes back exactly as they were (same id, fields, `created` and place in the
     /// list), all or none. Notes already back unchanged are left alone, so it is safe to retry.
     func compensate(_ call: CompletedCall, context: SkillContext) async throws {
-        guard let items = call.output["notes"]?.arrayValue else {
-            throw SkillError("cannot undo notes.delete: its output has no list of deleted notes")
-        }
-        var notes: [DeletedNote] = []
-        for (index, item) in items.enumerated() {
-            guard let note = Self.deletedNote(item) else {
-                throw SkillError(
-                    "cannot undo notes.delete: deleted note \(index) in its output is incomplete "
-                        + "(it needs id, title, body, tags, created and position)")
-            }
-            notes.append(note)
-        }
+        let notes = try Self.deletion.deletedItems(
+            call, needs: "id, title, body, tags, created and position", decode: Self.deletedNote)
         let store = try environment.notesStore()
         try SkillError.reporting { () throws(StoreError) in try store.restore(notes) }
     }

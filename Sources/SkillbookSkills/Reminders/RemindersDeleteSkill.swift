@@ -7,6 +7,7 @@ struct RemindersDeleteSkill: Skill {
 
     /// The most ids one call takes; the engine splits longer lists into batches of this size.
     static let maxIDs = 100
+    static let deletion = DeleteByIDs(skill: "reminders.delete", noun: "reminder", listField: "reminders", maxIDs: maxIDs)
 
     let descriptor = SkillDescriptor(
         id: "reminders.delete",
@@ -50,14 +51,7 @@ struct RemindersDeleteSkill: Skill {
         reversible: true)
 
     func run(_ parameters: ValueObject, context: SkillContext) async throws -> Value {
-        let items = parameters["ids"]?.arrayValue ?? []
-        let ids = items.compactMap(\.stringValue)
-        // The engine validates parameters first; this guards direct callers, so that one call never
-        // deletes more than a batch.
-        guard !ids.isEmpty, ids.count == items.count, ids.count <= Self.maxIDs else {
-            throw SkillError(
-                "reminders.delete takes 1 to \(Self.maxIDs) reminder ids (text) per call, got \(items.count)")
-        }
+        let ids = try Self.deletion.ids(parameters)
         try Task.checkCancellation()
         let store = try environment.remindersStore()
         let deleted = try SkillError.reporting { () throws(StoreError) in try store.delete(ids: ids) }
@@ -68,18 +62,9 @@ struct RemindersDeleteSkill: Skill {
     /// place in the list), all or none. Reminders already back unchanged are left alone, so it is
     /// safe to retry.
     func compensate(_ call: CompletedCall, context: SkillContext) async throws {
-        guard let items = call.output["reminders"]?.arrayValue else {
-            throw SkillError("cannot undo reminders.delete: its output has no list of deleted reminders")
-        }
-        var reminders: [DeletedReminder] = []
-        for (index, item) in items.enumerated() {
-            guard let reminder = ReminderValues.deletedReminder(item) else {
-                throw SkillError(
-                    "cannot undo reminders.delete: deleted reminder \(index) in its output is incomplete "
-                        + "(it needs id, title, notes, done, created and position, and completed_at when done)")
-            }
-            reminders.append(reminder)
-        }
+        let reminders = try Self.deletion.deletedItems(
+            call, needs: "id, title, notes, done, created and position, and completed_at when done",
+            decode: ReminderValues.deletedReminder)
         let store = try environment.remindersStore()
         try SkillError.reporting { () throws(StoreError) in try store.restore(reminders) }
     }
