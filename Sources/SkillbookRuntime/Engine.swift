@@ -612,6 +612,8 @@ struct RunExecution: Sendable {
                 if let first = SchemaValidator.validate(output, against: descriptor.output).first {
                     throw StepFailure(message: "skill '\(descriptor.id)' returned an output that breaks its schema: \(first)")
                 }
+                // A value the skill's output schema marks secret is masked from now on.
+                state.addSecrets(in: output, schema: descriptor.output)
                 if let recorder = engine.recorder {
                     let kept = state.redactor.redact(output)
                     var finished = record

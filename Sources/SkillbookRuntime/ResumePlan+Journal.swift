@@ -60,12 +60,13 @@ extension ResumePlan {
     /// started but has no result is uncertain and `decide` chooses (re-run only if idempotent,
     /// otherwise ask the user); failed attempts are simply tried again.
     ///
-    /// An output recorded with secrets masked is not the one the run used. Such a call runs again
-    /// when `repeatable` says its skill may (read-only or idempotent); otherwise it is reused as
-    /// recorded, never done twice, and listed in `maskedOutputs`. A step whose recorded output was
-    /// masked is not counted as finished: it is worked out again from its calls.
+    /// An output recorded with secrets masked is not the one the run used. A read-only call
+    /// (`isReadOnly`) with such an output runs again (it has nothing to undo, so nothing is lost if
+    /// it does not); any other is reused as recorded, never done twice, kept for rollback, and
+    /// listed in `maskedOutputs`. A step whose recorded output was masked is not counted as
+    /// finished: it is worked out again from its calls.
     public static func from(
-        calls: [JournaledCall], steps: [JournaledStep], repeatable: (_ skill: String) -> Bool = { _ in false },
+        calls: [JournaledCall], steps: [JournaledStep], isReadOnly: (_ skill: String) -> Bool = { _ in false },
         decide: (JournaledCall) -> Uncertain
     ) -> ResumePlan {
         var plan = ResumePlan()
@@ -77,7 +78,7 @@ extension ResumePlan {
         for call in calls.sorted(by: { $0.order < $1.order }) where !call.compensated {
             guard let output = call.output, !done.contains(call.key) else { continue }
             if call.outputMasked {
-                if repeatable(call.skill) { continue }
+                if isReadOnly(call.skill) { continue }
                 plan.maskedOutputs.append(call.key)
             }
             done.insert(call.key)

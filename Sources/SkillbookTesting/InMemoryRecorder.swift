@@ -84,10 +84,10 @@ public final class InMemoryRecorder: RunRecorder {
 
     /// The resume plan of a run, as a real journal would build it.
     public func resumePlan(
-        _ runID: String, repeatable: (_ skill: String) -> Bool = { _ in false },
+        _ runID: String, isReadOnly: (_ skill: String) -> Bool = { _ in false },
         decide: (JournaledCall) -> ResumePlan.Uncertain = { _ in .rerun }
     ) -> ResumePlan {
         let contents = self.contents
-        return ResumePlan.from(calls: contents.calls, steps: contents.steps[runID] ?? [], repeatable: repeatable, decide: decide)
+        return ResumePlan.from(calls: contents.calls, steps: contents.steps[runID] ?? [], isReadOnly: isReadOnly, decide: decide)
     }
 }

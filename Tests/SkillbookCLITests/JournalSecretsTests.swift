@@ -97,4 +97,33 @@ import Testing
         #expect(try NotesStore(stateDirectory: directory.state).list(limit: 10).isEmpty, "the note is found by its id")
         #expect(!undone.out.contains("hunter2") && !undone.err.contains("hunter2"))
     }
+
+    @Test func aQueryRerunAfterAMaskedOutputAndThenCutShortIsDecidedLikeAnyOther() async throws {
+        // The first process recorded `header` with its output masked; a resume ran it again and
+        // died during that call. The next resume runs it again (a query), asking nothing.
+        let directory = TemporaryDirectory()
+        let file = directory.write("Playbooks/bearer.yaml", Self.playbook)
+        let journal = try crashedJournal(directory)
+        let runID = UUID().uuidString.lowercased()
+        try journal.setFile(file.path, forRun: runID)
+        try journal.runStarted(
+            RunRecord(
+                runID: runID, playbook: "bearer", source: Self.playbook, sourceHash: SourceHash.of(Self.playbook),
+                inputs: ["token": "***", "fail": false], trigger: "cli", started: Date(), dryRun: false))
+        var first = CallRecord(
+            runID: runID, key: CallKey(step: "header"), skill: "text.template", attempt: 1, parameters: [:], started: Date(),
+            hasEffects: false)
+        try journal.callStarted(first)
+        first.outputMasked = true
+        try journal.callFinished(first, output: ["text": "Bearer ***"], error: nil, finished: Date())
+        try journal.callStarted(
+            CallRecord(
+                runID: runID, key: CallKey(step: "header"), skill: "text.template", attempt: 1, parameters: [:],
+                started: Date(), hasEffects: false))
+        try journal.flush()
+
+        let resumed = await skillbook(["resume", runID, "-i", "token=hunter2-s3cret"], in: directory)
+        #expect(resumed.code == 0, "\(resumed.err)")
+        #expect(try NotesStore(stateDirectory: directory.state).list(limit: 10).map(\.title) == ["Bearer hunter2-s3cret"])
+    }
 }

@@ -163,7 +163,7 @@ final class Fault: Sendable {
             JournaledStep(step: "header", status: .succeeded, output: ["text": "Bearer ***"], outputMasked: true),
             JournaledStep(step: "plain", status: .succeeded, output: ["id": "n2"]),
         ]
-        let plan = ResumePlan.from(calls: calls, steps: steps, repeatable: { $0 == "text.template" }) { _ in .rerun }
+        let plan = ResumePlan.from(calls: calls, steps: steps, isReadOnly: { $0 == "text.template" }) { _ in .rerun }
         #expect(plan.completed.map(\.key.step) == ["save", "plain"], "the template runs again; the note is not made twice")
         #expect(plan.maskedOutputs == [CallKey(step: "save")])
         #expect(plan.finishedSteps["header"] == nil, "a masked step's end is worked out again")
@@ -191,6 +191,29 @@ final class Fault: Sendable {
         let steps = recorder.contents.steps[result.runID] ?? []
         #expect(steps.map(\.output) == [["text": "Bearer ***"], ["text": "no secret"]])
         #expect(steps.map(\.outputMasked) == [true, false])
+    }
+
+    @Test func aValueTheOutputSchemaMarksSecretIsMaskedFromThenOn() async throws {
+        let vault = ClosureSkill.action(
+            "test.vault", output: .object(["token": .string("A token.", secret: true)], required: ["token"])
+        ) { _, _ in ["token": "tok-9f8e7d"] }
+        let fixture = try EngineFixture(extra: [vault])
+        let recorder = InMemoryRecorder()
+        fixture.recorder = recorder
+        let result = try await fixture.run(
+            """
+            name: vaulted
+            steps:
+              - { id: login, skill: test.vault }
+              - { id: use, skill: text.template, with: { template: "key {{k}}", values: { k: "${{ steps.login.output.token }}" } } }
+            outputs:
+              used: "${{ steps.use.output.text }}"
+            """)
+        #expect(result.status == .succeeded)
+        #expect(result.outputs["used"] == "key ***")
+        #expect(recorder.contents.calls.map(\.output) == [["token": "***"], ["text": "key ***"]])
+        #expect(recorder.contents.calls.map(\.parameters["values"]) == [nil, ["k": "***"]])
+        #expect(!String(describing: fixture.events.events).contains("tok-9f8e7d"), "events are masked too")
     }
 
     @Test func rollingBackAnEndedRunUndoesItsRecordedCalls() async throws {

@@ -29,7 +29,7 @@ import Testing
 
     @Test func anActionIsOnDiskBeforeItRunsAndItsResultBeforeTheCallReturns() async throws {
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, flushInterval: 3600)
+            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
             try journal.runStarted(.sample("r1"))
             let action = call("r1", "create")
             try journal.callStarted(action)
@@ -46,7 +46,7 @@ import Testing
 
     @Test func readOnlyCallsAreCommittedTogetherAsOneRowEach() async throws {
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, flushInterval: 3600)
+            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
             try journal.runStarted(.sample("r1"))
             for step in ["a", "b"] {
                 let record = query("r1", step)
@@ -67,7 +67,7 @@ import Testing
 
     @Test func theJournalsOwnReadsSeeWhatIsStillQueued() async throws {
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, flushInterval: 3600)
+            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
             try journal.runStarted(.sample("r1"))
             let record = query("r1", "a")
             try journal.callStarted(record)
@@ -83,7 +83,7 @@ import Testing
 
     @Test func queuedCallsAreNumberedInTheOrderTheyFinished() async throws {
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, flushInterval: 3600)
+            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
             try journal.runStarted(.sample("r1"))
             let first = query("r1", "first")
             let second = query("r1", "second")
@@ -117,7 +117,7 @@ import Testing
 
     @Test func aLongQueueIsCommittedWithoutWaiting() async throws {
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, flushInterval: 3600)
+            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
             try journal.runStarted(.sample("r1"))
             for index in 0..<300 {
                 let record = query("r1", "s\(index)")
@@ -135,7 +135,7 @@ import Testing
 
     @Test func theRunsEndCommitsEverythingQueued() async throws {
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, flushInterval: 3600)
+            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
             try journal.runStarted(.sample("r1"))
             let record = query("r1", "a")
             try journal.callStarted(record)
@@ -154,7 +154,7 @@ import Testing
         // A process killed before the group commit loses only read-only calls and steps' ends:
         // the resume plan has the action, and simply runs the rest again.
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, flushInterval: 3600)
+            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
             try journal.runStarted(.sample("r1"))
             let action = call("r1", "create")
             try journal.callStarted(action)

@@ -23,15 +23,20 @@ enum JournalCommandSupport {
 
     /// The calls of a run that started and have no result (their process stopped during them), as
     /// a resume would see them: latest attempt of each call that never completed.
-    static func uncertainCalls(_ journal: SQLiteJournal, _ runID: String) throws -> [JournalCall] {
+    static func uncertainCalls(_ journal: SQLiteJournal, _ runID: String, registry: SkillRegistry) throws -> [JournalCall] {
         var keys: Set<CallKey> = []
-        _ = try journal.resumePlan(runID) { call in
+        _ = try journal.resumePlan(runID, isReadOnly: isReadOnly(registry)) { call in
             keys.insert(call.key)
             return .rerun
         }
         var latest: [CallKey: JournalCall] = [:]
         for call in try journal.calls(of: runID) where keys.contains(call.key) { latest[call.key] = call }
         return latest.values.sorted { $0.started < $1.started }
+    }
+
+    /// Whether a skill is read-only (a query), as resume plans ask.
+    static func isReadOnly(_ registry: SkillRegistry) -> (_ skill: String) -> Bool {
+        { skill in registry[skill]?.descriptor.kind == .query }
     }
 
     /// How a call reads in messages: `many[batch 3] (notes.create_many), started 2026-05-01 09:00:01`.

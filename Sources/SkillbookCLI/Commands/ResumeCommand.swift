@@ -64,7 +64,7 @@ enum ResumeCommand: Command {
         }
 
         let inputs = try resumeInputs(run, playbook: playbook, arguments: arguments, environment: invocation.environment)
-        let decisions = try await decide(try JournalCommandSupport.uncertainCalls(journal, runID), arguments: arguments, registry: registry, console: console)
+        let decisions = try await decide(try JournalCommandSupport.uncertainCalls(journal, runID, registry: registry), arguments: arguments, registry: registry, console: console)
 
         // Take the run: refuses when another process (a second resume) holds it.
         try journal.takeOver(runID, for: .resume) { current throws(JournalError) in
@@ -73,7 +73,7 @@ enum ResumeCommand: Command {
         let plan: ResumePlan
         do {
             var undecided: [CallKey] = []
-            plan = try journal.resumePlan(runID, repeatable: { skill in isRepeatable(skill, registry: registry) }) { call in
+            plan = try journal.resumePlan(runID, isReadOnly: JournalCommandSupport.isReadOnly(registry)) { call in
                 if let decision = decisions[call.key] { return decision }
                 undecided.append(call.key)
                 return .skip

@@ -46,20 +46,16 @@ enum RollbackCommand: Command {
         let completed: [RecordedCall]
         let unknown: [JournalCall]
         do {
-            let plan = try journal.resumePlan(runID) { _ in .skip }
+            let plan = try journal.resumePlan(runID, isReadOnly: JournalCommandSupport.isReadOnly(registry)) { _ in .skip }
             completed = plan.completed
-            // Read-only calls have nothing to undo.
-            let masked = plan.completed.filter { call in
-                plan.maskedOutputs.contains(call.key) && registry[call.skill]?.descriptor.kind != .query
-            }
-            if !masked.isEmpty {
+            if !plan.maskedOutputs.isEmpty {
                 console.err(
-                    "skillbook: note: the recorded output of \(masked.map(\.key.description).joined(separator: ", ")) "
+                    "skillbook: note: the recorded output of \(plan.maskedOutputs.map(\.description).joined(separator: ", ")) "
                         + "held a secret and was kept masked; undoing works from that record, so what it puts back shows *** "
                         + "where the secret was")
             }
             // Actions whose result was never recorded cannot be undone: nothing says what they did.
-            unknown = try JournalCommandSupport.uncertainCalls(journal, runID).filter { registry[$0.skill]?.descriptor.kind != .query }
+            unknown = try JournalCommandSupport.uncertainCalls(journal, runID, registry: registry).filter { registry[$0.skill]?.descriptor.kind != .query }
         } catch {
             try? journal.release(runID, status: before.status)
             throw error

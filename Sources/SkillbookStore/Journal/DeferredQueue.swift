@@ -49,6 +49,11 @@ struct DeferredQueue {
     mutating func removeFirst(_ count: Int) {
         entries.removeFirst(count)
     }
+
+    /// Drops the entry appended last.
+    mutating func removeLast() {
+        entries.removeLast()
+    }
 }
 
 /// The statement that writes a call's row, started or finished, and its parameters.

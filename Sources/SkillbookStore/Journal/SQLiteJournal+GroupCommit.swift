@@ -5,14 +5,22 @@ extension SQLiteJournal {
     static let deferredLimit = 256
 
     /// Queues `entry` for a group commit (see "Writes"), and commits the queue when it is long.
+    /// When that commit fails, a call's start leaves the queue again (the call is not made, so it
+    /// must not be recorded); other records stay queued for the next commit.
     func later(_ entry: DeferredQueue.Entry) throws(StoreError) {
-        let count = database.locked { _ in
-            deferred.withLock { queue in
+        try database.locked { (_) throws(StoreError) in
+            let count = deferred.withLock { queue in
                 queue.append(entry)
                 return queue.count
             }
+            guard count >= Self.deferredLimit, !database.isInTransaction else { return }
+            do throws(StoreError) {
+                try commit {}
+            } catch {
+                if entry.call != nil { deferred.withLock { $0.removeLast() } }
+                throw error
+            }
         }
-        if count >= Self.deferredLimit { try flush() }
     }
 
     /// Commits the queued records now, if there are any. Inside a transaction of this journal's

@@ -168,13 +168,13 @@ extension SQLiteJournal {
     }
 
     /// The plan a resume of `runID` starts from; `decide` chooses for each call whose process died
-    /// during it, `repeatable` says which skills may run again rather than reuse a masked output
-    /// (see `ResumePlan.from`).
+    /// during it, `isReadOnly` says which skills run again rather than reuse a masked output (see
+    /// `ResumePlan.from`).
     public func resumePlan(
-        _ runID: String, repeatable: (_ skill: String) -> Bool = { _ in false }, decide: (JournaledCall) -> ResumePlan.Uncertain
+        _ runID: String, isReadOnly: (_ skill: String) -> Bool = { _ in false }, decide: (JournaledCall) -> ResumePlan.Uncertain
     ) throws(StoreError) -> ResumePlan {
         ResumePlan.from(
-            calls: try journaledCalls(of: runID), steps: try journaledSteps(of: runID), repeatable: repeatable, decide: decide)
+            calls: try journaledCalls(of: runID), steps: try journaledSteps(of: runID), isReadOnly: isReadOnly, decide: decide)
     }
 
     // MARK: Rows

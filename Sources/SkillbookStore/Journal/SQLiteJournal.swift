@@ -72,7 +72,8 @@ public final class SQLiteJournal: RunRecorder {
     /// - Parameters:
     ///   - heartbeatInterval, leaseDuration: seconds between heartbeats of a held run, and how old a
     ///     heartbeat may be before a run held on another machine counts as interrupted.
-    ///   - flushInterval: seconds between group commits while a run is held (see "Writes").
+    ///   - flushInterval: seconds between group commits while a run is held (see "Writes"); at
+    ///     least 0.01.
     public init(
         database: Database, probe: ProcessProbe = .live, clock: WallClock = .live, heartbeatInterval: Double = 2,
         leaseDuration: Double = 15, flushInterval: Double = 0.25
@@ -86,7 +87,7 @@ public final class SQLiteJournal: RunRecorder {
         self.probe = probe
         self.clock = clock
         self.heartbeatInterval = heartbeatInterval
-        self.flushInterval = flushInterval
+        self.flushInterval = max(flushInterval, 0.01)
         self.leaseDuration = leaseDuration
     }
 
