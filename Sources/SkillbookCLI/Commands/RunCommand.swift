@@ -68,7 +68,9 @@ enum RunCommand: Command {
             playbook, inputs: inputs, options: Engine.RunOptions(dryRun: dryRun, trigger: "cli", source: file.text),
             registry: registry, environment: environment, confirmer: confirmer, recorder: journal,
             json: arguments.flag("json"), invocation)
-        _ = try? journal?.prune(keepingNewest: SQLiteJournal.defaultRetention)
+        if let journal, let pruned = try? journal.prune(keepingNewest: SQLiteJournal.defaultRetention), pruned > 0 {
+            _ = try? TrashCleanup.sweep(journal: journal, stateDirectory: workspace.stateDirectory)
+        }
 
         if !arguments.flag("json"), !result.outputs.isEmpty {
             invocation.console.out(JSONText.encode(.object(result.outputs), pretty: true))

@@ -15,6 +15,10 @@ enum RunsPruneCommand: Command {
         discussion: """
             A run that a live process is still running is never deleted. After every run the journal
             keeps the newest \(SQLiteJournal.defaultRetention) runs on its own; this command prunes further.
+
+            The trash of file skills (<state>/trash, what an undo of files.delete or an overwriting
+            files.write puts back) is emptied with the runs: a trash folder that no run left in the
+            journal refers to goes once it is a day old.
             """,
         examples: ["skillbook runs prune --older-than 30d", "skillbook runs prune --keep 100"])
 
@@ -38,7 +42,10 @@ enum RunsPruneCommand: Command {
         let workspace = invocation.workspace(arguments)
         let journal = try workspace.journal()
         let deleted = try journal.prune(olderThan: cutoff, keepingNewest: keep)
-        invocation.console.out("pruned \(deleted) run\(deleted == 1 ? "" : "s")")
+        let emptied = try TrashCleanup.sweep(journal: journal, stateDirectory: workspace.stateDirectory).count
+        invocation.console.out(
+            "pruned \(deleted) run\(deleted == 1 ? "" : "s")"
+                + (emptied == 0 ? "" : "; emptied \(emptied) trash folder\(emptied == 1 ? "" : "s") no run refers to any more"))
         return 0
     }
 }

@@ -45,10 +45,19 @@ struct PathGuard: Sendable {
         let resolvedRoots = roots.map { (try? Self.resolve($0, followingLastLink: true)) ?? $0 }
         self.resolvedRoots = resolvedRoots
         currentDirectory = environment.currentDirectory.standardizedFileURL.path
-        let state = (try? Self.resolve(environment.stateDirectory.standardizedFileURL.path, followingLastLink: true))
-            ?? environment.stateDirectory.standardizedFileURL.path
-        self.state = state
+        state = Self.resolvedState(environment.stateDirectory)
         trash = FileOps.join(state, "trash")
+    }
+
+    /// The state directory, resolved.
+    private static func resolvedState(_ stateDirectory: URL) -> String {
+        let path = stateDirectory.standardizedFileURL.path
+        return (try? resolve(path, followingLastLink: true)) ?? path
+    }
+
+    /// `<state>/trash` of `stateDirectory`, resolved as file skills see it.
+    static func trash(of stateDirectory: URL) -> String {
+        FileOps.join(resolvedState(stateDirectory), "trash")
     }
 
     /// `parameter` resolved, or a `SkillError` saying why it is refused.
@@ -175,14 +184,6 @@ extension SkillEnvironment {
 
     /// A new, empty folder for one call's trash or backups: `<state>/trash/<time>-<unique>`.
     func newTrashFolder() throws(SkillError) -> String {
-        let stamp = clock.now().formatted(
-            .iso8601.year().month().day().dateSeparator(.omitted).time(includingFractionalSeconds: false)
-                .timeSeparator(.omitted))
-        let name = "\(stamp)-\(UUID().uuidString.prefix(8).lowercased())"
-        let trash = pathGuard.trash
-        _ = try FileOps.makeDirectory(trash, parents: true)
-        let folder = FileOps.join(trash, name)
-        _ = try FileOps.makeDirectory(folder, parents: false)
-        return folder
+        try Trash(root: pathGuard.trash).newFolder(now: clock.now())
     }
 }

@@ -149,6 +149,11 @@ extension SQLiteJournal {
             report: try decode(extra?.string("report"), "run report"))
     }
 
+    /// The recorded outputs (JSON text) of every call, of any run, that mention `fragment`.
+    public func callOutputs(mentioning fragment: String) throws(StoreError) -> [String] {
+        try query("SELECT output FROM calls WHERE instr(output, ?1) > 0", [.text(fragment)]).compactMap { $0.string("output") }
+    }
+
     /// The calls of a run as `ResumePlan.from` takes them. Attempts are numbered again in order of
     /// starting, so that an attempt made by a resume counts as later than those before it.
     public func journaledCalls(of runID: String) throws(StoreError) -> [JournaledCall] {
