@@ -55,8 +55,9 @@ struct Workspace {
     }
 
     /// The built-in skills and the manifest skills of `skillDirectories`. Manifest errors are
-    /// thrown together (exit code 2), with the files' text so each prints with its line.
-    func registry() throws -> SkillRegistry {
+    /// thrown together (exit code 2), with the files' text so each prints with its line; warnings
+    /// are printed to `warnings` when given (the commands that check things: validate, skills).
+    func registry(printingWarningsTo warnings: Console? = nil) throws -> SkillRegistry {
         if let missing = missingSkillDirectories.first {
             throw UsageError(message: "no skills folder at '\(missing)'")
         }
@@ -69,6 +70,9 @@ struct Workspace {
         let manifests = loader.load(directories: skillDirectories, into: &registry, displayPath: displayPath)
         if manifests.diagnostics.hasErrors {
             throw SourcedDiagnosticError(diagnostics: manifests.diagnostics, sources: manifests.sources)
+        }
+        if let warnings, !manifests.diagnostics.isEmpty {
+            DiagnosticPrinter(console: warnings, sources: manifests.sources).print(manifests.diagnostics)
         }
         return registry
     }

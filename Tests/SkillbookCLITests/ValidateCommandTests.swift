@@ -22,6 +22,31 @@ private let bad = "name: bad\nsteps:\n  - id: a\n    skill: notes.create\n    wi
             ])
     }
 
+    @Test func aManifestWarningIsPrintedWithItsLineAndHint() async {
+        let directory = TemporaryDirectory()
+        let manifest = directory.write(
+            "Skills/login.yaml",
+            """
+            id: demo.login
+            summary: Logs in.
+            parameters:
+              type: object
+              properties:
+                token: { type: string, secret: true }
+            run: [echo, "${{ params.token }}"]
+
+            """)
+        let one = directory.write("one.yaml", good)
+        let run = await skillbook(["validate", one.path], in: directory)
+        #expect(run.code == 0, "a warning is not a failure: \(run.err)")
+        #expect(run.out == "\(one.path): ok\n")
+        #expect(
+            run.err.hasPrefix(
+                "\(manifest.path):7:6: warning: 'run' passes secret parameter 'token' on the command line, where other users "
+                    + "of this machine can read it (ps, /proc)\n"), "\(run.err)")
+        #expect(run.err.contains("use 'stdin: json'"))
+    }
+
     @Test func goodFilesAreAllOkWithExitCodeZero() async {
         let directory = TemporaryDirectory()
         let one = directory.write("one.yaml", good)

@@ -13,7 +13,7 @@ enum SkillsCommand: Command {
         examples: ["skillbook skills", "skillbook skills notes.create --json", "skillbook skills --markdown > docs/skills.md"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let registry = try invocation.workspace(arguments).registry()
+        let registry = try invocation.workspace(arguments).registry(printingWarningsTo: invocation.console)
         let console = invocation.console
         if arguments.flag("json") && arguments.flag("markdown") {
             throw UsageError(message: "choose one of --json and --markdown", command: "skills")

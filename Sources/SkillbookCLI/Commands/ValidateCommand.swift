@@ -8,7 +8,7 @@ enum ValidateCommand: Command {
         options: [], positionals: 0...Int.max,
         discussion: """
             Checks YAML syntax, keys, skills, parameters against each skill's schema, and every
-            ${{ … }} expression. PATH is a playbook file or a folder of them; with no PATH, every
+            ${{ … }} expression; manifest skills are checked as they load (their warnings print too). PATH is a playbook file or a folder of them; with no PATH, every
             playbook in the playbooks folder. Problems print as file:line:column: error: message.
             Exit code 0 when all are valid, 2 when any has an error.
             """,
@@ -16,7 +16,7 @@ enum ValidateCommand: Command {
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         let workspace = invocation.workspace(arguments)
-        let registry = try workspace.registry()
+        let registry = try workspace.registry(printingWarningsTo: invocation.console)
         var files: [URL] = []
         if arguments.positionals.isEmpty {
             files = workspace.playbookFiles()

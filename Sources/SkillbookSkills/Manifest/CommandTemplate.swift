@@ -65,6 +65,15 @@ public struct CommandTemplate: Sendable, Hashable {
         }
     }
 
+    /// The parameters it puts into the argument list, each once, in order of first use.
+    public var parameterNames: [String] {
+        var seen: Set<String> = []
+        return references.compactMap { reference in
+            guard case .parameter(let name) = reference, seen.insert(name).inserted else { return nil }
+            return name
+        }
+    }
+
     /// The argv for a call: `command` (or `executable` in its place) and the expanded arguments.
     public func argv(executable: String? = nil, parameters: ValueObject, output: Value? = nil) -> [String] {
         var argv = [executable ?? command]

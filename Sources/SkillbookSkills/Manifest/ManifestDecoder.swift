@@ -114,6 +114,17 @@ public struct ManifestDecoder: Sendable {
             context.error("the manifest is missing 'run' (the command and its arguments, as a list)", at: root.location)
         }
         guard let id, let summary, let run, !context.diagnostics.hasErrors else { return nil }
+        for (key, template) in [("run", run), ("undo", manifest.undo)] {
+            guard let template else { continue }
+            for name in template.parameterNames where parameters.property(name)?.secret == true {
+                context.diagnostics.append(
+                    .warning(
+                        "'\(key)' passes secret parameter '\(name)' on the command line, where other users of this "
+                            + "machine can read it (ps, /proc)",
+                        at: template.location,
+                        hint: "use 'stdin: json': the command then reads its parameters as JSON on its standard input"))
+            }
+        }
         manifest.id = id.text
         manifest.idLocation = id.location
         manifest.summary = summary

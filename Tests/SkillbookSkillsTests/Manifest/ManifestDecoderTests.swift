@@ -194,6 +194,32 @@ private let listParameter =
         #expect(skill.manifest.run.references == [.parameter("from"), .parameter("to")])
     }
 
+    @Test func aSecretPassedOnTheCommandLineIsWarnedAbout() throws {
+        let parameters = """
+            parameters:
+              type: object
+              properties:
+                user: { type: string }
+                token: { type: string, secret: true }
+
+            """
+        let warned = manifestProblems(
+            "id: demo.login\nsummary: Logs in.\n" + parameters
+                + "run: [login, --user, \"${{ params.user }}\", \"--token=${{ params.token }}\"]\n"
+                + "undo: [logout, \"${{ params.token }}\"]\n")
+        #expect(
+            warned == [
+                "8:6: warning: 'run' passes secret parameter 'token' on the command line, where other users of this machine "
+                    + "can read it (ps, /proc)",
+                "9:7: warning: 'undo' passes secret parameter 'token' on the command line, where other users of this machine "
+                    + "can read it (ps, /proc)",
+            ])
+        let (skill, _) = ManifestLoader(runner: testRunner).load(
+            "id: demo.login\nsummary: Logs in.\n" + parameters + "run: [login, \"${{ params.token }}\"]\n", file: "Skills/x.yaml")
+        #expect(skill != nil, "a warning does not refuse the manifest")
+        #expect(manifestProblems("id: demo.login\nsummary: Logs in.\n" + parameters + "stdin: json\nrun: [login]\n").isEmpty)
+    }
+
     @Test func defaultsAreSafe() throws {
         let skill = try manifestSkill("id: demo.date\nsummary: Prints the date.\nrun: [date]\n")
         #expect(skill.descriptor.kind == .action)
