@@ -3,8 +3,9 @@ import SkillbookCore
 import SkillbookSkills
 
 // skillbook-bench [--cpu] [NAME…]: prints `name value unit` lines (see each benchmark's file); with
-// names, only the benchmarks whose figure starts with one of them (`skillbook-bench engine yaml`);
-// with `--cpu`, CPU time instead of elapsed time (see `Measure`). Build in release: `make bench`.
+// names, only the benchmarks whose figure is one of them or, for a name that is no figure's whole
+// name, starts with it (`skillbook-bench engine yaml`); with `--cpu`, CPU time instead of elapsed
+// time (see `Measure`). Build in release: `make bench`.
 
 let state = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-bench-\(UUID().uuidString)")
 
@@ -23,7 +24,12 @@ func runBenchmarks(state: URL) async throws {
         ("yaml_throughput", { try await YAMLThroughputBench().run() }),
     ]
     let chosen = CommandLine.arguments.dropFirst().filter { $0 != "--cpu" }
-    for benchmark in benchmarks where chosen.isEmpty || chosen.contains(where: { benchmark.name.hasPrefix($0) }) {
+    // A name given in full runs only that figure; otherwise a name selects every figure it starts.
+    let exact = Set(chosen).intersection(benchmarks.map(\.name))
+    for benchmark in benchmarks
+    where chosen.isEmpty || exact.contains(benchmark.name)
+        || chosen.contains(where: { !exact.contains($0) && benchmark.name.hasPrefix($0) })
+    {
         print(try await benchmark.run().line)
     }
 }
