@@ -189,16 +189,17 @@ import Testing
 
     @Test func timeoutsSayHowLong() async throws {
         try await withWeb { web, server in
-            server.route("/slow", LocalHTTPServer.Response.html("<title>late</title>").delayed(by: 30))
+            // Two minutes, against a bound loose enough for a starved machine.
+            server.route("/slow", LocalHTTPServer.Response.html("<title>late</title>").delayed(by: 120))
             var stalls = LocalHTTPServer.Response.html("<title>late</title>")
-            stalls.bodyDelay = 30
+            stalls.bodyDelay = 120
             server.route("/stalls", stalls)
             for path in ["/slow", "/stalls"] {
                 let start = Date()
                 await expectFailure("fetching \(server.url(path)) timed out after 1s") {
                     _ = try await web.run("web.summary", ["url": .string(server.url(path)), "timeout": 1])
                 }
-                #expect(Date().timeIntervalSince(start) < 15)
+                #expect(Date().timeIntervalSince(start) < 60)
             }
         }
     }
