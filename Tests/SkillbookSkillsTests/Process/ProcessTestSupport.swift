@@ -25,7 +25,7 @@ func processIsGone(_ pid: Int32) -> Bool {
 /// commands would otherwise take, with room for a machine whose two cores run the whole suite at
 /// once (which can keep an awaiting task from resuming for seconds). How soon the command itself
 /// died is checked exactly with `ProcessResult.duration`.
-let promptly: TimeInterval = 20
+let promptly: TimeInterval = 40
 
 /// Waits up to `seconds` for `condition`, checking every 20 ms.
 func eventually(within seconds: Double = promptly, _ condition: () -> Bool) async -> Bool {
