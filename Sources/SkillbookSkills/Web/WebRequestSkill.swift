@@ -34,9 +34,7 @@ struct WebRequestSkill: Skill {
                 "token": WebSupport.tokenParameter,
                 "timeout": WebSupport.timeoutParameter,
                 "max_bytes": WebSupport.maxBytesParameter,
-                "fail_on_error": .boolean(
-                    "Fail when the final status is not 2xx (the error names it); false returns any status.",
-                    default: true),
+                "fail_on_error": WebSupport.failOnErrorParameter,
             ],
             required: ["url"]),
         output: WebSupport.outputSchema,

@@ -119,6 +119,9 @@ enum WebSupport {
                 + " Put credentials in token, not here: headers are not secret." + extra)
     }
 
+    static let failOnErrorParameter = Schema.boolean(
+        "Fail when the final status is not 2xx (the error names it); false returns any status.", default: true)
+
     static let tokenParameter = Schema.string(
         "A bearer token, sent as 'Authorization: Bearer TOKEN' (and dropped if a redirect leads to another "
             + "site). Kept secret: never shown in logs, journals or outputs.", minLength: 1, secret: true)
