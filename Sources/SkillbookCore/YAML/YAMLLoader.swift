@@ -27,8 +27,8 @@ public struct YAMLLoader: Sendable {
             }
             defer { yaml_parser_delete(&parser) }
             yaml_parser_set_input_string(&parser, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count)
+            var event = yaml_event_t()  // libyaml clears it in `yaml_parser_parse` and `yaml_event_delete`
             while true {
-                var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) == 1 else {
                     return Self.syntaxError(parser, file: file, bytes: buffer)
                 }
@@ -238,36 +238,44 @@ private struct TreeBuilder: ~Copyable {
     /// Reports the key at `index` in `pending` if it is not a scalar or if the mapping of frame
     /// `top` already has it.
     mutating func checkKey(at index: Int, of top: Int) {
-        guard let text = pending[index].scalar else {
+        guard case .scalar(let text, _) = pending[index].content else {
             diagnostics.append(
                 .error("a mapping key must be a plain value, not a \(pending[index].kindName)", at: pending[index].location))
             return
         }
-        if let first = firstLocation(ofKey: text, before: index, of: top) {
-            diagnostics.append(
-                .error(
-                    "duplicate key '\(text)' (first defined at line \(first.line), column \(first.column))",
-                    at: pending[index].location))
-        } else {
-            let location = pending[index].location
-            stack[top].seen?[text] = location
+        let firstKey = stack[top].firstNode
+        if stack[top].seen == nil {
+            guard index - firstKey >= 2 * Self.scannedKeys else {
+                for i in stride(from: firstKey, to: index, by: 2) where pending[i].hasScalar(text) {
+                    return reportDuplicate(at: index, firstAt: pending[i].location)
+                }
+                return
+            }
+            stack[top].seen = keyLocations(from: firstKey, to: index)
         }
+        if let first = stack[top].seen?[text] { return reportDuplicate(at: index, firstAt: first) }
+        let location = pending[index].location
+        stack[top].seen?[text] = location
     }
 
-    /// Where key `text` was first written in the mapping of frame `top` (its keys before `end`
-    /// in `pending`), if it already was.
-    mutating func firstLocation(ofKey text: String, before end: Int, of top: Int) -> SourceLocation? {
-        let keys = stride(from: stack[top].firstNode, to: end, by: 2)
-        if stack[top].seen == nil, end - stack[top].firstNode >= 2 * 16 {
-            var index: [String: SourceLocation] = [:]
-            for i in keys {
-                if let key = pending[i].scalar, index[key] == nil { index[key] = pending[i].location }
-            }
-            stack[top].seen = index
+    /// Mappings with fewer keys than this are searched key by key; larger ones get an index.
+    static let scannedKeys = 16
+
+    /// Where each scalar key in `pending[start..<end]` (keys and values alternating) was first written.
+    func keyLocations(from start: Int, to end: Int) -> [String: SourceLocation] {
+        var locations: [String: SourceLocation] = [:]
+        for i in stride(from: start, to: end, by: 2) {
+            if let key = pending[i].scalar, locations[key] == nil { locations[key] = pending[i].location }
         }
-        if let seen = stack[top].seen { return seen[text] }
-        for i in keys where pending[i].scalar == text { return pending[i].location }
-        return nil
+        return locations
+    }
+
+    mutating func reportDuplicate(at index: Int, firstAt first: SourceLocation) {
+        guard let text = pending[index].scalar else { return }
+        diagnostics.append(
+            .error(
+                "duplicate key '\(text)' (first defined at line \(first.line), column \(first.column))",
+                at: pending[index].location))
     }
 
     /// Levels of collections in `node`: 0 for a scalar.

@@ -43,6 +43,12 @@ public struct YAMLNode: Sendable {
         return nil
     }
 
+    /// Whether this is the scalar `text`; unlike `scalar == text`, copies no string.
+    func hasScalar(_ text: String) -> Bool {
+        if case .scalar(let own, _) = content { return own == text }
+        return false
+    }
+
     public var sequence: [YAMLNode]? {
         if case .sequence(let items) = content { return items }
         return nil
