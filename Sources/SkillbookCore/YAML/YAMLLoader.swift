@@ -220,6 +220,7 @@ private struct TreeBuilder: ~Copyable {
     /// collection is open, and checks it if it is a mapping key.
     ///
     /// Nodes are built right on `pending` and looked at there, so they are moved, never copied.
+    @inline(__always)
     mutating func completeLast(anchor: String?) -> Diagnostic? {
         let index = pending.count - 1
         if let anchor {
