@@ -156,8 +156,8 @@ private struct TreeBuilder: ~Copyable {
             }
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
-            let text = String(
-                decoding: UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
+            let bytes = UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length))
+            let text = String(unsafeUninitializedCapacity: bytes.count) { $0.initialize(fromContentsOf: bytes) }
             let style: YAMLNode.ScalarStyle =
                 switch scalar.style {
                 case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
