@@ -27,8 +27,8 @@ public struct YAMLLoader: Sendable {
             }
             defer { yaml_parser_delete(&parser) }
             yaml_parser_set_input_string(&parser, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count)
+            var event = yaml_event_t()  // libyaml clears it in `yaml_parser_parse` and `yaml_event_delete`
             while true {
-                var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) == 1 else {
                     return Self.syntaxError(parser, file: file, bytes: buffer)
                 }
@@ -93,9 +93,12 @@ public struct YAMLLoader: Sendable {
 }
 
 /// Turns libyaml events into nodes; one frame per open collection.
-private struct TreeBuilder {
-    /// An open collection. Frames are changed in place on the stack, so appending to a long list
-    /// never copies it.
+///
+/// The nodes of open collections wait in one `PendingNodes` stack, in document order, and are
+/// moved (not copied) into their collection's array when it closes: each array is allocated once,
+/// at its final size.
+private struct TreeBuilder: ~Copyable {
+    /// An open collection.
     struct Frame {
         enum Kind { case sequence, mapping }
 
@@ -104,30 +107,17 @@ private struct TreeBuilder {
         var start: (line: Int, column: Int)
         var anchor: String?
         var tag: String?
-        var items: [YAMLNode] = []
-        var pairs: [YAMLPair] = []
-        var pendingKey: YAMLNode?
+        /// Where this collection's nodes begin in `pending`; a mapping's alternate key, value.
+        var firstNode: Int
         /// Where each key was first written, kept only once a mapping is large: small ones are scanned.
         var seen: [String: SourceLocation]?
-
-        /// Where key `text` was first written in this mapping, if it already was.
-        mutating func firstLocation(ofKey text: String) -> SourceLocation? {
-            if seen == nil, pairs.count >= 16 {
-                var index: [String: SourceLocation] = [:]
-                for pair in pairs {
-                    if let key = pair.key.scalar, index[key] == nil { index[key] = pair.key.location }
-                }
-                seen = index
-            }
-            if let seen { return seen[text] }
-            return pairs.first { $0.key.scalar == text }?.key.location
-        }
     }
 
     let file: String
     let aliasExpansionLimit: Int
     let depthLimit: Int
     var stack: [Frame] = []
+    var pending = PendingNodes()
     var anchors: [String: (node: YAMLNode, size: Int, depth: Int)] = [:]
     var expandedByAliases = 0
     var documents = 0
@@ -166,8 +156,8 @@ private struct TreeBuilder {
             }
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
-            let text = String(
-                decoding: UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
+            let bytes = UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length))
+            let text = String(unsafeUninitializedCapacity: bytes.count) { $0.initialize(fromContentsOf: bytes) }
             let style: YAMLNode.ScalarStyle =
                 switch scalar.style {
                 case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
@@ -176,8 +166,8 @@ private struct TreeBuilder {
                 case YAML_FOLDED_SCALAR_STYLE: .folded
                 default: .plain
                 }
-            let node = YAMLNode(.scalar(text, style), file: file, start: startMark, end: endMark, tag: Self.string(scalar.tag))
-            return complete(node, anchor: Self.string(scalar.anchor))
+            pending.append(.scalar(text, style), file: file, start: startMark, end: endMark, tag: Self.string(scalar.tag))
+            return completeLast(anchor: Self.string(scalar.anchor))
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.data.alias.anchor) ?? ""
             guard let anchored = anchors[name] else {
@@ -195,65 +185,102 @@ private struct TreeBuilder {
             }
             var copy = anchored.node
             copy.range = SourceRange(start: start, end: location(event.end_mark))
-            return complete(copy, anchor: nil)
+            pending.append(copy)
+            return completeLast(anchor: nil)
         case YAML_SEQUENCE_START_EVENT:
             if stack.count >= depthLimit { return tooDeep(at: start) }
             let data = event.data.sequence_start
-            stack.append(Frame(kind: .sequence, start: startMark, anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
+            open(.sequence, at: startMark, anchor: Self.string(data.anchor), tag: Self.string(data.tag))
         case YAML_MAPPING_START_EVENT:
             if stack.count >= depthLimit { return tooDeep(at: start) }
             let data = event.data.mapping_start
-            stack.append(Frame(kind: .mapping, start: startMark, anchor: Self.string(data.anchor), tag: Self.string(data.tag)))
+            open(.mapping, at: startMark, anchor: Self.string(data.anchor), tag: Self.string(data.tag))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return nil }
-            let content: YAMLNode.Content = frame.kind == .sequence ? .sequence(frame.items) : .mapping(frame.pairs)
-            return complete(YAMLNode(content, file: file, start: frame.start, end: endMark, tag: frame.tag), anchor: frame.anchor)
+            let content: YAMLNode.Content =
+                frame.kind == .sequence
+                ? .sequence(pending.takeNodes(from: frame.firstNode)) : .mapping(pending.takePairs(from: frame.firstNode))
+            pending.append(content, file: file, start: frame.start, end: endMark, tag: frame.tag)
+            return completeLast(anchor: frame.anchor)
         default:
             break
         }
         return nil
     }
 
+    mutating func open(_ kind: Frame.Kind, at start: (line: Int, column: Int), anchor: String?, tag: String?) {
+        stack.append(Frame(kind: kind, start: start, anchor: anchor, tag: tag, firstNode: pending.count))
+    }
+
     func tooDeep(at location: SourceLocation) -> Diagnostic {
         .error("YAML nesting deeper than \(depthLimit) levels", at: location)
     }
 
-    mutating func complete(_ node: consuming YAMLNode, anchor: String?) -> Diagnostic? {
+    /// Finishes the node just added to `pending`: records its anchor, makes it the root if no
+    /// collection is open, and checks it if it is a mapping key.
+    ///
+    /// Nodes are built right on `pending` and looked at there, so they are moved, never copied.
+    @inline(__always)
+    mutating func completeLast(anchor: String?) -> Diagnostic? {
+        let index = pending.count - 1
         if let anchor {
-            anchors[anchor] = (node, Self.size(of: node), Self.depth(of: node))
+            anchors[anchor] = (pending[index], Self.size(of: pending[index]), Self.depth(of: pending[index]))
         }
-        guard !stack.isEmpty else {
-            root = node
+        guard let top = stack.indices.last else {
+            root = pending.removeLast()
             return nil
         }
-        let top = stack.count - 1
-        switch stack[top].kind {
-        case .sequence:
-            stack[top].items.append(node)
-        case .mapping:
-            if let key = stack[top].pendingKey.take() {
-                stack[top].pairs.append(YAMLPair(key: key, value: node))
-            } else {
-                if let text = node.scalar {
-                    if let first = stack[top].firstLocation(ofKey: text) {
-                        diagnostics.append(
-                            .error(
-                                "duplicate key '\(text)' (first defined at line \(first.line), column \(first.column))",
-                                at: node.location))
-                    } else {
-                        stack[top].seen?[text] = node.location
-                    }
-                } else {
-                    diagnostics.append(.error("a mapping key must be a plain value, not a \(node.kindName)", at: node.location))
-                }
-                stack[top].pendingKey = node
-            }
+        if stack[top].kind == .mapping, (index - stack[top].firstNode) % 2 == 0 {
+            checkKey(at: index, of: top)
         }
         return nil
     }
 
+    /// Reports the key at `index` in `pending` if it is not a scalar or if the mapping of frame
+    /// `top` already has it.
+    mutating func checkKey(at index: Int, of top: Int) {
+        guard case .scalar(let text, _) = pending[index].content else {
+            diagnostics.append(
+                .error("a mapping key must be a plain value, not a \(pending[index].kindName)", at: pending[index].location))
+            return
+        }
+        let firstKey = stack[top].firstNode
+        if stack[top].seen == nil {
+            guard index - firstKey >= 2 * Self.scannedKeys else {
+                for i in stride(from: firstKey, to: index, by: 2) where pending[i].hasScalar(text) {
+                    return reportDuplicate(at: index, firstAt: pending[i].location)
+                }
+                return
+            }
+            stack[top].seen = keyLocations(from: firstKey, to: index)
+        }
+        if let first = stack[top].seen?[text] { return reportDuplicate(at: index, firstAt: first) }
+        let location = pending[index].location
+        stack[top].seen?[text] = location
+    }
+
+    /// Mappings with fewer keys than this are searched key by key; larger ones get an index.
+    static let scannedKeys = 16
+
+    /// Where each scalar key in `pending[start..<end]` (keys and values alternating) was first written.
+    func keyLocations(from start: Int, to end: Int) -> [String: SourceLocation] {
+        var locations: [String: SourceLocation] = [:]
+        for i in stride(from: start, to: end, by: 2) {
+            if let key = pending[i].scalar, locations[key] == nil { locations[key] = pending[i].location }
+        }
+        return locations
+    }
+
+    mutating func reportDuplicate(at index: Int, firstAt first: SourceLocation) {
+        guard let text = pending[index].scalar else { return }
+        diagnostics.append(
+            .error(
+                "duplicate key '\(text)' (first defined at line \(first.line), column \(first.column))",
+                at: pending[index].location))
+    }
+
     /// Levels of collections in `node`: 0 for a scalar.
-    static func depth(of node: YAMLNode) -> Int {
+    static func depth(of node: borrowing YAMLNode) -> Int {
         switch node.content {
         case .scalar: 0
         case .sequence(let items): 1 + (items.map(depth(of:)).max() ?? 0)
@@ -261,11 +288,94 @@ private struct TreeBuilder {
         }
     }
 
-    static func size(of node: YAMLNode) -> Int {
+    static func size(of node: borrowing YAMLNode) -> Int {
         switch node.content {
         case .scalar: 1
         case .sequence(let items): items.reduce(1) { $0 + size(of: $1) }
         case .mapping(let pairs): pairs.reduce(1) { $0 + size(of: $1.key) + size(of: $1.value) }
         }
+    }
+}
+
+/// The finished nodes of the open collections, in document order: a stack that hands a closing
+/// collection its nodes by moving them into a new array of exactly their number.
+private struct PendingNodes: ~Copyable {
+    private var base: UnsafeMutablePointer<YAMLNode>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 64) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    subscript(index: Int) -> YAMLNode {
+        unsafeAddress {
+            precondition(index >= 0 && index < count, "pending node index out of range")
+            return UnsafePointer(base + index)
+        }
+    }
+
+    /// Takes the last node off the stack.
+    mutating func removeLast() -> YAMLNode {
+        precondition(count > 0, "no pending node to remove")
+        count -= 1
+        return (base + count).move()
+    }
+
+    /// Adds a node made of these parts, built in place.
+    mutating func append(
+        _ content: consuming YAMLNode.Content, file: String, start: (line: Int, column: Int),
+        end: (line: Int, column: Int), tag: String?
+    ) {
+        reserveOneMore()
+        (base + count).initialize(to: YAMLNode(content, file: file, start: start, end: end, tag: tag))
+        count += 1
+    }
+
+    mutating func append(_ node: consuming YAMLNode) {
+        reserveOneMore()
+        (base + count).initialize(to: node)
+        count += 1
+    }
+
+    private mutating func reserveOneMore() {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<YAMLNode>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+    }
+
+    /// The nodes from index `first` on, as an array; they leave the stack.
+    mutating func takeNodes(from first: Int) -> [YAMLNode] {
+        let taken = count - first
+        count = first
+        // `reserveCapacity` and `append` are specialised for `YAMLNode` here, unlike
+        // `Array(unsafeUninitializedCapacity:)`, which looks the storage type up at run time.
+        var nodes: [YAMLNode] = []
+        nodes.reserveCapacity(taken)
+        for i in 0..<taken { nodes.append((base + first + i).move()) }
+        return nodes
+    }
+
+    /// The nodes from index `first` on, alternately key and value, as pairs; they leave the stack.
+    mutating func takePairs(from first: Int) -> [YAMLPair] {
+        precondition((count - first) % 2 == 0, "a mapping closed after a key without a value")
+        let taken = (count - first) / 2
+        count = first
+        var pairs: [YAMLPair] = []
+        pairs.reserveCapacity(taken)
+        for i in 0..<taken {
+            pairs.append(YAMLPair(key: (base + first + 2 * i).move(), value: (base + first + 2 * i + 1).move()))
+        }
+        return pairs
     }
 }

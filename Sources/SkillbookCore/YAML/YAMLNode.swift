@@ -21,23 +21,6 @@ public struct YAMLNode: Sendable {
     private var endLine: Int32
     private var endColumn: Int32
 
-    public init(_ content: Content, range: SourceRange, tag: String? = nil) {
-        self.init(
-            content, file: range.start.file, start: (range.start.line, range.start.column),
-            end: (range.end.line, range.end.column), tag: tag)
-    }
-
-    /// A node of `file` from 1-based `start` (line, column) to `end`.
-    init(_ content: Content, file: String, start: (line: Int, column: Int), end: (line: Int, column: Int), tag: String?) {
-        self.content = content
-        self.tag = tag
-        self.file = file
-        startLine = Int32(clamping: start.line)
-        startColumn = Int32(clamping: start.column)
-        endLine = Int32(clamping: end.line)
-        endColumn = Int32(clamping: end.column)
-    }
-
     public var range: SourceRange {
         get {
             SourceRange(
@@ -58,6 +41,12 @@ public struct YAMLNode: Sendable {
     public var scalar: String? {
         if case .scalar(let text, _) = content { return text }
         return nil
+    }
+
+    /// Whether this is the scalar `text`; unlike `scalar == text`, copies no string.
+    func hasScalar(_ text: String) -> Bool {
+        if case .scalar(let own, _) = content { return own == text }
+        return false
     }
 
     public var sequence: [YAMLNode]? {
@@ -99,6 +88,25 @@ public struct YAMLNode: Sendable {
             }
         }
         return node
+    }
+}
+
+// The initialisers live in an extension so that the struct keeps its memberwise initialiser,
+// which they call: built field by field in an initialiser of its own, a node was copied once more
+// after it was made (a retain and a release per string), and a large document makes a great many.
+extension YAMLNode {
+    public init(_ content: Content, range: SourceRange, tag: String? = nil) {
+        self.init(
+            content, file: range.start.file, start: (range.start.line, range.start.column),
+            end: (range.end.line, range.end.column), tag: tag)
+    }
+
+    /// A node of `file` from 1-based `start` (line, column) to `end`.
+    init(_ content: Content, file: String, start: (line: Int, column: Int), end: (line: Int, column: Int), tag: String?) {
+        self.init(
+            content: content, tag: tag, file: file,
+            startLine: Int32(clamping: start.line), startColumn: Int32(clamping: start.column),
+            endLine: Int32(clamping: end.line), endColumn: Int32(clamping: end.column))
     }
 }
 
