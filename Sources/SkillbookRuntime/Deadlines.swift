@@ -24,22 +24,37 @@ final class Deadlines: Sendable {
     /// Runs `operation` in a task of its own, cancelled when `seconds` have passed or when the calling
     /// task is cancelled, and waits for it: its own result always decides, so an effect it completed
     /// anyway is not lost. `timedOut` tells whether the time ran out before it returned.
+    ///
+    /// The task starts on the calling thread (`Task.immediate`) and runs there until it first
+    /// suspends, so an operation that finishes without suspending costs no hand-off to another
+    /// thread and back, which was most of the engine's cost per step.
     func run<T: Sendable>(
         timeout seconds: Double, _ operation: @escaping @Sendable () async throws -> T
     ) async -> (result: Result<T, any Error>, timedOut: Bool) {
-        let task = Task { try await operation() }
+        let target = CancellationTarget()
         let timedOut = Flag()
         let id = schedule(after: seconds) {
             timedOut.raise()
-            task.cancel()
+            target.cancel()
         }
+        let task = Self.start(operation)
+        target.set(task)
         let result = await withTaskCancellationHandler {
             await task.result
         } onCancel: {
-            task.cancel()
+            target.cancel()
         }
         cancel(id)
         return (result, timedOut.isRaised)
+    }
+
+    private static func start<T: Sendable>(
+        _ operation: @escaping @Sendable () async throws -> T
+    ) -> Task<T, any Error> {
+        #if canImport(Darwin)
+            guard #available(macOS 26, *) else { return Task { try await operation() } }
+        #endif
+        return Task.immediate { try await operation() }
     }
 
     /// Calls `action` once `seconds` have passed, unless `cancel(id)` comes first.
@@ -88,6 +103,28 @@ final class Deadlines: Sendable {
             return due
         }
         for action in due { action() }
+    }
+}
+
+/// The task a timer or a cancelled caller stops: a stop asked for before the task exists (the
+/// operation may run for a while on the calling thread before `set`) reaches it once it is set.
+private final class CancellationTarget: Sendable {
+    private let state = Mutex<(cancel: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
+
+    func set<T: Sendable>(_ task: Task<T, any Error>) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.cancel = { task.cancel() }
+            return state.cancelled
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        let cancel = state.withLock { state -> (@Sendable () -> Void)? in
+            state.cancelled = true
+            return state.cancel
+        }
+        cancel?()
     }
 }
 

@@ -1,0 +1,44 @@
+import Foundation
+@testable import SkillbookRuntime
+import Testing
+
+@Suite struct DeadlinesTests {
+    @Test func anOperationThatNeverSuspendsReturnsItsResult() async throws {
+        let (result, timedOut) = await Deadlines.shared.run(timeout: 60) { 42 }
+        #expect(try result.get() == 42)
+        #expect(!timedOut)
+    }
+
+    @Test func aTimeoutDuringTheFirstSynchronousStretchStillStopsTheOperation() async {
+        // The operation starts on the calling thread, so the timer fires before the task exists;
+        // the stop must reach it when it first waits.
+        let started = Date()
+        let (result, timedOut) = await Deadlines.shared.run(timeout: 0.01) {
+            let spinUntil = Date().addingTimeInterval(0.2)
+            while Date() < spinUntil {}
+            try await Task.sleep(for: .seconds(120))
+            return 1
+        }
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(timedOut)
+        #expect(Date().timeIntervalSince(started) < 60, "well under the two minutes it would sleep")
+    }
+
+    @Test func cancellingTheCallerStopsTheOperationAndItsResultStillDecides() async throws {
+        let caller = Task {
+            await Deadlines.shared.run(timeout: 120) { () async throws -> String in
+                do {
+                    try await Task.sleep(for: .seconds(120))
+                } catch {
+                    return "cleaned up"  // an operation may finish its work after being stopped
+                }
+                return "slept"
+            }
+        }
+        try? await Task.sleep(for: .milliseconds(100))
+        caller.cancel()
+        let (result, timedOut) = await caller.value
+        #expect(try result.get() == "cleaned up")
+        #expect(!timedOut)
+    }
+}
