@@ -14,6 +14,19 @@ import Testing
             started: Date(), hasEffects: false)
     }
 
+    /// A journal holding run `r1`, whose background task never commits on its own.
+    func quietJournal(_ dir: URL) throws -> SQLiteJournal {
+        let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
+        try journal.runStarted(.sample("r1"))
+        return journal
+    }
+
+    /// Starts `record` and finishes it with `output`.
+    func complete(_ journal: SQLiteJournal, _ record: CallRecord, _ output: Value) throws {
+        try journal.callStarted(record)
+        try journal.callFinished(record, output: output, error: nil, finished: Date())
+    }
+
     /// The `calls` rows of `runID` as another connection reads them: step, output, seq.
     func rowsOnDisk(_ dir: URL, _ runID: String) throws -> [(step: String, output: String?, seq: Int)] {
         let outside = try StateDatabase.openSeparately(stateDirectory: dir)
@@ -29,8 +42,7 @@ import Testing
 
     @Test func anActionIsOnDiskBeforeItRunsAndItsResultBeforeTheCallReturns() async throws {
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
-            try journal.runStarted(.sample("r1"))
+            let journal = try quietJournal(dir)
             let action = call("r1", "create")
             try journal.callStarted(action)
             #expect(try rowsOnDisk(dir, "r1").map(\.step) == ["create"])
@@ -46,12 +58,10 @@ import Testing
 
     @Test func readOnlyCallsAreCommittedTogetherAsOneRowEach() async throws {
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
-            try journal.runStarted(.sample("r1"))
+            let journal = try quietJournal(dir)
             for step in ["a", "b"] {
                 let record = query("r1", step)
-                try journal.callStarted(record)
-                try journal.callFinished(record, output: ["value": .string(step)], error: nil, finished: Date())
+                try complete(journal, record, ["value": .string(step)])
                 try journal.stepFinished(runID: "r1", step: step, status: .succeeded, output: nil, error: nil)
             }
             #expect(try rowsOnDisk(dir, "r1").isEmpty, "nothing of them is written yet")
@@ -67,8 +77,7 @@ import Testing
 
     @Test func theJournalsOwnReadsSeeWhatIsStillQueued() async throws {
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
-            try journal.runStarted(.sample("r1"))
+            let journal = try quietJournal(dir)
             let record = query("r1", "a")
             try journal.callStarted(record)
             let timeline = try #require(try journal.timeline("r1"))
@@ -83,8 +92,7 @@ import Testing
 
     @Test func queuedCallsAreNumberedInTheOrderTheyFinished() async throws {
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
-            try journal.runStarted(.sample("r1"))
+            let journal = try quietJournal(dir)
             let first = query("r1", "first")
             let second = query("r1", "second")
             let running = query("r1", "running")
@@ -117,12 +125,10 @@ import Testing
 
     @Test func aLongQueueIsCommittedWithoutWaiting() async throws {
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
-            try journal.runStarted(.sample("r1"))
+            let journal = try quietJournal(dir)
             for index in 0..<300 {
                 let record = query("r1", "s\(index)")
-                try journal.callStarted(record)
-                try journal.callFinished(record, output: ["value": .int(index)], error: nil, finished: Date())
+                try complete(journal, record, ["value": .int(index)])
             }
             let onDisk = try rowsOnDisk(dir, "r1")
             #expect(onDisk.count >= 200 && onDisk.count < 300, "the queue is bounded; the tail waits")
@@ -135,11 +141,9 @@ import Testing
 
     @Test func theRunsEndCommitsEverythingQueued() async throws {
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
-            try journal.runStarted(.sample("r1"))
+            let journal = try quietJournal(dir)
             let record = query("r1", "a")
-            try journal.callStarted(record)
-            try journal.callFinished(record, output: ["value": "a"], error: nil, finished: Date())
+            try complete(journal, record, ["value": "a"])
             try journal.stepFinished(runID: "r1", step: "a", status: .succeeded, output: ["value": "a"], error: nil)
             try journal.runFinished(
                 RunResult(
@@ -154,14 +158,11 @@ import Testing
         // A process killed before the group commit loses only read-only calls and steps' ends:
         // the resume plan has the action, and simply runs the rest again.
         try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 3600)
-            try journal.runStarted(.sample("r1"))
+            let journal = try quietJournal(dir)
             let action = call("r1", "create")
-            try journal.callStarted(action)
-            try journal.callFinished(action, output: ["id": "n1"], error: nil, finished: Date())
+            try complete(journal, action, ["id": "n1"])
             let lost = query("r1", "read")
-            try journal.callStarted(lost)
-            try journal.callFinished(lost, output: ["value": "x"], error: nil, finished: Date())
+            try complete(journal, lost, ["value": "x"])
 
             let survivor = try SQLiteJournal(database: try StateDatabase.openSeparately(stateDirectory: dir))
             let plan = try survivor.resumePlan("r1") { _ in .skip }
