@@ -27,6 +27,8 @@ enum ResumeCommand: Command {
             the first unfinished one runs next. A call that started but whose result was never recorded
             (the process died during it) runs again only if its skill is idempotent or read-only;
             otherwise you are asked, or, without a terminal, --rerun-uncertain or --skip-uncertain decides.
+            A recorded output that held a secret was kept masked: a read-only call runs again to get it
+            back; an action's is reused as it is (never done twice), and later steps see *** there.
             Refuses when the playbook file changed since (unless --force), when the run is still running
             in another process, or when it was being rolled back (use 'skillbook rollback RUN').
             Exit codes are those of 'skillbook run'.

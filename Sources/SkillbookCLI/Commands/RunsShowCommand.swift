@@ -11,7 +11,9 @@ enum RunsShowCommand: Command {
         discussion: """
             RUN is a run id or any unique prefix of it (see 'skillbook runs'). The timeline has every call
             attempt (batches and foreach items as step[batch k] / step[item k]), step ends, compensations,
-            and each process that worked on the run (the first run, resumes, rollbacks).
+            and each process that worked on the run (the first run, resumes, rollbacks). Secrets are
+            masked in parameters, outputs and errors. A run still going on shows its read-only calls
+            and step ends up to a quarter of a second late (they are written in groups).
             """,
         examples: ["skillbook runs show 5c0e", "skillbook runs show 5c0e --json"])
 
