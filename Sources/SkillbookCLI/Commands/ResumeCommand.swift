@@ -88,7 +88,7 @@ enum ResumeCommand: Command {
                 let calls = plan.maskedOutputs.map(\.description).joined(separator: ", ")
                 console.err(
                     "skillbook: note: the recorded output of \(calls) held a secret and was kept masked; it is not run again "
-                        + "(it has effects), so later steps see *** where the secret was")
+                        + "(it has effects), so later steps, and its undo if the run rolls back, see *** where the secret was")
             }
         } catch {
             try? journal.release(runID, status: run.status)
