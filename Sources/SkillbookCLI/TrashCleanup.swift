@@ -14,7 +14,7 @@ enum TrashCleanup {
     static func sweep(journal: SQLiteJournal, stateDirectory: URL, now: Date = Date()) throws -> [String] {
         let trash = Trash(stateDirectory: stateDirectory)
         guard FileManager.default.fileExists(atPath: trash.root) else { return [] }
-        let outputs = try journal.callOutputs(mentioning: trash.root + "/")
+        let outputs = try journal.callOutputs(mentioning: Trash.marker)
         return trash.sweep(keeping: trash.mentioned(in: outputs), madeBefore: now.addingTimeInterval(-grace))
     }
 }

@@ -38,14 +38,19 @@ public struct Trash: Sendable {
         return try? stampStyle.parse(String(name[..<dash]))
     }
 
-    /// The names of trash folders that `texts` (recorded outputs of calls) mention.
+    /// What a text that mentions a trash folder has right before its name. Not the whole root: as
+    /// JSON, a state directory with a quote or a backslash in its path is written escaped.
+    public static let marker = "/trash/"
+
+    /// The names of trash folders that `texts` (recorded outputs of calls) mention: whatever
+    /// follows `marker` up to the next character that no folder name has. Mentioning more than is
+    /// meant only keeps more.
     public func mentioned(in texts: [String]) -> Set<String> {
-        let prefix = root.hasSuffix("/") ? root : root + "/"
         var names: Set<String> = []
         for text in texts {
             var rest = text[...]
-            while let found = rest.range(of: prefix) {
-                let name = rest[found.upperBound...].prefix { $0 != "/" && $0 != "\"" && $0 != "\\" }
+            while let found = rest.range(of: Self.marker) {
+                let name = rest[found.upperBound...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
                 if !name.isEmpty { names.insert(String(name)) }
                 rest = rest[found.upperBound...]
             }

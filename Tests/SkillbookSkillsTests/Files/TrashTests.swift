@@ -47,6 +47,10 @@ import Testing
             ]
             let keeping = trash.mentioned(in: outputs)
             #expect(keeping == ["20200101T000000-bbbbbbbb"])
+            // A state directory whose path JSON writes escaped is still recognised by the folder's name.
+            #expect(
+                trash.mentioned(in: [#"{"trash":"/home/a\"b\\c/state/trash/20200101T000000-eeeeeeee"}"#])
+                    == ["20200101T000000-eeeeeeee"])
             let deleted = trash.sweep(keeping: keeping, madeBefore: Date(timeIntervalSince1970: 1_900_000_000))
             #expect(deleted == ["20200101T000000-aaaaaaaa"])
             #expect(
