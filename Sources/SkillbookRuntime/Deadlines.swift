@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The timer of every call's timeout: one timer task sleeps until the earliest registered deadline,
@@ -27,18 +28,25 @@ final class Deadlines: Sendable {
     ///
     /// The task starts on the calling thread (`Task.immediate`) and runs there until it first
     /// suspends, so an operation that finishes without suspending costs no hand-off to another
-    /// thread and back, which was most of the engine's cost per step.
+    /// thread and back, which was most of the engine's cost per step. The task registers itself
+    /// as it starts, so a stop reaches it even while it still runs on the calling thread (a skill
+    /// that works synchronously and checks `Task.isCancelled` sees it there).
     func run<T: Sendable>(
         timeout seconds: Double, _ operation: @escaping @Sendable () async throws -> T
     ) async -> (result: Result<T, any Error>, timedOut: Bool) {
         let target = CancellationTarget()
+        // A caller stopped already stops the operation from its first instruction.
+        if Task.isCancelled { target.cancel() }
         let timedOut = Flag()
         let id = schedule(after: seconds) {
             timedOut.raise()
             target.cancel()
         }
-        let task = Self.start(operation)
-        target.set(task)
+        let task = Self.start {
+            withUnsafeCurrentTask { target.attach($0) }
+            defer { target.detach() }
+            return try await operation()
+        }
         let result = await withTaskCancellationHandler {
             await task.result
         } onCancel: {
@@ -51,10 +59,14 @@ final class Deadlines: Sendable {
     private static func start<T: Sendable>(
         _ operation: @escaping @Sendable () async throws -> T
     ) -> Task<T, any Error> {
-        #if canImport(Darwin)
-            guard #available(macOS 26, *) else { return Task { try await operation() } }
+        #if compiler(>=6.2)
+            #if canImport(Darwin)
+                guard #available(macOS 26, *) else { return Task { try await operation() } }
+            #endif
+            return Task.immediate { try await operation() }
+        #else
+            return Task { try await operation() }
         #endif
-        return Task.immediate { try await operation() }
     }
 
     /// Calls `action` once `seconds` have passed, unless `cancel(id)` comes first.
@@ -106,25 +118,35 @@ final class Deadlines: Sendable {
     }
 }
 
-/// The task a timer or a cancelled caller stops: a stop asked for before the task exists (the
-/// operation may run for a while on the calling thread before `set`) reaches it once it is set.
-private final class CancellationTarget: Sendable {
-    private let state = Mutex<(cancel: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
+/// The task a timer or a cancelled caller stops, as the task itself registered it while running.
+///
+/// It holds the running task's `UnsafeCurrentTask` only between `attach` and `detach`, both called
+/// by that task (so the task is alive whenever it is held), and cancels it under the lock. A stop
+/// asked for before `attach` is remembered and applied by `attach`; one after `detach` has nothing
+/// left to stop.
+private final class CancellationTarget: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running: UnsafeCurrentTask?
+    private var cancelled = false
 
-    func set<T: Sendable>(_ task: Task<T, any Error>) {
-        let cancelNow = state.withLock { state -> Bool in
-            state.cancel = { task.cancel() }
-            return state.cancelled
-        }
-        if cancelNow { task.cancel() }
+    func attach(_ task: UnsafeCurrentTask?) {
+        lock.lock()
+        defer { lock.unlock() }
+        running = task
+        if cancelled { task?.cancel() }
+    }
+
+    func detach() {
+        lock.lock()
+        defer { lock.unlock() }
+        running = nil
     }
 
     func cancel() {
-        let cancel = state.withLock { state -> (@Sendable () -> Void)? in
-            state.cancelled = true
-            return state.cancel
-        }
-        cancel?()
+        lock.lock()
+        defer { lock.unlock() }
+        cancelled = true
+        running?.cancel()
     }
 }
 

@@ -24,6 +24,34 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 60, "well under the two minutes it would sleep")
     }
 
+    @Test func aTimeoutReachesAnOperationThatWorksWithoutEverWaiting() async {
+        // Like files.copy: synchronous work that checks for cancellation as it goes, on the
+        // calling thread the whole time.
+        let started = Date()
+        let (result, timedOut) = await Deadlines.shared.run(timeout: 0.05) { () async throws -> Int in
+            while !Task.isCancelled && Date().timeIntervalSince(started) < 120 {}
+            try Task.checkCancellation()
+            return 1
+        }
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(timedOut)
+        #expect(Date().timeIntervalSince(started) < 60, "well under the two minutes it would spin")
+    }
+
+    @Test func aCallerStoppedAlreadyStopsTheOperationAtItsFirstCheck() async {
+        let caller = Task {
+            while !Task.isCancelled { await Task.yield() }
+            return await Deadlines.shared.run(timeout: 120) { () async throws -> Int in
+                try Task.checkCancellation()
+                return 1
+            }
+        }
+        caller.cancel()
+        let (result, timedOut) = await caller.value
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(!timedOut)
+    }
+
     @Test func cancellingTheCallerStopsTheOperationAndItsResultStillDecides() async throws {
         let caller = Task {
             await Deadlines.shared.run(timeout: 120) { () async throws -> String in
