@@ -17,8 +17,8 @@ enum RunsPruneCommand: Command {
             keeps the newest \(SQLiteJournal.defaultRetention) runs on its own; this command prunes further.
 
             The trash of file skills (<state>/trash, what an undo of files.delete or an overwriting
-            files.write puts back) is emptied with the runs: a trash folder that no run left in the
-            journal refers to goes once it is a day old.
+            files.write puts back) is emptied with the runs: a trash folder made before the oldest run
+            left in the journal started goes, once it is a day old.
             """,
         examples: ["skillbook runs prune --older-than 30d", "skillbook runs prune --keep 100"])
 
@@ -45,7 +45,7 @@ enum RunsPruneCommand: Command {
         let emptied = try TrashCleanup.sweep(journal: journal, stateDirectory: workspace.stateDirectory).count
         invocation.console.out(
             "pruned \(deleted) run\(deleted == 1 ? "" : "s")"
-                + (emptied == 0 ? "" : "; emptied \(emptied) trash folder\(emptied == 1 ? "" : "s") no run refers to any more"))
+                + (emptied == 0 ? "" : "; emptied \(emptied) trash folder\(emptied == 1 ? "" : "s") older than every run kept"))
         return 0
     }
 }

@@ -13,7 +13,7 @@ import SkillbookCore
 /// Each call gets its own folder `<state>/trash/<time>-<unique>/`, holding item `i` as `i/<name>`,
 /// so that names never collide and compensation puts each back exactly (same path, content, modes
 /// and modification time: a rename within a file system keeps them all; across file systems they are
-/// copied). The folder is emptied once no run left in the journal refers to it (see `Trash`).
+/// copied). The folder is emptied once it is older than every run left in the journal (see `Trash`).
 struct FilesDeleteSkill: Skill {
     let environment: SkillEnvironment
 

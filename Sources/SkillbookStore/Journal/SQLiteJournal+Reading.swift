@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import SkillbookCore
 public import SkillbookRuntime
 
@@ -149,9 +149,9 @@ extension SQLiteJournal {
             report: try decode(extra?.string("report"), "run report"))
     }
 
-    /// The recorded outputs (JSON text) of every call, of any run, that mention `fragment`.
-    public func callOutputs(mentioning fragment: String) throws(StoreError) -> [String] {
-        try query("SELECT output FROM calls WHERE instr(output, ?1) > 0", [.text(fragment)]).compactMap { $0.string("output") }
+    /// When the oldest run in the journal started; `nil` when it holds none.
+    public func oldestRunStart() throws(StoreError) -> Date? {
+        try query("SELECT min(started) FROM runs").first?[0].doubleValue.map(Date.init(timeIntervalSince1970:))
     }
 
     /// The calls of a run as `ResumePlan.from` takes them. Attempts are numbered again in order of

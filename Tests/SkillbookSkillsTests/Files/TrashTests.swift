@@ -23,45 +23,38 @@ import Testing
             #expect(folder.hasPrefix(trash.root + "/"))
             let name = URL(fileURLWithPath: folder).lastPathComponent
             #expect(name.wholeMatch(of: /\d{8}T\d{6}-[0-9a-f]{8}/) != nil, "\(name)")
-            #expect(trash.mentioned(in: [JSONText.encode(output)]) == [name])
-            // Young: kept whatever the journal says.
-            #expect(trash.sweep(keeping: [], madeBefore: Date().addingTimeInterval(-60)).isEmpty)
+            // Made after the cutoff: kept.
+            #expect(trash.sweep(madeBefore: Date().addingTimeInterval(-60)).isEmpty)
             #expect(names(trash) == [name])
-            // Old enough and unreferenced: emptied, with what it holds.
-            #expect(trash.sweep(keeping: [], madeBefore: Date().addingTimeInterval(60)) == [name])
+            // Made before it: emptied, with what it holds.
+            #expect(trash.sweep(madeBefore: Date().addingTimeInterval(60)) == [name])
             #expect(names(trash).isEmpty)
         }
     }
 
-    @Test func sweepingKeepsWhatIsReferencedYoungOrNotItsOwn() async throws {
+    @Test func sweepingKeepsWhatIsYoungerAndWhatItDidNotMake() async throws {
         try await withTemporaryDirectory { dir in
             let trash = Trash(root: dir.appendingPathComponent("trash").path)
             try makeFolder(trash, "20200101T000000-aaaaaaaa")
-            try makeFolder(trash, "20200101T000000-bbbbbbbb")
             try makeFolder(trash, "20991231T235959-cccccccc")
+            try makeFolder(trash, "20200101T000000-backup")
+            try makeFolder(trash, "20200101T000000-AAAAAAAA")
             try makeFolder(trash, "my-own-folder")
             try Data("loose".utf8).write(to: URL(fileURLWithPath: trash.root).appendingPathComponent("20200101T000000-dddddddd"))
 
-            let outputs = [
-                #"{"deleted":[{"path":"/w/a","trashed":"\#(trash.root)/20200101T000000-bbbbbbbb/1/a"}],"trash":"\#(trash.root)/20200101T000000-bbbbbbbb"}"#
-            ]
-            let keeping = trash.mentioned(in: outputs)
-            #expect(keeping == ["20200101T000000-bbbbbbbb"])
-            // A state directory whose path JSON writes escaped is still recognised by the folder's name.
-            #expect(
-                trash.mentioned(in: [#"{"trash":"/home/a\"b\\c/state/trash/20200101T000000-eeeeeeee"}"#])
-                    == ["20200101T000000-eeeeeeee"])
-            let deleted = trash.sweep(keeping: keeping, madeBefore: Date(timeIntervalSince1970: 1_900_000_000))
+            let deleted = trash.sweep(madeBefore: Date(timeIntervalSince1970: 1_900_000_000))
             #expect(deleted == ["20200101T000000-aaaaaaaa"])
             #expect(
-                names(trash) == ["20200101T000000-bbbbbbbb", "20200101T000000-dddddddd", "20991231T235959-cccccccc", "my-own-folder"],
-                "referenced, a file, young, and a name it did not give")
+                names(trash) == [
+                    "20200101T000000-AAAAAAAA", "20200101T000000-backup", "20200101T000000-dddddddd", "20991231T235959-cccccccc",
+                    "my-own-folder",
+                ],
+                "names it does not give, a file, and one made after the cutoff")
         }
     }
 
     @Test func aMissingTrashIsEmptyAlready() {
         let trash = Trash(root: "/nonexistent-\(UUID().uuidString)/trash")
-        #expect(trash.sweep(keeping: [], madeBefore: Date()).isEmpty)
-        #expect(trash.mentioned(in: ["no trash here"]).isEmpty)
+        #expect(trash.sweep(madeBefore: Date()).isEmpty)
     }
 }
