@@ -171,7 +171,7 @@ enum ResumeCommand: Command {
     static func resumeInputs(
         _ run: JournalRun, playbook: Playbook, arguments: ParsedArguments, environment: [String: String]
     ) throws -> ValueObject {
-        let secret = Set(playbook.inputs.filter { containsSecret($0.schema) }.map(\.name))
+        let secret = Set(playbook.inputs.filter(\.schema.containsSecret).map(\.name))
         var given: [(key: String, text: String)] = []
         for text in arguments.all("input") {
             guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
@@ -203,10 +203,6 @@ enum ResumeCommand: Command {
                 command: "resume")
         }
         return try InputResolver(variables: environment).resolve(playbook, values: values, commandLine: given)
-    }
-
-    static func containsSecret(_ schema: Schema) -> Bool {
-        schema.secret || schema.items.map(containsSecret) == true || schema.properties.contains { containsSecret($0.schema) }
     }
 
     /// What to do with each call whose result was never recorded: re-run it when its skill is

@@ -139,3 +139,11 @@ extension Schema {
         Schema(type: .object, description: description)
     }
 }
+
+extension Schema {
+    /// Whether a value of this schema may hold a secret: it is marked `secret`, or its items or a
+    /// property is, at any depth.
+    public var containsSecret: Bool {
+        secret || items?.containsSecret == true || properties.contains { $0.schema.containsSecret }
+    }
+}

@@ -65,13 +65,10 @@ public struct CommandTemplate: Sendable, Hashable {
         }
     }
 
-    /// The parameters it puts into the argument list, each once, in order of first use.
-    public var parameterNames: [String] {
-        var seen: Set<String> = []
-        return references.compactMap { reference in
-            guard case .parameter(let name) = reference, seen.insert(name).inserted else { return nil }
-            return name
-        }
+    /// Every reference once, in order of first use.
+    public var uniqueReferences: [Reference] {
+        var seen: Set<Reference> = []
+        return references.filter { seen.insert($0).inserted }
     }
 
     /// The argv for a call: `command` (or `executable` in its place) and the expanded arguments.

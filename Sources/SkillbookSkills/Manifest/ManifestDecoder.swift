@@ -116,13 +116,21 @@ public struct ManifestDecoder: Sendable {
         guard let id, let summary, let run, !context.diagnostics.hasErrors else { return nil }
         for (key, template) in [("run", run), ("undo", manifest.undo)] {
             guard let template else { continue }
-            for name in template.parameterNames where parameters.property(name)?.secret == true {
+            for reference in template.uniqueReferences {
+                let (what, schema): (String, Schema?) =
+                    switch reference {
+                    case .parameter(let name): ("parameter '\(name)'", parameters.property(name))
+                    case .output(let field): ("output field '\(field)'", output.property(field))
+                    }
+                guard schema?.containsSecret == true else { continue }
                 context.diagnostics.append(
                     .warning(
-                        "'\(key)' passes secret parameter '\(name)' on the command line, where other users of this "
-                            + "machine can read it (ps, /proc)",
+                        "'\(key)' passes secret \(what) on the command line, where other users of this machine can read "
+                            + "it (ps, /proc)",
                         at: template.location,
-                        hint: "use 'stdin: json': the command then reads its parameters as JSON on its standard input"))
+                        hint: input == .json
+                            ? "leave it out of '\(key)': the command reads it from the JSON on its standard input"
+                            : "use 'stdin: json': the command then reads its parameters as JSON on its standard input"))
             }
         }
         manifest.id = id.text

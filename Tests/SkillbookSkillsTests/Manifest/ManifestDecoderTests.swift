@@ -220,6 +220,34 @@ private let listParameter =
         #expect(manifestProblems("id: demo.login\nsummary: Logs in.\n" + parameters + "stdin: json\nrun: [login]\n").isEmpty)
     }
 
+    @Test func secretsInsideListsAndOutputsAreWarnedAboutToo() throws {
+        let yaml = """
+            id: demo.vault
+            summary: Opens a vault.
+            parameters:
+              type: object
+              properties:
+                keys: { type: array, items: { type: string, secret: true } }
+            stdin: json
+            output:
+              type: object
+              properties:
+                session: { type: string, secret: true }
+            run: [vault, open, "${{ params.keys }}"]
+            undo: [vault, close, "${{ output.session }}"]
+
+            """
+        let (_, diagnostics) = ManifestLoader(runner: testRunner).load(yaml, file: "Skills/x.yaml")
+        #expect(
+            diagnostics.map(\.message) == [
+                "'run' passes secret parameter 'keys' on the command line, where other users of this machine can read it (ps, /proc)",
+                "'undo' passes secret output field 'session' on the command line, where other users of this machine can read it "
+                    + "(ps, /proc)",
+            ])
+        #expect(diagnostics.allSatisfy { $0.severity == .warning })
+        #expect(diagnostics.first?.hint == "leave it out of 'run': the command reads it from the JSON on its standard input")
+    }
+
     @Test func defaultsAreSafe() throws {
         let skill = try manifestSkill("id: demo.date\nsummary: Prints the date.\nrun: [date]\n")
         #expect(skill.descriptor.kind == .action)
