@@ -30,7 +30,7 @@ var package = Package(
         .executableTarget(
             name: "skillbook-bench", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]),
         .target(name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime"]),
-        .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
+        .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookRuntime", "SkillbookTesting"]),
         .testTarget(

@@ -10,6 +10,9 @@ struct TypeChecker {
 
     let scope: ExpressionScope
     private(set) var errors: [ExpressionError] = []
+    /// Paths (`inputs.limit`) known not to be null here: the left side of `&&` compared them with
+    /// `!= null` (or the left side of `||` with `== null`).
+    private var notNull: Set<String> = []
 
     init(scope: ExpressionScope) {
         self.scope = scope
@@ -43,7 +46,9 @@ struct TypeChecker {
             for item in items { types.append(type(of: item, element: element)) }
             return .array(types.isEmpty ? .any : ExprType.union(of: types))
         case .name, .member, .index:
-            return finish(resolve(node, element: element))
+            let type = finish(resolve(node, element: element))
+            if let path = Self.pathKey(node), notNull.contains(path) { return type.withoutNull }
+            return type
         case .element:
             return element ?? .any
         case .projection(let base, let body, let offset):
@@ -74,13 +79,54 @@ struct TypeChecker {
             }
         case .binary(let op, let left, let right, let offset):
             let leftType = type(of: left, element: element)
+            let saved = notNull
+            if op == .and || op == .or { notNull.formUnion(Self.nonNullPaths(if: left, is: op == .and)) }
             let rightType = type(of: right, element: element)
-            if op.isOrdering, leftType != .any, rightType != .any,
-                !(leftType.isNumeric && rightType.isNumeric), !(leftType == .string && rightType == .string)
-            {
+            notNull = saved
+            if op.isOrdering, !Self.orderable(leftType, rightType) {
                 error("cannot compare \(leftType) with \(rightType)", at: offset)
             }
             return .boolean
+        }
+    }
+
+    /// Whether `<` may compare some value of `a` with some value of `b` (null compares as false).
+    private static func orderable(_ a: ExprType, _ b: ExprType) -> Bool {
+        let left = a.withoutNull.members
+        let right = b.withoutNull.members
+        return left.contains { x in
+            right.contains { y in
+                x == .any || y == .any || x == .null || y == .null || (x.isNumeric && y.isNumeric)
+                    || (x == .string && y == .string)
+            }
+        }
+    }
+
+    /// `inputs.a.b` for a path of names and fields; `nil` for anything else.
+    static func pathKey(_ node: ExprNode) -> String? {
+        switch node {
+        case .name(let name, _): name
+        case .member(let base, let name, _): pathKey(base).map { "\($0).\(name)" }
+        default: nil
+        }
+    }
+
+    /// The paths that cannot be null once `condition` is known to be `holds`: `p != null`, `p`
+    /// alone (null is falsy) and `&&` of those when it holds; `p == null`, `!p` and `||` of those when it fails.
+    static func nonNullPaths(if condition: ExprNode, is holds: Bool) -> Set<String> {
+        switch condition {
+        case .binary(let op, let left, let right, _) where op == .notEqual || op == .equal:
+            guard (op == .notEqual) == holds else { return [] }
+            if case .literal(.null, _) = right, let path = pathKey(left) { return [path] }
+            if case .literal(.null, _) = left, let path = pathKey(right) { return [path] }
+            return []
+        case .binary(.and, let left, let right, _) where holds,
+            .binary(.or, let left, let right, _) where !holds:
+            return nonNullPaths(if: left, is: holds).union(nonNullPaths(if: right, is: holds))
+        case .unary(.not, let operand, _):
+            return nonNullPaths(if: operand, is: !holds)
+        default:
+            return holds ? pathKey(condition).map { [$0] } ?? [] : []
         }
     }
 
@@ -204,6 +250,8 @@ struct TypeChecker {
         switch type {
         case .any, .object(fields: nil):
             return .any
+        case .union(let members):
+            return member(ofAlternatives: members, type, name, offset: offset)
         case .object(let fields?):
             if let field = fields.first(where: { $0.name == name }) { return field.type }
             let list = fields.isEmpty ? "no fields" : "fields: " + fields.map(\.name).joined(separator: ", ")
@@ -213,6 +261,33 @@ struct TypeChecker {
             error("cannot access field '\(name)' of \(type)", at: offset)
             return .any
         }
+    }
+
+    /// A field of a union: an error only when it is certain that no alternative has it; the type
+    /// is that of the alternatives that have it, or null where another alternative may not.
+    private mutating func member(ofAlternatives members: [ExprType], _ type: ExprType, _ name: String, offset: Int) -> ExprType {
+        var found: [ExprType] = []
+        var missing = false
+        var objects: [[ObjectField]] = []
+        for member in members {
+            switch member {
+            case .object(nil): found.append(.any)
+            case .object(let fields?):
+                objects.append(fields)
+                if let field = fields.first(where: { $0.name == name }) { found.append(field.type) } else { missing = true }
+            default: missing = true
+            }
+        }
+        guard !found.isEmpty else {
+            if objects.isEmpty {
+                error("cannot access field '\(name)' of \(type)", at: offset)
+            } else {
+                let names = objects.flatMap { $0.map(\.name) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+                error(Self.withHint("no field '\(name)' in any alternative of \(type) (fields: \(names.joined(separator: ", ")))", name, names), at: offset)
+            }
+            return .any
+        }
+        return ExprType.alternatives(found + (missing ? [.null] : []))
     }
 
     private mutating func index(_ state: PathState, _ indexType: ExprType, offset: Int) -> PathState {
@@ -240,6 +315,14 @@ struct TypeChecker {
         switch type {
         case .any:
             return .any
+        case .union(let members):
+            let indexable = members.filter { if case .array = $0 { true } else if case .object = $0 { true } else { false } }
+            guard !indexable.isEmpty else {
+                error("cannot index \(type)", at: offset)
+                return .any
+            }
+            let results = indexable.map { index(of: $0, indexType, offset: offset) }
+            return ExprType.alternatives(results + (indexable.count < members.count ? [.null] : []))
         case .array(let element):
             guard indexType == .any || indexType.isNumeric else {
                 error("array index must be an integer, got \(indexType)", at: offset)
@@ -290,8 +373,13 @@ struct TypeChecker {
             return function.resultType(types)
         }
         for (i, argumentType) in types.enumerated() where !function.parameters[i].accepts(argumentType) {
-            error(function.argumentMessage(i, got: argumentType.description), at: arguments[i].startOffset)
+            var message = function.argumentMessage(i, got: argumentType.description)
+            if argumentType.isNullable, function.parameters[i].accepts(argumentType.withoutNull) {
+                message += "; it may be null: use default(…, …) or check it with '!= null &&' first"
+            }
+            error(message, at: arguments[i].startOffset)
         }
+        if function == .default { return ExprType.defaulted(types[0], types[1]) }
         return function.resultType(types)
     }
 }
