@@ -46,9 +46,7 @@ struct TypeChecker {
             for item in items { types.append(type(of: item, element: element)) }
             return .array(types.isEmpty ? .any : ExprType.union(of: types))
         case .name, .member, .index:
-            let type = finish(resolve(node, element: element))
-            if let path = Self.pathKey(node), notNull.contains(path) { return type.withoutNull }
-            return type
+            return finish(resolve(node, element: element))
         case .element:
             return element ?? .any
         case .projection(let base, let body, let offset):
@@ -145,6 +143,14 @@ struct TypeChecker {
     // MARK: Paths
 
     private mutating func resolve(_ node: ExprNode, element: ExprType?) -> PathState {
+        let state = resolveUnnarrowed(node, element: element)
+        if case .value(let type) = state, let path = Self.pathKey(node), notNull.contains(path) {
+            return .value(type.withoutNull)
+        }
+        return state
+    }
+
+    private mutating func resolveUnnarrowed(_ node: ExprNode, element: ExprType?) -> PathState {
         switch node {
         case .name(let name, let offset):
             return root(name, offset: offset)
