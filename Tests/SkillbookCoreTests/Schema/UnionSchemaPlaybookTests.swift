@@ -91,6 +91,10 @@ import Testing
                 skill: debug.sleep
                 when: "${{ steps.search.output.top != null && lower(steps.search.output.top.title) == 'x' }}"
                 with: { seconds: "${{ default(inputs.limit, 1) }}" }
+              - id: again
+                skill: debug.sleep
+                when: "${{ steps.search.output.top == null || lower(steps.search.output.top.title) == 'x' }}"
+                with: { seconds: 1 }
 
             """
         #expect(Self.diagnostics(good) == [])
