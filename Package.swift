@@ -14,6 +14,7 @@ var package = Package(
         .executable(name: "skillbook", targets: ["skillbook"]),
         .library(name: "SkillbookCore", targets: ["SkillbookCore"]),
         .library(name: "SkillbookRuntime", targets: ["SkillbookRuntime"]),
+        .library(name: "SkillbookSchedule", targets: ["SkillbookSchedule"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
@@ -22,6 +23,7 @@ var package = Package(
         .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "SkillbookRuntime", "CSQLite"]),
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "SkillbookStore"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
+        .target(name: "SkillbookSchedule", dependencies: ["SkillbookCore"]),
         .target(
             name: "SkillbookCLI",
             dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
@@ -31,6 +33,9 @@ var package = Package(
             name: "skillbook-bench", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]),
         .target(name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
+        .testTarget(
+            name: "SkillbookScheduleTests", dependencies: ["SkillbookSchedule", "SkillbookCore"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookRuntime", "SkillbookTesting"]),
         .testTarget(
