@@ -5,7 +5,7 @@ public import SkillbookCore
 /// fires of one schedule entry start — the single decision function the daemon and
 /// `schedule tick` share.
 ///
-/// - Fires in `(watermark, now]` are due. One at most `liveTolerance` seconds old is *live*
+/// - Fires in `(watermark, now]` are due. One less than `liveTolerance` seconds old is *live*
 ///   (the scheduler was awake); older ones were *missed* and follow `catch_up`, within
 ///   `catch_up_window`: `none` starts none, `latest` the newest once (none if a live fire
 ///   supersedes it), `all` every one in order, the newest 1,000 at most.
@@ -60,8 +60,8 @@ public struct FirePlanner: Sendable {
         }
         state.watermark = max(state.watermark ?? now, now)
 
-        let live = due.filter { now.timeIntervalSince($0) <= liveTolerance }.map { fire($0) }
-        let missed = due.filter { now.timeIntervalSince($0) > liveTolerance }.map { fire($0, catchUp: true) }
+        let live = due.filter { now.timeIntervalSince($0) < liveTolerance }.map { fire($0) }
+        let missed = due.filter { now.timeIntervalSince($0) >= liveTolerance }.map { fire($0, catchUp: true) }
         var kept: [Fire] = []
         switch entry.catchUp {
         case .none: break
