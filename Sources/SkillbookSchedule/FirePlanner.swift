@@ -11,7 +11,8 @@ public import SkillbookCore
 ///   supersedes it), `all` every one in order, the newest 1,000 at most.
 /// - A live fire while a run of the entry still runs follows `overlap`: `skip` records it as
 ///   skipped, `queue` keeps one waiting (more are skipped), `allow` starts it. Missed fires of
-///   `catch_up: all` start one after another unless `overlap: allow`.
+///   `catch_up: all` start one after another unless `overlap: allow`; while such a backlog lasts,
+///   live fires join its end (it never holds more than 1,000; the oldest go first).
 /// - The first decision of an entry only sets the watermark (nothing missed before it existed);
 ///   an interval entry is anchored there and fires at once.
 public struct FirePlanner: Sendable {
@@ -60,7 +61,7 @@ public struct FirePlanner: Sendable {
         }
         state.watermark = max(state.watermark ?? now, now)
 
-        let live = due.filter { now.timeIntervalSince($0) < liveTolerance }.map { fire($0) }
+        var live = due.filter { now.timeIntervalSince($0) < liveTolerance }.map { fire($0) }
         let missed = due.filter { now.timeIntervalSince($0) >= liveTolerance }.map { fire($0, catchUp: true) }
         var kept: [Fire] = []
         switch entry.catchUp {
@@ -78,6 +79,16 @@ public struct FirePlanner: Sendable {
             return FireDecision(start: start, skipped: [], dropped: dropped, state: state)
         }
         state.backlog += kept
+        if entry.catchUp == .all, !state.backlog.isEmpty {
+            // A backlog is started in order: a live fire takes its turn at the end.
+            state.backlog += live
+            live = []
+            let excess = state.backlog.count - CatchUpPolicy.maximumFires
+            if excess > 0 {
+                state.backlog.removeFirst(excess)
+                dropped += excess
+            }
+        }
         var busy = running > 0
         if !busy {
             if !state.backlog.isEmpty {
