@@ -1,5 +1,5 @@
 public import Foundation
-import SkillbookCore
+public import SkillbookCore
 
 /// Fires scheduled playbooks: sleeps until the next fire (never longer than `maximumSleep`, so a
 /// suspend or a clock jump is noticed within a minute), then lets `FirePlanner` decide for every
@@ -7,7 +7,8 @@ import SkillbookCore
 /// many daemons or `schedule tick`s share the ledger. A run that ends wakes it at once, to start a
 /// queued fire or the next of a catch-up backlog.
 public actor Daemon {
-    public let clock: any ScheduleClock
+    /// Wall-clock time; re-read after every wake-up, as it may jump (suspend, a time sync).
+    public let clock: any SkillbookCore.Clock
     public let ledger: any FireLedger
     public let starter: any FireStarter
     public let machineZone: TimeZone
@@ -23,7 +24,7 @@ public actor Daemon {
     private let wake = WakeSignal()
 
     public init(
-        playbooks: [ScheduledPlaybook], clock: any ScheduleClock, ledger: any FireLedger, starter: any FireStarter,
+        playbooks: [ScheduledPlaybook], clock: any SkillbookCore.Clock, ledger: any FireLedger, starter: any FireStarter,
         machineZone: TimeZone = .current, maximumSleep: Double = 60, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.playbooks = playbooks
@@ -42,6 +43,7 @@ public actor Daemon {
     }
 
     /// Fires until the task is cancelled (or the clock throws); running runs are left to `waitForRuns`.
+    /// Each sleep lasts at most `maximumSleep`, whatever the clock does in between.
     public func run() async throws {
         while true {
             try Task.checkCancellation()

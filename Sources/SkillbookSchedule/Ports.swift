@@ -1,30 +1,6 @@
 public import Foundation
 public import SkillbookCore
 
-/// The wall clock a scheduler reads and sleeps on.
-///
-/// `now()` is wall-clock time (it may jump: suspend, NTP, a user setting the clock), which is why
-/// the daemon never sleeps longer than a minute at once and always re-reads it after waking.
-/// `sleep(until:)` returns at the deadline or later, and throws `CancellationError` when the task
-/// is cancelled (a test clock may also throw it to end a simulation).
-public protocol ScheduleClock: Sendable {
-    func now() -> Date
-    func sleep(until deadline: Date) async throws
-}
-
-/// The real clock: `Date()` and `Task.sleep`.
-public struct SystemScheduleClock: ScheduleClock {
-    public init() {}
-
-    public func now() -> Date { Date() }
-
-    public func sleep(until deadline: Date) async throws {
-        let seconds = deadline.timeIntervalSinceNow
-        if seconds > 0 { try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000)) }
-        try Task.checkCancellation()
-    }
-}
-
 /// Where fires and each entry's state are kept, shared by every scheduler of one state (the
 /// daemon, `schedule tick`, a second daemon): the SQLite journal in the host.
 ///

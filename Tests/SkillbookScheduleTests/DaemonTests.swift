@@ -6,7 +6,7 @@ import Testing
 
 /// Virtual time: each sleep moves the clock to its deadline at once; past `end` it throws
 /// `CancellationError`, which ends the daemon's loop. Records how long each sleep was.
-final class VirtualClock: ScheduleClock {
+final class VirtualClock: SkillbookCore.Clock {
     private let state: Mutex<(now: Date, sleeps: [Double])>
     let end: Date
 
@@ -21,7 +21,12 @@ final class VirtualClock: ScheduleClock {
 
     func set(_ date: Date) { state.withLock { $0.now = date } }
 
+    func sleep(for seconds: Double) async throws {
+        try await sleep(until: now().addingTimeInterval(max(seconds, 0)))
+    }
+
     func sleep(until deadline: Date) async throws {
+        try Task.checkCancellation()
         guard deadline <= end else { throw CancellationError() }
         state.withLock {
             $0.sleeps.append(deadline.timeIntervalSince($0.now))
