@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import SkillbookCore
 
 /// Where fires and each entry's state are kept, shared by every scheduler of one state (the

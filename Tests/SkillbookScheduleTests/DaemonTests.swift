@@ -74,10 +74,12 @@ final class RecordingStarter: FireStarter {
             playbooks: [
                 ScheduledPlaybook(name: "sync", entries: [try entry(cron: "*/15 * * * *"), try entry(every: 3600)])
             ], clock: clock, ledger: ledger, starter: starter)
-        let started = ContinuousClock.now
+        // Virtual time: the day passes in well under a second when the test runs alone (the timing
+        // bound is asserted on the synchronous planner in FirePlannerTests, which a crowded
+        // cooperative pool cannot delay).
         await #expect(throws: CancellationError.self) { try await daemon.run() }
         await daemon.waitForRuns()
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(clock.now() == decemberFirst.addingTimeInterval(86_400))
         let fires = starter.fires
         #expect(fires.filter { $0.key.entry == 0 }.count == 96)
         // `every: 1h` fires at once and then each hour, the last at the end of the day.
