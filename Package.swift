@@ -37,7 +37,7 @@ var package = Package(
             dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule"]),
         .target(
             name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]),
-        .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
+        .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SkillbookScheduleTests", dependencies: ["SkillbookSchedule", "SkillbookCore"],
             resources: [.copy("Fixtures")]),

@@ -34,11 +34,19 @@ public struct InputResolver: Sendable {
                 .error("playbook '\(playbook.name)' has no input '\(key)'\(suggestion)\(suggestion.isEmpty ? accepted : "")", path: "inputs.\(key)"))
             return nil
         }
+        /// What the user wrote, for messages about a value coercion changed.
+        var written: [String: Value] = [:]
         for (key, value) in values {
-            if let schema = schema(for: key) { provided[key] = coercion.coerce(value, to: schema) }
+            if let schema = schema(for: key) {
+                provided[key] = coercion.coerce(value, to: schema)
+                written[key] = value
+            }
         }
         for (key, text) in commandLine {
-            if let schema = schema(for: key) { provided[key] = coercion.coerceCommandLine(text, to: schema) }
+            if let schema = schema(for: key) {
+                provided[key] = coercion.coerceCommandLine(text, to: schema)
+                written[key] = .string(text)
+            }
         }
 
         var resolved = ValueObject()
@@ -63,13 +71,23 @@ public struct InputResolver: Sendable {
                         path: "inputs.\(input.name)"))
                 continue
             }
-            guard let value = resolved[input.name], value != .null else { continue }
+            // null is validated like any value: it fits a schema that allows it (`type: [integer, "null"]`).
+            guard let value = resolved[input.name] else { continue }
+            var asWritten = ""
+            if let original = written[input.name], Self.text(of: original) != Self.text(of: value), !input.schema.containsSecret {
+                asWritten = " (written as \(SchemaValidator.describe(original)))"
+            }
             for violation in SchemaValidator.validate(value, against: input.schema) {
                 let subject = "input '\(([PathComponent.key(input.name)] + violation.path).rendered())'"
-                diagnostics.append(.error("\(subject) \(violation.predicate)", path: "inputs.\(input.name)"))
+                diagnostics.append(.error("\(subject) \(violation.predicate)\(asWritten)", path: "inputs.\(input.name)"))
             }
         }
         if diagnostics.hasErrors { throw DiagnosticError(diagnostics) }
         return resolved
+    }
+
+    /// A value as a user would type it: text as is, anything else as JSON.
+    private static func text(of value: Value) -> String {
+        value.stringValue ?? JSONText.encode(value)
     }
 }

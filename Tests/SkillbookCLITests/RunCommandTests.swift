@@ -91,6 +91,28 @@ private func startedInputs(_ run: CLIRun) throws -> String {
         #expect(try startedInputs(run) == #"{"count":3,"label":"x","tags":["solo"]}"#)
     }
 
+    @Test func aJSONInputsFileReadsSurrogatePairsAndNullIsValidatedNotSkipped() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/typed.yaml", typedPlaybook)
+        directory.write("emoji.json", #"{"count": 1, "label": "\ud83d\udca9 ok"}"#)
+        let emoji = await skillbook(["run", "typed", "--inputs", "emoji.json", "--json"], in: directory)
+        #expect(emoji.code == 0, "\(emoji.err)")
+        #expect(try startedInputs(emoji) == #"{"count":1,"label":"💩 ok","tags":[]}"#)
+
+        directory.write("null.json", #"{"count": null, "label": null}"#)
+        let null = await skillbook(["run", "typed", "--inputs", "null.json"], in: directory)
+        #expect(null.code == 2)
+        #expect(null.errLines == [
+            "inputs.count: error: input 'count' expects integer, got null",
+            "inputs.label: error: input 'label' expects string, got null",
+            "2 errors, 0 warnings",
+        ])
+        // A message about a coerced value also shows the value as written.
+        let small = await skillbook(["run", "typed", "-i", "count=0.0"], in: directory)
+        #expect(small.errLines == ["inputs.count: error: input 'count' must be at least 1, got 0 (written as '0.0')"])
+        #expect(try notes(in: directory).isEmpty)
+    }
+
     @Test func anInputsFileThatIsNotAMappingIsRefusedWithItsPosition() async throws {
         let directory = TemporaryDirectory()
         directory.write("Playbooks/typed.yaml", typedPlaybook)

@@ -126,6 +126,11 @@ enum RunCommand: Command {
         guard let data = FileManager.default.contents(atPath: workspace.file(path).path), let text = String(data: data, encoding: .utf8) else {
             throw UsageError(message: "cannot read inputs file '\(path)'", command: "run")
         }
+        // JSON is read by the JSON decoder (libyaml refuses surrogate-pair escapes such as
+        // "\ud83d\udca9"); anything else, or JSON with an error, by YAML, which says where.
+        if text.first(where: { !$0.isWhitespace }) == "{", case .object(let object)? = try? JSONText.decode(text) {
+            return object
+        }
         guard let node = try YAMLLoader().load(text, file: path) else { return ValueObject() }
         guard case .object(let object) = node.value else {
             throw DiagnosticError([

@@ -39,17 +39,22 @@ enum PlaybookJSONSchema {
             "properties": .object(
                 ValueObject(
                     SchemaDecoder.keywords.map { keyword in
+                        let sub: Value = ["anyOf": [["type": "boolean"], ["$ref": "#/$defs/parameterSchema"]]]
+                        let types: Value = ["enum": .array((Schema.JSONType.allCases.map(\.rawValue) + ["any"]).map(Value.string))]
                         let schema: Value =
                             switch keyword {
-                            case "type": ["enum": ["string", "integer", "number", "boolean", "array", "object", "any"]]
+                            case "type": ["anyOf": [types, ["type": "array", "items": types]]]
                             case "format": ["enum": .array(FormatCheck.knownFormats.sorted().map(Value.string))]
-                            case "secret", "additionalProperties": ["type": "boolean"]
+                            case "secret", "deprecated", "readOnly", "writeOnly": ["type": "boolean"]
                             case "minimum", "maximum": ["type": "number"]
                             case "minLength", "maxLength", "minItems", "maxItems": ["type": "integer", "minimum": 0]
                             case "required": ["type": "array", "items": ["type": "string"]]
-                            case "description", "title", "pattern": ["type": "string"]
-                            case "items": ["$ref": "#/$defs/parameterSchema"]
-                            case "properties": ["type": "object", "additionalProperties": ["$ref": "#/$defs/parameterSchema"]]
+                            case "enum", "examples": ["type": "array"]
+                            case "description", "title", "pattern", "$schema", "$id", "$comment", "$ref": ["type": "string"]
+                            case "items", "not", "propertyNames", "additionalProperties": sub
+                            case "prefixItems", "allOf", "anyOf", "oneOf": ["type": "array", "items": sub]
+                            case "properties", "patternProperties", "$defs": ["type": "object", "additionalProperties": sub]
+                            case "dependentRequired": ["type": "object", "additionalProperties": ["type": "array", "items": ["type": "string"]]]
                             default: [:]
                             }
                         return (keyword, schema)

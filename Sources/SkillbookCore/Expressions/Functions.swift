@@ -35,6 +35,7 @@ struct ArgumentKinds: OptionSet, Sendable {
         case .string: contains(.string)
         case .array: contains(.array)
         case .object: contains(.object)
+        case .union(let members): members.allSatisfy(accepts)
         }
     }
 

@@ -10,6 +10,9 @@ struct TypeChecker {
 
     let scope: ExpressionScope
     private(set) var errors: [ExpressionError] = []
+    /// Paths (`inputs.limit`) known not to be null here: the left side of `&&` compared them with
+    /// `!= null` (or the left side of `||` with `== null`).
+    private var notNull: Set<String> = []
 
     init(scope: ExpressionScope) {
         self.scope = scope
@@ -25,11 +28,11 @@ struct TypeChecker {
         case env
     }
 
-    private mutating func error(_ message: String, at offset: Int) {
+    mutating func error(_ message: String, at offset: Int) {
         errors.append(ExpressionError(message, at: offset))
     }
 
-    private static func withHint(_ message: String, _ word: String, _ candidates: some Sequence<String>) -> String {
+    static func withHint(_ message: String, _ word: String, _ candidates: some Sequence<String>) -> String {
         Suggestion.hint(for: word, in: candidates).map { "\(message); \($0)" } ?? message
     }
 
@@ -74,10 +77,11 @@ struct TypeChecker {
             }
         case .binary(let op, let left, let right, let offset):
             let leftType = type(of: left, element: element)
+            let saved = notNull
+            if op == .and || op == .or { notNull.formUnion(Self.nonNullPaths(if: left, is: op == .and)) }
             let rightType = type(of: right, element: element)
-            if op.isOrdering, leftType != .any, rightType != .any,
-                !(leftType.isNumeric && rightType.isNumeric), !(leftType == .string && rightType == .string)
-            {
+            notNull = saved
+            if op.isOrdering, !Self.orderable(leftType, rightType) {
                 error("cannot compare \(leftType) with \(rightType)", at: offset)
             }
             return .boolean
@@ -99,6 +103,14 @@ struct TypeChecker {
     // MARK: Paths
 
     private mutating func resolve(_ node: ExprNode, element: ExprType?) -> PathState {
+        let state = resolveUnnarrowed(node, element: element)
+        if case .value(let type) = state, let path = Self.pathKey(node), notNull.contains(path) {
+            return .value(type.withoutNull)
+        }
+        return state
+    }
+
+    private mutating func resolveUnnarrowed(_ node: ExprNode, element: ExprType?) -> PathState {
         switch node {
         case .name(let name, let offset):
             return root(name, offset: offset)
@@ -204,6 +216,8 @@ struct TypeChecker {
         switch type {
         case .any, .object(fields: nil):
             return .any
+        case .union(let members):
+            return member(ofAlternatives: members, type, name, offset: offset)
         case .object(let fields?):
             if let field = fields.first(where: { $0.name == name }) { return field.type }
             let list = fields.isEmpty ? "no fields" : "fields: " + fields.map(\.name).joined(separator: ", ")
@@ -240,6 +254,14 @@ struct TypeChecker {
         switch type {
         case .any:
             return .any
+        case .union(let members):
+            let indexable = members.filter { if case .array = $0 { true } else if case .object = $0 { true } else { false } }
+            guard !indexable.isEmpty else {
+                error("cannot index \(type)", at: offset)
+                return .any
+            }
+            let results = indexable.map { index(of: $0, indexType, offset: offset) }
+            return ExprType.alternatives(results + (indexable.count < members.count ? [.null] : []))
         case .array(let element):
             guard indexType == .any || indexType.isNumeric else {
                 error("array index must be an integer, got \(indexType)", at: offset)
@@ -290,8 +312,13 @@ struct TypeChecker {
             return function.resultType(types)
         }
         for (i, argumentType) in types.enumerated() where !function.parameters[i].accepts(argumentType) {
-            error(function.argumentMessage(i, got: argumentType.description), at: arguments[i].startOffset)
+            var message = function.argumentMessage(i, got: argumentType.description)
+            if argumentType.isNullable, function.parameters[i].accepts(argumentType.withoutNull) {
+                message += "; it may be null: use default(…, …) or check it with '!= null &&' first"
+            }
+            error(message, at: arguments[i].startOffset)
         }
+        if function == .default { return ExprType.defaulted(types[0], types[1]) }
         return function.resultType(types)
     }
 }

@@ -88,7 +88,7 @@ public struct PlaybookChecker: Sendable {
             if !seen.insert(input.name).inserted {
                 diagnostics.append(.error("duplicate input '\(input.name)'", at: input.location))
             }
-            if let value = input.schema.defaultValue, value != .null {
+            if let value = input.schema.defaultValue {
                 for violation in SchemaValidator.validate(value, against: input.schema) {
                     diagnostics.append(
                         .error("input '\(input.name)' default \(violation.predicate)", at: input.location))

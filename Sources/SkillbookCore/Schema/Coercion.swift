@@ -8,7 +8,9 @@ import Foundation
 /// - string: text stays as written; an integer or number becomes its text (models often send
 ///   `5` for a string); with `format: date` any date the `DateParser` reads becomes `YYYY-MM-DD`,
 ///   with `format: date-time` it becomes `2026-11-30T09:00:00+01:00` (a date-time already written
-///   with `Z` or an offset is kept as written), with `format: time` a time becomes `HH:MM`;
+///   with `Z` or an offset is kept as written), with `format: time` a time becomes `HH:MM:SS+01:00`
+///   (the offset of the time zone), with `format: duration` `30s`, `5m`, `2h`, `1d` become `PT30S`,
+///   `PT5M`, `PT2H`, `P1D`;
 ///   a text matching an `enum` value except for case becomes that value.
 /// - integer: `"42"` → 42, `"4.0"` and `4.0` → 4.
 /// - number: `"4.5"` → 4.5, `"42"` → 42.
@@ -17,7 +19,9 @@ import Foundation
 ///   (`[a, b]`); any other single value becomes a one-element array.
 /// - object: members are coerced by their property schemas; a text in braces is read as a YAML
 ///   flow mapping (`{x: 1}`).
+/// - `anyOf`/`oneOf` without a `type`: the first alternative's coercion that the whole schema accepts.
 /// - `null` is left as it is, for every schema.
+/// The same list, with reasons, is in docs/schemas.md.
 public struct Coercion: Sendable {
     public let dates: DateParser
 
@@ -26,11 +30,15 @@ public struct Coercion: Sendable {
     }
 
     /// Coerces leniently toward `schema`; values that cannot be coerced are returned unchanged (validation reports them).
-    public func coerce(_ value: Value, to schema: Schema) -> Value {
+    public func coerce(_ value: Value, to written: Schema) -> Value {
         if value == .null { return value }
+        let schema = written.resolved
+        if schema.type == nil, let alternatives = schema.fields.anyOf ?? schema.fields.oneOf {
+            return firstValid(alternatives.map { coerce(value, to: $0) }, schema) ?? value
+        }
         let coerced: Value =
             switch schema.type {
-            case nil: formatted(value, schema)
+            case nil, .null?: formatted(value, schema)
             case .string: formatted(toString(value), schema)
             case .integer: toInteger(value)
             case .number: toNumber(value)
@@ -47,8 +55,13 @@ public struct Coercion: Sendable {
     /// becomes a one-element array (`tags=urgent` → ["urgent"]; commas stay literal outside brackets,
     /// and an empty text is the empty array), and for a schema without a type YAML scalar resolution
     /// (an empty text stays an empty string). Text that cannot be read stays a string, for validation to report.
-    public func coerceCommandLine(_ text: String, to schema: Schema) -> Value {
+    public func coerceCommandLine(_ text: String, to written: Schema) -> Value {
+        let schema = written.resolved
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if schema.type == nil, let alternatives = schema.fields.anyOf ?? schema.fields.oneOf {
+            let plain = coerceCommandLine(text, to: schema.with { $0.anyOf = nil; $0.oneOf = nil })
+            return firstValid([plain] + alternatives.map { coerceCommandLine(text, to: $0) }, schema) ?? plain
+        }
         switch schema.type {
         case .string, .integer, .number, .boolean:
             return coerce(.string(text), to: schema)
@@ -64,7 +77,7 @@ public struct Coercion: Sendable {
                 return .string(text)
             }
             return coerce(value, to: schema)
-        case nil:
+        case nil, .null?:
             if trimmed.hasPrefix("[") || trimmed.hasPrefix("{") {
                 return flowValue(trimmed).map { coerce($0, to: schema) } ?? .string(text)
             }
@@ -150,6 +163,11 @@ public struct Coercion: Sendable {
 
     // MARK: - Helpers
 
+    /// The first candidate that `schema` accepts.
+    private func firstValid(_ candidates: [Value], _ schema: Schema) -> Value? {
+        candidates.first { SchemaValidator.isValid($0, against: schema) }
+    }
+
     /// Dates and times in a string, by the schema's `format`.
     private func formatted(_ value: Value, _ schema: Schema) -> Value {
         guard case .string(let text) = value, let format = schema.format else { return value }
@@ -166,12 +184,26 @@ public struct Coercion: Sendable {
         case "time":
             guard FormatCheck.problem(text, format: "time") != nil, let parsed = dates.parse(text), parsed.hasTime
             else { return value }
-            let full = DateParser.formatDateTime(parsed.date, timeZone: dates.timeZone)
-            let time = full.dropFirst(11).prefix(8)
-            return .string(String(time.hasSuffix(":00") ? time.prefix(5) : time))
+            return .string(String(DateParser.formatDateTime(parsed.date, timeZone: dates.timeZone).dropFirst(11)))
+        case "duration":
+            guard FormatCheck.problem(text, format: "duration") != nil, let seconds = DurationText.seconds(text),
+                seconds.rounded() == seconds, seconds < 1e12
+            else { return value }
+            return .string(Self.isoDuration(Int(seconds)))
         default:
             return value
         }
+    }
+
+    /// Whole seconds as an ISO 8601 duration: `P2D`, `PT1H30M`, `PT1H0M5S`, `PT0S`.
+    static func isoDuration(_ seconds: Int) -> String {
+        if seconds > 0, seconds % 86400 == 0 { return "P\(seconds / 86400)D" }
+        let (h, m, s) = (seconds / 3600, seconds % 3600 / 60, seconds % 60)
+        var text = "PT"
+        if h > 0 { text += "\(h)H" }
+        if m > 0 || (h > 0 && s > 0) { text += "\(m)M" }
+        if s > 0 || (h == 0 && m == 0) { text += "\(s)S" }
+        return text
     }
 
     /// A text matching one `enum` string except for letter case becomes that string.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Checks the `format` keyword of string schemas.
+/// Checks the `format` keyword of string schemas, exactly as the RFCs define each format
+/// (`path` is Skillbook's own: any non-empty text without NUL).
 public enum FormatCheck {
     public static let knownFormats: Set<String> = ["date", "date-time", "time", "duration", "uri", "email", "path"]
 
@@ -14,13 +15,13 @@ public enum FormatCheck {
         case "date-time":
             return isDateTime(text) ? nil : "must be a date-time like 2026-11-30T09:00:00Z, got \(shown)"
         case "time":
-            return isTime(Substring(text)) ? nil : "must be a time like 09:30 or 09:30:00, got \(shown)"
+            return isTime(Substring(text)) ? nil : "must be a time with an offset like 09:30:00Z or 09:30:00+01:00, got \(shown)"
         case "duration":
-            return isDuration(text) ? nil : "must be a duration like 30s, 5m, 2h or PT5M, got \(shown)"
+            return isDuration(text) ? nil : "must be an ISO 8601 duration like PT30S, PT5M, P1DT2H or P2W, got \(shown)"
         case "uri":
             return isURI(text) ? nil : "must be a URI like https://example.com, got \(shown)"
         case "email":
-            return isEmail(text) ? nil : "must be an email address, got \(shown)"
+            return isEmail(text) ? nil : "must be an email address like ada@example.com, got \(shown)"
         case "path":
             return text.isEmpty || text.contains("\0") ? "must be a non-empty file path" : nil
         default:
@@ -32,6 +33,7 @@ public enum FormatCheck {
         s.count == count && s.allSatisfy(\.isASCIIDigit)
     }
 
+    /// RFC 3339 `full-date`: `YYYY-MM-DD`, a day that exists in that month.
     static func isDate(_ s: Substring) -> Bool {
         let parts = s.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, digits(parts[0], 4), digits(parts[1], 2), digits(parts[2], 2),
@@ -43,57 +45,73 @@ public enum FormatCheck {
         return (1...length).contains(day)
     }
 
+    /// RFC 3339 `full-time`: `HH:MM:SS[.frac]` and an offset (`Z`, `z`, `+HH:MM`, `-HH:MM`); a leap
+    /// second (`:60`) only where the time in UTC is 23:59:60.
     static func isTime(_ s: Substring) -> Bool {
-        var body = s
-        if let dot = body.firstIndex(of: ".") {
-            guard body[body.index(after: dot)...].allSatisfy(\.isASCIIDigit) else { return false }
-            body = body[..<dot]
+        guard s.count >= 9 else { return false }
+        let clock = s.prefix(8)
+        var rest = s.dropFirst(8)
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ digits($0, 2) }) else { return false }
+        let (hour, minute, second) = (Int(parts[0])!, Int(parts[1])!, Int(parts[2])!)
+        guard hour < 24, minute < 60, second <= 60 else { return false }
+        if rest.first == "." {
+            let fraction = rest.dropFirst().prefix { $0.isASCIIDigit }
+            guard !fraction.isEmpty else { return false }
+            rest = rest.dropFirst(1 + fraction.count)
         }
-        let parts = body.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ digits($0, 2) }) else { return false }
-        let numbers = parts.compactMap { Int($0) }
-        return numbers[0] < 24 && numbers[1] < 60 && (numbers.count < 3 || numbers[2] < 61)
+        var offsetMinutes = 0
+        if rest == "Z" || rest == "z" {
+            offsetMinutes = 0
+        } else {
+            guard rest.count == 6, let sign = rest.first, sign == "+" || sign == "-" else { return false }
+            let offset = rest.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
+            guard offset.count == 2, digits(offset[0], 2), digits(offset[1], 2),
+                let offsetHour = Int(offset[0]), let offsetMinute = Int(offset[1]), offsetHour < 24, offsetMinute < 60
+            else { return false }
+            offsetMinutes = (offsetHour * 60 + offsetMinute) * (sign == "+" ? 1 : -1)
+        }
+        guard second == 60 else { return true }
+        let utc = ((hour * 60 + minute - offsetMinutes) % 1440 + 1440) % 1440
+        return utc == 23 * 60 + 59
     }
 
+    /// RFC 3339 `date-time`: a full date, `T` (or `t`), a full time with its offset.
     static func isDateTime(_ text: String) -> Bool {
-        guard let separator = text.firstIndex(where: { $0 == "T" || $0 == "t" || $0 == " " }) else { return false }
-        guard isDate(text[..<separator]) else { return false }
-        var time = text[text.index(after: separator)...]
-        if time.hasSuffix("Z") || time.hasSuffix("z") {
-            time = time.dropLast()
-        } else if let sign = time.lastIndex(where: { $0 == "+" || $0 == "-" }) {
-            let offset = time[time.index(after: sign)...]
-            guard isTime(offset) || digits(offset, 4) || digits(offset, 2) else { return false }
-            time = time[..<sign]
-        }
-        return isTime(time)
+        guard text.count > 11 else { return false }
+        let separator = text.index(text.startIndex, offsetBy: 10)
+        guard text[separator] == "T" || text[separator] == "t" else { return false }
+        return isDate(text[..<separator]) && isTime(text[text.index(after: separator)...])
     }
 
+    /// The ISO 8601 duration grammar of RFC 3339 appendix A: `P` then weeks alone (`P2W`), or
+    /// date parts (`Y` [`M` [`D`]], `M` [`D`], `D`) and/or `T` with time parts (`H` [`M` [`S`]],
+    /// `M` [`S`], `S`); whole numbers only.
     static func isDuration(_ text: String) -> Bool {
-        if text.hasPrefix("P") {
-            let body = text.dropFirst()
-            return !body.isEmpty && body.allSatisfy { $0.isASCIIDigit || "YMWDTHS.".contains($0) }
-                && body.contains(where: \.isASCIIDigit)
+        guard text.hasPrefix("P") else { return false }
+        var elements: [(number: Substring, unit: Character)] = []
+        var rest = Substring(text.dropFirst())
+        var timeAt: Int?
+        while let first = rest.first {
+            if first == "T" {
+                guard timeAt == nil else { return false }
+                timeAt = elements.count
+                rest = rest.dropFirst()
+                continue
+            }
+            let number = rest.prefix(while: \.isASCIIDigit)
+            guard !number.isEmpty, let unit = rest.dropFirst(number.count).first else { return false }
+            elements.append((number, unit))
+            rest = rest.dropFirst(number.count + 1)
         }
-        return DurationText.seconds(text) != nil
-    }
-
-    static func isURI(_ text: String) -> Bool {
-        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
-        let scheme = text[..<colon]
-        guard let first = scheme.first, first.isASCII, first.isLetter,
-            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-        else { return false }
-        let rest = text[text.index(after: colon)...]
-        return !rest.isEmpty && !text.contains(where: \.isWhitespace)
-    }
-
-    static func isEmail(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
-            !parts[1].hasPrefix("."), !parts[1].hasSuffix(".")
-        else { return false }
-        return !text.contains(where: \.isWhitespace)
+        let date = String(elements[..<(timeAt ?? elements.count)].map(\.unit))
+        let time = String(elements[(timeAt ?? elements.count)...].map(\.unit))
+        if date == "W" { return timeAt == nil }
+        let dates: Set<String> = ["", "Y", "YM", "YMD", "M", "MD", "D"]
+        let times: Set<String> = ["H", "HM", "HMS", "M", "MS", "S"]
+        guard dates.contains(date) else { return false }
+        if timeAt != nil { return times.contains(time) }
+        return !date.isEmpty
     }
 }
 

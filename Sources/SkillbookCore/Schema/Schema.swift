@@ -1,72 +1,116 @@
-/// A parameter or output schema: the YAML-friendly subset of JSON Schema described in DESIGN.md.
+/// A parameter or output schema: the JSON Schema 2020-12 keywords listed in the README
+/// (docs/schemas.md), plus `secret`.
 ///
 /// Immutable and shared; build one in Swift with the static helpers (`.string(minLength: 1)`,
-/// `.object([...], required: [...])`) or decode one from YAML with `SchemaDecoder`.
+/// `.object([...], required: [...])`), from `SchemaFields`, or decode one from YAML or JSON with
+/// `SchemaDecoder` (which also resolves `$ref`).
 public final class Schema: Sendable, Hashable {
     public enum JSONType: String, Sendable, Hashable, CaseIterable {
-        case string, integer, number, boolean, array, object
+        case string, integer, number, boolean, array, object, null
     }
 
-    /// `nil` accepts any value.
-    public let type: JSONType?
-    public let description: String?
-    public let defaultValue: Value?
-    public let enumValues: [Value]?
-    public let minimum: Double?
-    public let maximum: Double?
-    public let minLength: Int?
-    public let maxLength: Int?
-    public let pattern: String?
-    public let format: String?
-    public let items: Schema?
-    public let minItems: Int?
-    public let maxItems: Int?
-    /// Declared properties in their written order.
-    public let properties: [(name: String, schema: Schema)]
-    public let required: [String]
-    /// `nil` means not stated (allowed); `false` rejects undeclared properties.
-    public let additionalProperties: Bool?
-    public let examples: [Value]
-    /// The value is redacted from journal, logs, events, dry-run output and model prompts.
-    public let secret: Bool
+    /// Every keyword of this schema.
+    public let fields: SchemaFields
 
-    public init(
+    public init(fields: SchemaFields) {
+        self.fields = fields
+    }
+
+    public convenience init(
         type: JSONType? = nil, description: String? = nil, defaultValue: Value? = nil, enumValues: [Value]? = nil,
         minimum: Double? = nil, maximum: Double? = nil, minLength: Int? = nil, maxLength: Int? = nil,
         pattern: String? = nil, format: String? = nil, items: Schema? = nil, minItems: Int? = nil,
         maxItems: Int? = nil, properties: [(name: String, schema: Schema)] = [], required: [String] = [],
         additionalProperties: Bool? = nil, examples: [Value] = [], secret: Bool = false
     ) {
-        self.type = type
-        self.description = description
-        self.defaultValue = defaultValue
-        self.enumValues = enumValues
-        self.minimum = minimum
-        self.maximum = maximum
-        self.minLength = minLength
-        self.maxLength = maxLength
-        self.pattern = pattern
-        self.format = format
-        self.items = items
-        self.minItems = minItems
-        self.maxItems = maxItems
-        self.properties = properties
-        self.required = required
-        self.additionalProperties = additionalProperties
-        self.examples = examples
-        self.secret = secret
+        var fields = SchemaFields()
+        fields.types = type.map { [$0] }
+        fields.description = description
+        fields.defaultValue = defaultValue
+        fields.enumValues = enumValues
+        fields.minimum = minimum
+        fields.maximum = maximum
+        fields.minLength = minLength
+        fields.maxLength = maxLength
+        fields.pattern = pattern
+        fields.format = format
+        fields.items = items
+        fields.minItems = minItems
+        fields.maxItems = maxItems
+        fields.properties = properties
+        fields.required = required
+        fields.additionalProperties = additionalProperties
+        fields.examples = examples
+        fields.secret = secret
+        self.init(fields: fields)
+    }
+
+    /// A copy with some keywords changed.
+    public func with(_ change: (inout SchemaFields) -> Void) -> Schema {
+        var copy = fields
+        change(&copy)
+        return Schema(fields: copy)
+    }
+
+    /// The one type besides `null` that `type` names (`integer` for `[integer, "null"]`), else `nil`.
+    /// Coercion and batching use it; the validator reads `types`.
+    public var type: JSONType? {
+        let named = (fields.types ?? []).filter { $0 != .null }
+        return named.count == 1 ? named[0] : nil
+    }
+
+    public var types: [JSONType]? { fields.types }
+    public var description: String? { fields.description }
+    public var defaultValue: Value? { fields.defaultValue }
+    public var enumValues: [Value]? { fields.enumValues }
+    public var minimum: Double? { fields.minimum }
+    public var maximum: Double? { fields.maximum }
+    public var minLength: Int? { fields.minLength }
+    public var maxLength: Int? { fields.maxLength }
+    public var pattern: String? { fields.pattern }
+    public var format: String? { fields.format }
+    public var items: Schema? { fields.items }
+    public var minItems: Int? { fields.minItems }
+    public var maxItems: Int? { fields.maxItems }
+    /// Declared properties in their written order.
+    public var properties: [(name: String, schema: Schema)] { fields.properties }
+    public var required: [String] { fields.required }
+    /// `nil` means not stated (allowed); `false` rejects undeclared properties.
+    public var additionalProperties: Bool? { fields.additionalProperties }
+    public var examples: [Value] { fields.examples }
+    /// The value is redacted from journal, logs, events, dry-run output and model prompts.
+    public var secret: Bool { fields.secret }
+
+    /// The schema a `$ref` resolved to, followed through chains of references; `self` otherwise.
+    /// Only a schema whose sole keyword is `$ref` (besides annotations) is followed.
+    public var resolved: Schema {
+        var schema = self
+        var seen = 0
+        while let target = schema.fields.refTarget, schema.isBareReference, seen < 64 {
+            schema = target
+            seen += 1
+        }
+        return schema
+    }
+
+    /// Whether `$ref` is this schema's only assertion (annotations and `description` aside).
+    var isBareReference: Bool {
+        fields.ref != nil && fields.keyOrder.allSatisfy { SchemaDecoder.annotationKeywords.contains($0) || $0 == "$ref" }
     }
 
     /// The schema of a declared property.
     public func property(_ name: String) -> Schema? {
-        properties.first { $0.name == name }?.schema
+        resolved.properties.first { $0.name == name }?.schema
     }
 
-    /// A short type description for messages: `string`, `array of string`, `any`.
+    /// A short type description for messages: `string`, `array of string`, `integer or null`, `any`.
     public var typeDescription: String {
-        guard let type else { return "any" }
-        if type == .array, let items, items.type != nil { return "array of \(items.typeDescription)" }
-        return type.rawValue
+        let schema = resolved
+        guard let types = schema.types, !types.isEmpty else { return "any" }
+        if types == [.array], let items = schema.items, items.resolved.types != nil {
+            return "array of \(items.typeDescription)"
+        }
+        return types.map(\.rawValue).joined(separator: " or ")
     }
 
     public static func == (lhs: Schema, rhs: Schema) -> Bool {
@@ -74,7 +118,7 @@ public final class Schema: Sendable, Hashable {
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(type)
+        hasher.combine(types)
         hasher.combine(properties.map(\.name))
     }
 }
@@ -144,6 +188,18 @@ extension Schema {
     /// Whether a value of this schema may hold a secret: it is marked `secret`, or its items or a
     /// property is, at any depth.
     public var containsSecret: Bool {
-        secret || items?.containsSecret == true || properties.contains { $0.schema.containsSecret }
+        containsSecret(depth: 0)
+    }
+
+    private func containsSecret(depth: Int) -> Bool {
+        guard depth < 32 else { return false }
+        let schema = resolved
+        if schema.secret { return true }
+        let parts: [Schema?] =
+            [schema.items, schema.fields.additionalSchema, schema.fields.not]
+            + schema.properties.map(\.schema) + schema.fields.patternProperties.map(\.schema)
+            + (schema.fields.prefixItems ?? []) + (schema.fields.anyOf ?? []) + (schema.fields.oneOf ?? [])
+            + (schema.fields.allOf ?? [])
+        return parts.contains { $0?.containsSecret(depth: depth + 1) == true }
     }
 }

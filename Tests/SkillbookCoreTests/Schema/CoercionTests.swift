@@ -139,11 +139,22 @@ private func cli(_ text: String, _ schema: Schema) -> Value {
         #expect(coercion.coerce("whenever", to: at) == "whenever")
 
         let time = Schema.string(format: "time")
-        #expect(coercion.coerce("9am", to: time) == "09:00")
-        #expect(coercion.coerce("9:30pm", to: time) == "21:30")
-        #expect(coercion.coerce("下午3点半", to: time) == "15:30")
-        #expect(coercion.coerce("21:30", to: time) == "21:30")
+        // An RFC 3339 time needs its offset: the time zone's, on the day of the request.
+        #expect(coercion.coerce("9am", to: time) == "09:00:00+01:00")
+        #expect(coercion.coerce("9:30pm", to: time) == "21:30:00+01:00")
+        #expect(coercion.coerce("下午3点半", to: time) == "15:30:00+01:00")
+        #expect(coercion.coerce("21:30", to: time) == "21:30:00+01:00")
+        #expect(coercion.coerce("08:30:06Z", to: time) == "08:30:06Z")
         #expect(coercion.coerce("tomorrow", to: time) == "tomorrow")
+
+        let duration = Schema.string(format: "duration")
+        #expect(coercion.coerce("30s", to: duration) == "PT30S")
+        #expect(coercion.coerce("5m", to: duration) == "PT5M")
+        #expect(coercion.coerce("2h", to: duration) == "PT2H")
+        #expect(coercion.coerce("1d", to: duration) == "P1D")
+        #expect(coercion.coerce("3605", to: duration) == "PT1H0M5S")
+        #expect(coercion.coerce("PT5M", to: duration) == "PT5M")
+        #expect(coercion.coerce("0.5s", to: duration) == "0.5s")
 
         #expect(coercion.coerce("tomorrow", to: .string()) == "tomorrow")
         #expect(coercion.coerce("tomorrow", to: Schema(format: "date")) == "2026-12-01")
@@ -232,5 +243,21 @@ private func cli(_ text: String, _ schema: Schema) -> Value {
                 "tags expects array, got string",
                 "when must be a date like 2026-11-30, got 'someday'",
             ])
+    }
+
+    @Test func unionsCoerceTowardTheFirstAlternativeThatFits() {
+        let coercion = Coercion(dates: DateParser(now: Date(timeIntervalSince1970: 0), timeZone: TimeZone(identifier: "UTC")!))
+        var optional = SchemaFields()
+        optional.anyOf = [Schema(type: .integer), Schema(type: .null)]
+        let limit = Schema(fields: optional)
+        #expect(coercion.coerce("5", to: limit) == 5)
+        #expect(coercion.coerce(.null, to: limit) == .null)
+        #expect(coercion.coerce("five", to: limit) == "five")
+        #expect(coercion.coerceCommandLine("7", to: limit) == 7)
+        #expect(coercion.coerceCommandLine("null", to: limit) == .null)
+        var flag = SchemaFields()
+        flag.oneOf = [Schema(type: .boolean), Schema(type: .string, enumValues: ["auto"])]
+        #expect(coercion.coerce("yes", to: Schema(fields: flag)) == true)
+        #expect(coercion.coerce("AUTO", to: Schema(fields: flag)) == "auto")
     }
 }

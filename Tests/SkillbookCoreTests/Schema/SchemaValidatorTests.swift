@@ -56,10 +56,12 @@ private func violations(_ value: Value, _ schema: Schema, at path: [PathComponen
         #expect(violations("", .string(minLength: 1)) == ["value must not be empty"])
         #expect(violations("ab", .string(minLength: 3)) == ["value must be at least 3 characters long, got 2"])
         #expect(violations("abcdefg", .string(maxLength: 5)) == ["value must be at most 5 characters long, got 7"])
-        // Characters, not bytes.
+        // Unicode code points, as JSON Schema counts: not bytes, not grapheme clusters.
         #expect(violations("名字名字名", .string(maxLength: 5)).isEmpty)
         #expect(violations("名字名字名字", .string(maxLength: 5)) == ["value must be at most 5 characters long, got 6"])
-        #expect(violations("👍🏽", .string(maxLength: 1)).isEmpty)
+        #expect(violations("👍🏽", .string(maxLength: 1)) == ["value must be at most 1 characters long, got 2"])
+        #expect(violations("e\u{301}", .string(maxLength: 1)) == ["value must be at most 1 characters long, got 2"])
+        #expect(violations("\u{1F4A9}", .string(minLength: 2)) == ["value must be at least 2 characters long, got 1"])
     }
 
     @Test func pattern() {
@@ -68,6 +70,9 @@ private func violations(_ value: Value, _ schema: Schema, at path: [PathComponen
         // Unanchored patterns match anywhere, as in JSON Schema.
         #expect(violations("x-123-y", .string(pattern: "[0-9]{3}")).isEmpty)
         #expect(violations("abc", .string(pattern: "([")) == ["value has an invalid pattern '([' in its schema"])
+        // The pattern sees the same code points the lengths count.
+        #expect(violations("e\u{301}", .string(pattern: "^.$")) == ["value must match the pattern '^.$'"])
+        #expect(violations("e\u{301}", .string(pattern: "^..$")).isEmpty)
     }
 
     @Test func formats() {
@@ -80,8 +85,12 @@ private func violations(_ value: Value, _ schema: Schema, at path: [PathComponen
         #expect(violations("tomorrow", date) == ["value must be a date like 2026-11-30, got 'tomorrow'"])
 
         let dateTime = Schema.string(format: "date-time")
-        for valid in ["2026-11-30T09:00:00Z", "2026-11-30T09:00:00+01:00", "2026-11-30 09:00", "2026-11-30T09:00:00.5-0500"] {
+        for valid in ["2026-11-30T09:00:00Z", "2026-11-30T09:00:00+01:00", "2026-11-30t09:00:00.5-05:00", "1998-12-31T23:59:60Z", "1998-12-31T15:59:60-08:00"] {
             #expect(violations(.string(valid), dateTime).isEmpty, "\(valid)")
+        }
+        // RFC 3339: an offset is required, written +HH:MM; a leap second only at 23:59:60 UTC.
+        for invalid in ["2026-11-30 09:00", "2026-11-30T09:00:00", "2026-11-30T09:00:00+01", "2026-11-30T09:00:00.5-0500", "1998-12-31T23:58:60Z", "1998-12-31T22:59:60Z"] {
+            #expect(violations(.string(invalid), dateTime) == ["value must be a date-time like 2026-11-30T09:00:00Z, got '\(invalid)'"])
         }
         #expect(
             violations("tomorrow 9am", dateTime) == [
@@ -95,21 +104,36 @@ private func violations(_ value: Value, _ schema: Schema, at path: [PathComponen
         let uri = Schema.string(format: "uri")
         #expect(violations("https://example.com/feed?x=1", uri).isEmpty)
         #expect(violations("mailto:anna@example.com", uri).isEmpty)
+        #expect(violations("ldap://[2001:db8::7]/c=GB?objectClass?one", uri).isEmpty)
+        for invalid in ["http://example.com:abc/", "http://example.com/%6G", "https://example.org/a<>b", "//example.com", "1http://x"] {
+            #expect(violations(.string(invalid), uri) == ["value must be a URI like https://example.com, got '\(invalid)'"])
+        }
         #expect(violations("not a uri", uri) == ["value must be a URI like https://example.com, got 'not a uri'"])
         #expect(violations("example.com", uri) == ["value must be a URI like https://example.com, got 'example.com'"])
 
         let email = Schema.string(format: "email")
         #expect(violations("anna@example.com", email).isEmpty)
-        #expect(violations("anna@", email) == ["value must be an email address, got 'anna@'"])
-        #expect(violations("anna example.com", email) == ["value must be an email address, got 'anna example.com'"])
+        for valid in ["\"joe bloggs\"@example.com", "\"a@b\"@example.com", "joe@[127.0.0.1]", "joe@[IPv6:::1]", "te.s.t@localhost"] {
+            #expect(violations(.string(valid), email).isEmpty, "\(valid)")
+        }
+        for invalid in ["anna@", "anna example.com", "te..st@example.com", ".test@example.com", "joe@[127.0.0.300]", "a@b=c.com"] {
+            #expect(violations(.string(invalid), email) == ["value must be an email address like ada@example.com, got '\(invalid)'"])
+        }
 
-        #expect(violations("09:30", .string(format: "time")).isEmpty)
-        #expect(violations("9.30", .string(format: "time")) == ["value must be a time like 09:30 or 09:30:00, got '9.30'"])
-        #expect(violations("5m", .string(format: "duration")).isEmpty)
-        #expect(
-            violations("soon", .string(format: "duration")) == [
-                "value must be a duration like 30s, 5m, 2h or PT5M, got 'soon'"
-            ])
+        let time = Schema.string(format: "time")
+        for valid in ["08:30:06Z", "08:30:06+01:00", "08:30:06.25-05:30", "23:59:60Z", "01:29:60+01:30"] {
+            #expect(violations(.string(valid), time).isEmpty, "\(valid)")
+        }
+        for invalid in ["09:30", "09:30:00", "9.30", "12:59:60Z", "08:30:06+01"] {
+            #expect(violations(.string(invalid), time) == ["value must be a time with an offset like 09:30:00Z or 09:30:00+01:00, got '\(invalid)'"])
+        }
+        let duration = Schema.string(format: "duration")
+        for valid in ["PT5M", "P4DT12H30M5S", "P2W", "P1M2D", "PT36H"] {
+            #expect(violations(.string(valid), duration).isEmpty, "\(valid)")
+        }
+        for invalid in ["5m", "PT1D", "P2D1Y", "P1", "PT1H2S", "P1Y2W", "soon"] {
+            #expect(violations(.string(invalid), duration) == ["value must be an ISO 8601 duration like PT30S, PT5M, P1DT2H or P2W, got '\(invalid)'"])
+        }
         #expect(violations("", .string(format: "path")) == ["value must be a non-empty file path"])
         #expect(violations("anything", .string(format: "unknown-format")).isEmpty)
     }
@@ -144,9 +168,10 @@ private func violations(_ value: Value, _ schema: Schema, at path: [PathComponen
         let schema = Schema.object(["title": .string(), "body": .string()], required: ["title", "body"])
         #expect(
             violations(["body": "x"], schema) == ["value is missing required property 'title'"])
+        // A property present with null is present: its type is what fails.
         #expect(
             violations(["title": nil], schema) == [
-                "value is missing required property 'title'", "value is missing required property 'body'",
+                "value is missing required property 'body'", "title expects string, got null",
             ])
         #expect(
             violations(["notes": [[:]]], .object(["notes": .array(schema)])) == [
@@ -176,7 +201,7 @@ private func violations(_ value: Value, _ schema: Schema, at path: [PathComponen
             found == [
                 "value must be one of 'a-token'; got ***",
                 "value must be at least 20 characters long, got 7",
-                "value must be an email address, got ***",
+                "value must be an email address like ada@example.com, got ***",
             ])
         #expect(found.allSatisfy { !$0.contains("hunter2") })
         let pin = Schema(type: .integer, minimum: 1000, maximum: 9999, secret: true)

@@ -48,11 +48,17 @@ import Testing
 
     @Test func aDueTimeWithoutAnOffsetIsLocalTimeOfTheRun() async throws {
         try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
-            let berlin = SkillContext(runID: "r", stepID: "s", timeZone: try zone("Europe/Berlin"))
-            let output = try await harness.run("reminders.create", ["title": "t", "due": "2026-12-01T09:00:00"], context: berlin)
+            // RFC 3339 needs the offset: a value without one is refused as written, and a value from
+            // the command line or a model gets the run's local offset from the shared coercion.
+            let due = try #require(try harness.skill("reminders.create").descriptor.parameters.property("due"))
+            #expect(SchemaValidator.validate("2026-12-01T09:00:00", against: due).map(\.description) == [
+                "value must be a date-time like 2026-11-30T09:00:00Z, got '2026-12-01T09:00:00'"
+            ])
+            let output = try await harness.runCoerced(
+                "reminders.create", ["title": "t", "due": "2026-12-01T09:00:00"], now: Self.now, timeZone: try zone("Europe/Berlin"))
             #expect(output["due"] == "2026-12-01T08:00:00Z")
-            let tokyo = SkillContext(runID: "r", stepID: "s", timeZone: try zone("Asia/Tokyo"))
-            let other = try await harness.run("reminders.create", ["title": "t", "due": "2026-12-01 09:00"], context: tokyo)
+            let other = try await harness.runCoerced(
+                "reminders.create", ["title": "t", "due": "2026-12-01 09:00"], now: Self.now, timeZone: try zone("Asia/Tokyo"))
             #expect(other["due"] == "2026-12-01T00:00:00Z")
         }
     }
