@@ -14,6 +14,7 @@ var package = Package(
         .executable(name: "skillbook", targets: ["skillbook"]),
         .library(name: "SkillbookCore", targets: ["SkillbookCore"]),
         .library(name: "SkillbookRuntime", targets: ["SkillbookRuntime"]),
+        .library(name: "SkillbookHost", targets: ["SkillbookHost"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
@@ -23,8 +24,12 @@ var package = Package(
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "SkillbookStore"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
         .target(
-            name: "SkillbookCLI",
+            name: "SkillbookHost",
             dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
+        ),
+        .target(
+            name: "SkillbookCLI",
+            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         .executableTarget(
@@ -40,7 +45,10 @@ var package = Package(
             dependencies: ["SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]
         ),
         .testTarget(
-            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]),
+            name: "SkillbookHostTests",
+            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookTesting"]),
+        .testTarget(
+            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

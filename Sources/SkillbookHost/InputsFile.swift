@@ -1,0 +1,26 @@
+import Foundation
+import SkillbookCore
+
+/// An inputs file: a YAML or JSON mapping of input names to values.
+enum InputsFile {
+    /// The values of the file at `path` (relative to the host's current directory); none without a path.
+    static func read(_ path: String?, host: PlaybookHost) throws(HostError) -> ValueObject {
+        guard let path else { return ValueObject() }
+        guard let data = FileManager.default.contents(atPath: host.file(path).path), let text = String(data: data, encoding: .utf8) else {
+            throw .inputsFileUnreadable(path: path)
+        }
+        let node: YAMLNode?
+        do {
+            node = try YAMLLoader().load(text, file: path)
+        } catch {
+            throw .invalidInputs(diagnostics: error.diagnostics)
+        }
+        guard let node else { return ValueObject() }
+        guard case .object(let object) = node.value else {
+            throw .invalidInputs(diagnostics: [
+                .error("an inputs file must be a mapping of input names to values, not a \(node.kindName)", at: node.location)
+            ])
+        }
+        return object
+    }
+}
