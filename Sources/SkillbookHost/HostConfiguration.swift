@@ -1,4 +1,5 @@
 public import Foundation
+public import SkillbookCore
 
 /// Everything a host needs to know, as a plain value: where playbooks, skills and state are, what
 /// file skills may touch, the time zone and clock, who approves confirmations, and the process
@@ -15,9 +16,12 @@ public struct HostConfiguration: Sendable {
     public var allowedPaths: [URL]
     /// The zone relative dates and `today()` are resolved in.
     public var timeZone: TimeZone
-    public var clock: HostClock
+    /// The time of runs and records, and every wait (retries, batch pauses).
+    public var clock: any Clock
     /// Run ids; the default makes lower-case UUIDs.
-    public var makeRunID: @Sendable () -> String
+    public var ids: IDGenerator
+    /// The journal and the built-in stores; `nil`: SQLite in `stateDirectory`, on `clock`.
+    public var persistence: HostPersistence?
     /// The default for confirmations; a single run may pass its own confirmer.
     public var confirmation: ConfirmationPolicy
     /// The environment variables playbooks (`env:`), manifest skills and child processes see.
@@ -30,8 +34,8 @@ public struct HostConfiguration: Sendable {
 
     public init(
         playbooksDirectory: URL, skillDirectories: [URL] = [], stateDirectory: URL, allowedPaths: [URL] = [],
-        timeZone: TimeZone = .current, clock: HostClock = .live,
-        makeRunID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
+        timeZone: TimeZone = .current, clock: any Clock = SystemClock(), ids: IDGenerator = .live,
+        persistence: HostPersistence? = nil,
         confirmation: ConfirmationPolicy = .refuseByDefault, environment: [String: String] = [:],
         currentDirectory: URL, displayBase: URL? = nil
     ) {
@@ -41,7 +45,8 @@ public struct HostConfiguration: Sendable {
         self.allowedPaths = allowedPaths
         self.timeZone = timeZone
         self.clock = clock
-        self.makeRunID = makeRunID
+        self.ids = ids
+        self.persistence = persistence
         self.confirmation = confirmation
         self.environment = environment
         self.currentDirectory = currentDirectory

@@ -1,5 +1,5 @@
 public import SkillbookCore
-public import SkillbookRuntime
+import SkillbookRuntime
 
 /// Something a host tells its front end while it prepares work, in the order it happens: warnings
 /// that do not stop anything, and notes on how a resume or rollback goes on.

@@ -1,7 +1,6 @@
 import Foundation
 public import SkillbookCore
 import SkillbookSkills
-import SkillbookStore
 
 /// The skills a host runs with, and what loading the manifests had to say.
 public struct LoadedRegistry: Sendable {
@@ -28,7 +27,7 @@ extension PlaybookHost {
         let skills = SkillEnvironment(
             stateDirectory: configuration.stateDirectory, currentDirectory: configuration.currentDirectory,
             allowedRoots: [configuration.currentDirectory, configuration.stateDirectory] + configuration.allowedPaths,
-            clock: WallClock(now: configuration.clock.now), processes: runner)
+            clock: configuration.clock, processes: runner, stores: persistence.stores)
         var registry: SkillRegistry
         do throws(SkillRegistry.RegistryError) {
             registry = try SkillRegistry(BuiltinSkills.all(environment: skills))

@@ -1,7 +1,6 @@
 import Foundation
-import SkillbookCore
+public import SkillbookCore
 public import SkillbookRuntime
-public import SkillbookStore
 
 /// What to do with a call that started in the earlier process and recorded no result, when its
 /// skill is neither idempotent nor read-only (such a call of a repeatable skill always runs again).
@@ -46,8 +45,8 @@ extension PlaybookHost {
     public func prepareResume(_ request: ResumeRequest, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PreparedRun {
         let registry = try registry(onNotice)
         let journal = try openJournal()
-        let runID = try HostError.journaling { try journal.resolveRunID(request.run) }
-        guard let timeline = try HostError.journaling({ try journal.timeline(runID) }) else {
+        let runID = try await HostError.journaling { try await journal.resolveRunID(request.run) }
+        guard let timeline = try await HostError.journaling({ try await journal.timeline(runID) }) else {
             throw .journal(JournalError(.notFound, "no run \(runID)"))
         }
         let run = timeline.run
@@ -60,26 +59,26 @@ extension PlaybookHost {
             throw .playbookRenamed(file: displayName, now: playbook.name, runID: runID, was: run.playbook)
         }
         let inputs = try resumeInputs(run, playbook: playbook, given: request.secretInputs)
-        let uncertain = try HostError.journaling { try RecordedRuns.uncertainCalls(journal, runID, registry: registry) }
+        let uncertain = try await HostError.journaling { try await RecordedRuns.uncertainCalls(journal, runID, registry: registry) }
         let decisions = try await decide(uncertain, policy: request.uncertain, registry: registry)
 
         // Take the run: refuses when another process (a second resume) holds it.
-        _ = try RecordedRuns.takeOver(runID, for: .resume, journal: journal, check: RecordedRuns.checkResumable)
+        _ = try await RecordedRuns.takeOver(runID, for: .resume, journal: journal, check: RecordedRuns.checkResumable)
         do {
             var undecided: [CallKey] = []
-            let plan = try journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { call in
+            let plan = try await journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { call in
                 if let decision = decisions[call.key] { return decision }
                 undecided.append(call.key)
                 return .skip
             }
             guard undecided.isEmpty else { throw HostError.runChangedWhilePreparing(runID: runID) }
-            if text != timeline.source { try journal.setSource(text, forRun: runID) }
+            if text != timeline.source { try await journal.setSource(text, forRun: runID) }
             if !plan.maskedOutputs.isEmpty { onNotice(.maskedOutputs(plan.maskedOutputs, rollingBack: false)) }
             return PreparedRun(
                 playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: runID,
                 work: .run(Engine.RunOptions(trigger: run.trigger, source: text, resume: (runID, plan))), heldStatus: run.status)
         } catch {
-            try? journal.release(runID, status: run.status)
+            try? await journal.release(runID, status: run.status)
             throw HostError(error)
         }
     }

@@ -1,7 +1,6 @@
 import Foundation
-import SkillbookCore
+public import SkillbookCore
 public import SkillbookRuntime
-import SkillbookStore
 
 extension PlaybookHost {
     /// Makes the undo of an interrupted, failed or incompletely rolled-back run ready: every call it
@@ -9,11 +8,11 @@ extension PlaybookHost {
     /// rollback steps), each compensation recorded. An action whose result was never recorded
     /// cannot be undone: the rollback then ends `rollback_incomplete`, naming it.
     /// Takes the run over in the journal.
-    public func prepareRollback(run reference: String, onNotice: HostNoticeHandler = { _ in }) throws(HostError) -> PreparedRun {
+    public func prepareRollback(run reference: String, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PreparedRun {
         let registry = try registry(onNotice)
         let journal = try openJournal()
-        let runID = try HostError.journaling { try journal.resolveRunID(reference) }
-        guard let timeline = try HostError.journaling({ try journal.timeline(runID) }) else {
+        let runID = try await HostError.journaling { try await journal.resolveRunID(reference) }
+        guard let timeline = try await HostError.journaling({ try await journal.timeline(runID) }) else {
             throw .journal(JournalError(.notFound, "no run \(runID)"))
         }
         try RecordedRuns.checkUndoable(timeline.run, journal: journal)
@@ -29,12 +28,12 @@ extension PlaybookHost {
         }
         let playbook = try checkedPlaybook(text, file: displayName, registry: registry, onNotice: onNotice)
 
-        let before = try RecordedRuns.takeOver(runID, for: .rollback, journal: journal, check: RecordedRuns.checkUndoable)
+        let before = try await RecordedRuns.takeOver(runID, for: .rollback, journal: journal, check: RecordedRuns.checkUndoable)
         do {
-            let plan = try journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .skip }
+            let plan = try await journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .skip }
             if !plan.maskedOutputs.isEmpty { onNotice(.maskedOutputs(plan.maskedOutputs, rollingBack: true)) }
             // Actions whose result was never recorded cannot be undone: nothing says what they did.
-            let unknown = try RecordedRuns.uncertainCalls(journal, runID, registry: registry)
+            let unknown = try await RecordedRuns.uncertainCalls(journal, runID, registry: registry)
                 .filter { registry[$0.skill]?.descriptor.kind != .query }
             let problem: String? =
                 unknown.isEmpty
@@ -45,7 +44,7 @@ extension PlaybookHost {
                 playbook: playbook, inputs: [:], registry: registry, journal: journal, runID: runID,
                 work: .rollback(completed: plan.completed, problem: problem), heldStatus: before.status)
         } catch {
-            try? journal.release(runID, status: before.status)
+            try? await journal.release(runID, status: before.status)
             throw HostError(error)
         }
     }
@@ -54,6 +53,6 @@ extension PlaybookHost {
     public func rollback(
         run reference: String, onNotice: HostNoticeHandler = { _ in }, onEvent: @escaping RunEventHandler = { _ in }
     ) async throws(HostError) -> RunResult {
-        await execute(try prepareRollback(run: reference, onNotice: onNotice), onEvent: onEvent)
+        await execute(try await prepareRollback(run: reference, onNotice: onNotice), onEvent: onEvent)
     }
 }

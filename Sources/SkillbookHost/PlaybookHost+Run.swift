@@ -34,7 +34,7 @@ extension PlaybookHost {
     /// Checks a playbook and its inputs and makes the run ready: builds the registry, finds and
     /// checks the playbook, reads and coerces the inputs, opens the journal (not for a dry run)
     /// and records the playbook's file for the run. Nothing runs yet; warnings go to `onNotice`.
-    public func prepareRun(_ request: RunRequest, onNotice: HostNoticeHandler = { _ in }) throws(HostError) -> PreparedRun {
+    public func prepareRun(_ request: RunRequest, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PreparedRun {
         let registry = try registry(onNotice)
         let url = try locatePlaybook(request.playbook)
         let file = try loadPlaybook(at: url, registry: registry)
@@ -52,8 +52,8 @@ extension PlaybookHost {
         }
         // The journal records every real run; a state file that cannot be opened stops it here.
         let journal = request.dryRun ? nil : try openJournal()
-        let runID = configuration.makeRunID()
-        try HostError.journaling { try journal?.setFile(url.path, forRun: runID) }
+        let runID = configuration.ids.next()
+        try await HostError.journaling { try await journal?.setFile(url.path, forRun: runID) }
         return PreparedRun(
             playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: runID,
             work: .run(Engine.RunOptions(dryRun: request.dryRun, trigger: request.trigger, source: file.text)), heldStatus: nil)
@@ -64,7 +64,7 @@ extension PlaybookHost {
         _ request: RunRequest, confirmer: (any Confirmer)? = nil, onNotice: HostNoticeHandler = { _ in },
         onEvent: @escaping RunEventHandler = { _ in }
     ) async throws(HostError) -> RunResult {
-        await execute(try prepareRun(request, onNotice: onNotice), confirmer: confirmer, onEvent: onEvent)
+        await execute(try await prepareRun(request, onNotice: onNotice), confirmer: confirmer, onEvent: onEvent)
     }
 
     /// Runs prepared work to its end, reporting each event to `onEvent` as it happens (on the
@@ -83,7 +83,7 @@ extension PlaybookHost {
         switch prepared.work {
         case .run(let options):
             let result = await engine.run(prepared.playbook, inputs: prepared.inputs, options: options, onEvent: onEvent)
-            if prepared.isNewRun, let journal = prepared.journal { keepRetention(journal) }
+            if prepared.isNewRun, let journal = prepared.journal { await keepRetention(journal) }
             return result
         case .rollback(let completed, let problem):
             var result = await engine.rollBack(prepared.playbook, runID: prepared.runID, completed: completed) { event in
@@ -95,7 +95,7 @@ extension PlaybookHost {
             if let problem {
                 result.status = .rollbackIncomplete
                 result.error = problem
-                try? prepared.journal?.runFinished(result)
+                try? await prepared.journal?.runFinished(result)
             }
             return result
         }
@@ -110,22 +110,22 @@ extension PlaybookHost {
 
     /// Gives a prepared resume or rollback that will not be executed back to the journal, in the
     /// status it had.
-    public func abandon(_ prepared: PreparedRun) {
+    public func abandon(_ prepared: PreparedRun) async {
         guard let status = prepared.heldStatus else { return }
-        try? prepared.journal?.release(prepared.runID, status: status)
+        try? await prepared.journal?.release(prepared.runID, status: status)
     }
 
     /// The engine environment with the prepared run's id.
     private func fixedRunID(_ runID: String) -> EngineEnvironment {
         var environment = engineEnvironment
-        environment.makeRunID = { runID }
+        environment.ids = IDGenerator { runID }
         return environment
     }
 
     /// Keeps the newest runs of the journal; when that pruned any, empties the trash they left.
-    private func keepRetention(_ journal: SQLiteJournal) {
-        if let pruned = try? journal.prune(keepingNewest: SQLiteJournal.defaultRetention), pruned > 0 {
-            _ = try? TrashCleanup.sweep(journal: journal, stateDirectory: configuration.stateDirectory, now: configuration.clock.now())
+    private func keepRetention(_ journal: any RunJournal) async {
+        if let pruned = try? await journal.prune(olderThan: nil, keepingNewest: SQLiteJournal.defaultRetention), pruned > 0 {
+            _ = try? await TrashCleanup.sweep(journal: journal, stateDirectory: configuration.stateDirectory, now: configuration.clock.now())
         }
     }
 }

@@ -1,6 +1,7 @@
 public import Foundation
 public import SkillbookRuntime
-public import SkillbookStore
+import SkillbookStore
+public import SkillbookCore
 import SkillbookSkills
 
 /// The composition every front end shares: from a `HostConfiguration` it builds the skill
@@ -19,18 +20,21 @@ public struct PlaybookHost: Sendable {
 
     /// The engine's side effects, from the configuration.
     public var engineEnvironment: EngineEnvironment {
-        let clock = configuration.clock
-        return EngineEnvironment(
-            now: clock.now, timeZone: configuration.timeZone, sleep: clock.sleep, makeRunID: configuration.makeRunID,
-            variables: configuration.environment)
+        EngineEnvironment(
+            clock: configuration.clock, timeZone: configuration.timeZone, ids: configuration.ids, variables: configuration.environment)
     }
 
-    /// The run journal in the state directory.
-    public func openJournal() throws(HostError) -> SQLiteJournal {
+    /// Where the journal and the built-in stores are.
+    public var persistence: HostPersistence {
+        configuration.persistence ?? .sqlite(stateDirectory: configuration.stateDirectory, clock: configuration.clock)
+    }
+
+    /// The run journal (by default the SQLite journal in the state directory).
+    public func openJournal() throws(HostError) -> any RunJournal {
         do {
-            return try SQLiteJournal(stateDirectory: configuration.stateDirectory, clock: WallClock(now: configuration.clock.now))
+            return try persistence.openJournal()
         } catch {
-            throw .store(error)
+            throw HostError(error)
         }
     }
 

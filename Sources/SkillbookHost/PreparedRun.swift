@@ -1,6 +1,5 @@
 public import SkillbookCore
 public import SkillbookRuntime
-import SkillbookStore
 
 /// A run, resume or rollback that passed every check and is ready to go: made by
 /// `PlaybookHost.prepareRun`, `prepareResume` or `prepareRollback`, started by `PlaybookHost.execute` or `PlaybookHost.start`.
@@ -22,7 +21,7 @@ public struct PreparedRun: Sendable {
     public let inputs: ValueObject
     public let registry: SkillRegistry
     /// Where the run is recorded; `nil` for a dry run.
-    let journal: SQLiteJournal?
+    let journal: (any RunJournal)?
     public let runID: String
     public let work: Work
     /// The journal status to give the run back with when it is abandoned (resume, rollback).

@@ -1,12 +1,11 @@
 public import Foundation
-import SkillbookCore
+public import SkillbookCore
 import SkillbookRuntime
-public import SkillbookStore
 
 /// The rules `resume` and `rollback` share about a recorded run.
 enum RecordedRuns {
     /// Only a run that stopped before finishing can be resumed.
-    static func checkResumable(_ run: JournalRun, journal: SQLiteJournal) throws(HostError) {
+    static func checkResumable(_ run: JournalRun, journal: any RunJournal) throws(HostError) {
         switch run.status {
         case .interrupted, .failed: return
         case .running: throw .runStillRunning(run: run, message: journal.stillRunningMessage(run))
@@ -17,7 +16,7 @@ enum RecordedRuns {
     }
 
     /// Only a run that stopped without finishing its work, or whose rollback was incomplete, is undone.
-    static func checkUndoable(_ run: JournalRun, journal: SQLiteJournal) throws(HostError) {
+    static func checkUndoable(_ run: JournalRun, journal: any RunJournal) throws(HostError) {
         switch run.status {
         case .interrupted, .failed, .rollbackIncomplete: return
         case .running: throw .runStillRunning(run: run, message: journal.stillRunningMessage(run))
@@ -28,12 +27,12 @@ enum RecordedRuns {
 
     /// The journal's `takeOver` check, with the host's refusals carried through its typed throw.
     static func takeOver(
-        _ runID: String, for purpose: SQLiteJournal.Takeover, journal: SQLiteJournal,
-        check: (JournalRun, SQLiteJournal) throws(HostError) -> Void
-    ) throws(HostError) -> JournalRun {
+        _ runID: String, for purpose: RunTakeover, journal: any RunJournal,
+        check: (JournalRun, any RunJournal) throws(HostError) -> Void
+    ) async throws(HostError) -> JournalRun {
         var refusal: HostError?
         do {
-            return try journal.takeOver(runID, for: purpose) { current throws(JournalError) in
+            return try await journal.takeOver(runID, for: purpose) { current throws(JournalError) in
                 do throws(HostError) {
                     try check(current, journal)
                 } catch {
@@ -48,14 +47,14 @@ enum RecordedRuns {
 
     /// The calls of a run that started and have no result (their process stopped during them), as
     /// a resume would see them: the latest attempt of each call that never completed, oldest first.
-    static func uncertainCalls(_ journal: SQLiteJournal, _ runID: String, registry: SkillRegistry) throws -> [JournalCall] {
+    static func uncertainCalls(_ journal: any RunJournal, _ runID: String, registry: SkillRegistry) async throws -> [JournalCall] {
         var keys: Set<CallKey> = []
-        _ = try journal.resumePlan(runID, isReadOnly: isReadOnly(registry)) { call in
+        _ = try await journal.resumePlan(runID, isReadOnly: isReadOnly(registry)) { call in
             keys.insert(call.key)
             return .rerun
         }
         var latest: [CallKey: JournalCall] = [:]
-        for call in try journal.calls(of: runID) where keys.contains(call.key) { latest[call.key] = call }
+        for call in try await journal.calls(of: runID) where keys.contains(call.key) { latest[call.key] = call }
         return latest.values.sorted { $0.started < $1.started }
     }
 

@@ -1,6 +1,6 @@
 public import Foundation
 import SkillbookSkills
-public import SkillbookStore
+public import SkillbookCore
 
 /// Empties the trash folders that no run left in the journal can use any more (see `Trash`):
 /// after pruning the journal, and after a run when the journal's cap pruned older runs.
@@ -15,11 +15,11 @@ public enum TrashCleanup {
     /// The names of the folders deleted: those made before the oldest run left in the journal
     /// started, and a day old.
     @discardableResult
-    public static func sweep(journal: SQLiteJournal, stateDirectory: URL, now: Date = Date()) throws -> [String] {
+    public static func sweep(journal: any RunJournal, stateDirectory: URL, now: Date) async throws -> [String] {
         let trash = Trash(stateDirectory: stateDirectory)
         guard FileManager.default.fileExists(atPath: trash.root) else { return [] }
         var cutoff = now.addingTimeInterval(-grace)
-        if let oldest = try journal.oldestRunStart() { cutoff = min(cutoff, oldest.addingTimeInterval(-margin)) }
+        if let oldest = try await journal.oldestRunStart() { cutoff = min(cutoff, oldest.addingTimeInterval(-margin)) }
         return trash.sweep(madeBefore: cutoff)
     }
 }
@@ -35,11 +35,11 @@ public struct PruneResult: Sendable, Hashable {
 extension PlaybookHost {
     /// Deletes runs started before `cutoff` and/or all but the newest `keep` (a run a live process
     /// holds is never deleted), then empties the trash older than every run kept.
-    public func prune(olderThan cutoff: Date?, keepingNewest keep: Int?) throws(HostError) -> PruneResult {
+    public func prune(olderThan cutoff: Date?, keepingNewest keep: Int?) async throws(HostError) -> PruneResult {
         let journal = try openJournal()
-        return try HostError.journaling {
-            let runs = try journal.prune(olderThan: cutoff, keepingNewest: keep)
-            let folders = try TrashCleanup.sweep(journal: journal, stateDirectory: configuration.stateDirectory, now: configuration.clock.now())
+        return try await HostError.journaling {
+            let runs = try await journal.prune(olderThan: cutoff, keepingNewest: keep)
+            let folders = try await TrashCleanup.sweep(journal: journal, stateDirectory: configuration.stateDirectory, now: configuration.clock.now())
             return PruneResult(runs: runs, trashFolders: folders.count)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookCore
 @testable import SkillbookCLI
 import SkillbookHost
 import SkillbookStore

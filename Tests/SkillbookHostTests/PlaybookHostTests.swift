@@ -49,7 +49,7 @@ import Testing
         #expect(try notes(fixture) == ["Ada"])
 
         let journal = try host.openJournal()
-        let run = try #require(try journal.run(result.runID))
+        let run = try #require(try await journal.run(result.runID))
         #expect(run.status == .succeeded)
         #expect(run.trigger == "cli")
         #expect(run.file == fixture.url.appendingPathComponent("Playbooks/save-then-read.yaml").path)
@@ -61,7 +61,7 @@ import Testing
         fixture.write("Playbooks/save-then-read.yaml", Self.saveThenRead)
         let host = fixture.host()
         let started = fixture.clock.now()
-        let failed = try await host.run(RunRequest(playbook: "save-then-read"))
+        let failed = try await fixture.driving { try await host.run(RunRequest(playbook: "save-then-read")) }
         #expect(failed.status == .failed)
         #expect(failed.step("read")?.attempts == 2)
         // The retry waited on the host's clock: 5 s passed without sleeping.
@@ -76,7 +76,7 @@ import Testing
         #expect(resumed.outputs["text"] == "now there")
         #expect(try notes(fixture) == ["hello"], "the note saved before the failure is reused, not made again")
         #expect(notices.all.isEmpty)
-        #expect(try host.openJournal().run(failed.runID)?.status == .succeeded)
+        #expect(try await host.openJournal().run(failed.runID)?.status == .succeeded)
 
         // A finished run is not resumed again: the host says why, as a value.
         do {
@@ -92,7 +92,7 @@ import Testing
         let fixture = HostFixture()
         fixture.write("Playbooks/save-then-read.yaml", Self.saveThenRead)
         let host = fixture.host()
-        let failed = try await host.run(RunRequest(playbook: "save-then-read"))
+        let failed = try await fixture.driving { try await host.run(RunRequest(playbook: "save-then-read")) }
         #expect(failed.status == .failed)
         #expect(try notes(fixture) == ["hello"])
 
@@ -101,10 +101,10 @@ import Testing
         #expect(undone.status == .rolledBack)
         #expect(try notes(fixture).isEmpty)
         #expect(events.values.contains("compensation.succeeded"))
-        #expect(try host.openJournal().run(failed.runID)?.status == .rolledBack)
+        #expect(try await host.openJournal().run(failed.runID)?.status == .rolledBack)
 
         do {
-            _ = try host.prepareRollback(run: failed.runID)
+            _ = try await host.prepareRollback(run: failed.runID)
             Issue.record("a rolled-back run was rolled back again")
         } catch {
             guard case .notUndoable(_, .alreadyRolledBack) = error else { throw error }
@@ -115,7 +115,7 @@ import Testing
         let fixture = HostFixture()
         let file = fixture.write("Playbooks/save-then-read.yaml", Self.saveThenRead)
         let host = fixture.host()
-        let failed = try await host.run(RunRequest(playbook: "save-then-read"))
+        let failed = try await fixture.driving { try await host.run(RunRequest(playbook: "save-then-read")) }
         fixture.write("Playbooks/save-then-read.yaml", Self.saveThenRead + "\n# edited\n")
         do {
             _ = try await host.prepareResume(ResumeRequest(run: failed.runID))
@@ -170,14 +170,14 @@ import Testing
         fixture.write("Playbooks/broken.yaml", "name: broken\nsteps:\n  - { id: a, skill: notes.creat }\n")
         let host = fixture.host()
         do {
-            _ = try host.prepareRun(RunRequest(playbook: "save-then-reed"))
+            _ = try await host.prepareRun(RunRequest(playbook: "save-then-reed"))
             Issue.record("an unknown playbook ran")
         } catch {
             guard case .playbookNotFound("save-then-reed", _, "save-then-read", let available) = error else { throw error }
             #expect(available == ["broken", "save-then-read"])
         }
         do {
-            _ = try host.prepareRun(RunRequest(playbook: "broken"))
+            _ = try await host.prepareRun(RunRequest(playbook: "broken"))
             Issue.record("a broken playbook ran")
         } catch {
             guard case .invalidPlaybook(let diagnostics, let sources) = error else { throw error }
@@ -185,7 +185,7 @@ import Testing
             #expect(sources.keys.contains { $0.hasSuffix("Playbooks/broken.yaml") })
         }
         do {
-            _ = try host.prepareRun(RunRequest(playbook: "save-then-read", inputTexts: [("titel", "x")]))
+            _ = try await host.prepareRun(RunRequest(playbook: "save-then-read", inputTexts: [("titel", "x")]))
             Issue.record("an unknown input ran")
         } catch {
             guard case .invalidInputs(let diagnostics) = error else { throw error }

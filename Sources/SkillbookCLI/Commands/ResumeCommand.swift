@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookCore
 import SkillbookHost
 import SkillbookRuntime
 import SkillbookStore

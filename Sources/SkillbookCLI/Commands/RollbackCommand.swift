@@ -1,3 +1,4 @@
+import SkillbookCore
 import SkillbookHost
 import SkillbookRuntime
 
@@ -18,7 +19,7 @@ enum RollbackCommand: Command {
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         let host = invocation.host(arguments)
-        let prepared = try host.prepareRollback(run: arguments.positionals[0], onNotice: invocation.notices())
+        let prepared = try await host.prepareRollback(run: arguments.positionals[0], onNotice: invocation.notices())
         let events = EventPrinter(console: invocation.console, json: arguments[.json])
         let result = await host.execute(prepared, onEvent: events.print)
         return result.status == .rolledBack ? 0 : 3

@@ -27,7 +27,7 @@ enum RunCommand: Command {
         let request = RunRequest(
             playbook: arguments.positionals[0], inputsFile: arguments[.inputsFile], inputTexts: inputTexts,
             dryRun: arguments[.dryRun], trigger: "cli")
-        let prepared = try host.prepareRun(request, onNotice: invocation.notices())
+        let prepared = try await host.prepareRun(request, onNotice: invocation.notices())
         let presenter = RunPresenter(host: host, invocation: invocation, json: arguments[.json])
         return presenter.finish(await presenter.perform(prepared))
     }

@@ -46,11 +46,11 @@ enum RunsCommand: Command {
         }
         let host = invocation.host(arguments)
         let journal = try host.openJournal()
-        let runs = try journal.runs(playbook: arguments[.playbook], status: status, limit: limit)
+        let runs = try await journal.runs(playbook: arguments[.playbook], status: status, limit: limit)
         if arguments[.json] {
             invocation.console.out(JSONText.encode(.array(runs.map(JournalText.row)), pretty: true))
         } else if runs.isEmpty {
-            invocation.console.err("no runs recorded in \(host.displayPath(journal.database.url))")
+            invocation.console.err("no runs recorded in \(host.displayPath(URL(fileURLWithPath: journal.location)))")
         } else {
             invocation.console.writeOut(JournalText.table(runs, now: Date()))
         }

@@ -43,7 +43,7 @@ enum RunsPruneCommand: Command {
             keep = number
         }
         if cutoff == nil && keep == nil { keep = SQLiteJournal.defaultRetention }
-        let pruned = try host.prune(olderThan: cutoff, keepingNewest: keep)
+        let pruned = try await host.prune(olderThan: cutoff, keepingNewest: keep)
         let (deleted, emptied) = (pruned.runs, pruned.trashFolders)
         invocation.console.out(
             "pruned \(deleted) run\(deleted == 1 ? "" : "s")"

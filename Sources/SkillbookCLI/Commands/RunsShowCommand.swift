@@ -21,9 +21,9 @@ enum RunsShowCommand: Command {
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         let host = invocation.host(arguments)
         let journal = try host.openJournal()
-        let runID = try journal.resolveRunID(arguments.positionals[0])
-        guard let timeline = try journal.timeline(runID) else {
-            throw JournalError(.notFound, "no run \(runID) in \(journal.database.path)")
+        let runID = try await journal.resolveRunID(arguments.positionals[0])
+        guard let timeline = try await journal.timeline(runID) else {
+            throw JournalError(.notFound, "no run \(runID) in \(journal.location)")
         }
         if arguments[.json] {
             invocation.console.out(JSONText.encode(JournalText.json(timeline), pretty: true))

@@ -1,11 +1,12 @@
 import Foundation
+import SkillbookCore
 import SkillbookHost
 import SkillbookRuntime
 import SkillbookTesting
 import Synchronization
 
 /// A fresh workspace under the temp directory (removed afterwards) and a host configured on it,
-/// with a manual clock whose waits advance it instead of sleeping.
+/// on a manual clock (see `driving`).
 final class HostFixture: Sendable {
     let url: URL
     let clock = ManualClock()
@@ -41,11 +42,8 @@ final class HostFixture: Sendable {
         let clock = clock
         return HostConfiguration(
             playbooksDirectory: url.appendingPathComponent("Playbooks"), stateDirectory: state, timeZone: TimeZone(identifier: "UTC")!,
-            clock: HostClock(now: clock.now, sleep: { seconds in
-                try Task.checkCancellation()
-                clock.advance(seconds)
-            }),
-            makeRunID: {
+            clock: clock,
+            ids: IDGenerator {
                 let next = self.ids.withLock { count in
                     count += 1
                     return count
@@ -58,6 +56,22 @@ final class HostFixture: Sendable {
 
     func host(confirmation: ConfirmationPolicy = .refuseByDefault) -> PlaybookHost {
         PlaybookHost(configuration(confirmation: confirmation))
+    }
+}
+
+extension HostFixture {
+    /// Runs `operation` while moving the manual clock on to the next deadline whenever a task
+    /// sleeps on it: retry delays pass at once, and by exactly their length on the clock.
+    func driving<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let clock = clock
+        let driver = Task {
+            while !Task.isCancelled {
+                if let deadline = clock.nextDeadline { clock.advance(to: deadline) }
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        defer { driver.cancel() }
+        return try await operation()
     }
 }
 
