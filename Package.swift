@@ -14,6 +14,7 @@ var package = Package(
         .executable(name: "skillbook", targets: ["skillbook"]),
         .library(name: "SkillbookCore", targets: ["SkillbookCore"]),
         .library(name: "SkillbookRuntime", targets: ["SkillbookRuntime"]),
+        .library(name: "SkillbookHost", targets: ["SkillbookHost"]),
         .library(name: "SkillbookStore", targets: ["SkillbookStore"]),
         .library(name: "SkillbookSkills", targets: ["SkillbookSkills"]),
         .library(name: "SkillbookTesting", targets: ["SkillbookTesting"]),
@@ -28,8 +29,12 @@ var package = Package(
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookSchedule", dependencies: ["SkillbookCore"]),
         .target(
+            name: "SkillbookHost",
+            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
+        ),
+        .target(
             name: "SkillbookCLI",
-            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookSchedule"]
+            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSchedule"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         .executableTarget(
@@ -51,8 +56,10 @@ var package = Package(
             dependencies: ["SkillbookRuntime", "SkillbookCore", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]
         ),
         .testTarget(
-            name: "SkillbookCLITests",
-            dependencies: ["SkillbookCLI", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]),
+            name: "SkillbookHostTests",
+            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookTesting"]),
+        .testTarget(
+            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 public import Foundation
 import SkillbookCore
+import SkillbookHost
 import SkillbookStore
 
 /// One command of the CLI: its declaration and what it does.
@@ -17,19 +18,6 @@ struct CommandEntry: Sendable {
     init<C: Command>(_ command: C.Type) {
         spec = C.spec
         execute = { arguments, invocation in try await C.execute(arguments, invocation) }
-    }
-}
-
-/// What one invocation of the CLI runs with.
-struct Invocation: Sendable {
-    var console: Console
-    var environment: [String: String]
-    var currentDirectory: URL
-    /// Whether Ctrl-C and SIGTERM are routed to the running playbook (only in the real process).
-    var handlesSignals: Bool
-
-    func workspace(_ arguments: ParsedArguments) -> Workspace {
-        Workspace(arguments: arguments, environment: environment, currentDirectory: currentDirectory)
     }
 }
 
@@ -98,7 +86,7 @@ public enum SkillbookCLI {
         }
         do {
             let parsed: ParsedArguments = try ArgumentParser.parse(Array(arguments.dropFirst(words)), for: command.spec)
-            if parsed.flag("help") {
+            if parsed[.help] {
                 console.writeOut(command.spec.helpText)
                 return 0
             }
@@ -117,17 +105,24 @@ public enum SkillbookCLI {
             let helpFor = usage.command ?? command
             console.err("Run 'skillbook \(helpFor.map { "\($0) " } ?? "")--help' for usage.")
             return 2
+        case let host as HostError:
+            switch HostErrorText.form(host) {
+            case .usage(let message): return report(UsageError(message: message, command: command), console: console)
+            case .refusal(let message):
+                console.err("skillbook: \(label) \(message)")
+                return 2
+            case .diagnostics(let diagnostics, let sources):
+                DiagnosticPrinter(console: console, sources: sources).print(diagnostics)
+                return 2
+            case .failure(let message):
+                console.err("skillbook: \(label) \(message)")
+                return 1
+            }
         case let diagnostics as DiagnosticError:
             DiagnosticPrinter(console: console).print(diagnostics.diagnostics)
             return 2
-        case let sourced as SourcedDiagnosticError:
-            DiagnosticPrinter(console: console, sources: sourced.sources).print(sourced.diagnostics)
-            return 2
-        case let registry as SkillRegistry.RegistryError:
-            console.err("skillbook: \(label) \(registry)")
-            return 2
         case let journal as JournalError:
-            // Refusals (unknown run, run still running, playbook changed): nothing ran.
+            // Refusals (unknown run, run still running): nothing ran.
             console.err("skillbook: \(label) \(journal.message)")
             return 2
         default:

@@ -4,11 +4,10 @@ import Foundation
 import Testing
 
 private let spec = CommandSpec(
-    name: "demo", summary: "A demo.", usage: "NAME [FILE]",
+    name: "demo", summary: "A demo.", arguments: "NAME [FILE]",
     options: [
-        OptionSpec(names: ["-i", "--input"], valueName: "KEY=VALUE", help: "An input.", repeatable: true),
-        OptionSpec(names: ["--inputs"], valueName: "FILE", help: "A file."),
-        OptionSpec(names: ["--json"], help: "JSON."),
+        Option.input.withHelp("An input.").spec, Option.inputsFile.withHelp("A file.").spec, Option.json.withHelp("JSON.").spec,
+        Option.limit.spec,
     ],
     positionals: 1...2)
 
@@ -31,39 +30,54 @@ private func failure(_ arguments: [String]) -> String? {
     @Test func optionsFlagsAndPositionalsInAnyOrder() throws {
         let parsed = try parse(["--json", "first", "-i", "a=1", "--input", "b=2", "--input=c=3=4", "second", "--inputs=f.yaml"])
         #expect(parsed.positionals == ["first", "second"])
-        #expect(parsed.flag("json"))
-        #expect(!parsed.flag("help"))
-        #expect(parsed.all("input") == ["a=1", "b=2", "c=3=4"])
-        #expect(parsed.value("input") == "c=3=4")
-        #expect(parsed.value("inputs") == "f.yaml")
-        #expect(parsed.value("playbooks") == nil)
-        #expect(parsed.all("playbooks") == [])
+        #expect(parsed[.json])
+        #expect(!parsed[.help])
+        #expect(parsed[.input] == ["a=1", "b=2", "c=3=4"])
+        #expect(parsed[.input].last == "c=3=4")
+        #expect(parsed[.inputsFile] == "f.yaml")
+        #expect(parsed[.playbooks] == nil)
+        #expect(parsed[.skills] == [])
     }
 
     @Test func globalOptionsAreAcceptedByEveryCommand() throws {
         let parsed = try parse(["x", "--playbooks", "books", "--state=st", "--no-color"])
-        #expect(parsed.value("playbooks") == "books")
-        #expect(parsed.value("state") == "st")
-        #expect(parsed.flag("no-color"))
+        #expect(parsed[.playbooks] == "books")
+        #expect(parsed[.state] == "st")
+        #expect(parsed[.noColor])
     }
 
     @Test func aValueMayStartWithADash() throws {
         let parsed = try parse(["x", "-i", "-5", "--inputs", "--json"])
-        #expect(parsed.all("input") == ["-5"])
-        #expect(parsed.value("inputs") == "--json")
-        #expect(!parsed.flag("json"))
+        #expect(parsed[.input] == ["-5"])
+        #expect(parsed[.inputsFile] == "--json")
+        #expect(!parsed[.json])
     }
 
     @Test func doubleDashEndsOptionsAndASingleDashIsAPositional() throws {
         let parsed = try parse(["--", "--json", "-i"])
         #expect(parsed.positionals == ["--json", "-i"])
-        #expect(!parsed.flag("json"))
+        #expect(!parsed[.json])
         #expect(try parse(["-"]).positionals == ["-"])
     }
 
     @Test func helpNeedsNoPositionals() throws {
-        #expect(try parse(["--help"]).flag("help"))
-        #expect(try parse(["-h", "a", "b", "c"]).flag("help"))
+        #expect(try parse(["--help"])[.help])
+        #expect(try parse(["-h", "a", "b", "c"])[.help])
+    }
+
+    @Test func aShortOptionMayHaveItsValueAttached() throws {
+        let parsed = try parse(["x", "-n1", "-ia=1", "-i", "b=2"])
+        #expect(parsed[.limit] == "1")
+        #expect(parsed[.input] == ["a=1", "b=2"])
+        #expect(failure(["x", "-n1", "-n2"]) == "option '-n' is given more than once")
+        #expect(failure(["x", "-hx"])?.hasPrefix("unknown option '-hx' for 'skillbook demo'") == true, "-h takes no value")
+    }
+
+    @Test func alternativesShowAsOneBracketInTheUsage() {
+        let both = CommandSpec(
+            name: "pick", summary: "Pick.", arguments: "",
+            options: [Option.json.spec, Option.dryRun.spec, Option.yes.spec], alternatives: [[Option.json.spec, Option.yes.spec]])
+        #expect(both.usage == "[--json|--yes] [--dry-run]")
     }
 
     @Test func mistakesAreUsageErrors() {
@@ -85,12 +99,13 @@ private func failure(_ arguments: [String]) -> String? {
             text.hasPrefix("""
                 A demo.
 
-                Usage: skillbook demo NAME [FILE]
+                Usage: skillbook demo NAME [FILE] [-i KEY=VALUE]... [--inputs FILE] [--json] [--limit N]
 
                 Options:
                   -i, --input KEY=VALUE  An input. Repeatable.
                   --inputs FILE          A file.
                   --json                 JSON.
+                  -n, --limit N          Show at most N runs (default 20).
                   --playbooks DIR        Where playbooks are found by name (default: ./Playbooks).
 
                 """))

@@ -86,6 +86,11 @@ func recordCrashedRun(
         let limited = await skillbook(["runs", "--json", "--limit", "1", "--status", "succeeded"], in: directory)
         let one = try #require(try JSONSerialization.jsonObject(with: Data(limited.out.utf8)) as? [[String: Any]])
         #expect(one.map { $0["status"] as? String } == ["succeeded"])
+        // A short option takes its value attached too.
+        let attached = await skillbook(["runs", "--json", "-n1"], in: directory)
+        #expect(attached.code == 0, "\(attached.err)")
+        let newest = try #require(try JSONSerialization.jsonObject(with: Data(attached.out.utf8)) as? [[String: Any]])
+        #expect(newest.map { $0["status"] as? String } == ["failed"])
         #expect(await skillbook(["runs", "--playbook", "other"], in: directory).err.hasPrefix("no runs recorded in "))
 
         let badStatus = await skillbook(["runs", "--status", "rolledback"], in: directory)

@@ -8,32 +8,15 @@ struct UsageError: Error, Sendable, CustomStringConvertible {
     var description: String { message }
 }
 
-/// Parsed arguments of one command.
-struct ParsedArguments: Sendable {
-    var positionals: [String] = []
-    private(set) var values: [String: [String]] = [:]
-    private(set) var flags: Set<String> = []
-
-    func flag(_ key: String) -> Bool { flags.contains(key) }
-    func value(_ key: String) -> String? { values[key]?.last }
-    func all(_ key: String) -> [String] { values[key] ?? [] }
-
-    mutating func add(_ option: OptionSpec, value: String?) {
-        if let value {
-            values[option.key, default: []].append(value)
-        } else {
-            flags.insert(option.key)
-        }
-    }
-}
-
-/// Parses `--name value`, `--name=value`, `-i value`, flags, `--` and positionals against a spec.
+/// Parses `--name value`, `--name=value`, `-n value`, `-nVALUE`, flags, `--` and positionals
+/// against a command's declaration.
 enum ArgumentParser {
     static func parse(_ arguments: [String], for spec: CommandSpec) throws(UsageError) -> ParsedArguments {
-        var parsed = ParsedArguments()
+        let options = spec.allOptions
+        var parsed = ParsedArguments(declared: options)
         var index = 0
         var onlyPositionals = false
-        let options = spec.allOptions
+        func fail(_ message: String) -> UsageError { UsageError(message: message, command: spec.name) }
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
@@ -50,16 +33,20 @@ enum ArgumentParser {
             if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
+            } else if !argument.hasPrefix("--"), argument.count > 2,
+                options.contains(where: { $0.valueName != nil && $0.names.contains(String(argument.prefix(2))) })
+            {
+                // A short option with its value attached: -n5, -ikey=value.
+                name = String(argument.prefix(2))
+                inlineValue = String(argument.dropFirst(2))
             }
             guard let option = options.first(where: { $0.names.contains(name) }) else {
                 let names = options.flatMap(\.names)
                 let suggestion = Suggestion.closest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
-                throw UsageError(message: "unknown option '\(name)' for 'skillbook \(spec.name)'\(suggestion)", command: spec.name)
+                throw fail("unknown option '\(name)' for 'skillbook \(spec.name)'\(suggestion)")
             }
-            guard option.valueName != nil else {
-                if inlineValue != nil {
-                    throw UsageError(message: "option '\(name)' takes no value", command: spec.name)
-                }
+            guard let valueName = option.valueName else {
+                if inlineValue != nil { throw fail("option '\(name)' takes no value") }
                 parsed.add(option, value: nil)
                 continue
             }
@@ -69,20 +56,17 @@ enum ArgumentParser {
                 parsed.add(option, value: arguments[index])
                 index += 1
             } else {
-                throw UsageError(message: "option '\(name)' needs a value (\(option.valueName!))", command: spec.name)
+                throw fail("option '\(name)' needs a value (\(valueName))")
             }
-            if !option.repeatable, parsed.all(option.key).count > 1 {
-                throw UsageError(message: "option '\(name)' is given more than once", command: spec.name)
-            }
+            if !option.repeatable, parsed.count(option) > 1 { throw fail("option '\(name)' is given more than once") }
         }
-        if parsed.flag("help") { return parsed }
+        if parsed[.help] { return parsed }
         let count = parsed.positionals.count
         if count < spec.positionals.lowerBound {
-            throw UsageError(message: "'skillbook \(spec.name)' needs \(spec.usage.split(separator: " ").first ?? "an argument")", command: spec.name)
+            throw fail("'skillbook \(spec.name)' needs \(spec.arguments.split(separator: " ").first ?? "an argument")")
         }
         if count > spec.positionals.upperBound {
-            let extra = parsed.positionals[spec.positionals.upperBound]
-            throw UsageError(message: "unexpected argument '\(extra)' for 'skillbook \(spec.name)'", command: spec.name)
+            throw fail("unexpected argument '\(parsed.positionals[spec.positionals.upperBound])' for 'skillbook \(spec.name)'")
         }
         return parsed
     }

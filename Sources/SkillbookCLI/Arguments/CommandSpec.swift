@@ -1,44 +1,40 @@
-/// A command-line option, declared once: parsing and `--help` both come from it.
-struct OptionSpec: Sendable {
-    var names: [String]
-    /// `nil` for a flag; otherwise the placeholder shown in help (`DIR`, `KEY=VALUE`).
-    var valueName: String?
-    var help: String
-    var repeatable = false
-
-    var key: String { String(names.last!.drop { $0 == "-" }) }
-}
-
-/// A command's declaration: its name, what it does, its options and positionals.
+/// A command's declaration: its name, what it does, its options and positionals. Parsing, the
+/// usage line and `--help` all come from it.
 struct CommandSpec: Sendable {
     var name: String
     var summary: String
-    /// Usage after `skillbook NAME`, e.g. `NAME|FILE [options]`.
-    var usage: String
+    /// The positionals as the usage line shows them, e.g. `NAME|FILE` or `[PATH...]`.
+    var arguments: String
+    /// The command's own options and the groups it takes, in the order help lists them (the
+    /// workspace options every command takes follow).
     var options: [OptionSpec]
+    /// Options of which at most one makes sense; the usage line shows them as `[--a|--b]`.
+    var alternatives: [[OptionSpec]] = []
     /// How many positionals are accepted.
     var positionals: ClosedRange<Int> = 0...0
     var discussion: String = ""
     var examples: [String] = []
 
     /// Options every command accepts.
-    static let globalOptions: [OptionSpec] = [
-        OptionSpec(names: ["--playbooks"], valueName: "DIR", help: "Where playbooks are found by name (default: ./Playbooks)."),
-        OptionSpec(
-            names: ["--state"], valueName: "DIR",
-            help: "State directory (default: $SKILLBOOK_HOME, else $XDG_STATE_HOME/skillbook, else ~/.local/state/skillbook)."),
-        OptionSpec(
-            names: ["--allow-path"], valueName: "DIR",
-            help: "Also let file skills read and change files in DIR (default: only the current directory and the state directory).",
-            repeatable: true),
-        OptionSpec(
-            names: ["--skills"], valueName: "DIR",
-            help: "Also load manifest skills (*.yaml) from DIR; ./Skills is loaded when present.", repeatable: true),
-        OptionSpec(names: ["--no-color"], help: "Never colour the output (NO_COLOR is respected too)."),
-        OptionSpec(names: ["-h", "--help"], help: "Show this help."),
-    ]
+    static let globalOptions: [OptionSpec] = OptionGroup.workspace
 
     var allOptions: [OptionSpec] { options + Self.globalOptions }
+
+    /// Usage after `skillbook NAME`: the positionals, then each option in brackets.
+    var usage: String {
+        var parts = arguments.isEmpty ? [] : [arguments]
+        var shown: Set<String> = []
+        for option in options where !shown.contains(option.key) {
+            if let group = alternatives.first(where: { $0.contains(option) }) {
+                parts.append("[" + group.map(\.usage).joined(separator: "|") + "]")
+                shown.formUnion(group.map(\.key))
+            } else {
+                parts.append("[\(option.usage)]" + (option.repeatable ? "..." : ""))
+                shown.insert(option.key)
+            }
+        }
+        return parts.joined(separator: " ")
+    }
 
     var helpText: String {
         var text = "\(summary)\n\nUsage: skillbook \(name)\(usage.isEmpty ? "" : " \(usage)")\n"

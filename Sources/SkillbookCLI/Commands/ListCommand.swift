@@ -1,20 +1,21 @@
 import Foundation
 import SkillbookCore
+import SkillbookHost
 
 /// `skillbook list`
 enum ListCommand: Command {
     static let spec = CommandSpec(
-        name: "list", summary: "List the playbooks in the playbooks folder.", usage: "[--json]",
-        options: [OptionSpec(names: ["--json"], help: "Print a JSON array.")])
+        name: "list", summary: "List the playbooks in the playbooks folder.", arguments: "",
+        options: [Option.json.withHelp("Print a JSON array.").spec])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let workspace = invocation.workspace(arguments)
-        let registry = try workspace.registry()
+        let host = invocation.host(arguments)
+        let registry = try host.loadRegistry().registry
         var rows: [Value] = []
         var table: [[String]] = []
-        for url in workspace.playbookFiles() {
+        for url in host.playbookFiles() {
             let name = url.deletingPathExtension().lastPathComponent
-            let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry, library: workspace.library)
+            let file = try host.loadPlaybook(at: url, registry: registry)
             let playbook = file.result.playbook
             let errors = file.result.diagnostics.filter { $0.severity == .error }.count
             let description = playbook?.description ?? "(\(errors) error\(errors == 1 ? "" : "s"); run 'skillbook validate')"
@@ -25,10 +26,10 @@ enum ListCommand: Command {
             ])
             table.append([playbook?.name ?? name, String(playbook?.steps.count ?? 0), description])
         }
-        if arguments.flag("json") {
+        if arguments[.json] {
             invocation.console.out(JSONText.encode(.array(rows), pretty: true))
         } else if table.isEmpty {
-            invocation.console.err("no playbooks in \(workspace.displayPath(workspace.playbooksDirectory))")
+            invocation.console.err("no playbooks in \(host.displayPath(host.configuration.playbooksDirectory))")
         } else {
             invocation.console.writeOut(TextTable(header: ["NAME", "STEPS", "DESCRIPTION"], rows: table).rendered)
         }

@@ -1,18 +1,23 @@
 import Foundation
 import SkillbookCore
+import SkillbookHost
 import SkillbookStore
+
+extension Option where Value == String {
+    static var limit: Self { Self("-n", "--limit", value: "N", help: "Show at most N runs (default 20).") }
+    static var playbook: Self { Self("--playbook", value: "NAME", help: "Only runs of this playbook.") }
+    static var status: Self {
+        Self("--status", value: "S", help: "Only runs in this status: \(JournalStatus.allCases.map(\.rawValue).joined(separator: ", ")).")
+    }
+}
 
 /// `skillbook runs [--limit N] [--playbook NAME] [--status S] [--json]`
 enum RunsCommand: Command {
     static let spec = CommandSpec(
-        name: "runs", summary: "List recorded runs, newest first.", usage: "[--limit N] [--playbook NAME] [--status S] [--json]",
+        name: "runs", summary: "List recorded runs, newest first.", arguments: "",
         options: [
-            OptionSpec(names: ["-n", "--limit"], valueName: "N", help: "Show at most N runs (default 20)."),
-            OptionSpec(names: ["--playbook"], valueName: "NAME", help: "Only runs of this playbook."),
-            OptionSpec(
-                names: ["--status"], valueName: "S",
-                help: "Only runs in this status: \(JournalStatus.allCases.map(\.rawValue).joined(separator: ", "))."),
-            OptionSpec(names: ["--json"], help: "Print the rows as a JSON array, newest first."),
+            Option.limit.spec, Option.playbook.spec, Option.status.spec,
+            Option.json.withHelp("Print the rows as a JSON array, newest first.").spec,
         ],
         discussion: """
             A run whose process died (killed, crashed, machine switched off) shows as 'interrupted':
@@ -23,14 +28,14 @@ enum RunsCommand: Command {
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         var limit = 20
-        if let text = arguments.value("limit") {
+        if let text = arguments[.limit] {
             guard let number = Int(text), number > 0 else {
                 throw UsageError(message: "--limit expects a positive whole number, got '\(text)'", command: "runs")
             }
             limit = number
         }
         var status: JournalStatus?
-        if let text = arguments.value("status") {
+        if let text = arguments[.status] {
             let names = JournalStatus.allCases.map(\.rawValue)
             guard let value = JournalStatus(rawValue: text) else {
                 let suggestion = Suggestion.closest(to: text, in: names).map { "; did you mean '\($0)'?" } ?? ""
@@ -39,13 +44,13 @@ enum RunsCommand: Command {
             }
             status = value
         }
-        let workspace = invocation.workspace(arguments)
-        let journal = try workspace.journal()
-        let runs = try journal.runs(playbook: arguments.value("playbook"), status: status, limit: limit)
-        if arguments.flag("json") {
+        let host = invocation.host(arguments)
+        let journal = try host.openJournal()
+        let runs = try await journal.runs(playbook: arguments[.playbook], status: status, limit: limit)
+        if arguments[.json] {
             invocation.console.out(JSONText.encode(.array(runs.map(JournalText.row)), pretty: true))
         } else if runs.isEmpty {
-            invocation.console.err("no runs recorded in \(workspace.displayPath(journal.database.url))")
+            invocation.console.err("no runs recorded in \(host.displayPath(URL(fileURLWithPath: journal.location)))")
         } else {
             invocation.console.writeOut(JournalText.table(runs, now: Date()))
         }

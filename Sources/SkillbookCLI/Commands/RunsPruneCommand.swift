@@ -1,17 +1,20 @@
 import Foundation
 import SkillbookCore
+import SkillbookHost
 import SkillbookStore
+
+extension Option where Value == String {
+    static var olderThan: Self { Self("--older-than", value: "AGE", help: "Delete runs started more than AGE ago (30d, 12h, 90m).") }
+    static var keep: Self {
+        Self("--keep", value: "N", help: "Keep only the newest N runs (default \(SQLiteJournal.defaultRetention) when --older-than is not given).")
+    }
+}
 
 /// `skillbook runs prune [--older-than AGE] [--keep N]`
 enum RunsPruneCommand: Command {
     static let spec = CommandSpec(
-        name: "runs prune", summary: "Delete old runs from the journal.", usage: "[--older-than AGE] [--keep N]",
-        options: [
-            OptionSpec(names: ["--older-than"], valueName: "AGE", help: "Delete runs started more than AGE ago (30d, 12h, 90m)."),
-            OptionSpec(
-                names: ["--keep"], valueName: "N",
-                help: "Keep only the newest N runs (default \(SQLiteJournal.defaultRetention) when --older-than is not given)."),
-        ],
+        name: "runs prune", summary: "Delete old runs from the journal.", arguments: "",
+        options: [Option.olderThan.spec, Option.keep.spec],
         discussion: """
             A run that a live process is still running is never deleted. After every run the journal
             keeps the newest \(SQLiteJournal.defaultRetention) runs on its own; this command prunes further.
@@ -23,26 +26,25 @@ enum RunsPruneCommand: Command {
         examples: ["skillbook runs prune --older-than 30d", "skillbook runs prune --keep 100"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+        let host = invocation.host(arguments)
         var cutoff: Date?
-        if let text = arguments.value("older-than") {
+        if let text = arguments[.olderThan] {
             guard text.last?.isLetter == true, let seconds = DurationText.seconds(text) else {
                 throw UsageError(
                     message: "--older-than expects an age with a unit such as 30d, 12h or 90m, got '\(text)'", command: "runs prune")
             }
-            cutoff = Date().addingTimeInterval(-seconds)
+            cutoff = host.configuration.clock.now().addingTimeInterval(-seconds)
         }
         var keep: Int?
-        if let text = arguments.value("keep") {
+        if let text = arguments[.keep] {
             guard let number = Int(text), number >= 0 else {
                 throw UsageError(message: "--keep expects a whole number, got '\(text)'", command: "runs prune")
             }
             keep = number
         }
         if cutoff == nil && keep == nil { keep = SQLiteJournal.defaultRetention }
-        let workspace = invocation.workspace(arguments)
-        let journal = try workspace.journal()
-        let deleted = try journal.prune(olderThan: cutoff, keepingNewest: keep)
-        let emptied = try TrashCleanup.sweep(journal: journal, stateDirectory: workspace.stateDirectory).count
+        let pruned = try await host.prune(olderThan: cutoff, keepingNewest: keep)
+        let (deleted, emptied) = (pruned.runs, pruned.trashFolders)
         invocation.console.out(
             "pruned \(deleted) run\(deleted == 1 ? "" : "s")"
                 + (emptied == 0 ? "" : "; emptied \(emptied) trash folder\(emptied == 1 ? "" : "s") older than every run kept"))

@@ -1,12 +1,13 @@
 import Foundation
 import SkillbookCore
+import SkillbookHost
 import SkillbookStore
 
 /// `skillbook runs show RUN [--json]`
 enum RunsShowCommand: Command {
     static let spec = CommandSpec(
-        name: "runs show", summary: "Show one run: its inputs, outcome and a timeline of every call.", usage: "RUN [--json]",
-        options: [OptionSpec(names: ["--json"], help: "Print the whole record as JSON (with the playbook's text).")],
+        name: "runs show", summary: "Show one run: its inputs, outcome and a timeline of every call.", arguments: "RUN",
+        options: [Option.json.withHelp("Print the whole record as JSON (with the playbook's text).").spec],
         positionals: 1...1,
         discussion: """
             RUN is a run id or any unique prefix of it (see 'skillbook runs'). The timeline has every call
@@ -18,13 +19,13 @@ enum RunsShowCommand: Command {
         examples: ["skillbook runs show 5c0e", "skillbook runs show 5c0e --json"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let workspace = invocation.workspace(arguments)
-        let journal = try workspace.journal()
-        let runID = try journal.resolveRunID(arguments.positionals[0])
-        guard let timeline = try journal.timeline(runID) else {
-            throw JournalError(.notFound, "no run \(runID) in \(journal.database.path)")
+        let host = invocation.host(arguments)
+        let journal = try host.openJournal()
+        let runID = try await journal.resolveRunID(arguments.positionals[0])
+        guard let timeline = try await journal.timeline(runID) else {
+            throw JournalError(.notFound, "no run \(runID) in \(journal.location)")
         }
-        if arguments.flag("json") {
+        if arguments[.json] {
             invocation.console.out(JSONText.encode(JournalText.json(timeline), pretty: true))
         } else {
             invocation.console.writeOut(JournalText.text(timeline, console: invocation.console))

@@ -1,9 +1,10 @@
 import SkillbookCore
+import SkillbookHost
 
 /// `skillbook schema` — the JSON Schema of the playbook format, for editor autocompletion.
 enum SchemaCommand: Command {
     static let spec = CommandSpec(
-        name: "schema", summary: "Print the JSON Schema of the playbook format (for editors).", usage: "",
+        name: "schema", summary: "Print the JSON Schema of the playbook format (for editors).", arguments: "",
         options: [],
         discussion: """
             Save it and point your editor's YAML support at it, for example with a first line
@@ -12,146 +13,8 @@ enum SchemaCommand: Command {
         examples: ["skillbook schema > playbook.schema.json"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let registry = try invocation.workspace(arguments).registry()
+        let registry = try invocation.host(arguments).loadRegistry().registry
         invocation.console.out(JSONText.encode(PlaybookJSONSchema.make(skillIDs: registry.ids), pretty: true))
         return 0
-    }
-}
-
-/// The playbook format as JSON Schema (draft 2020-12); skill ids are listed so editors complete them.
-enum PlaybookJSONSchema {
-    static func make(skillIDs: [String]) -> Value {
-        let duration: Value = [
-            "description": "Seconds, or text such as 30s, 5m, 1h.",
-            "anyOf": [["type": "number", "exclusiveMinimum": 0], ["type": "string", "pattern": "^[0-9.]+(ms|s|m|h|d)?$"]],
-        ]
-        // A retry delay may be 0 (retry at once); a timeout may not.
-        let delay: Value = [
-            "description": "Seconds before the second attempt, or text such as 500ms, 2s.",
-            "anyOf": [["type": "number", "minimum": 0], ["type": "string", "pattern": "^[0-9.]+(ms|s|m|h|d)?$"]],
-        ]
-        let onFailure: Value = [
-            "description": "What happens when a step fails after its retries.",
-            "enum": ["rollback", "stop", "continue"],
-        ]
-        let schemaKeyword: Value = [
-            "type": "object",
-            "properties": .object(
-                ValueObject(
-                    SchemaDecoder.keywords.map { keyword in
-                        let sub: Value = ["anyOf": [["type": "boolean"], ["$ref": "#/$defs/parameterSchema"]]]
-                        let types: Value = ["enum": .array((Schema.JSONType.allCases.map(\.rawValue) + ["any"]).map(Value.string))]
-                        let schema: Value =
-                            switch keyword {
-                            case "type": ["anyOf": [types, ["type": "array", "items": types]]]
-                            case "format": ["enum": .array(FormatCheck.knownFormats.sorted().map(Value.string))]
-                            case "secret", "deprecated", "readOnly", "writeOnly": ["type": "boolean"]
-                            case "minimum", "maximum": ["type": "number"]
-                            case "minLength", "maxLength", "minItems", "maxItems": ["type": "integer", "minimum": 0]
-                            case "required": ["type": "array", "items": ["type": "string"]]
-                            case "enum", "examples": ["type": "array"]
-                            case "description", "title", "pattern", "$schema", "$id", "$comment", "$ref": ["type": "string"]
-                            case "items", "not", "propertyNames", "additionalProperties": sub
-                            case "prefixItems", "allOf", "anyOf", "oneOf": ["type": "array", "items": sub]
-                            case "properties", "patternProperties", "$defs": ["type": "object", "additionalProperties": sub]
-                            case "dependentRequired": ["type": "object", "additionalProperties": ["type": "array", "items": ["type": "string"]]]
-                            default: [:]
-                            }
-                        return (keyword, schema)
-                    })),
-            "additionalProperties": false,
-        ]
-        let stepProperties: ValueObject = [
-            "id": ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Unique step id, used as steps.<id>.output."],
-            "skill": ["type": "string", "description": "The skill to call.", "enum": .array(skillIDs.map(Value.string))],
-            "playbook": ["type": "string", "description": "A sub-playbook to run instead of a skill: a name or a path."],
-            "with": ["type": "object", "description": "Parameters; values may use ${{ … }} expressions."],
-            "when": ["description": "Run the step only when this expression is true."],
-            "retry": [
-                "anyOf": [
-                    ["type": "integer", "minimum": 1, "maximum": 100],
-                    [
-                        "type": "object", "additionalProperties": false,
-                        "properties": [
-                            "attempts": ["type": "integer", "minimum": 1, "maximum": 100],
-                            "backoff": ["enum": ["fixed", "exponential"]],
-                            "delay": delay,
-                        ],
-                    ],
-                ]
-            ],
-            "timeout": duration,
-            "confirm": ["type": "boolean", "description": "false lets a confirm-skill run without a terminal."],
-            "on_failure": onFailure,
-            "foreach": ["description": "A list (usually an expression): the step runs once per element, named item."],
-            "concurrency": ["type": "integer", "minimum": 1, "maximum": 64, "description": "foreach calls at once."],
-            "batch": [
-                "type": "object", "additionalProperties": false,
-                "description": "How a list longer than the skill's maxItems is split into calls.",
-                "properties": [
-                    "size": ["type": "integer", "minimum": 1, "maximum": 1_000_000],
-                    "concurrency": ["type": "integer", "minimum": 1, "maximum": 64],
-                    "pause": delay,
-                    "over": ["type": "string", "description": "The list parameter to split."],
-                ],
-            ],
-            "rollback": [
-                "type": "array", "minItems": 1, "items": ["$ref": "#/$defs/rollbackStep"],
-                "description": "Steps that undo this one; they may use ${{ this.input }} and ${{ this.output }}.",
-            ],
-        ]
-        let step: Value = [
-            "type": "object",
-            "required": ["id"],
-            "oneOf": [["required": ["skill"]], ["required": ["playbook"]]],
-            "additionalProperties": false,
-            "properties": .object(stepProperties),
-        ]
-        // A rollback step has fewer keys, and its id is optional.
-        let rollbackProperties = stepProperties.filter { PlaybookDecoder.rollbackStepKeys.contains($0.key) }
-        let rollbackStep: Value = [
-            "type": "object",
-            "required": ["skill"],
-            "additionalProperties": false,
-            "properties": .object(ValueObject(rollbackProperties.map { ($0.key, $0.value) })),
-        ]
-        let scheduleEntry: Value = [
-            "type": "object",
-            "additionalProperties": false,
-            "oneOf": [["required": ["cron"]], ["required": ["every"]]],
-            "properties": [
-                "cron": ["type": "string", "description": "Five cron fields (Debian cron), or @hourly @daily @weekly @monthly @yearly."],
-                "every": duration,
-                "timezone": ["type": "string", "description": "IANA zone name; default: the machine's zone."],
-                "catch_up": ["enum": ["none", "latest", "all"], "description": "Fires missed while nothing ran."],
-                "catch_up_window": duration,
-                "overlap": ["enum": ["skip", "queue", "allow"], "description": "A fire while the previous run still runs."],
-                "inputs": ["type": "object", "description": "Inputs of the scheduled runs (literal values)."],
-            ],
-        ]
-        return [
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": "https://skillbook.dev/schema/playbook.json",
-            "title": "Skillbook playbook",
-            "type": "object",
-            "required": ["name", "steps"],
-            "additionalProperties": false,
-            "properties": [
-                "name": ["type": "string", "pattern": "^[a-z][a-z0-9_-]*$", "description": "Unique; the file is Playbooks/<name>.yaml."],
-                "description": ["type": "string"],
-                "triggers": ["type": "array", "items": ["type": "string"], "description": "Phrases for 'skillbook ask'; {slot} fills an input."],
-                "inputs": ["type": "object", "additionalProperties": ["$ref": "#/$defs/parameterSchema"]],
-                "env": ["type": "array", "items": ["type": "string"], "description": "Environment variables readable as env.NAME."],
-                "schedule": [
-                    "description": "When the playbook runs on its own: one entry or a list.",
-                    "anyOf": [["$ref": "#/$defs/scheduleEntry"], ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/scheduleEntry"]]],
-                ],
-                "on_failure": onFailure,
-                "timeout": duration,
-                "steps": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/step"]],
-                "outputs": ["type": "object", "description": "Named results, usually ${{ steps.<id>.output.<field> }}."],
-            ],
-            "$defs": ["step": step, "rollbackStep": rollbackStep, "parameterSchema": schemaKeyword, "scheduleEntry": scheduleEntry],
-        ]
     }
 }

@@ -1,17 +1,17 @@
 import Foundation
 import SkillbookCore
+import SkillbookHost
 
 /// `skillbook show NAME`
 enum ShowCommand: Command {
     static let spec = CommandSpec(
-        name: "show", summary: "Show a playbook: inputs, steps and outputs.", usage: "NAME|FILE",
+        name: "show", summary: "Show a playbook: inputs, steps and outputs.", arguments: "NAME|FILE",
         options: [], positionals: 1...1)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let workspace = invocation.workspace(arguments)
-        let registry = try workspace.registry()
-        let url = try workspace.locatePlaybook(arguments.positionals[0])
-        let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry, library: workspace.library)
+        let host = invocation.host(arguments)
+        let registry = try host.loadRegistry().registry
+        let file = try host.loadPlaybook(at: host.locatePlaybook(arguments.positionals[0]), registry: registry)
         DiagnosticPrinter(console: invocation.console, sources: [file.displayName: file.text]).print(file.result.diagnostics)
         guard let playbook = file.result.playbook else { return 2 }
         let console = invocation.console

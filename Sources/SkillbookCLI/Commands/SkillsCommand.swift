@@ -1,21 +1,24 @@
 import Foundation
 import SkillbookCore
+import SkillbookHost
+
+extension Option where Value == Bool {
+    static var markdown: Self { Self("--markdown", help: "Print a reference page of the skills in Markdown.") }
+}
 
 /// `skillbook skills [ID] [--json|--markdown]`
 enum SkillsCommand: Command {
     static let spec = CommandSpec(
-        name: "skills", summary: "List skills, or describe one.", usage: "[ID] [--json|--markdown]",
-        options: [
-            OptionSpec(names: ["--json"], help: "Print descriptors with parameters and output as JSON Schema."),
-            OptionSpec(names: ["--markdown"], help: "Print a reference page of the skills in Markdown."),
-        ],
+        name: "skills", summary: "List skills, or describe one.", arguments: "[ID]",
+        options: [Option.json.withHelp("Print descriptors with parameters and output as JSON Schema.").spec, Option.markdown.spec],
+        alternatives: [[Option.json.spec, Option.markdown.spec]],
         positionals: 0...1,
         examples: ["skillbook skills", "skillbook skills notes.create --json", "skillbook skills --markdown > docs/skills.md"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let registry = try invocation.workspace(arguments).registry(printingWarningsTo: invocation.console)
+        let registry = try invocation.host(arguments).loadRegistry(reporting: invocation.notices(manifestWarnings: true))
         let console = invocation.console
-        if arguments.flag("json") && arguments.flag("markdown") {
+        if arguments[.json] && arguments[.markdown] {
             throw UsageError(message: "choose one of --json and --markdown", command: "skills")
         }
         var descriptors = registry.descriptors
@@ -26,10 +29,10 @@ enum SkillsCommand: Command {
             }
             descriptors = [skill.descriptor]
         }
-        if arguments.flag("json") {
+        if arguments[.json] {
             let objects = descriptors.map { Value.object(SkillReference.json($0)) }
             console.out(JSONText.encode(arguments.positionals.isEmpty ? .array(objects) : objects[0], pretty: true))
-        } else if arguments.flag("markdown") {
+        } else if arguments[.markdown] {
             console.writeOut(SkillReference.markdown(descriptors))
         } else if arguments.positionals.isEmpty {
             let rows = descriptors.map { [$0.id, $0.kind.rawValue, $0.summary] }
@@ -38,72 +41,5 @@ enum SkillsCommand: Command {
             console.writeOut(SkillReference.text(descriptors[0]))
         }
         return 0
-    }
-}
-
-/// Skill descriptors rendered for people (text, Markdown) and programs (JSON Schema).
-enum SkillReference {
-    static func json(_ descriptor: SkillDescriptor) -> ValueObject {
-        var object = ValueObject()
-        object["id"] = .string(descriptor.id)
-        object["title"] = .string(descriptor.title)
-        object["summary"] = .string(descriptor.summary)
-        object["kind"] = .string(descriptor.kind.rawValue)
-        object["confirm"] = .bool(descriptor.confirm)
-        object["reversible"] = .bool(descriptor.reversible)
-        object["idempotent"] = .bool(descriptor.idempotent)
-        object["timeout"] = .double(descriptor.timeout)
-        object["resources"] = .array(descriptor.resources.map(Value.string))
-        object["examples"] = .array(descriptor.examples.map(Value.string))
-        if case .unavailable(let reason) = descriptor.availability { object["unavailable"] = .string(reason) }
-        var parameters = JSONSchemaExport.export(descriptor.parameters).objectValue ?? ValueObject()
-        parameters["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-        object["parameters"] = .object(parameters)
-        object["output"] = JSONSchemaExport.export(descriptor.output)
-        return object
-    }
-
-    static func text(_ descriptor: SkillDescriptor) -> String {
-        var lines = ["\(descriptor.id) — \(descriptor.summary)", ""]
-        var traits = [descriptor.kind.rawValue]
-        if descriptor.confirm { traits.append("asks for confirmation") }
-        traits.append(descriptor.reversible ? "reversible" : "cannot be undone")
-        if descriptor.idempotent { traits.append("idempotent") }
-        traits.append("timeout \(JSONText.number(descriptor.timeout))s")
-        lines.append(traits.joined(separator: ", "))
-        if !descriptor.resources.isEmpty { lines.append("writes: \(descriptor.resources.joined(separator: ", "))") }
-        if case .unavailable(let reason) = descriptor.availability { lines.append("not available here: \(reason)") }
-        lines += ["", "parameters:"] + SchemaText.properties(descriptor.parameters)
-        lines += ["", "output:"] + SchemaText.properties(descriptor.output)
-        if !descriptor.examples.isEmpty {
-            lines += ["", "examples:"] + descriptor.examples.map { "  \"\($0)\"" }
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    static func markdown(_ descriptors: [SkillDescriptor]) -> String {
-        var text = "# Skills\n\nGenerated by `skillbook skills --markdown`; do not edit by hand.\n"
-        for descriptor in descriptors {
-            text += "\n## `\(descriptor.id)`\n\n\(descriptor.summary)\n\n"
-            var traits = ["kind: \(descriptor.kind.rawValue)"]
-            if descriptor.confirm { traits.append("asks for confirmation") }
-            traits.append(descriptor.reversible ? "reversible" : "cannot be undone")
-            if descriptor.idempotent { traits.append("idempotent") }
-            text += traits.joined(separator: " · ") + "\n\n"
-            text += table("Parameter", descriptor.parameters)
-            text += "\n" + table("Output", descriptor.output)
-        }
-        return text
-    }
-
-    private static func table(_ title: String, _ schema: Schema) -> String {
-        guard !schema.properties.isEmpty else { return "\(title): any value.\n" }
-        var text = "| \(title) | Type | Required | Description |\n|---|---|---|---|\n"
-        for property in schema.properties {
-            let required = schema.required.contains(property.name) ? "yes" : ""
-            let description = (property.schema.description ?? "").replacingOccurrences(of: "|", with: "\\|")
-            text += "| `\(property.name)` | \(SchemaText.line(property.schema).replacingOccurrences(of: "|", with: "\\|")) | \(required) | \(description) |\n"
-        }
-        return text
     }
 }

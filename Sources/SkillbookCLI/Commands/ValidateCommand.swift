@@ -1,10 +1,11 @@
 import Foundation
 import SkillbookCore
+import SkillbookHost
 
 /// `skillbook validate [PATH…]`
 enum ValidateCommand: Command {
     static let spec = CommandSpec(
-        name: "validate", summary: "Check playbooks without running anything.", usage: "[PATH...]",
+        name: "validate", summary: "Check playbooks without running anything.", arguments: "[PATH...]",
         options: [], positionals: 0...Int.max,
         discussion: """
             Checks YAML syntax, keys, skills, parameters against each skill's schema, and every
@@ -15,27 +16,25 @@ enum ValidateCommand: Command {
         examples: ["skillbook validate", "skillbook validate Playbooks/morning-briefing.yaml"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let workspace = invocation.workspace(arguments)
-        let registry = try workspace.registry(printingWarningsTo: invocation.console)
+        let host = invocation.host(arguments)
+        let registry = try host.loadRegistry(reporting: invocation.notices(manifestWarnings: true))
         var files: [URL] = []
         if arguments.positionals.isEmpty {
-            files = workspace.playbookFiles()
+            files = host.playbookFiles()
             if files.isEmpty {
-                throw UsageError(message: "no playbooks in \(workspace.displayPath(workspace.playbooksDirectory))", command: "validate")
+                throw UsageError(message: "no playbooks in \(host.displayPath(host.configuration.playbooksDirectory))", command: "validate")
             }
         }
         for path in arguments.positionals {
             var isDirectory: ObjCBool = false
-            let url = workspace.file(path)
+            let url = host.file(path)
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
                 throw UsageError(message: "no such file or folder '\(path)'", command: "validate")
             }
             if isDirectory.boolValue {
-                var folder = workspace
-                folder.playbooksDirectory = url
-                let found = folder.playbookFiles()
+                let found = host.playbookFiles(in: url)
                 if found.isEmpty {
-                    throw UsageError(message: "no playbooks in \(workspace.displayPath(url))", command: "validate")
+                    throw UsageError(message: "no playbooks in \(host.displayPath(url))", command: "validate")
                 }
                 files += found
             } else {
@@ -44,7 +43,7 @@ enum ValidateCommand: Command {
         }
         var failed = 0
         for url in files {
-            let file = try LoadedPlaybookFile(url: url, displayName: workspace.displayPath(url), registry: registry, library: workspace.library)
+            let file = try host.loadPlaybook(at: url, registry: registry)
             DiagnosticPrinter(console: invocation.console, sources: [file.displayName: file.text])
                 .print(file.result.diagnostics)
             if file.result.playbook == nil {

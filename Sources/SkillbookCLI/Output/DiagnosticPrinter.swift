@@ -56,12 +56,3 @@ struct DiagnosticPrinter {
         return nil
     }
 }
-
-/// Diagnostics about files, thrown with the files' text so they print with the offending line.
-struct SourcedDiagnosticError: Error, Sendable, CustomStringConvertible {
-    var diagnostics: [Diagnostic]
-    /// File text by the name diagnostics use.
-    var sources: [String: String]
-
-    var description: String { DiagnosticError(diagnostics).description }
-}

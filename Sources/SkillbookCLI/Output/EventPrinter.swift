@@ -1,3 +1,4 @@
+import SkillbookHost
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
@@ -9,7 +10,7 @@ struct EventPrinter: Sendable {
 
     func print(_ event: RunEvent) {
         if json {
-            console.out(JSONText.encode(.object(EventJSON.object(event))))
+            console.out(JSONText.encode(.object(RunEventJSON.object(event))))
             return
         }
         switch event {

@@ -1,3 +1,4 @@
+import SkillbookHost
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
@@ -62,7 +63,7 @@ enum JournalText {
         object["status"] = .string(run.status.rawValue)
         object["started"] = .string(iso(run.started))
         object["finished"] = run.finished.map { .string(iso($0)) } ?? .null
-        object["duration"] = run.duration.map { .double(EventJSON.rounded($0)) } ?? .null
+        object["duration"] = run.duration.map { .double(RunEventJSON.rounded($0)) } ?? .null
         object["trigger"] = .string(run.trigger)
         if let reason = run.interruption, run.status == .interrupted { object["interruption"] = .string(reason) }
         if let error = run.error { object["error"] = .string(error) }

@@ -1,10 +1,11 @@
 import Foundation
-import SkillbookCore
-import SkillbookRuntime
+public import SkillbookCore
+public import SkillbookRuntime
 
-/// The `--json` form of run events: one object per line, each with a `type`.
-enum EventJSON {
-    static func object(_ event: RunEvent) -> ValueObject {
+/// The JSON form of run events (`skillbook run --json`, a daemon's log, an MCP progress note): one
+/// object per event, each with a `type`; `run.finished` carries the status, outputs and each step.
+public enum RunEventJSON {
+    public static func object(_ event: RunEvent) -> ValueObject {
         var object = ValueObject()
         object["type"] = .string(event.type)
         switch event {
@@ -67,7 +68,7 @@ enum EventJSON {
         return object
     }
 
-    static func finished(_ result: RunResult) -> ValueObject {
+    public static func finished(_ result: RunResult) -> ValueObject {
         var object = ValueObject()
         object["type"] = "run.finished"
         object["run"] = .string(result.runID)
@@ -91,7 +92,13 @@ enum EventJSON {
         return object
     }
 
-    static func rounded(_ seconds: Double) -> Double {
+    /// One event as a line of compact JSON (without the newline).
+    public static func line(_ event: RunEvent) -> String {
+        JSONText.encode(.object(object(event)))
+    }
+
+    /// Seconds rounded to the millisecond, as every duration in the JSON form.
+    public static func rounded(_ seconds: Double) -> Double {
         (seconds * 1000).rounded() / 1000
     }
 }

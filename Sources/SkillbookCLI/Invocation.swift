@@ -1,0 +1,50 @@
+import Foundation
+import SkillbookHost
+import SkillbookRuntime
+
+/// What one invocation of the CLI runs with.
+struct Invocation: Sendable {
+    var console: Console
+    var environment: [String: String]
+    var currentDirectory: URL
+    /// Whether Ctrl-C and SIGTERM are routed to the running playbook (only in the real process).
+    var handlesSignals: Bool
+
+    /// The host configured by the workspace options (`--playbooks`, `--state`, `--skills`,
+    /// `--allow-path`) in this invocation's directory and environment. Confirmations are refused
+    /// (saying what to do about it) unless `confirmation` says otherwise.
+    func host(_ arguments: ParsedArguments, confirmation: ConfirmationPolicy? = nil) -> PlaybookHost {
+        var configuration = HostConfiguration.workspace(
+            in: currentDirectory, environment: environment, playbooks: arguments[.playbooks], state: arguments[.state],
+            skills: arguments[.skills], allowedPaths: arguments[.allowPath])
+        configuration.confirmation = confirmation ?? Self.noTerminal
+        return PlaybookHost(configuration)
+    }
+
+    /// `--yes` approves, a terminal asks, anything else refuses.
+    func confirmation(approveAll: Bool) -> ConfirmationPolicy {
+        if approveAll { return .approveAll }
+        if console.stdinIsTerminal { return .ask(TerminalConfirmer(console: console)) }
+        return Self.noTerminal
+    }
+
+    static let noTerminal = ConfirmationPolicy.refuse(
+        reason: "no terminal to ask on; pass --yes to approve, or set 'confirm: false' on the step")
+
+    /// Prints what the host reports while it prepares work. Manifest warnings print only where
+    /// `manifestWarnings` (the commands that check things: validate, skills).
+    func notices(manifestWarnings: Bool = false) -> HostNoticeHandler {
+        let console = console
+        return { notice in NoticeText.print(notice, console: console, manifestWarnings: manifestWarnings) }
+    }
+
+    /// `-i KEY=VALUE` texts split at the first `=`.
+    static func keyValues(_ texts: [String], command: String) throws(UsageError) -> [(key: String, text: String)] {
+        try texts.map { text throws(UsageError) -> (key: String, text: String) in
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw UsageError(message: "-i expects KEY=VALUE, got '\(text)'", command: command)
+            }
+            return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+public import SkillbookCore
+import SkillbookSkills
+
+/// The skills a host runs with, and what loading the manifests had to say.
+public struct LoadedRegistry: Sendable {
+    public var registry: SkillRegistry
+    /// Warnings of the manifest files (errors are thrown instead).
+    public var warnings: [Diagnostic]
+    /// The manifest files' text by display name, so a diagnostic prints with its line.
+    public var sources: [String: String]
+}
+
+extension PlaybookHost {
+    /// The built-in skills and the manifest skills of the configuration's skill folders.
+    ///
+    /// Throws `missingSkillsFolder` for a folder that does not exist, `invalidManifests` with every
+    /// manifest problem when any is an error, `invalidRegistry` for a duplicate id.
+    public func loadRegistry() throws(HostError) -> LoadedRegistry {
+        let configuration = configuration
+        for directory in configuration.skillDirectories where !HostConfiguration.isDirectory(directory) {
+            let base = configuration.currentDirectory.standardizedFileURL.path
+            let path = directory.standardizedFileURL.path
+            throw .missingSkillsFolder(path: path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path)
+        }
+        let runner = ProcessRunner(inheritedEnvironment: configuration.environment, workingDirectory: configuration.currentDirectory.path)
+        let skills = SkillEnvironment(
+            stateDirectory: configuration.stateDirectory, currentDirectory: configuration.currentDirectory,
+            allowedRoots: [configuration.currentDirectory, configuration.stateDirectory] + configuration.allowedPaths,
+            clock: configuration.clock, processes: runner, stores: persistence.stores)
+        var registry: SkillRegistry
+        do throws(SkillRegistry.RegistryError) {
+            registry = try SkillRegistry(BuiltinSkills.all(environment: skills))
+        } catch {
+            throw .invalidRegistry(error)
+        }
+        let loader = ManifestLoader(runner: runner, workingDirectory: configuration.currentDirectory.path)
+        let manifests = loader.load(directories: configuration.skillDirectories, into: &registry, displayPath: displayPath)
+        if manifests.diagnostics.hasErrors {
+            throw .invalidManifests(diagnostics: manifests.diagnostics, sources: manifests.sources)
+        }
+        return LoadedRegistry(registry: registry, warnings: manifests.diagnostics, sources: manifests.sources)
+    }
+
+    /// The registry, its manifest warnings reported to `onNotice`.
+    func registry(_ onNotice: HostNoticeHandler) throws(HostError) -> SkillRegistry {
+        let loaded = try loadRegistry()
+        if !loaded.warnings.isEmpty { onNotice(.manifestWarnings(loaded.warnings, sources: loaded.sources)) }
+        return loaded.registry
+    }
+}
+
+extension PlaybookHost {
+    /// The registry, its manifest warnings reported to `onNotice` as `manifestWarnings`.
+    public func loadRegistry(reporting onNotice: HostNoticeHandler) throws(HostError) -> SkillRegistry {
+        try registry(onNotice)
+    }
+}

@@ -1,0 +1,85 @@
+public import Foundation
+public import SkillbookCore
+import SkillbookRuntime
+
+/// The rules `resume` and `rollback` share about a recorded run.
+enum RecordedRuns {
+    /// Only a run that stopped before finishing can be resumed.
+    static func checkResumable(_ run: JournalRun, journal: any RunJournal) throws(HostError) {
+        switch run.status {
+        case .interrupted, .failed: return
+        case .running: throw .runStillRunning(run: run, message: journal.stillRunningMessage(run))
+        case .succeeded, .succeededWithErrors: throw .notResumable(run: run, reason: .finished)
+        case .rolledBack: throw .notResumable(run: run, reason: .rolledBack)
+        case .rollbackIncomplete: throw .notResumable(run: run, reason: .rollbackIncomplete)
+        }
+    }
+
+    /// Only a run that stopped without finishing its work, or whose rollback was incomplete, is undone.
+    static func checkUndoable(_ run: JournalRun, journal: any RunJournal) throws(HostError) {
+        switch run.status {
+        case .interrupted, .failed, .rollbackIncomplete: return
+        case .running: throw .runStillRunning(run: run, message: journal.stillRunningMessage(run))
+        case .rolledBack: throw .notUndoable(run: run, reason: .alreadyRolledBack)
+        case .succeeded, .succeededWithErrors: throw .notUndoable(run: run, reason: .finished)
+        }
+    }
+
+    /// The journal's `takeOver` check, with the host's refusals carried through its typed throw.
+    static func takeOver(
+        _ runID: String, for purpose: RunTakeover, journal: any RunJournal,
+        check: (JournalRun, any RunJournal) throws(HostError) -> Void
+    ) async throws(HostError) -> JournalRun {
+        var refusal: HostError?
+        do {
+            return try await journal.takeOver(runID, for: purpose) { current throws(JournalError) in
+                do throws(HostError) {
+                    try check(current, journal)
+                } catch {
+                    refusal = error
+                    throw JournalError(.refused, "")
+                }
+            }
+        } catch {
+            throw refusal ?? HostError(error)
+        }
+    }
+
+    /// The calls of a run that started and have no result (their process stopped during them), as
+    /// a resume would see them: the latest attempt of each call that never completed, oldest first.
+    static func uncertainCalls(_ journal: any RunJournal, _ runID: String, registry: SkillRegistry) async throws -> [JournalCall] {
+        var keys: Set<CallKey> = []
+        _ = try await journal.resumePlan(runID, isReadOnly: isReadOnly(registry)) { call in
+            keys.insert(call.key)
+            return .rerun
+        }
+        var latest: [CallKey: JournalCall] = [:]
+        for call in try await journal.calls(of: runID) where keys.contains(call.key) { latest[call.key] = call }
+        return latest.values.sorted { $0.started < $1.started }
+    }
+
+    /// Whether a skill is read-only (a query), as resume plans ask.
+    static func isReadOnly(_ registry: SkillRegistry) -> (_ skill: String) -> Bool {
+        { skill in registry[skill]?.descriptor.kind == .query }
+    }
+
+    /// Whether calling `skill` again is harmless: it is read-only or idempotent.
+    static func isRepeatable(_ skill: String, registry: SkillRegistry) -> Bool {
+        guard let descriptor = registry[skill]?.descriptor else { return false }
+        return descriptor.idempotent || descriptor.kind == .query
+    }
+}
+
+extension JournalCall {
+    /// How a recorded call reads in messages: `many[batch 3] (notes.create_many), started 2026-05-01 09:00:01`
+    /// (local time in `timeZone`).
+    public func described(in timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: started)
+        let time = String(
+            format: "%04d-%02d-%02d %02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
+            parts.minute ?? 0, parts.second ?? 0)
+        return "\(key) (\(skill)), started \(time)"
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import SkillbookHost
+import SkillbookTesting
+import Testing
+
+/// Signals to this test process: SIGUSR1/SIGUSR2 stand in for SIGINT/SIGTERM (the watcher ignores
+/// them while it listens, so the process survives them).
+@Suite(.serialized) struct ShutdownSignalTests {
+    @Test func theFirstSignalShutsDownAndASecondOneIsARepeat() async throws {
+        let shutdowns = Recorder<Int32>()
+        let repeats = Recorder<Int32>()
+        let watcher = ShutdownSignal(
+            signals: [SIGUSR1], onShutdown: { shutdowns.append($0) }, onRepeat: { repeats.append($0) })
+        kill(getpid(), SIGUSR1)
+        #expect(try await waitUntil { shutdowns.values.count == 1 })
+        kill(getpid(), SIGUSR1)
+        #expect(try await waitUntil { repeats.values.count == 1 })
+        #expect(shutdowns.values == [SIGUSR1])
+        watcher.stop()
+    }
+
+    @Test func aSignalCancelsTheOperation() async throws {
+        let announced = Recorder<Int32>()
+        let started = Recorder<Bool>()
+        let signaller = Task {
+            _ = try await waitUntil { !started.values.isEmpty }
+            kill(getpid(), SIGUSR2)
+        }
+        let outcome = await ShutdownSignal.cancellingOnSignal(signals: [SIGUSR2], announce: { announced.append($0) }) {
+            started.append(true)
+            do {
+                try await Task.sleep(for: .seconds(30))
+                return "finished"
+            } catch {
+                return "cancelled"
+            }
+        }
+        _ = try await signaller.value
+        #expect(outcome == "cancelled")
+        #expect(announced.values == [SIGUSR2])
+    }
+}
+
+/// Polls `condition` until it holds or 5 seconds pass.
+func waitUntil(_ condition: () -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(5)
+    while !condition() {
+        if Date() > deadline { return false }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}
