@@ -21,7 +21,7 @@ import Testing
             clock.advance(to: try #require(clock.nextDeadline))
         }
         #expect(try await sleeper.value == (1...24).map { Double($0) * 3600 })
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(Date().timeIntervalSince(started) < 60, "a day of waits is not slept")
     }
 
     @Test func sleepersWakeInDeadlineOrderOnlyOnceTheirTimeHasCome() async throws {

@@ -69,7 +69,7 @@ enum RollbackCommand: Command {
         let events = EventPrinter(console: console, json: arguments.flag("json"))
         var environment = EngineEnvironment.live
         environment.variables = invocation.environment
-        let engine = Engine(registry: registry, environment: environment, recorder: journal)
+        let engine = Engine(registry: registry, environment: environment, resources: RunCommand.locks(journal), recorder: journal)
         var result = await engine.rollBack(playbook, runID: runID, completed: completed) { event in
             guard case .runFinished(var result) = event, let problem else { return events.print(event) }
             result.status = .rollbackIncomplete

@@ -92,12 +92,22 @@ enum RunCommand: Command {
                 confirmer: confirmer, recorder: recorder, invocation)
         }
         let events = EventPrinter(console: invocation.console, json: json)
-        let engine = Engine(registry: registry, environment: environment, confirmer: confirmer, recorder: recorder)
+        let engine = Engine(
+            registry: registry, environment: environment, confirmer: confirmer, resources: locks(recorder), recorder: recorder)
         let task = Task { await engine.run(playbook, inputs: inputs, options: options, onEvent: events.print) }
         let watcher = invocation.handlesSignals ? SignalWatcher(onSignal: { task.cancel() }) : nil
         let result = await task.value
         withExtendedLifetime(watcher) {}
         return result
+    }
+
+    /// The write locks of a run: on the state database when it is journaled there (so runs of
+    /// other processes are kept out too), else among the runs of this process.
+    static func locks(_ recorder: (any RunRecorder)?) -> any ResourceLocking {
+        guard let journal = recorder as? SQLiteJournal, let locks = try? SQLiteResourceLocks(database: journal.database) else {
+            return ResourceLocks.shared
+        }
+        return locks
     }
 
     /// On a terminal: a live step list drawn from a `RunSession` fed by the run's event stream.
@@ -109,7 +119,8 @@ enum RunCommand: Command {
         let renderer = LiveRenderer(session: RunSession(playbook: playbook), console: invocation.console)
         // A prompt must not be drawn over: the renderer stops while the question is open.
         let asking: any Confirmer = confirmer is TerminalConfirmer ? PausingConfirmer(base: confirmer, renderer: renderer) : confirmer
-        let handle = Engine(registry: registry, environment: environment, confirmer: asking, recorder: recorder)
+        let handle = Engine(
+            registry: registry, environment: environment, confirmer: asking, resources: locks(recorder), recorder: recorder)
             .events(playbook, inputs: inputs, options: options)
         let watcher =
             invocation.handlesSignals
