@@ -70,7 +70,8 @@ public final class SQLiteResourceLocks: ResourceLocking {
                 guard let wait = try take(wanted, runID: runID, step: step) else { break }
                 if wait != reported {
                     reported = wait
-                    waitRow = try recordWait(wait, runID: runID, step: step, previous: waitRow)
+                    // The record is for the timeline only: a wait that cannot be recorded still waits.
+                    waitRow = try? recordWait(wait, runID: runID, step: step, previous: waitRow)
                     waiting(wait)
                 }
                 try await clock.sleep(for: pollInterval)
