@@ -422,7 +422,10 @@ struct RunExecution: Sendable {
         }
 
         let locked = descriptor.kind == .action ? descriptor.resources : []
-        if !locked.isEmpty { try await engine.resources.acquire(locked, for: runID, waiting: { _ in }) }
+        if !locked.isEmpty {
+            let onEvent = onEvent
+            try await engine.resources.acquire(locked, for: runID, step: id) { wait in onEvent(.stepWaiting(step: id, wait: wait)) }
+        }
         defer { if !locked.isEmpty { Task { [resources = engine.resources, runID] in await resources.release(locked, for: runID) } } }
 
         let progress = Progress(total: calls)
