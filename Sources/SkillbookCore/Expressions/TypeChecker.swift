@@ -75,13 +75,48 @@ struct TypeChecker {
         case .binary(let op, let left, let right, let offset):
             let leftType = type(of: left, element: element)
             let rightType = type(of: right, element: element)
+            if op.isArithmetic {
+                if let result = Arithmetic.type(op, leftType, rightType) { return result }
+                error(Arithmetic.mismatch(op, leftType.description, rightType.description, offset: offset).message, at: offset)
+                return .any
+            }
             if op.isOrdering, leftType != .any, rightType != .any,
                 !(leftType.isNumeric && rightType.isNumeric), !(leftType == .string && rightType == .string)
             {
                 error("cannot compare \(leftType) with \(rightType)", at: offset)
             }
+            if op == .equal || op == .notEqual, Self.neverEqual(leftType, rightType) {
+                error("cannot compare \(leftType) with \(rightType): they are never equal", at: offset)
+            }
             return .boolean
+        case .conditional(let condition, let then, let otherwise, let offset):
+            let conditionType = type(of: condition, element: element)
+            if ![.any, .boolean, .null].contains(conditionType) {
+                error("the condition of '?' must be a boolean, got \(conditionType)", at: offset)
+            }
+            return ExprType.union(type(of: then, element: element), type(of: otherwise, element: element))
+        case .slice(let base, let from, let to, let offset):
+            let baseType = type(of: base, element: element)
+            for bound in [from, to].compactMap({ $0 }) {
+                let boundType = type(of: bound, element: element)
+                if ![.any, .integer, .null].contains(boundType) {
+                    error("slice bounds must be integers, got \(boundType)", at: bound.startOffset)
+                }
+            }
+            switch baseType {
+            case .any, .null, .array, .string: return baseType
+            default:
+                error("cannot slice \(baseType); slices take an array or a string", at: offset)
+                return .any
+            }
         }
+    }
+
+    /// A boolean against a string or a number: `==` is always false, so it is a mistake
+    /// (`inputs.flag == 'true'`).
+    private static func neverEqual(_ a: ExprType, _ b: ExprType) -> Bool {
+        func scalar(_ t: ExprType) -> Bool { t == .string || t.isNumeric }
+        return (a == .boolean && scalar(b)) || (b == .boolean && scalar(a))
     }
 
     static func type(of value: Value) -> ExprType {
@@ -180,7 +215,8 @@ struct TypeChecker {
             return .value(.any)
         case .step(let id, let binding, _):
             guard name == "output" else {
-                error("expected 'steps.\(id).output'", at: offset)
+                let hint = name == "outputs" ? "; did you mean 'output'?" : ""
+                error("expected 'steps.\(id).output'\(hint)", at: offset)
                 return .value(.any)
             }
             return .stepOutput(skill: binding.skill, binding.output)
@@ -246,6 +282,12 @@ struct TypeChecker {
                 return .any
             }
             return element
+        case .string:
+            guard indexType == .any || indexType.isNumeric else {
+                error("string index must be an integer, got \(indexType)", at: offset)
+                return .any
+            }
+            return .string
         case .object:
             guard indexType == .any || indexType == .string else {
                 error("cannot index object with \(indexType)", at: offset)
@@ -282,15 +324,20 @@ struct TypeChecker {
         var types: [ExprType] = []
         for argument in arguments { types.append(type(of: argument, element: element)) }
         guard let function = BuiltinFunction(rawValue: name) else {
-            error(Self.withHint("unknown function '\(name)'", name, BuiltinFunction.names), at: offset)
+            error(BuiltinFunction.unknownMessage(name), at: offset)
             return .any
         }
-        guard arguments.count == function.parameters.count else {
+        guard (function.requiredCount...function.parameters.count).contains(arguments.count) else {
             error(function.arityMessage(got: arguments.count), at: offset)
             return function.resultType(types)
         }
+        var fits = true
         for (i, argumentType) in types.enumerated() where !function.parameters[i].accepts(argumentType) {
             error(function.argumentMessage(i, got: argumentType.description), at: arguments[i].startOffset)
+            fits = false
+        }
+        if fits, let problem = function.elementProblem(types) {
+            error(problem, at: arguments[0].startOffset)
         }
         return function.resultType(types)
     }
