@@ -50,6 +50,7 @@ public struct PlaybookChecker: Sendable {
 
         for output in playbook.outputs {
             typeCheck(output.value, scope: scope, &diagnostics)
+            warnAboutJinja(in: output.value, schema: nil, &diagnostics)
         }
         warnAboutIrreversibleSteps(playbook, &diagnostics)
         return diagnostics
@@ -78,7 +79,12 @@ public struct PlaybookChecker: Sendable {
         if let descriptor = target.descriptor, case .success(_?) = step.batchDriver(for: descriptor) {
             type = .batched(type)
         }
-        return step.foreach == nil ? type : .array(type)
+        guard step.foreach != nil else { return type }
+        if step.whenIsPerItem, case .object(let fields?) = type {
+            // A skipped item's entry is `{ skipped: true }`: its other fields are absent (null).
+            type = .object(fields: fields + [ObjectField(name: "skipped", type: .boolean)])
+        }
+        return .array(type)
     }
 
     private func checkInputs(_ playbook: Playbook, _ diagnostics: inout [Diagnostic]) {
@@ -112,15 +118,24 @@ public struct PlaybookChecker: Sendable {
     ) {
         let name = "step '\(step.id)'"
         var scope = outer
-        if let when = step.when { typeCheck(when, scope: scope, &diagnostics) }
         if let foreach = step.foreach {
             switch typeCheck(foreach, scope: scope, &diagnostics) {
             case .array(let element)?: scope.item = element
             case .any?, nil: scope.item = .any
             case let other?:
-                diagnostics.append(.error("\(name) 'foreach' expects a list, got \(other)", at: foreach.location))
+                let bare = foreach.literalValue?.stringValue.flatMap(Self.bareExpression)
+                diagnostics.append(
+                    .error(
+                        "\(name) 'foreach' expects a list, got \(other)", at: foreach.location,
+                        hint: bare.map { "did you mean `${{ \($0) }}`?" }))
                 scope.item = .any
             }
+        }
+        // Inside foreach, `when` sees `item` and `index` (it is then evaluated per item).
+        if let when = step.when { checkWhen(when, step: step.id, scope: scope, &diagnostics) }
+        for mapping in step.with {
+            let schema = target(of: step, in: playbook)?.parameters.property(mapping.name)
+            warnAboutJinja(in: mapping.value, schema: schema, &diagnostics)
         }
 
         guard !step.skill.isEmpty || step.playbook != nil else { return }
@@ -251,7 +266,7 @@ public struct PlaybookChecker: Sendable {
     /// Type-checks every expression inside a mapped value; returns the static type of a single
     /// template, `nil` when there were errors or the value is not one template.
     @discardableResult
-    private func typeCheck(_ value: MappedValue, scope: ExpressionScope, _ diagnostics: inout [Diagnostic]) -> ExprType? {
+    func typeCheck(_ value: MappedValue, scope: ExpressionScope, _ diagnostics: inout [Diagnostic]) -> ExprType? {
         var result: ExprType?
         var failed = false
         for (template, holder) in value.templates {

@@ -43,6 +43,7 @@ public struct PlaybookDecoder: Sendable {
                 sawName = true
                 if let name = context.string(value, "name") {
                     playbook.name = name
+                    playbook.nameLocation = value.location
                     if !Self.isValidPlaybookName(name) {
                         context.error(
                             "playbook name '\(name)' must be lowercase letters, digits and '-', starting with a letter",
