@@ -55,6 +55,8 @@ public struct PlaybookInput: Sendable {
     public var schema: Schema
     /// The default when it is an expression such as `${{ today() }}`; literal defaults live in `schema`.
     public var defaultExpression: MappedValue?
+    /// The `default:` as written, literal or not, for pointing at it.
+    public var defaultSource: MappedValue?
     public var location: SourceLocation
 
     public init(name: String, schema: Schema, defaultExpression: MappedValue? = nil, location: SourceLocation) {

@@ -93,13 +93,17 @@ public struct PlaybookChecker: Sendable {
             if !seen.insert(input.name).inserted {
                 diagnostics.append(.error("duplicate input '\(input.name)'", at: input.location))
             }
-            if let value = input.schema.defaultValue, value != .null {
-                for violation in SchemaValidator.validate(value, against: input.schema) {
+            // A literal default, or a relative date kept for the run: checked where it is written.
+            if let value = input.schema.defaultValue ?? input.defaultExpression?.literalValue, value != .null {
+                let checked = RelativeDateLiterals.resolvedForChecking(value, schema: input.schema)
+                for violation in SchemaValidator.validate(checked, against: input.schema) {
                     diagnostics.append(
-                        .error("input '\(input.name)' default \(violation.predicate)", at: input.location))
+                        .error(
+                            "input '\(input.name)' default \(violation.predicate)",
+                            at: input.defaultSource?.location(of: violation.path) ?? input.location))
                 }
             }
-            if let expression = input.defaultExpression {
+            if let expression = input.defaultExpression, expression.literalValue == nil {
                 var defaultsScope = ExpressionScope(inputs: nil, env: playbook.env)
                 defaultsScope.hasRun = false
                 let type = typeCheck(expression, scope: defaultsScope, &diagnostics)
@@ -202,7 +206,8 @@ public struct PlaybookChecker: Sendable {
         let subject = "step '\(step.id)' parameter '\(path.rendered())'"
         switch value.content {
         case .literal(let literal):
-            for violation in SchemaValidator.validate(literal, against: schema) {
+            let checked = RelativeDateLiterals.resolvedForChecking(literal, schema: schema)
+            for violation in SchemaValidator.validate(checked, against: schema) {
                 let place = violation.path.isEmpty ? subject : "step '\(step.id)' parameter '\((path + violation.path).rendered())'"
                 diagnostics.append(.error("\(place) \(violation.predicate)", at: value.location(of: violation.path)))
             }
