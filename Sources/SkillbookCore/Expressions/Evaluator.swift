@@ -93,13 +93,7 @@ struct Evaluator {
     }
 
     /// A boolean condition (`when`, `?`): a boolean, or null as false; `nil` for anything else.
-    public static func condition(_ value: Value) -> Bool? {
-        switch value {
-        case .bool(let b): b
-        case .null: false
-        default: nil
-        }
-    }
+    static func condition(_ value: Value) -> Bool? { value.conditionValue }
 
     /// `xs[from:to]` and `text[from:to]`: bounds count from the end when negative and are clamped
     /// to the length, as in Python; an absent bound is the start or the end.
@@ -240,6 +234,18 @@ struct Evaluator {
         case .equal: x == y
         case .notEqual: x != y
         default: false
+        }
+    }
+}
+
+extension Value {
+    /// The value as a condition (`when`, `c ? a : b`): a boolean, or null as false; `nil` for
+    /// anything else, which is an error — a string is not "truthy" here.
+    public var conditionValue: Bool? {
+        switch self {
+        case .bool(let b): b
+        case .null: false
+        default: nil
         }
     }
 }
