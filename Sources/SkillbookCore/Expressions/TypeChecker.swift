@@ -25,7 +25,7 @@ struct TypeChecker {
         case env
     }
 
-    private mutating func error(_ message: String, at offset: Int) {
+    mutating func error(_ message: String, at offset: Int) {
         errors.append(ExpressionError(message, at: offset))
     }
 
@@ -73,50 +73,12 @@ struct TypeChecker {
                 return .any
             }
         case .binary(let op, let left, let right, let offset):
-            let leftType = type(of: left, element: element)
-            let rightType = type(of: right, element: element)
-            if op.isArithmetic {
-                if let result = Arithmetic.type(op, leftType, rightType) { return result }
-                error(Arithmetic.mismatch(op, leftType.description, rightType.description, offset: offset).message, at: offset)
-                return .any
-            }
-            if op.isOrdering, leftType != .any, rightType != .any,
-                !(leftType.isNumeric && rightType.isNumeric), !(leftType == .string && rightType == .string)
-            {
-                error("cannot compare \(leftType) with \(rightType)", at: offset)
-            }
-            if op == .equal || op == .notEqual, Self.neverEqual(leftType, rightType) {
-                error("cannot compare \(leftType) with \(rightType): they are never equal", at: offset)
-            }
-            return .boolean
+            return binary(op, left, right, offset: offset, element: element)
         case .conditional(let condition, let then, let otherwise, let offset):
-            let conditionType = type(of: condition, element: element)
-            if ![.any, .boolean, .null].contains(conditionType) {
-                error("the condition of '?' must be a boolean, got \(conditionType)", at: offset)
-            }
-            return ExprType.union(type(of: then, element: element), type(of: otherwise, element: element))
+            return conditional(condition, then, otherwise, offset: offset, element: element)
         case .slice(let base, let from, let to, let offset):
-            let baseType = type(of: base, element: element)
-            for bound in [from, to].compactMap({ $0 }) {
-                let boundType = type(of: bound, element: element)
-                if ![.any, .integer, .null].contains(boundType) {
-                    error("slice bounds must be integers, got \(boundType)", at: bound.startOffset)
-                }
-            }
-            switch baseType {
-            case .any, .null, .array, .string: return baseType
-            default:
-                error("cannot slice \(baseType); slices take an array or a string", at: offset)
-                return .any
-            }
+            return slice(base, from: from, to: to, offset: offset, element: element)
         }
-    }
-
-    /// A boolean against a string or a number: `==` is always false, so it is a mistake
-    /// (`inputs.flag == 'true'`).
-    private static func neverEqual(_ a: ExprType, _ b: ExprType) -> Bool {
-        func scalar(_ t: ExprType) -> Bool { t == .string || t.isNumeric }
-        return (a == .boolean && scalar(b)) || (b == .boolean && scalar(a))
     }
 
     static func type(of value: Value) -> ExprType {
