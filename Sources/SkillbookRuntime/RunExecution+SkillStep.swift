@@ -1,0 +1,94 @@
+import SkillbookCore
+
+/// Every call a skill step will make, worked out (and validated) before any of them runs.
+struct CallPlan: Sendable {
+    /// Parameters per foreach element (one entry without `foreach`), before batching.
+    var iterations: [ValueObject] = []
+    /// The calls of each iteration: one, or one per batch of the driving list.
+    var batches: [[ValueObject]] = []
+    /// The list parameter that drives batching, if the step batches.
+    var driver: BatchDriver?
+    /// Dry-run: earlier steps whose unknown outputs the mappings read (nothing was resolved then).
+    var unknown: [String] = []
+
+    /// Calls in all: batches over all iterations.
+    var calls: Int { batches.reduce(0) { $0 + $1.count } }
+    /// The first call's parameters, for events (before redaction).
+    var firstParameters: ValueObject { iterations.first ?? ValueObject() }
+}
+
+extension RunExecution {
+    /// A skill step: once, batched, or once per foreach element. `nil` output in a dry-run of an action.
+    func runSkillStep(_ step: PlaybookStep, skill: any Skill, index: Int, context: EvaluationContext) async throws -> Value? {
+        let descriptor = skill.descriptor
+        let id = prefix + step.id
+        let plan = try planCalls(step, descriptor, context: context)
+
+        if dryRun && (descriptor.kind == .action || !plan.unknown.isEmpty) {
+            onEvent(.stepPlanned(plannedAction(step, descriptor, plan)))
+            return nil
+        }
+
+        onEvent(
+            .stepStarted(step: id, skill: descriptor.id, attempt: 1, parameters: state.redactor.redact(plan.firstParameters)))
+        if step.confirm ?? descriptor.confirm, !dryRun {
+            try await confirm(step, descriptor, plan)
+        }
+
+        let locked = descriptor.kind == .action ? descriptor.resources : []
+        if !locked.isEmpty { await engine.resources.acquire(locked) }
+        defer { if !locked.isEmpty { Task { [resources = engine.resources] in await resources.release(locked) } } }
+
+        let calls = plan.calls
+        let progress = Progress(total: calls)
+        if calls > 1 { onEvent(.stepProgress(step: id, completed: 0, total: calls)) }
+        if step.foreach == nil {
+            let outputs = try await runBatches(plan.batches[0], step: step, skill: skill, index: index, progress: progress)
+            if dryRun { onEvent(.stepPlanned(plannedQuery(step, descriptor, plan))) }
+            return plan.driver == nil ? outputs[0] : Value.mergedBatches(outputs)
+        }
+        let results = try await forEach(plan.batches, step: step, skill: skill, index: index, driver: plan.driver, progress: progress)
+        return .array(results)
+    }
+
+    /// Resolves and validates the parameters of every call of the step (none in a dry-run that
+    /// reads unknown outputs).
+    func planCalls(_ step: PlaybookStep, _ descriptor: SkillDescriptor, context: EvaluationContext) throws -> CallPlan {
+        var plan = CallPlan(driver: try? step.batchDriver(for: descriptor).get())
+        if dryRun {
+            plan.unknown = unknownReferences(of: step)
+        }
+        if plan.unknown.isEmpty {
+            if let foreach = step.foreach {
+                let list: Value
+                do { list = try foreach.evaluate(in: context) } catch { throw StepFailure(message: "'foreach': \(error.message)") }
+                guard case .array(let items) = list else {
+                    throw StepFailure(message: "'foreach' expects a list, got \(list.typeName)")
+                }
+                for (position, item) in items.enumerated() {
+                    plan.iterations.append(
+                        try resolveParameters(
+                            step, descriptor, context: evaluationContext(item: item, index: position), driver: plan.driver))
+                }
+            } else {
+                plan.iterations = [try resolveParameters(step, descriptor, context: context, driver: plan.driver)]
+            }
+        }
+        plan.batches = plan.iterations.map { batchesOf($0, driver: plan.driver) }
+        return plan
+    }
+
+    /// Asks the confirmer; throws a non-retryable `StepFailure` when it refuses.
+    func confirm(_ step: PlaybookStep, _ descriptor: SkillDescriptor, _ plan: CallPlan) async throws {
+        let id = prefix + step.id
+        let request = ConfirmationRequest(
+            step: id, skill: descriptor.id, summary: descriptor.summary,
+            parameters: state.redactor.redact(plan.firstParameters), calls: plan.calls)
+        onEvent(.confirmationRequested(request))
+        let refusal = await engine.confirmer.confirm(request)
+        onEvent(.confirmationAnswered(step: id, approved: refusal == nil))
+        if let refusal {
+            throw StepFailure(message: "step needs confirmation (\(descriptor.id) has confirm): \(refusal)", retryable: false)
+        }
+    }
+}

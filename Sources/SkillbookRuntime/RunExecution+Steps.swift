@@ -1,0 +1,134 @@
+import Foundation
+import SkillbookCore
+
+/// How the steps of a (sub-)playbook ended, before any rollback.
+struct StepsOutcome: Sendable {
+    /// `rolledBack` here means a rollback is due, not that it happened.
+    var status: RunStatus
+    /// The failure that ended the steps, if any.
+    var failure: String?
+    /// The run was interrupted (cancelled).
+    var interrupted: Bool
+}
+
+extension RunExecution {
+    /// Runs every step in order and applies the failure policies.
+    func runSteps() async -> StepsOutcome {
+        var status = RunStatus.succeeded
+        for (index, step) in playbook.steps.enumerated() {
+            if Task.isCancelled {
+                return StepsOutcome(
+                    status: rollbackOrStop(), failure: "interrupted before step '\(prefix)\(step.id)'", interrupted: true)
+            }
+            do {
+                try await runStep(step, index: index)
+            } catch let failure as StepFailure {
+                let cancelled = Task.isCancelled
+                let policy = cancelled ? playbook.onFailure : (step.onFailure ?? playbook.onFailure)
+                if policy == .continue {
+                    status = .succeededWithErrors
+                    continue
+                }
+                return StepsOutcome(
+                    status: policy == .rollback ? .rolledBack : .failed, failure: failure.message, interrupted: cancelled)
+            } catch {
+                return StepsOutcome(
+                    status: rollbackOrStop(), failure: "step '\(prefix)\(step.id)' failed: \(error)",
+                    interrupted: Task.isCancelled)
+            }
+        }
+        return StepsOutcome(status: status, failure: nil, interrupted: false)
+    }
+
+    func rollbackOrStop() -> RunStatus { playbook.onFailure == .rollback ? .rolledBack : .failed }
+
+    /// Runs one step; throws `StepFailure` (already reported) when it fails.
+    func runStep(_ step: PlaybookStep, index: Int) async throws {
+        let id = prefix + step.id
+        if resume?.plan.finishedSteps[id] != nil {
+            onEvent(.stepSkipped(step: id, reason: "finished before the run was interrupted"))
+            return
+        }
+        var context = evaluationContext()
+        let started = engine.environment.now()
+        func fail(_ message: String, continuing: Bool? = nil) -> StepFailure {
+            let text = state.redactor.redact(message)
+            let policy = step.onFailure ?? playbook.onFailure
+            if !isNested {
+                state.report(index) {
+                    $0.status = .failed
+                    $0.error = text
+                    $0.duration = engine.environment.now().timeIntervalSince(started)
+                }
+            }
+            record(step: id, .failed, output: nil, error: text)
+            onEvent(.stepFailed(step: id, error: text, willContinue: continuing ?? (policy == .continue && !Task.isCancelled)))
+            return StepFailure(message: "step '\(id)' failed: \(text)")
+        }
+
+        if let when = step.when {
+            let value: Value
+            do { value = try when.evaluate(in: context) } catch {
+                throw fail("'when' could not be evaluated: \(error.message)")
+            }
+            if !value.isTruthy {
+                if !isNested { state.report(index) { $0.status = .skipped } }
+                record(step: id, .skipped, output: nil, error: nil)
+                onEvent(.stepSkipped(step: id, reason: "'when' is false"))
+                return
+            }
+        }
+
+        var output: Value?
+        var partial: String?
+        do {
+            if let name = step.playbook {
+                output = try await runSubPlaybook(name, step: step, index: index, context: context)
+            } else {
+                guard let skill = engine.registry[step.skill] else { throw StepFailure(message: "unknown skill '\(step.skill)'") }
+                output = try await runSkillStep(step, skill: skill, index: index, context: context)
+            }
+        } catch let failure as PartialFailure {
+            output = failure.output
+            partial = failure.message
+        } catch let failure as StepFailure {
+            throw fail(failure.message)
+        } catch let timeout as StepTimedOut {
+            throw fail(describe(timeout))
+        } catch is CancellationError {
+            throw fail("interrupted while step '\(id)' was running", continuing: false)
+        }
+
+        // Let go of this step's view of the outputs first, so adding its own does not copy them all.
+        context.steps = [:]
+        let duration = engine.environment.now().timeIntervalSince(started)
+        let redacted = output.map(state.redactor.redact)
+        if let partial {
+            state.update { $0.outputs[id] = output }
+            let failure = fail(partial)
+            record(step: id, .failed, output: output, error: partial)
+            throw failure
+        }
+        state.update { contents in
+            if let output { contents.outputs[id] = output }
+            if !isNested {
+                contents.reports[index].status = .succeeded
+                contents.reports[index].output = redacted
+                contents.reports[index].duration = duration
+            }
+        }
+        if output != nil || !dryRun { record(step: id, .succeeded, output: output, error: nil) }
+        onEvent(.stepSucceeded(step: id, output: redacted ?? .null, duration: duration))
+    }
+
+    /// Writes a step's end to the journal (never in a dry-run), secrets masked. A journal failure
+    /// here is not the step's failure: the calls themselves are already recorded.
+    func record(step: String, _ status: StepStatus, output: Value?, error: String?) {
+        guard !dryRun, let recorder = engine.recorder else { return }
+        let redactor = state.redactor
+        let kept = output.map(redactor.redact)
+        try? recorder.stepFinished(
+            runID: runID, step: step, status: status, output: kept, outputMasked: kept != output, error: error.map(redactor.redact))
+    }
+
+}
