@@ -70,7 +70,7 @@ public struct Engine: Sendable {
         let execution = RunExecution(
             engine: self, playbook: playbook, inputs: inputs, runID: runID, started: started,
             deadline: playbook.timeout.map { started.addingTimeInterval($0) }, dryRun: options.dryRun, onEvent: onEvent,
-            state: state, prefix: "", topIndex: nil, resume: options.resume.map { ResumeIndex($0.plan) })
+            state: state, resume: options.resume.map { ResumeIndex($0.plan) })
         onEvent(.runStarted(runID: runID, playbook: playbook.name, inputs: state.redactor.redact(inputs)))
         if let recorder, !options.dryRun, options.resume == nil {
             do {
@@ -102,7 +102,7 @@ public struct Engine: Sendable {
         let state = RunState(reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) })
         let execution = RunExecution(
             engine: self, playbook: playbook, inputs: [:], runID: runID, started: environment.now(), deadline: nil,
-            dryRun: false, onEvent: onEvent, state: state, prefix: "", topIndex: nil, resume: nil)
+            dryRun: false, onEvent: onEvent, state: state, resume: nil)
         execution.restore(ResumePlan(completed: completed))
         let status: RunStatus = await execution.rollBack() ? .rolledBack : .rollbackIncomplete
         return finish(execution, status: status, failure: nil, interrupted: false, onEvent: onEvent)

@@ -26,8 +26,9 @@ extension RunExecution {
         let concurrency = step.batch?.concurrency ?? 1
         let pause = step.batch?.pause ?? 0
         let batched = (try? step.batchDriver(for: skill.descriptor).get()) != nil
+        let stepKey = path(of: step).description
         func key(_ number: Int) -> CallKey {
-            CallKey(step: prefix + step.id, iteration: iteration, batch: batched ? number : nil)
+            CallKey(step: stepKey, iteration: iteration, batch: batched ? number : nil)
         }
         func label(_ number: Int) -> String {
             [

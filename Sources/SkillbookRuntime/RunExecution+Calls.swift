@@ -9,7 +9,7 @@ extension RunExecution {
         progress: Progress
     ) async throws -> Value {
         let descriptor = skill.descriptor
-        let id = prefix + step.id
+        let id = path(of: step)
         if let resume {
             if let recorded = resume.completed[key] {
                 advance(progress, id)
@@ -72,7 +72,7 @@ extension RunExecution {
         }
     }
 
-    func advance(_ progress: Progress, _ id: String) {
+    func advance(_ progress: Progress, _ id: StepPath) {
         let done = progress.advance()
         if progress.total > 1 { onEvent(.stepProgress(step: id, completed: done, total: progress.total)) }
     }
@@ -103,13 +103,13 @@ extension RunExecution {
             }
         }
         let onEvent = self.onEvent
-        let stepID = prefix + step.id
+        let stepPath = path(of: step)
         let seconds = limit
         let endsRun = wholeRun
         let context = SkillContext(
-            runID: runID, stepID: stepID, attempt: attempt, timeZone: engine.environment.timeZone
+            runID: runID, stepID: stepPath.description, attempt: attempt, timeZone: engine.environment.timeZone
         ) { done, total in
-            onEvent(.stepProgress(step: stepID, completed: done, total: total))
+            onEvent(.stepProgress(step: stepPath, completed: done, total: total))
         }
         // The skill's own result always decides: after a timeout (or an interrupt) the skill is
         // cancelled and awaited, so an effect it completed anyway is still recorded and can be undone.

@@ -25,7 +25,7 @@ extension RunExecution {
     func plannedAction(_ step: PlaybookStep, _ descriptor: SkillDescriptor, _ plan: CallPlan) -> StepPlan {
         let resolved = plan.unknown.isEmpty
         return StepPlan(
-            step: prefix + step.id, skill: descriptor.id, kind: descriptor.kind, ran: false,
+            step: path(of: step), skill: descriptor.id, kind: descriptor.kind, ran: false,
             parameters: plan.iterations.first.map(state.redactor.redact), unknownFrom: plan.unknown,
             iterations: step.foreach == nil ? nil : (resolved ? plan.iterations.count : nil),
             batches: plan.driver == nil ? nil : (resolved ? plan.calls : nil),
@@ -35,7 +35,7 @@ extension RunExecution {
     /// A dry-run's account of a query it ran for real.
     func plannedQuery(_ step: PlaybookStep, _ descriptor: SkillDescriptor, _ plan: CallPlan) -> StepPlan {
         StepPlan(
-            step: prefix + step.id, skill: descriptor.id, kind: descriptor.kind, ran: true,
+            step: path(of: step), skill: descriptor.id, kind: descriptor.kind, ran: true,
             parameters: plan.iterations.first.map(state.redactor.redact), unknownFrom: [],
             iterations: step.foreach == nil ? nil : plan.iterations.count, batches: plan.driver == nil ? nil : plan.calls,
             confirm: false, reversible: true)

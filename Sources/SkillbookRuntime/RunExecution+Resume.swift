@@ -41,8 +41,8 @@ extension RunExecution {
     }
 
     /// The step a call key names, with the top-level index and the (sub-)playbook it is in.
-    func locate(_ path: String) -> LocatedStep? {
-        let parts = path.split(separator: "/").map(String.init)
+    func locate(_ path: StepPath) -> LocatedStep? {
+        let parts = path.components
         guard let first = parts.first, let index = playbook.steps.firstIndex(where: { $0.id == first }) else { return nil }
         var current = playbook
         var step = playbook.steps[index]
@@ -55,9 +55,10 @@ extension RunExecution {
     }
 
     func unit(for recorded: RecordedCall) -> CompletedUnit? {
-        guard let skill = engine.registry[recorded.skill], let located = locate(recorded.key.step) else { return nil }
+        let path = StepPath(parsing: recorded.key.step)
+        guard let skill = engine.registry[recorded.skill], let located = locate(path) else { return nil }
         return CompletedUnit(
-            stepIndex: located.index, stepID: recorded.key.step, key: recorded.key, skill: skill, call: recorded.call,
+            stepIndex: located.index, stepID: path, key: recorded.key, skill: skill, call: recorded.call,
             rollback: located.step.rollback, playbook: located.playbook)
     }
 }

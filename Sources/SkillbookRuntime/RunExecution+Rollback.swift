@@ -3,7 +3,9 @@ import SkillbookCore
 
 extension RunExecution {
     /// Compensates completed calls in reverse order of completion; `false` when something stays done.
+    /// Emits `rollbackStarted` first, so front ends learn of it from the engine.
     func rollBack() async -> Bool {
+        onEvent(.rollbackStarted)
         let units = state.read(\.completed)
         let execution = self
         // A fresh task: compensation must run even when the run itself was cancelled.
@@ -49,7 +51,7 @@ extension RunExecution {
 
     func recordCompensation(_ unit: CompletedUnit, error: String?) {
         try? engine.recorder?.compensationFinished(
-            runID: runID, key: unit.key, step: unit.stepID, error: error, finished: engine.environment.now())
+            runID: runID, key: unit.key, step: unit.stepID.description, error: error, finished: engine.environment.now())
     }
 
     /// Undoes one call with retries: the step's rollback steps, or the skill's compensation. `nil` on success.
@@ -61,7 +63,7 @@ extension RunExecution {
                     try await runRollbackSteps(steps, of: unit)
                 } else {
                     let context = SkillContext(
-                        runID: runID, stepID: unit.stepID, attempt: attempt, timeZone: engine.environment.timeZone)
+                        runID: runID, stepID: unit.stepID.description, attempt: attempt, timeZone: engine.environment.timeZone)
                     try await unit.skill.compensate(unit.call, context: context)
                 }
                 return nil

@@ -21,7 +21,7 @@ extension RunExecution {
     /// A skill step: once, batched, or once per foreach element. `nil` output in a dry-run of an action.
     func runSkillStep(_ step: PlaybookStep, skill: any Skill, index: Int, context: EvaluationContext) async throws -> Value? {
         let descriptor = skill.descriptor
-        let id = prefix + step.id
+        let id = path(of: step)
         let plan = try planCalls(step, descriptor, context: context)
 
         if dryRun && (descriptor.kind == .action || !plan.unknown.isEmpty) {
@@ -30,7 +30,8 @@ extension RunExecution {
         }
 
         onEvent(
-            .stepStarted(step: id, skill: descriptor.id, attempt: 1, parameters: state.redactor.redact(plan.firstParameters)))
+            .stepStarted(
+                step: id, target: .skill(descriptor.id), attempt: 1, parameters: state.redactor.redact(plan.firstParameters)))
         if step.confirm ?? descriptor.confirm, !dryRun {
             try await confirm(step, descriptor, plan)
         }
@@ -80,15 +81,15 @@ extension RunExecution {
 
     /// Asks the confirmer; throws a non-retryable `StepFailure` when it refuses.
     func confirm(_ step: PlaybookStep, _ descriptor: SkillDescriptor, _ plan: CallPlan) async throws {
-        let id = prefix + step.id
+        let id = path(of: step)
         let request = ConfirmationRequest(
             step: id, skill: descriptor.id, summary: descriptor.summary,
             parameters: state.redactor.redact(plan.firstParameters), calls: plan.calls)
         onEvent(.confirmationRequested(request))
-        let refusal = await engine.confirmer.confirm(request)
-        onEvent(.confirmationAnswered(step: id, approved: refusal == nil))
-        if let refusal {
-            throw StepFailure(message: "step needs confirmation (\(descriptor.id) has confirm): \(refusal)", retryable: false)
+        let answer = await engine.confirmer.confirm(request)
+        onEvent(.confirmationAnswered(step: id, answer: answer))
+        if let reason = answer.reason {
+            throw StepFailure(message: "step needs confirmation (\(descriptor.id) has confirm): \(reason)", retryable: false)
         }
     }
 }

@@ -44,9 +44,10 @@ extension RunExecution {
 
     /// Runs one step; throws `StepFailure` (already reported) when it fails.
     func runStep(_ step: PlaybookStep, index: Int) async throws {
-        let id = prefix + step.id
+        let stepPath = path(of: step)
+        let id = stepPath.description
         if resume?.plan.finishedSteps[id] != nil {
-            onEvent(.stepSkipped(step: id, reason: "finished before the run was interrupted"))
+            onEvent(.stepSkipped(step: stepPath, reason: "finished before the run was interrupted"))
             return
         }
         var context = evaluationContext()
@@ -62,7 +63,7 @@ extension RunExecution {
                 }
             }
             record(step: id, .failed, output: nil, error: text)
-            onEvent(.stepFailed(step: id, error: text, willContinue: continuing ?? (policy == .continue && !Task.isCancelled)))
+            onEvent(.stepFailed(step: stepPath, error: text, willContinue: continuing ?? (policy == .continue && !Task.isCancelled)))
             return StepFailure(message: "step '\(id)' failed: \(text)")
         }
 
@@ -74,7 +75,7 @@ extension RunExecution {
             if !value.isTruthy {
                 if !isNested { state.report(index) { $0.status = .skipped } }
                 record(step: id, .skipped, output: nil, error: nil)
-                onEvent(.stepSkipped(step: id, reason: "'when' is false"))
+                onEvent(.stepSkipped(step: stepPath, reason: "'when' is false"))
                 return
             }
         }
@@ -118,7 +119,7 @@ extension RunExecution {
             }
         }
         if output != nil || !dryRun { record(step: id, .succeeded, output: output, error: nil) }
-        onEvent(.stepSucceeded(step: id, output: redacted ?? .null, duration: duration))
+        onEvent(.stepSucceeded(step: stepPath, output: redacted ?? .null, duration: duration))
     }
 
     /// Writes a step's end to the journal (never in a dry-run), secrets masked. A journal failure

@@ -18,10 +18,10 @@ extension RunExecution {
         for input in sub.inputs {
             if let value = inputs[input.name] { state.addSecrets(in: value, schema: input.schema) }
         }
-        onEvent(.stepStarted(step: prefix + step.id, skill: "playbook:\(name)", attempt: 1, parameters: state.redactor.redact(inputs)))
+        onEvent(.stepStarted(step: path(of: step), target: .playbook(name), attempt: 1, parameters: state.redactor.redact(inputs)))
         let nested = RunExecution(
             engine: engine, playbook: sub, inputs: inputs, runID: runID, started: started, deadline: deadline,
-            dryRun: dryRun, onEvent: onEvent, state: state, prefix: "\(prefix)\(step.id)/", topIndex: reportIndex(index),
+            dryRun: dryRun, onEvent: onEvent, state: state, scope: path(of: step), topIndex: reportIndex(index),
             resume: resume)
         let outcome = await nested.runSteps()
         if outcome.status != .succeeded && outcome.status != .succeededWithErrors {

@@ -15,14 +15,41 @@ struct RunExecution: Sendable {
     let dryRun: Bool
     let onEvent: RunEventHandler
     let state: RunState
-    /// `parent/` inside a sub-playbook, so event step ids stay unique.
+    /// Inside a sub-playbook: the path of the step running it, so step paths stay unique.
+    let scope: StepPath?
+    /// `scope`'s text form and `/` (empty at the top): how this execution's step outputs are keyed.
     let prefix: String
     /// For a sub-playbook: the index of the top-level step running it (reports and rollback use it).
     let topIndex: Int?
     /// What an earlier process of this run already did.
     let resume: ResumeIndex?
 
+    init(
+        engine: Engine, playbook: Playbook, inputs: ValueObject, runID: String, started: Date, deadline: Date?,
+        dryRun: Bool, onEvent: @escaping RunEventHandler, state: RunState, scope: StepPath? = nil, topIndex: Int? = nil,
+        resume: ResumeIndex?
+    ) {
+        self.engine = engine
+        self.playbook = playbook
+        self.inputs = inputs
+        self.runID = runID
+        self.started = started
+        self.deadline = deadline
+        self.dryRun = dryRun
+        self.onEvent = onEvent
+        self.state = state
+        self.scope = scope
+        self.prefix = scope.map { "\($0)/" } ?? ""
+        self.topIndex = topIndex
+        self.resume = resume
+    }
+
     var isNested: Bool { topIndex != nil }
+
+    /// Where a step of this (sub-)playbook is in the run.
+    func path(of step: PlaybookStep) -> StepPath {
+        scope?.appending(step.id) ?? StepPath(step: step.id)
+    }
 
     /// The index of the report a step of this execution updates: its own, or the top-level step's.
     func reportIndex(_ index: Int) -> Int { topIndex ?? index }

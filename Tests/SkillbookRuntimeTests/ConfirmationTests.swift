@@ -10,9 +10,9 @@ struct ScriptedConfirmer: Confirmer {
     let approve: Bool
     let requests = Recorder<ConfirmationRequest>()
 
-    func confirm(_ request: ConfirmationRequest) async -> String? {
+    func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer {
         requests.append(request)
-        return approve ? nil : "declined"
+        return approve ? .approved : .declined(reason: "declined")
     }
 }
 

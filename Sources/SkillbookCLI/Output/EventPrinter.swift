@@ -30,10 +30,13 @@ struct EventPrinter: Sendable {
         case .confirmationRequested(let request):
             let calls = request.calls > 1 ? " (\(request.calls) calls)" : ""
             console.err("  ? \(request.step) (\(request.skill)) asks for confirmation\(calls)")
-        case .confirmationAnswered(let step, let approved):
-            console.err("  \(approved ? "✓ approved" : "✗ not approved"): \(step)")
+        case .confirmationAnswered(let step, let answer):
+            console.err("  \(answer.isApproved ? "✓ approved" : "✗ not approved"): \(step)")
         case .stepPlanned(let plan):
             console.err("  " + DryRunText.line(plan))
+        case .rollbackStarted:
+            // The compensation lines that follow say what is undone.
+            break
         case .compensationStarted(let step):
             console.err("  ↶ undoing \(step)")
         case .compensationSucceeded(let step):

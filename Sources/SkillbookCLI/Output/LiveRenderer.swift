@@ -256,17 +256,21 @@ final class LiveRenderer {
 
         init(_ rows: ArraySlice<StepRow>) {
             id = min(32, rows.map { Self.name($0).count + 2 * $0.depth }.max() ?? 0)
-            skill = min(32, rows.map(\.skill.count).max() ?? 0)
+            skill = min(32, rows.map { Self.target($0).count }.max() ?? 0)
         }
 
         /// A sub-playbook's steps show their own id, indented under the step running them.
         static func name(_ row: StepRow) -> String {
-            guard let slash = row.id.lastIndex(of: "/") else { return row.id }
-            return String(row.id[row.id.index(after: slash)...])
+            row.id.id
+        }
+
+        /// The skill id, or `playbook:NAME` for a sub-playbook step.
+        static func target(_ row: StepRow) -> String {
+            row.target?.description ?? ""
         }
 
         func pad(_ row: StepRow) -> String {
-            Self.padded(Self.name(row), id - 2 * row.depth) + "  " + Self.padded(row.skill, skill) + "  "
+            Self.padded(Self.name(row), id - 2 * row.depth) + "  " + Self.padded(Self.target(row), skill) + "  "
         }
 
         static func padded(_ text: String, _ width: Int) -> String {
