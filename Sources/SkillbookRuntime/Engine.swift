@@ -8,7 +8,7 @@ public struct Engine: Sendable {
     public let registry: SkillRegistry
     public let environment: EngineEnvironment
     public let confirmer: any Confirmer
-    public let resources: ResourceLocks
+    public let resources: any ResourceLocking
     /// The journal, when runs are recorded.
     public let recorder: (any RunRecorder)?
 
@@ -17,7 +17,7 @@ public struct Engine: Sendable {
 
     public init(
         registry: SkillRegistry, environment: EngineEnvironment = .live, confirmer: any Confirmer = RefusingConfirmer(),
-        resources: ResourceLocks = .shared, recorder: (any RunRecorder)? = nil
+        resources: any ResourceLocking = ResourceLocks.shared, recorder: (any RunRecorder)? = nil
     ) {
         self.registry = registry
         self.environment = environment
@@ -74,13 +74,13 @@ public struct Engine: Sendable {
         onEvent(.runStarted(runID: runID, playbook: playbook.name, inputs: state.redactor.redact(inputs)))
         if let recorder, !options.dryRun, options.resume == nil {
             do {
-                try recorder.runStarted(
+                try await recorder.runStarted(
                     RunRecord(
                         runID: runID, playbook: playbook.name, source: options.source,
                         sourceHash: SourceHash.of(options.source), inputs: state.redactor.redact(inputs),
                         trigger: options.trigger, started: started, dryRun: options.dryRun))
             } catch {
-                return finish(
+                return await finish(
                     execution, status: .failed, failure: "the run could not be recorded: \(error)", interrupted: false,
                     onEvent: onEvent)
             }
@@ -91,7 +91,7 @@ public struct Engine: Sendable {
         if outcome.status == .rolledBack, !(await execution.rollBack()) {
             outcome.status = .rollbackIncomplete
         }
-        return finish(
+        return await finish(
             execution, status: outcome.status, failure: outcome.failure, interrupted: outcome.interrupted, onEvent: onEvent)
     }
 
@@ -105,13 +105,13 @@ public struct Engine: Sendable {
             dryRun: false, onEvent: onEvent, state: state, resume: nil)
         execution.restore(ResumePlan(completed: completed))
         let status: RunStatus = await execution.rollBack() ? .rolledBack : .rollbackIncomplete
-        return finish(execution, status: status, failure: nil, interrupted: false, onEvent: onEvent)
+        return await finish(execution, status: status, failure: nil, interrupted: false, onEvent: onEvent)
     }
 
     private func finish(
         _ execution: RunExecution, status: RunStatus, failure: String?, interrupted: Bool,
         onEvent: RunEventHandler
-    ) -> RunResult {
+    ) async -> RunResult {
         var failure = failure
         var outputs = ValueObject()
         if status == .succeeded || status == .succeededWithErrors {
@@ -126,7 +126,7 @@ public struct Engine: Sendable {
             runID: execution.runID, playbook: execution.playbook.name, status: status, interrupted: interrupted,
             outputs: redactor.redact(outputs), steps: execution.state.read(\.reports), error: failure.map(redactor.redact),
             started: execution.started, finished: environment.now())
-        if !execution.dryRun { try? recorder?.runFinished(result) }
+        if !execution.dryRun { try? await recorder?.runFinished(result) }
         onEvent(.runFinished(result))
         return result
     }

@@ -29,7 +29,7 @@ extension RunExecution {
                 parameters: state.redactor.redact(parameters), started: engine.environment.now(),
                 hasEffects: descriptor.kind != .query)
             if let recorder = engine.recorder {
-                do { try recorder.callStarted(record) } catch {
+                do { try await recorder.callStarted(record) } catch {
                     throw StepFailure(message: "the journal could not record the call, so it was not made: \(error)", retryable: false)
                 }
             }
@@ -44,7 +44,7 @@ extension RunExecution {
                     let kept = state.redactor.redact(output)
                     var finished = record
                     finished.outputMasked = kept != output
-                    try? recorder.callFinished(finished, output: kept, error: nil, finished: engine.environment.now())
+                    try? await recorder.callFinished(finished, output: kept, error: nil, finished: engine.environment.now())
                 }
                 state.complete(
                     CompletedUnit(
@@ -56,7 +56,7 @@ extension RunExecution {
                 return output
             } catch {
                 let message = (label.isEmpty ? "" : "\(label): ") + describe(error)
-                try? engine.recorder?.callFinished(
+                try? await engine.recorder?.callFinished(
                     record, output: nil, error: state.redactor.redact(message), finished: engine.environment.now())
                 if Task.isCancelled { throw CancellationError() }
                 if let timeout = error as? StepTimedOut, timeout.wholeRun { throw error }

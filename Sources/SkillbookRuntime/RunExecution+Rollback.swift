@@ -24,7 +24,7 @@ extension RunExecution {
                 failedSteps.insert(unit.stepIndex)
                 let reason = "skill '\(descriptor.id)' cannot be undone"
                 state.report(unit.stepIndex) { $0.compensationError = $0.compensationError ?? unit.describe(reason, in: $0) }
-                recordCompensation(unit, error: reason)
+                await recordCompensation(unit, error: reason)
                 onEvent(.compensationFailed(step: unit.stepID, error: reason))
                 continue
             }
@@ -34,11 +34,11 @@ extension RunExecution {
                 failedSteps.insert(unit.stepIndex)
                 let text = state.redactor.redact(error)
                 state.report(unit.stepIndex) { $0.compensationError = $0.compensationError ?? unit.describe(text, in: $0) }
-                recordCompensation(unit, error: text)
+                await recordCompensation(unit, error: text)
                 onEvent(.compensationFailed(step: unit.stepID, error: text))
             } else {
                 undoneSteps.insert(unit.stepIndex)
-                recordCompensation(unit, error: nil)
+                await recordCompensation(unit, error: nil)
                 onEvent(.compensationSucceeded(step: unit.stepID))
             }
         }
@@ -49,8 +49,8 @@ extension RunExecution {
         return complete
     }
 
-    func recordCompensation(_ unit: CompletedUnit, error: String?) {
-        try? engine.recorder?.compensationFinished(
+    func recordCompensation(_ unit: CompletedUnit, error: String?) async {
+        try? await engine.recorder?.compensationFinished(
             runID: runID, key: unit.key, step: unit.stepID.description, error: error, finished: engine.environment.now())
     }
 

@@ -37,8 +37,8 @@ extension RunExecution {
         }
 
         let locked = descriptor.kind == .action ? descriptor.resources : []
-        if !locked.isEmpty { await engine.resources.acquire(locked) }
-        defer { if !locked.isEmpty { Task { [resources = engine.resources] in await resources.release(locked) } } }
+        if !locked.isEmpty { try await engine.resources.acquire(locked, for: runID, waiting: { _ in }) }
+        defer { if !locked.isEmpty { Task { [resources = engine.resources, runID] in await resources.release(locked, for: runID) } } }
 
         let calls = plan.calls
         let progress = Progress(total: calls)

@@ -52,7 +52,7 @@ extension RunExecution {
         }
         var context = evaluationContext()
         let started = engine.environment.now()
-        func fail(_ message: String, continuing: Bool? = nil) -> StepFailure {
+        func fail(_ message: String, continuing: Bool? = nil) async -> StepFailure {
             let text = state.redactor.redact(message)
             let policy = step.onFailure ?? playbook.onFailure
             if !isNested {
@@ -62,7 +62,7 @@ extension RunExecution {
                     $0.duration = engine.environment.now().timeIntervalSince(started)
                 }
             }
-            record(step: id, .failed, output: nil, error: text)
+            await record(step: id, .failed, output: nil, error: text)
             onEvent(.stepFailed(step: stepPath, error: text, willContinue: continuing ?? (policy == .continue && !Task.isCancelled)))
             return StepFailure(message: "step '\(id)' failed: \(text)")
         }
@@ -70,11 +70,11 @@ extension RunExecution {
         if let when = step.when {
             let value: Value
             do { value = try when.evaluate(in: context) } catch {
-                throw fail("'when' could not be evaluated: \(error.message)")
+                throw await fail("'when' could not be evaluated: \(error.message)")
             }
             if !value.isTruthy {
                 if !isNested { state.report(index) { $0.status = .skipped } }
-                record(step: id, .skipped, output: nil, error: nil)
+                await record(step: id, .skipped, output: nil, error: nil)
                 onEvent(.stepSkipped(step: stepPath, reason: "'when' is false"))
                 return
             }
@@ -93,11 +93,11 @@ extension RunExecution {
             output = failure.output
             partial = failure.message
         } catch let failure as StepFailure {
-            throw fail(failure.message)
+            throw await fail(failure.message)
         } catch let timeout as StepTimedOut {
-            throw fail(describe(timeout))
+            throw await fail(describe(timeout))
         } catch is CancellationError {
-            throw fail("interrupted while step '\(id)' was running", continuing: false)
+            throw await fail("interrupted while step '\(id)' was running", continuing: false)
         }
 
         // Let go of this step's view of the outputs first, so adding its own does not copy them all.
@@ -106,8 +106,8 @@ extension RunExecution {
         let redacted = output.map(state.redactor.redact)
         if let partial {
             state.update { $0.outputs[id] = output }
-            let failure = fail(partial)
-            record(step: id, .failed, output: output, error: partial)
+            let failure = await fail(partial)
+            await record(step: id, .failed, output: output, error: partial)
             throw failure
         }
         state.update { contents in
@@ -118,17 +118,17 @@ extension RunExecution {
                 contents.reports[index].duration = duration
             }
         }
-        if output != nil || !dryRun { record(step: id, .succeeded, output: output, error: nil) }
+        if output != nil || !dryRun { await record(step: id, .succeeded, output: output, error: nil) }
         onEvent(.stepSucceeded(step: stepPath, output: redacted ?? .null, duration: duration))
     }
 
     /// Writes a step's end to the journal (never in a dry-run), secrets masked. A journal failure
     /// here is not the step's failure: the calls themselves are already recorded.
-    func record(step: String, _ status: StepStatus, output: Value?, error: String?) {
+    func record(step: String, _ status: StepStatus, output: Value?, error: String?) async {
         guard !dryRun, let recorder = engine.recorder else { return }
         let redactor = state.redactor
         let kept = output.map(redactor.redact)
-        try? recorder.stepFinished(
+        try? await recorder.stepFinished(
             runID: runID, step: step, status: status, output: kept, outputMasked: kept != output, error: error.map(redactor.redact))
     }
 
