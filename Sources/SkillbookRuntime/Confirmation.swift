@@ -57,7 +57,7 @@ public struct RefusingConfirmer: Confirmer {
     /// A fact about why nobody can be asked; front ends add what to do about it.
     public var reason: String
 
-    public init(reason: String = "no terminal to ask on; pass --yes to approve, or set 'confirm: false' on the step") {
+    public init(reason: String = "no terminal to ask on") {
         self.reason = reason
     }
 

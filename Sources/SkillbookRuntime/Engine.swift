@@ -81,8 +81,8 @@ public struct Engine: Sendable {
                         trigger: options.trigger, started: started, dryRun: options.dryRun))
             } catch {
                 return await finish(
-                    execution, status: .failed, failure: "the run could not be recorded: \(error)", interrupted: false,
-                    onEvent: onEvent)
+                    execution, status: .failed, failure: "the run could not be recorded: \(error)", kind: .journal,
+                    interrupted: false, onEvent: onEvent)
             }
         }
         if let plan = options.resume?.plan { execution.restore(plan) }
@@ -92,7 +92,8 @@ public struct Engine: Sendable {
             outcome.status = .rollbackIncomplete
         }
         return await finish(
-            execution, status: outcome.status, failure: outcome.failure, interrupted: outcome.interrupted, onEvent: onEvent)
+            execution, status: outcome.status, failure: outcome.failure, kind: outcome.kind, interrupted: outcome.interrupted,
+            onEvent: onEvent)
     }
 
     /// Undoes the completed calls of an earlier run whose process ended (see `skillbook rollback`).
@@ -105,28 +106,37 @@ public struct Engine: Sendable {
             dryRun: false, onEvent: onEvent, state: state, resume: nil)
         execution.restore(ResumePlan(completed: completed))
         let status: RunStatus = await execution.rollBack() ? .rolledBack : .rollbackIncomplete
-        return await finish(execution, status: status, failure: nil, interrupted: false, onEvent: onEvent)
+        return await finish(execution, status: status, failure: nil, kind: nil, interrupted: false, onEvent: onEvent)
     }
 
     private func finish(
-        _ execution: RunExecution, status: RunStatus, failure: String?, interrupted: Bool,
+        _ execution: RunExecution, status: RunStatus, failure: String?, kind: FailureKind?, interrupted: Bool,
         onEvent: RunEventHandler
     ) async -> RunResult {
         var failure = failure
+        var kind = kind
         var outputs = ValueObject()
         if status == .succeeded || status == .succeededWithErrors {
             do {
                 outputs = try execution.evaluateOutputs()
             } catch {
-                failure = failure ?? error.message
+                if failure == nil {
+                    failure = error.message
+                    kind = .validation
+                }
             }
         }
         let redactor = execution.state.redactor
-        let result = RunResult(
+        var result = RunResult(
             runID: execution.runID, playbook: execution.playbook.name, status: status, interrupted: interrupted,
             outputs: redactor.redact(outputs), steps: execution.state.read(\.reports), error: failure.map(redactor.redact),
             started: execution.started, finished: environment.now())
-        if !execution.dryRun { try? await recorder?.runFinished(result) }
+        result.failureKind = failure == nil ? nil : kind
+        if !execution.dryRun, let recorder {
+            do { try await recorder.runFinished(result) } catch {
+                onEvent(.warning(RunWarning(step: nil, message: redactor.redact("the journal could not record the run's end: \(error)"))))
+            }
+        }
         onEvent(.runFinished(result))
         return result
     }

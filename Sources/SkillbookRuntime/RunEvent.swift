@@ -8,7 +8,7 @@ public enum RunEvent: Sendable {
     case stepSkipped(step: StepPath, reason: String)
     case stepRetrying(step: StepPath, attempt: Int, error: String, delay: Double)
     case stepSucceeded(step: StepPath, output: Value, duration: Double)
-    case stepFailed(step: StepPath, error: String, willContinue: Bool)
+    case stepFailed(step: StepPath, error: String, kind: FailureKind, willContinue: Bool)
     case confirmationRequested(ConfirmationRequest)
     case confirmationAnswered(step: StepPath, answer: ConfirmationAnswer)
     /// Dry-run: what the step would do.
@@ -18,6 +18,8 @@ public enum RunEvent: Sendable {
     case compensationStarted(step: StepPath)
     case compensationSucceeded(step: StepPath)
     case compensationFailed(step: StepPath, error: String)
+    /// Something went wrong that does not fail the run (a journal write of a read-only record).
+    case warning(RunWarning)
     case runFinished(RunResult)
 
     /// The `type` field of the event's JSON form.
@@ -37,8 +39,20 @@ public enum RunEvent: Sendable {
         case .compensationStarted: "compensation.started"
         case .compensationSucceeded: "compensation.succeeded"
         case .compensationFailed: "compensation.failed"
+        case .warning: "run.warning"
         case .runFinished: "run.finished"
         }
+    }
+}
+
+/// A problem the run goes on after: what happened, and the step it concerns, if any.
+public struct RunWarning: Sendable, Hashable {
+    public var step: StepPath?
+    public var message: String
+
+    public init(step: StepPath?, message: String) {
+        self.step = step
+        self.message = message
     }
 }
 

@@ -30,40 +30,62 @@ extension RunExecution {
                 hasEffects: descriptor.kind != .query)
             if let recorder = engine.recorder {
                 do { try await recorder.callStarted(record) } catch {
-                    throw StepFailure(message: "the journal could not record the call, so it was not made: \(error)", retryable: false)
+                    throw StepFailure(
+                        message: "the journal could not record the call, so it was not made: \(error)", kind: .journal,
+                        retryable: false)
                 }
             }
             do {
                 let output = try await call(skill, parameters, step: step, attempt: attempt)
                 if let first = SchemaValidator.validate(output, against: descriptor.output).first {
-                    throw StepFailure(message: "skill '\(descriptor.id)' returned an output that breaks its schema: \(first)")
+                    throw StepFailure(
+                        message: "skill '\(descriptor.id)' returned an output that breaks its schema: \(first)", kind: .skill)
                 }
                 // A value the skill's output schema marks secret is masked from now on.
                 state.addSecrets(in: output, schema: descriptor.output)
-                if let recorder = engine.recorder {
-                    let kept = state.redactor.redact(output)
-                    var finished = record
-                    finished.outputMasked = kept != output
-                    try? await recorder.callFinished(finished, output: kept, error: nil, finished: engine.environment.now())
-                }
+                // The call is done whatever the journal says: rollback must know of it.
                 state.complete(
                     CompletedUnit(
                         stepIndex: reportIndex(index), stepID: id, key: key, skill: skill,
                         call: CompletedCall(parameters: parameters, output: output), rollback: step.rollback,
                         playbook: playbook))
+                if let recorder = engine.recorder {
+                    let kept = state.redactor.redact(output)
+                    var finished = record
+                    finished.outputMasked = kept != output
+                    do {
+                        try await recorder.callFinished(finished, output: kept, error: nil, finished: engine.environment.now())
+                    } catch {
+                        try journalFailed(
+                            "the journal could not record the result of \(key)", error, step: id, isAction: record.hasEffects)
+                    }
+                }
                 if !isNested { state.report(index) { $0.attempts = max($0.attempts, attempt) } }
                 advance(progress, id)
                 return output
             } catch {
+                // A journal failure after the call completed is final: the call is not made again.
+                if let failure = error as? StepFailure, failure.kind == .journal { throw failure }
                 let message = (label.isEmpty ? "" : "\(label): ") + describe(error)
-                try? await engine.recorder?.callFinished(
-                    record, output: nil, error: state.redactor.redact(message), finished: engine.environment.now())
+                let kind = Self.kind(of: error)
+                if let recorder = engine.recorder {
+                    do {
+                        try await recorder.callFinished(
+                            record, output: nil, error: state.redactor.redact(message), finished: engine.environment.now())
+                    } catch let journal {
+                        // The failure is recorded as the step's; only this attempt's line is missing.
+                        try? journalFailed(
+                            "the journal could not record the failure of \(key)", journal, step: id, isAction: false)
+                    }
+                }
                 if Task.isCancelled { throw CancellationError() }
                 if let timeout = error as? StepTimedOut, timeout.wholeRun { throw error }
-                if let failure = error as? StepFailure, !failure.retryable { throw StepFailure(message: message, retryable: false) }
+                if let failure = error as? StepFailure, !failure.retryable {
+                    throw StepFailure(message: message, kind: kind, retryable: false)
+                }
                 guard attempt < step.retry.attempts else {
                     if !isNested { state.report(index) { $0.attempts = max($0.attempts, attempt) } }
-                    throw StepFailure(message: message)
+                    throw StepFailure(message: message, kind: kind)
                 }
                 let delay = step.retry.delay(after: attempt)
                 onEvent(.stepRetrying(step: id, attempt: attempt, error: state.redactor.redact(message), delay: delay))
@@ -75,6 +97,26 @@ extension RunExecution {
     func advance(_ progress: Progress, _ id: StepPath) {
         let done = progress.advance()
         if progress.total > 1 { onEvent(.stepProgress(step: id, completed: done, total: progress.total)) }
+    }
+
+    /// A journal write failed. For an action's record this fails the step (kind `journal`): a
+    /// resume could not tell what the action did. Any other record only costs a warning event.
+    func journalFailed(_ what: String, _ error: any Error, step: StepPath?, isAction: Bool) throws {
+        let message = "\(what): \(error)"
+        if isAction { throw StepFailure(message: message, kind: .journal, retryable: false) }
+        onEvent(.warning(RunWarning(step: step, message: state.redactor.redact(message))))
+    }
+
+    /// The kind of a call's failure.
+    static func kind(of error: any Error) -> FailureKind {
+        switch error {
+        case is StepTimedOut: .timeout
+        case let failure as StepFailure: failure.kind
+        case let skillError as SkillError: skillError.kind
+        case is CancellationError: .interrupted
+        case is DiagnosticError: .validation
+        default: .skill
+        }
     }
 
     func describe(_ error: any Error) -> String {

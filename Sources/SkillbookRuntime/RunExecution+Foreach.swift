@@ -15,7 +15,7 @@ extension RunExecution {
     ) async throws -> [Value] {
         let continuing = (step.onFailure ?? playbook.onFailure) == .continue
         var results = [Value](repeating: .null, count: iterations.count)
-        var failures: [(position: Int, message: String)] = []
+        var failures: [(position: Int, failure: StepFailure)] = []
         try await withThrowingTaskGroup(of: IterationResult.self) { group in
             var next = 0
             var running = 0
@@ -35,7 +35,8 @@ extension RunExecution {
                     } catch let failure as StepFailure {
                         return IterationResult(position: position, result: .failure(failure))
                     } catch let timeout as StepTimedOut {
-                        return IterationResult(position: position, result: .failure(StepFailure(message: describe(timeout))))
+                        return IterationResult(
+                            position: position, result: .failure(StepFailure(message: describe(timeout), kind: .timeout)))
                     }
                 }
             }
@@ -45,7 +46,7 @@ extension RunExecution {
                 switch done.result {
                 case .success(let value): results[done.position] = value
                 case .failure(let failure):
-                    failures.append((done.position, failure.message))
+                    failures.append((done.position, failure))
                     if !continuing { stopped = true }
                 }
                 if !stopped && !Task.isCancelled && next < iterations.count { launch() }
@@ -54,9 +55,10 @@ extension RunExecution {
         try Task.checkCancellation()
         guard failures.isEmpty else {
             let sorted = failures.sorted { $0.position < $1.position }
-            let message = sorted[0].message + (sorted.count > 1 ? " (and \(sorted.count - 1) more failed)" : "")
-            if continuing { throw PartialFailure(output: .array(results), message: message) }
-            throw StepFailure(message: message)
+            let first = sorted[0].failure
+            let message = first.message + (sorted.count > 1 ? " (and \(sorted.count - 1) more failed)" : "")
+            if continuing { throw PartialFailure(output: .array(results), message: message, kind: first.kind) }
+            throw StepFailure(message: message, kind: first.kind)
         }
         return results
     }

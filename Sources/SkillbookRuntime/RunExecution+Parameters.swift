@@ -15,7 +15,7 @@ extension RunExecution {
                 }
                 if value != .null { parameters[mapping.name] = value }
             } catch {
-                throw StepFailure(message: "parameter '\(mapping.name)': \(error.message)", retryable: false)
+                throw StepFailure(message: "parameter '\(mapping.name)': \(error.message)", kind: .validation, retryable: false)
             }
         }
         for property in skill.parameters.properties where parameters[property.name] == nil {
@@ -33,7 +33,7 @@ extension RunExecution {
             let text = violations.map { violation in
                 violation.path.isEmpty ? violation.predicate : "parameter '\(violation.path.rendered())' \(violation.predicate)"
             }
-            throw StepFailure(message: state.redactor.redact(text.joined(separator: "; ")), retryable: false)
+            throw StepFailure(message: state.redactor.redact(text.joined(separator: "; ")), kind: .validation, retryable: false)
         }
         return parameters
     }

@@ -49,9 +49,18 @@ extension RunExecution {
         return complete
     }
 
+    /// Journals a compensation's outcome; a failed write is a warning (the rollback goes on).
     func recordCompensation(_ unit: CompletedUnit, error: String?) async {
-        try? await engine.recorder?.compensationFinished(
-            runID: runID, key: unit.key, step: unit.stepID.description, error: error, finished: engine.environment.now())
+        do {
+            try await engine.recorder?.compensationFinished(
+                runID: runID, key: unit.key, step: unit.stepID.description, error: error, finished: engine.environment.now())
+        } catch let journal {
+            onEvent(
+                .warning(
+                    RunWarning(
+                        step: unit.stepID,
+                        message: state.redactor.redact("the journal could not record the undoing of \(unit.key): \(journal)"))))
+        }
     }
 
     /// Undoes one call with retries: the step's rollback steps, or the skill's compensation. `nil` on success.
@@ -80,7 +89,7 @@ extension RunExecution {
         context.this = ["input": .object(unit.call.parameters), "output": unit.call.output]
         for step in steps {
             if let when = step.when, !(try when.evaluate(in: context).isTruthy) { continue }
-            guard let skill = engine.registry[step.skill] else { throw StepFailure(message: "unknown skill '\(step.skill)'") }
+            guard let skill = engine.registry[step.skill] else { throw StepFailure(message: "unknown skill '\(step.skill)'", kind: .unavailable) }
             let parameters = try resolveParameters(step, skill.descriptor, context: context, driver: nil)
             _ = try await call(skill, parameters, step: step, attempt: 1)
         }

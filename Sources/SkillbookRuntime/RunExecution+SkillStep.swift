@@ -62,9 +62,9 @@ extension RunExecution {
         if plan.unknown.isEmpty {
             if let foreach = step.foreach {
                 let list: Value
-                do { list = try foreach.evaluate(in: context) } catch { throw StepFailure(message: "'foreach': \(error.message)") }
+                do { list = try foreach.evaluate(in: context) } catch { throw StepFailure(message: "'foreach': \(error.message)", kind: .validation) }
                 guard case .array(let items) = list else {
-                    throw StepFailure(message: "'foreach' expects a list, got \(list.typeName)")
+                    throw StepFailure(message: "'foreach' expects a list, got \(list.typeName)", kind: .validation)
                 }
                 for (position, item) in items.enumerated() {
                     plan.iterations.append(
@@ -88,8 +88,14 @@ extension RunExecution {
         onEvent(.confirmationRequested(request))
         let answer = await engine.confirmer.confirm(request)
         onEvent(.confirmationAnswered(step: id, answer: answer))
-        if let reason = answer.reason {
-            throw StepFailure(message: "step needs confirmation (\(descriptor.id) has confirm): \(reason)", retryable: false)
+        switch answer {
+        case .approved: return
+        case .declined(let reason):
+            throw StepFailure(
+                message: "step needs confirmation (\(descriptor.id) has confirm): \(reason)", kind: .declined, retryable: false)
+        case .refused(let reason):
+            throw StepFailure(
+                message: "step needs confirmation (\(descriptor.id) has confirm): \(reason)", kind: .refused, retryable: false)
         }
     }
 }

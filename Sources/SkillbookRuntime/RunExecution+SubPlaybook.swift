@@ -2,18 +2,19 @@ import SkillbookCore
 
 extension RunExecution {
     func runSubPlaybook(_ name: String, step: PlaybookStep, index: Int, context: EvaluationContext) async throws -> Value? {
-        guard let sub = playbook.subPlaybooks[name] else { throw StepFailure(message: "unknown playbook '\(name)'") }
+        guard let sub = playbook.subPlaybooks[name] else { throw StepFailure(message: "unknown playbook '\(name)'", kind: .unavailable) }
         var values = ValueObject()
         for mapping in step.with {
             do { values[mapping.name] = try mapping.value.evaluate(in: context) } catch {
-                throw StepFailure(message: "parameter '\(mapping.name)': \(error.message)", retryable: false)
+                throw StepFailure(message: "parameter '\(mapping.name)': \(error.message)", kind: .validation, retryable: false)
             }
         }
         let inputs: ValueObject
         do {
             inputs = try InputResolver(now: engine.environment.now(), timeZone: engine.environment.timeZone).resolve(sub, values: values)
         } catch {
-            throw StepFailure(message: "playbook '\(name)': " + error.diagnostics.map(\.message).joined(separator: "; "), retryable: false)
+            throw StepFailure(message: "playbook '\(name)': " + error.diagnostics.map(\.message).joined(separator: "; "),
+                kind: .validation, retryable: false)
         }
         for input in sub.inputs {
             if let value = inputs[input.name] { state.addSecrets(in: value, schema: input.schema) }
@@ -26,12 +27,12 @@ extension RunExecution {
         let outcome = await nested.runSteps()
         if outcome.status != .succeeded && outcome.status != .succeededWithErrors {
             try Task.checkCancellation()
-            throw StepFailure(message: "playbook '\(name)': \(outcome.failure ?? "failed")")
+            throw StepFailure(message: "playbook '\(name)': \(outcome.failure ?? "failed")", kind: outcome.kind ?? .skill)
         }
         do {
             return .object(try nested.evaluateOutputs())
         } catch {
-            throw StepFailure(message: "playbook '\(name)': \(error.message)")
+            throw StepFailure(message: "playbook '\(name)': \(error.message)", kind: .validation)
         }
     }
 }

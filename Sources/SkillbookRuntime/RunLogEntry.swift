@@ -11,7 +11,7 @@ public enum RunLogEntry: Sendable, CustomStringConvertible {
     case skipped(StepPath, reason: String)
     case retrying(StepPath, attempt: Int, error: String, delay: Double)
     case succeeded(StepPath, duration: Double)
-    case failed(StepPath, error: String, willContinue: Bool)
+    case failed(StepPath, error: String, kind: FailureKind, willContinue: Bool)
     case confirmationRequested(ConfirmationRequest)
     case confirmationAnswered(StepPath, ConfirmationAnswer)
     case planned(StepPlan)
@@ -19,6 +19,7 @@ public enum RunLogEntry: Sendable, CustomStringConvertible {
     case undoing(StepPath)
     case undone(StepPath)
     case notUndone(StepPath, error: String)
+    case warning(RunWarning)
     /// The run ended: its status, how long it took, whether it was interrupted.
     case finished(playbook: String, status: RunStatus, seconds: Double, interrupted: Bool)
     /// The failure that ended the run.
@@ -32,7 +33,7 @@ public enum RunLogEntry: Sendable, CustomStringConvertible {
         case .retrying(let step, let attempt, let error, let delay):
             "↻ \(step) attempt \(attempt) failed: \(error); retrying in \(JSONText.number(delay))s"
         case .succeeded(let step, let duration): "✓ \(step) \(String(format: "%.2fs", duration))"
-        case .failed(let step, let error, let willContinue): "✗ \(step): \(error)\(willContinue ? " (continuing)" : "")"
+        case .failed(let step, let error, _, let willContinue): "✗ \(step): \(error)\(willContinue ? " (continuing)" : "")"
         case .confirmationRequested(let request): "? \(request.step) (\(request.skill)) asks for confirmation"
         case .confirmationAnswered(let step, let answer): "\(answer.isApproved ? "✓ approved" : "✗ not approved"): \(step)"
         case .planned(let plan):
@@ -43,6 +44,7 @@ public enum RunLogEntry: Sendable, CustomStringConvertible {
         case .notUndone(let step, let error): "! \(step) could not be undone: \(error)"
         case .finished(let playbook, let status, let seconds, let interrupted):
             "\(playbook) \(status.rawValue) in \(String(format: "%.2fs", seconds))\(interrupted ? " (interrupted)" : "")"
+        case .warning(let warning): "! warning: \(warning.step.map { "\($0): " } ?? "")\(warning.message)"
         case .runError(let error): error
         }
     }

@@ -33,6 +33,8 @@ public struct StepRow: Sendable, Identifiable, Hashable {
     /// The attempt running or last run; 0 before the step starts.
     public var attempt: Int
     public var error: String?
+    /// What kind of failure `error` is.
+    public var failureKind: FailureKind?
     /// Why a rollback could not undo it.
     public var compensationError: String?
     /// Calls of this step a rollback has undone.
@@ -217,14 +219,15 @@ public final class RunSession {
             }
             log.append(.succeeded(step, duration: duration))
 
-        case .stepFailed(let step, let error, let willContinue):
+        case .stepFailed(let step, let error, let kind, let willContinue):
             let time = now()
             update(step) { row in
                 row.state = .failed
                 row.error = error
+                row.failureKind = kind
                 row.duration = row.started.map { max(0, time.timeIntervalSince($0)) } ?? 0
             }
-            log.append(.failed(step, error: error, willContinue: willContinue))
+            log.append(.failed(step, error: error, kind: kind, willContinue: willContinue))
 
         case .confirmationRequested(let request):
             phase = .awaitingConfirmation(request)
@@ -275,6 +278,9 @@ public final class RunSession {
             phase = .rollingBack(step: step)
             log.append(.notUndone(step, error: error))
 
+        case .warning(let warning):
+            log.append(.warning(warning))
+
         case .runFinished(let result):
             finish(result)
         }
@@ -296,6 +302,7 @@ public final class RunSession {
                 }
                 if report.attempts > 0 { row.attempt = max(row.attempt, report.attempts) }
                 if let error = report.error { row.error = error }
+                if let kind = report.failureKind { row.failureKind = kind }
                 if let error = report.compensationError { row.compensationError = error }
                 if report.status != .notRun && report.status != .skipped, row.duration == nil { row.duration = report.duration }
             }

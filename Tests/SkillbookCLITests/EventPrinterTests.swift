@@ -26,7 +26,7 @@ import Testing
             (.stepSkipped(step: "save", reason: "'when' is false"), "  - save skipped: 'when' is false"),
             (.stepRetrying(step: "save", attempt: 1, error: "flaky", delay: 2), "  ↻ save attempt 1 failed: flaky; retrying in 2s"),
             (.stepSucceeded(step: "save", output: .null, duration: 0.25), "  ✓ save 0.25s"),
-            (.stepFailed(step: "boom", error: "broke", willContinue: true), "  ✗ boom: broke (continuing)"),
+            (.stepFailed(step: "boom", error: "broke", kind: .skill, willContinue: true), "  ✗ boom: broke (continuing)"),
             (
                 .confirmationRequested(
                     ConfirmationRequest(step: "drop", skill: "notes.delete", summary: "Deletes.", parameters: ValueObject(), calls: 3)),

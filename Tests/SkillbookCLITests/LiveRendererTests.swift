@@ -246,7 +246,7 @@ private final class Fixture {
         renderer.handle(.stepStarted(step: "mail", target: .skill("test.oneway"), attempt: 1, parameters: ValueObject()))
         renderer.handle(.stepSucceeded(step: "mail", output: .null, duration: 0.25))
         renderer.handle(.stepStarted(step: "boom", target: .skill("debug.fail"), attempt: 1, parameters: ValueObject()))
-        renderer.handle(.stepFailed(step: "boom", error: "broke", willContinue: false))
+        renderer.handle(.stepFailed(step: "boom", error: "broke", kind: .skill, willContinue: false))
         renderer.handle(.compensationFailed(step: "mail", error: "skill 'test.oneway' cannot be undone"))
         var reports = [StepReport(id: "mail", skill: "test.oneway", status: .notCompensated)]
         reports[0].compensationError = "skill 'test.oneway' cannot be undone"

@@ -314,7 +314,7 @@ private func thirtyFive() -> String {
         session.apply(.stepSucceeded(step: "sub/y", output: .null, duration: 0.1))
         session.apply(.stepSucceeded(step: "sub", output: .null, duration: 0.3))
         session.apply(.stepStarted(step: "boom", target: .skill("debug.fail"), attempt: 1, parameters: ValueObject()))
-        session.apply(.stepFailed(step: "boom", error: "broke", willContinue: false))
+        session.apply(.stepFailed(step: "boom", error: "broke", kind: .skill, willContinue: false))
         #expect(session.phase == .running(step: "boom", completed: nil, total: nil), "only the engine says a rollback starts")
         session.apply(.rollbackStarted)
         #expect(session.steps.map(\.id) == ["a", "sub", "sub/x", "sub/y", "boom"])
@@ -374,7 +374,7 @@ private func thirtyFive() -> String {
         let session = RunSession(playbook: playbook)
         session.apply(.runStarted(runID: "r", playbook: "goes-on", inputs: ValueObject()))
         session.apply(.stepStarted(step: "boom", target: .skill("debug.fail"), attempt: 1, parameters: ValueObject()))
-        session.apply(.stepFailed(step: "boom", error: "disk on fire", willContinue: true))
+        session.apply(.stepFailed(step: "boom", error: "disk on fire", kind: .skill, willContinue: true))
         #expect(session.phase == .running(step: "boom", completed: nil, total: nil))
         #expect(session.log.map(\.description).last == "✗ boom: disk on fire (continuing)")
     }

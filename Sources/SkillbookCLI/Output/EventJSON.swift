@@ -33,9 +33,10 @@ enum EventJSON {
             object["step"] = .string(step.description)
             object["output"] = output
             object["duration"] = .double(rounded(duration))
-        case .stepFailed(let step, let error, let willContinue):
+        case .stepFailed(let step, let error, let kind, let willContinue):
             object["step"] = .string(step.description)
             object["error"] = .string(error)
+            object["kind"] = .string(kind.rawValue)
             object["continue"] = .bool(willContinue)
         case .confirmationRequested(let request):
             object["step"] = .string(request.step.description)
@@ -63,6 +64,9 @@ enum EventJSON {
         case .compensationFailed(let step, let error):
             object["step"] = .string(step.description)
             object["error"] = .string(error)
+        case .warning(let warning):
+            if let step = warning.step { object["step"] = .string(step.description) }
+            object["message"] = .string(warning.message)
         case .runFinished(let result):
             return finished(result)
         }
@@ -85,10 +89,12 @@ enum EventJSON {
                 entry["status"] = .string(step.status.rawValue)
                 entry["attempts"] = .int(step.attempts)
                 if let error = step.error { entry["error"] = .string(error) }
+                if let kind = step.failureKind { entry["kind"] = .string(kind.rawValue) }
                 if let error = step.compensationError { entry["compensation_error"] = .string(error) }
                 return .object(entry)
             })
         if let error = result.error { object["error"] = .string(error) }
+        if let kind = result.failureKind { object["kind"] = .string(kind.rawValue) }
         object["duration"] = .double(rounded(result.finished.timeIntervalSince(result.started)))
         return object
     }

@@ -55,6 +55,8 @@ final class LiveRenderer {
         switch event {
         case .runStarted(let runID, let playbook, _):
             printAbove(console.style("▶ \(playbook)", "1") + " (run \(runID))")
+        case .warning(let warning):
+            printAbove(console.style("! warning: ", "33") + (warning.step.map { "\($0): " } ?? "") + warning.message)
         case .runFinished:
             finish()
         default:
@@ -189,7 +191,7 @@ final class LiveRenderer {
             var line = "\(result.playbook) \(console.style(result.status.rawValue, ok ? "1;32" : "1;31")) in \(seconds)"
             if result.interrupted { line += " (interrupted)" }
             lines.append(line)
-            if let error = result.error { lines.append("  \(error)") }
+            if let error = result.error { lines.append("  \(FailureRemedy.explain(error, kind: result.failureKind))") }
         } else {
             lines.append("\(session.playbookName) did not finish")
         }
@@ -204,7 +206,7 @@ final class LiveRenderer {
         case .pending: return "not run"
         case .running: return "interrupted"
         case .succeeded: return "succeeded\(time)\(counts)"
-        case .failed: return "failed\(time)\(counts)" + (row.error.map { ": \($0)" } ?? "")
+        case .failed: return "failed\(time)\(counts)" + (row.error.map { ": \(FailureRemedy.explain($0, kind: row.failureKind))" } ?? "")
         case .skipped: return "skipped"
         case .compensated: return "rolled back" + (row.error.map { " (failed: \($0))" } ?? "")
         case .notCompensated: return "not rolled back: \(row.compensationError ?? "unknown reason")"
