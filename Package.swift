@@ -17,6 +17,7 @@ var package = Package(
         .library(name: "SkillbookStore", targets: ["SkillbookStore"]),
         .library(name: "SkillbookSkills", targets: ["SkillbookSkills"]),
         .library(name: "SkillbookTesting", targets: ["SkillbookTesting"]),
+        .library(name: "SkillbookSchedule", targets: ["SkillbookSchedule"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
@@ -25,16 +26,21 @@ var package = Package(
         .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "CSQLite"]),
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
+        .target(name: "SkillbookSchedule", dependencies: ["SkillbookCore"]),
         .target(
             name: "SkillbookCLI",
-            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
+            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookSchedule"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         .executableTarget(
-            name: "skillbook-bench", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]),
+            name: "skillbook-bench",
+            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule"]),
         .target(
             name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
+        .testTarget(
+            name: "SkillbookScheduleTests", dependencies: ["SkillbookSchedule", "SkillbookCore"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookTesting"]),
         .testTarget(
