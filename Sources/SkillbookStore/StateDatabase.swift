@@ -118,6 +118,8 @@ public enum StateDatabase {
         ALTER TABLE calls ADD COLUMN masked INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE steps ADD COLUMN masked INTEGER NOT NULL DEFAULT 0;
         """,
+        // 5: the kind of a run's failure (see FailureKindMigration)
+        FailureKindMigration.sql,
     ]
 
     /// The schema version this build writes.

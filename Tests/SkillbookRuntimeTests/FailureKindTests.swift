@@ -136,6 +136,20 @@ extension EventRecorder {
         #expect(try fixture.notes.list(tag: nil, limit: 10).isEmpty, "the note the journal lost is undone")
     }
 
+    @Test func theJournalKeepsTheKindOfTheRunsAndTheStepsFailure() async throws {
+        let fixture = try EngineFixture()
+        let journal = try SQLiteJournal(stateDirectory: fixture.state)
+        fixture.recorder = journal
+        let result = try await fixture.run(deleting)
+        #expect(result.failureKind == .refused)
+        let database = try StateDatabase.openSeparately(stateDirectory: fixture.state)
+        let row = try #require(try database.query("SELECT failure_kind, report FROM runs WHERE id = ?1", [.text(result.runID)]).first)
+        #expect(row.string("failure_kind") == "refused")
+        let text = try #require(row.string("report"))
+        let report = try #require(try JSONText.decode(text).arrayValue)
+        #expect(report.map { $0["failure_kind"] } == [nil, .string("refused")])
+    }
+
     @Test func aLostResultOfAQueryIsOnlyAWarning() async throws {
         let fixture = try EngineFixture()
         fixture.recorder = BrokenResults(failsActions: false)
