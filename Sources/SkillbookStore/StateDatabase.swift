@@ -165,10 +165,15 @@ public enum StateDatabase {
     /// one connection, one lock and one migration. It is closed when the last user lets go.
     public static func open(stateDirectory: URL) throws(StoreError) -> Database {
         let file = url(in: stateDirectory).standardizedFileURL
-        return try opened.withLock { (cache) throws(StoreError) -> Database in
-            if let database = cache[file.path]?.database { return database }
-            let database = try Database(url: file)
-            try database.migrate(migrations)
+        if let database = opened.withLock({ $0[file.path]?.database }) { return database }
+        // Opened and migrated outside the lock: the lock is process-wide, and holding it through
+        // file I/O would stall every other thread that opens any state file (the cooperative pool
+        // has one thread per core). Two threads racing for one file both open it (SQLite's own
+        // locking keeps the migration single); the first to register wins, the other's is dropped.
+        let database = try Database(url: file)
+        try database.migrate(migrations)
+        return opened.withLock { cache in
+            if let winner = cache[file.path]?.database { return winner }
             cache = cache.filter { $0.value.database != nil }
             cache[file.path] = WeakDatabase(database: database)
             return database
