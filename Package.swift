@@ -14,6 +14,7 @@ var package = Package(
         .executable(name: "skillbook", targets: ["skillbook"]),
         .library(name: "SkillbookCore", targets: ["SkillbookCore"]),
         .library(name: "SkillbookRuntime", targets: ["SkillbookRuntime"]),
+        .library(name: "SkillbookAgent", targets: ["SkillbookAgent"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
@@ -22,15 +23,19 @@ var package = Package(
         .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "SkillbookRuntime", "CSQLite"]),
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "SkillbookStore"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
+        .target(name: "SkillbookAgent", dependencies: ["SkillbookCore"]),
         .target(
             name: "SkillbookCLI",
             dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         .executableTarget(
-            name: "skillbook-bench", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]),
+            name: "skillbook-bench", dependencies: ["SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]),
         .target(name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
+        .testTarget(
+            name: "SkillbookAgentTests",
+            dependencies: ["SkillbookAgent", "SkillbookCore", "SkillbookSkills", "SkillbookTesting"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookRuntime", "SkillbookTesting"]),
         .testTarget(
