@@ -42,7 +42,7 @@ struct FoldedText: Sendable {
             let needle = Array(filler)
             var i = 0
             while i + needle.count <= lower.count {
-                if Array(lower[i..<(i + needle.count)]) == needle {
+                if lower[i] == needle[0], lower[i..<(i + needle.count)].elementsEqual(needle) {
                     remove(i..<(i + needle.count))
                 } else {
                     i += 1
@@ -67,14 +67,14 @@ struct FoldedText: Sendable {
             }
             for filler in TextFolding.leadingFillers {
                 let needle = Array(filler + " ")
-                if lower.count > needle.count, Array(lower[0..<needle.count]) == needle {
+                if lower.count > needle.count, lower[0..<needle.count].elementsEqual(needle) {
                     remove(0..<needle.count)
                     changed = true
                 }
             }
             for filler in TextFolding.trailingFillers {
                 let needle = Array(" " + filler)
-                if lower.count > needle.count, Array(lower[(lower.count - needle.count)...]) == needle {
+                if lower.count > needle.count, lower[(lower.count - needle.count)...].elementsEqual(needle) {
                     remove((lower.count - needle.count)..<lower.count)
                     changed = true
                 }

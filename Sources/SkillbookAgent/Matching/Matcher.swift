@@ -45,16 +45,17 @@ public struct Matcher: Sendable {
         let dates = DateParser(now: clock.now, timeZone: clock.timeZone)
         let matcher = PatternMatcher(dates: dates)
         let coercion = Coercion(dates: dates)
-        let bag = words.request(text.text)
-        let total = max(1, text.original.filter { $0 != " " }.count)
+        let wordScores = words.scores(words.request(text.text))
+        let compact = text.lower.filter { $0 != " " }
+        let total = max(1, compact.count)
         var ranked: [RouteCandidate] = []
         ranked.reserveCapacity(targets.count)
         for (i, target) in targets.enumerated() {
-            var best = min(thresholds.wordCap, words.score(i, bag))
+            var best = min(thresholds.wordCap, wordScores[i])
             var inputs: ValueObject = [:]
             var pattern: String?
             for case let phrase? in patterns[i] {
-                guard let match = matcher.match(phrase, text) else { continue }
+                guard let match = matcher.match(phrase, text, compact: compact) else { continue }
                 let explained = min(1, Double(match.explained) / Double(total))
                 let confidence = thresholds.patternBase + (1 - thresholds.patternBase) * explained
                 guard confidence > best || pattern == nil && confidence >= best else { continue }

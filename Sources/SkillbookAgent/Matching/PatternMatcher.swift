@@ -11,6 +11,12 @@ import SkillbookCore
 /// or all the rest when it is last. Captured text is trimmed of fillers and edge punctuation.
 struct PatternMatcher {
     let dates: DateParser
+    /// What the date parser said about each text tried, for this request: many patterns try the same.
+    let dateCache = DateCache()
+
+    final class DateCache {
+        var results: [String: Bool] = [:]
+    }
 
     struct Capture: Sendable {
         var name: String
@@ -27,8 +33,8 @@ struct PatternMatcher {
         var explained: Int
     }
 
-    func match(_ pattern: PhrasePattern, _ text: FoldedText) -> Match? {
-        guard Self.mayMatch(pattern, text) else { return nil }
+    func match(_ pattern: PhrasePattern, _ text: FoldedText, compact: [Character]) -> Match? {
+        guard Self.mayMatch(pattern, compact: compact) else { return nil }
         var captures: [Capture] = []
         guard walk(pattern.segments[...], text, from: 0, &captures) else { return nil }
         var explained = pattern.literalWeight
@@ -39,9 +45,9 @@ struct PatternMatcher {
         return Match(captures: captures, explained: explained)
     }
 
-    /// Every literal piece occurs in the request, in order: cheap, and rules out most patterns.
-    static func mayMatch(_ pattern: PhrasePattern, _ text: FoldedText) -> Bool {
-        let compact = text.lower.filter { $0 != " " }
+    /// Every literal piece occurs in the request (`compact`: its lower-case characters without
+    /// spaces), in order: cheap, and rules out most patterns.
+    static func mayMatch(_ pattern: PhrasePattern, compact: [Character]) -> Bool {
         var start = 0
         for literal in pattern.literals where !literal.isEmpty {
             guard let found = find(literal, in: compact, from: start) else { return false }
@@ -51,10 +57,15 @@ struct PatternMatcher {
     }
 
     static func find(_ needle: [Character], in haystack: [Character], from: Int) -> Int? {
-        guard needle.count <= haystack.count else { return nil }
+        guard needle.count <= haystack.count, let first = needle.first else { return nil }
         var i = from
-        while i + needle.count <= haystack.count {
-            if haystack[i] == needle[0], Array(haystack[i..<(i + needle.count)]) == needle { return i }
+        let last = haystack.count - needle.count
+        while i <= last {
+            if haystack[i] == first {
+                var j = 1
+                while j < needle.count && haystack[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return i }
+            }
             i += 1
         }
         return nil
@@ -134,7 +145,10 @@ struct PatternMatcher {
     private func accepts(_ kind: PhrasePattern.SlotKind, _ text: String) -> Bool {
         switch kind {
         case .date:
-            return dates.parse(text) != nil
+            if let known = dateCache.results[text] { return known }
+            let parsed = dates.parse(text) != nil
+            dateCache.results[text] = parsed
+            return parsed
         case .uri:
             return Self.url(text) != nil
         case .path:

@@ -67,6 +67,10 @@ struct PhrasePattern: Sendable {
         guard weight >= (hasChinese ? 1 : 2) else { return nil }
         self.phrase = phrase
         self.segments = segments
+        self.literals = segments.compactMap { segment in
+            if case .literal(let chars) = segment { return chars.filter { $0 != " " } }
+            return nil
+        }
         self.literalWeight = weight
     }
 
@@ -85,13 +89,8 @@ struct PhrasePattern: Sendable {
         }
     }
 
-    /// The literal pieces, for a quick check that a request can match at all.
-    var literals: [[Character]] {
-        segments.compactMap { segment in
-            if case .literal(let chars) = segment { return chars.filter { $0 != " " } }
-            return nil
-        }
-    }
+    /// The literal pieces without spaces, for a quick check that a request can match at all.
+    let literals: [[Character]]
 
     /// The words of the literal text, for scoring beyond the pattern.
     var literalText: String {

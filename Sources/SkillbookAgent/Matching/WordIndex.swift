@@ -20,6 +20,10 @@ struct WordIndex: Sendable {
     static let summaryWeight = 0.35
 
     private(set) var entries: [Entry] = []
+    /// Token → (entry, field weight) for every entry that has it.
+    private var postings: [String: [(Int, Double)]] = [:]
+    /// Token → (entry, phrase index) for every phrase that has it.
+    private var phrasePostings: [String: [(Int, Int)]] = [:]
     private var idf: [String: Double] = [:]
     private let unknownIDF: Double
 
@@ -51,6 +55,12 @@ struct WordIndex: Sendable {
             entries[i].phraseMass = entries[i].phrases.map { $0.reduce(0) { $0 + (idf[$1] ?? unknownIDF) } }
         }
         self.entries = entries
+        for (i, entry) in entries.enumerated() {
+            for (token, field) in entry.fields { postings[token, default: []].append((i, field)) }
+            for (k, phrase) in entry.phrases.enumerated() {
+                for token in phrase { phrasePostings[token, default: []].append((i, k)) }
+            }
+        }
     }
 
     static func withoutSlots(_ phrase: String) -> String {
@@ -70,22 +80,29 @@ struct WordIndex: Sendable {
         return (tokens, tokens.reduce(0) { $0 + weight($1) })
     }
 
-    /// 0…1: half how much of the request the target's texts cover, half how well the request
-    /// overlaps its closest phrase (Dice coefficient over weighted tokens).
-    func score(_ entry: Int, _ request: (tokens: Set<String>, mass: Double)) -> Double {
-        guard request.mass > 0 else { return 0 }
-        let e = entries[entry]
-        var covered = 0.0
+    /// 0…1 for every entry: half how much of the request the target's texts cover, half how well
+    /// the request overlaps its closest phrase (Dice coefficient over weighted tokens). One pass
+    /// over the request's tokens through the inverted index.
+    func scores(_ request: (tokens: Set<String>, mass: Double)) -> [Double] {
+        var covered = [Double](repeating: 0, count: entries.count)
+        var shared = [[Double]](repeating: [], count: entries.count)
+        guard request.mass > 0 else { return covered }
         for token in request.tokens {
-            if let w = e.fields[token] { covered += weight(token) * w }
+            let w = weight(token)
+            for (entry, field) in postings[token] ?? [] { covered[entry] += w * field }
+            for (entry, phrase) in phrasePostings[token] ?? [] {
+                if shared[entry].isEmpty { shared[entry] = [Double](repeating: 0, count: entries[entry].phrases.count) }
+                shared[entry][phrase] += w
+            }
         }
-        var best = 0.0
-        for (k, phrase) in e.phrases.enumerated() {
-            var shared = 0.0
-            for token in request.tokens where phrase.contains(token) { shared += weight(token) }
-            let total = request.mass + e.phraseMass[k]
-            if total > 0 { best = max(best, 2 * shared / total) }
+        var result = covered
+        for i in entries.indices {
+            var best = 0.0
+            for (k, value) in shared[i].enumerated() {
+                best = max(best, 2 * value / (request.mass + entries[i].phraseMass[k]))
+            }
+            result[i] = 0.5 * (covered[i] / request.mass) + 0.5 * best
         }
-        return 0.5 * (covered / request.mass) + 0.5 * best
+        return result
     }
 }
