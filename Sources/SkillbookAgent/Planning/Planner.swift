@@ -52,7 +52,7 @@ public struct Planner: Sendable {
 
         func ask(_ messages: [ChatMessage], temperature: Double) async -> Step {
             guard calls < budget.maxCalls else {
-                return .done(.failed("planning stopped: the budget of \(budget.maxCalls) model calls is spent"))
+                return .done(.failed("planning stopped: the budget of \(budget.maxCalls) model call\(budget.maxCalls == 1 ? "" : "s") is spent"))
             }
             guard tokens < budget.maxTokens else {
                 return .done(.failed("planning stopped: the budget of \(budget.maxTokens) tokens is spent (\(tokens) used)"))
@@ -68,6 +68,8 @@ public struct Planner: Sendable {
                     ChatRequest(
                         messages: messages, temperature: temperature, maxTokens: budget.maxAnswerTokens, responseFormat: format,
                         timeout: left))
+            } catch let error as ChatError where error.kind == .timedOut {
+                return .done(.failed("the model did not answer within the planning budget of \(Self.seconds(budget.maxSeconds))"))
             } catch let error as ChatError {
                 return .done(.failed("the model could not be asked: \(error.message)"))
             } catch is CancellationError {
@@ -112,8 +114,10 @@ public struct Planner: Sendable {
                             + "\nAnswer with a corrected plan (or a question), as JSON only."),
                 ]
             let repaired = await ask(repair, temperature: 0)
-            if case .done(.failed) = repaired {
-                return Report(outcome: .refused("the model's plan did not pass the checker", diagnostics: problems), calls: calls, tokens: tokens)
+            if case .done(.failed(let why)) = repaired {
+                return Report(
+                    outcome: .refused("the model's plan did not pass the checker; \(why)", diagnostics: problems), calls: calls,
+                    tokens: tokens)
             }
             last = repaired
         }
