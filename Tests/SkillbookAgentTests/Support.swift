@@ -2,6 +2,7 @@ import Foundation
 import SkillbookAgent
 import SkillbookCore
 import SkillbookSkills
+import SkillbookTesting
 
 /// The package root (three folders above this file).
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,22 +1,21 @@
 public import Foundation
 public import SkillbookCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An OpenAI-compatible chat-completions client (OpenAI, Ollama, llama.cpp server, vLLM, LM Studio)
-/// over `URLSession`: `POST {baseURL}/chat/completions` with `model`, `messages`, `temperature`,
-/// `max_tokens` and `response_format` as given. The API key is sent only as a bearer token, never
-/// logged or put in an error. A response longer than `maxResponseBytes` is refused as `.tooLarge`.
+/// on the program's HTTP port (`HTTPClient`; the host gives it the URLSession one):
+/// `POST {baseURL}/chat/completions` with `model`, `messages`, `temperature`, `max_tokens` and
+/// `response_format` as given. The API key is sent only as a bearer token, never put in an error.
+/// A response longer than `maxResponseBytes` is refused as `.tooLarge` (reading stops there).
 public struct OpenAIChatClient: ChatCompletions {
+    public var http: any HTTPClient
     /// `http://127.0.0.1:8080/v1`: the part before `/chat/completions`.
     public var baseURL: URL
     public var model: String?
     public var apiKey: String?
     public var maxResponseBytes: Int
 
-    public init(baseURL: URL, model: String? = nil, apiKey: String? = nil, maxResponseBytes: Int = 1 << 20) {
+    public init(http: any HTTPClient, baseURL: URL, model: String? = nil, apiKey: String? = nil, maxResponseBytes: Int = 1 << 20) {
+        self.http = http
         self.baseURL = baseURL
         self.model = model
         self.apiKey = apiKey
@@ -24,9 +23,9 @@ public struct OpenAIChatClient: ChatCompletions {
     }
 
     /// From `SKILLBOOK_MODEL_URL`, `SKILLBOOK_MODEL` and `SKILLBOOK_API_KEY`; `nil` without a URL.
-    public static func fromEnvironment(_ environment: [String: String]) -> OpenAIChatClient? {
+    public static func fromEnvironment(_ environment: [String: String], http: any HTTPClient) -> OpenAIChatClient? {
         guard let text = environment["SKILLBOOK_MODEL_URL"], !text.isEmpty, let url = URL(string: text) else { return nil }
-        return OpenAIChatClient(baseURL: url, model: environment["SKILLBOOK_MODEL"], apiKey: environment["SKILLBOOK_API_KEY"])
+        return OpenAIChatClient(http: http, baseURL: url, model: environment["SKILLBOOK_MODEL"], apiKey: environment["SKILLBOOK_API_KEY"])
     }
 
     var endpoint: URL {
@@ -47,17 +46,29 @@ public struct OpenAIChatClient: ChatCompletions {
     }
 
     public func complete(_ request: ChatRequest) async throws -> ChatResponse {
-        var urlRequest = URLRequest(url: endpoint, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout.rounded(.up) + 1)
-        urlRequest.httpMethod = "POST"
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let apiKey, !apiKey.isEmpty { urlRequest.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
-        urlRequest.httpBody = Data(JSONText.encode(body(request)).utf8)
-        let (data, status) = try await Exchange.run(urlRequest, timeout: request.timeout, cap: maxResponseBytes, endpoint: endpoint)
-        guard (200..<300).contains(status) else {
-            let text = String(decoding: data.prefix(200), as: UTF8.self)
-            throw ChatError(.http(status), "\(endpoint.absoluteString) answered HTTP \(status)\(text.isEmpty ? "" : ": \(text)")")
+        var headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")]
+        if let apiKey, !apiKey.isEmpty { headers.append(HTTPHeader("Authorization", "Bearer \(apiKey)")) }
+        let exchange = HTTPRequest(
+            url: endpoint, method: "POST", headers: headers, body: Data(JSONText.encode(body(request)).utf8),
+            timeout: request.timeout, maxBodyBytes: maxResponseBytes, maxRedirects: 0)
+        let response: HTTPResponse
+        do {
+            response = try await http.send(exchange)
+        } catch let error as HTTPClientError {
+            switch error.kind {
+            case .timedOut: throw ChatError(.timedOut, "the model did not answer within \(Planner.seconds(request.timeout))")
+            default: throw ChatError(.transport, "cannot reach the model server: \(error.message)")
+            }
         }
-        return try Self.parseResponse(String(decoding: data, as: UTF8.self))
+        guard !response.truncated else {
+            throw ChatError(.tooLarge, "the model's answer is larger than \(maxResponseBytes) bytes; it was not read")
+        }
+        guard (200..<300).contains(response.status) else {
+            let text = String(decoding: response.body.prefix(200), as: UTF8.self)
+            throw ChatError(
+                .http(response.status), "\(endpoint.absoluteString) answered HTTP \(response.status)\(text.isEmpty ? "" : ": \(text)")")
+        }
+        return try Self.parseResponse(String(decoding: response.body, as: UTF8.self))
     }
 
     /// A chat-completions response body: the first choice's content (text, text parts, or a
@@ -96,111 +107,5 @@ public struct OpenAIChatClient: ChatCompletions {
             total = prompt + completion
         }
         return ChatResponse(content: content, toolCalls: calls, finishReason: choice["finish_reason"]?.stringValue, totalTokens: total)
-    }
-}
-
-/// One HTTP exchange with a deadline (a Dispatch timer, so it fires even when the task pool is
-/// busy) and a cap on the body (the transfer is cancelled once the cap is passed).
-private final class Exchange: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private let cap: Int
-    private var continuation: CheckedContinuation<(Data, Int), any Error>?
-    private var early: Result<(Data, Int), any Error>?
-    private var finished = false
-    private var status = 0
-    private var body = Data()
-
-    init(cap: Int) {
-        self.cap = cap
-    }
-
-    static func run(_ request: URLRequest, timeout: Double, cap: Int, endpoint: URL) async throws -> (Data, Int) {
-        let exchange = Exchange(cap: cap)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout.rounded(.up) + 1
-        configuration.timeoutIntervalForResource = timeout.rounded(.up) + 1
-        configuration.urlCache = nil
-        let session = URLSession(configuration: configuration, delegate: exchange, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        let task = session.dataTask(with: request)
-        let timer = DispatchWorkItem {
-            if exchange.finish(.failure(ChatError(.timedOut, "the model did not answer within \(Planner.seconds(timeout))"))) {
-                task.cancel()
-            }
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
-        defer { timer.cancel() }
-        do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    if exchange.begin(continuation) { task.resume() }
-                }
-            } onCancel: {
-                if exchange.finish(.failure(CancellationError())) { task.cancel() }
-            }
-        } catch let error as ChatError {
-            throw error
-        } catch let error as CancellationError {
-            throw error
-        } catch let error as URLError where error.code == .timedOut {
-            throw ChatError(.timedOut, "the model did not answer within \(Planner.seconds(timeout))")
-        } catch {
-            throw ChatError(.transport, "cannot reach the model server at \(endpoint.absoluteString): \(error.localizedDescription)")
-        }
-    }
-
-    func begin(_ continuation: CheckedContinuation<(Data, Int), any Error>) -> Bool {
-        lock.lock()
-        if let early {
-            lock.unlock()
-            continuation.resume(with: early)
-            return false
-        }
-        self.continuation = continuation
-        lock.unlock()
-        return true
-    }
-
-    @discardableResult
-    func finish(_ result: Result<(Data, Int), any Error>) -> Bool {
-        lock.lock()
-        guard !finished else {
-            lock.unlock()
-            return false
-        }
-        finished = true
-        let continuation = self.continuation
-        self.continuation = nil
-        if continuation == nil { early = result }
-        lock.unlock()
-        continuation?.resume(with: result)
-        return true
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @Sendable @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        lock.withLock { status = (response as? HTTPURLResponse)?.statusCode ?? 0 }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let over = lock.withLock { () -> Bool in
-            body.append(data)
-            return body.count > cap
-        }
-        if over, finish(.failure(ChatError(.tooLarge, "the model's answer is larger than \(cap) bytes; it was not read"))) {
-            dataTask.cancel()
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        if let error {
-            finish(.failure(error))
-        } else {
-            let outcome = lock.withLock { (body, status) }
-            finish(.success(outcome))
-        }
     }
 }

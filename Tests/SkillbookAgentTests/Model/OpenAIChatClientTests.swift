@@ -1,6 +1,7 @@
 import Foundation
 import SkillbookAgent
 import SkillbookCore
+import SkillbookSkills
 import Testing
 
 @Suite struct OpenAIChatClientTests {
@@ -27,11 +28,11 @@ import Testing
     }
 
     @Test func isConfiguredFromTheEnvironment() throws {
-        #expect(OpenAIChatClient.fromEnvironment([:]) == nil)
+        #expect(OpenAIChatClient.fromEnvironment([:], http: URLSessionHTTPClient()) == nil)
         let client = try #require(
             OpenAIChatClient.fromEnvironment([
                 "SKILLBOOK_MODEL_URL": "http://127.0.0.1:8080/v1/", "SKILLBOOK_MODEL": "qwen", "SKILLBOOK_API_KEY": "k",
-            ]))
+            ], http: URLSessionHTTPClient()))
         #expect(client.model == "qwen")
         #expect(client.apiKey == "k")
         let body = client.body(ChatRequest(messages: [ChatMessage(.user, "hi")], temperature: 0.5, maxTokens: 64, responseFormat: ["type": "json_object"]))
