@@ -149,7 +149,7 @@ import Testing
     }
 
     @Test func aSlowModelTimesOutWithinTheBudget() async throws {
-        try await Self.withModel([Self.content(Self.good).delayed(by: 5)], budget: PlanningBudget(maxSeconds: 1, samples: 1)) {
+        try await Self.withModel([Self.content(Self.good).delayed(by: 120)], budget: PlanningBudget(maxSeconds: 1, samples: 1)) {
             planner, _ in
             let started = ContinuousClock.now
             let report = await Self.plan(planner)
@@ -158,7 +158,8 @@ import Testing
                 return
             }
             #expect(message == "the model did not answer within the planning budget of 1s")
-            #expect(ContinuousClock.now - started < .seconds(4))
+            // A two-minute answer against a one-second budget; 60 s leaves room for a starved machine.
+            #expect(ContinuousClock.now - started < .seconds(60))
             #expect(report.calls == 1)
         }
     }
