@@ -18,6 +18,7 @@ var package = Package(
         .library(name: "SkillbookSkills", targets: ["SkillbookSkills"]),
         .library(name: "SkillbookTesting", targets: ["SkillbookTesting"]),
         .library(name: "SkillbookAgent", targets: ["SkillbookAgent"]),
+        .library(name: "SkillbookSchedule", targets: ["SkillbookSchedule"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
@@ -27,19 +28,24 @@ var package = Package(
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookAgent", dependencies: ["SkillbookCore"]),
+        .target(name: "SkillbookSchedule", dependencies: ["SkillbookCore"]),
         .target(
             name: "SkillbookCLI",
-            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
+            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookSchedule"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         .executableTarget(
-            name: "skillbook-bench", dependencies: ["SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]),
+            name: "skillbook-bench",
+            dependencies: ["SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule"]),
         .target(
             name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
         .testTarget(
             name: "SkillbookAgentTests",
             dependencies: ["SkillbookAgent", "SkillbookCore", "SkillbookSkills", "SkillbookTesting"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "SkillbookScheduleTests", dependencies: ["SkillbookSchedule", "SkillbookCore"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookTesting"]),
         .testTarget(

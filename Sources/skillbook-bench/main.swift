@@ -37,6 +37,7 @@ func runBenchmarks(state: URL) async throws {
         ("agent_uncovered_refused", { try agentFigure(1) }),
         ("agent_decision_p50_200_skills", { try agentFigure(2) }),
         ("agent_decision_p95_200_skills", { try agentFigure(3) }),
+        ("schedule_next_fire", { try await ScheduleNextFireBench().run() }),
     ]
     let chosen = CommandLine.arguments.dropFirst().filter { $0 != "--cpu" }
     // A name given in full runs only that figure; otherwise a name selects every figure it starts.
