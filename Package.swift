@@ -18,6 +18,7 @@ var package = Package(
         .library(name: "SkillbookStore", targets: ["SkillbookStore"]),
         .library(name: "SkillbookSkills", targets: ["SkillbookSkills"]),
         .library(name: "SkillbookTesting", targets: ["SkillbookTesting"]),
+        .library(name: "SkillbookAgent", targets: ["SkillbookAgent"]),
         .library(name: "SkillbookSchedule", targets: ["SkillbookSchedule"]),
     ],
     targets: [
@@ -27,6 +28,7 @@ var package = Package(
         .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "CSQLite"]),
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
+        .target(name: "SkillbookAgent", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookSchedule", dependencies: ["SkillbookCore"]),
         .target(
             name: "SkillbookHost",
@@ -39,10 +41,13 @@ var package = Package(
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         .executableTarget(
             name: "skillbook-bench",
-            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule"]),
+            dependencies: ["SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule"]),
         .target(
             name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "SkillbookAgentTests",
+            dependencies: ["SkillbookAgent", "SkillbookCore", "SkillbookSkills", "SkillbookTesting"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SkillbookScheduleTests", dependencies: ["SkillbookSchedule", "SkillbookCore"],
             resources: [.copy("Fixtures")]),

@@ -6,7 +6,9 @@ struct DebugEchoSkill: Skill {
         id: "debug.echo",
         title: "Echo a value",
         summary: "Returns the given value unchanged as { value }. Use it to test playbooks and mappings.",
-        examples: ["echo hello", "repeat back what I say", "echo this value"],
+        examples: [
+            "echo {value}", "repeat back {value}", "echo this value", "回显{value}",
+        ],
         tags: ["debug", "test"],
         kind: .query,
         parameters: .object(

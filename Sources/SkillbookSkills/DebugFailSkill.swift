@@ -6,7 +6,9 @@ struct DebugFailSkill: Skill {
         id: "debug.fail",
         title: "Fail on purpose",
         summary: "Always fails with the given message. Use it to test retries, on_failure and rollback.",
-        examples: ["fail with a message", "make this step fail", "simulate a failure"],
+        examples: [
+            "fail with the message {message}", "make this step fail", "simulate a failure", "模拟一次失败",
+        ],
         tags: ["debug", "test"],
         kind: .query,
         parameters: .object(

@@ -7,7 +7,10 @@ struct DebugSleepSkill: Skill {
         title: "Wait a while",
         summary: "Waits the given number of seconds (0 to 3600), then returns { slept }. Stops at once when "
             + "the run is cancelled. Use it to test timeouts, progress and interrupts.",
-        examples: ["sleep for 5 seconds", "wait 10 seconds", "pause for a minute"],
+        examples: [
+            "sleep for {seconds} seconds", "wait {seconds} seconds", "pause for a minute", "等待{seconds}秒",
+            "暂停{seconds}秒",
+        ],
         tags: ["debug", "test", "time"],
         kind: .query,
         parameters: .object(

@@ -15,7 +15,7 @@ struct NotesCreateManySkill: Skill {
             + "or none is. Undoing it deletes exactly those notes.",
         examples: [
             "create several notes", "save these notes", "add a note for each of these items",
-            "import these ideas as notes", "make notes from this list",
+            "import these ideas as notes", "make notes from this list", "批量创建笔记", "把这些条目都存成笔记",
         ],
         tags: ["notes", "write", "batch"],
         kind: .action,

@@ -10,8 +10,9 @@ struct NotesCreateSkill: Skill {
         summary: "Saves a new note with a title, an optional body and optional tags, and returns its "
             + "{ id, title }. Undoing it deletes the note.",
         examples: [
-            "create a note", "take a note", "write down buy milk", "note that the meeting moved to Friday",
-            "save a note called ideas",
+            "create a note called {title}", "take a note {title}", "write down {title}", "note that {title}",
+            "save a note called {title}", "save it as a note", "save that as a note", "create a note",
+            "take a note", "记一下{title}", "记个笔记{title}", "新建笔记{title}", "新建一条笔记", "存成笔记", "保存为笔记",
         ],
         tags: ["notes", "write"],
         kind: .action,

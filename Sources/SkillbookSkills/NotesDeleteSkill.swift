@@ -15,7 +15,10 @@ struct NotesDeleteSkill: Skill {
         summary: "Deletes the notes with the given ids, all in one go, and returns { deleted, notes } where "
             + "notes are the deleted notes as they were (id, title, body, tags, created). Ids without a "
             + "note are skipped. Asks before running. Undoing it puts the notes back exactly as they were.",
-        examples: ["delete these notes", "remove the note", "delete the notes with these ids", "throw away these notes"],
+        examples: [
+            "delete these notes", "remove the note", "delete the notes with these ids",
+            "throw away these notes", "删除这些笔记", "删掉这条笔记",
+        ],
         tags: ["notes", "write", "delete"],
         kind: .action,
         confirm: true,

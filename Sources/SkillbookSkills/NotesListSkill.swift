@@ -9,7 +9,10 @@ struct NotesListSkill: Skill {
         title: "List notes",
         summary: "Lists saved notes, oldest first, optionally only those with a tag, and returns "
             + "{ items, count } where each item has id, title, body, tags and created.",
-        examples: ["list my notes", "show notes tagged work", "what notes do I have", "show my notes"],
+        examples: [
+            "list my notes", "show notes tagged {tag}", "what notes do I have", "show my notes", "列出我的笔记",
+            "显示标签为{tag}的笔记", "我有哪些笔记", "看看我的笔记",
+        ],
         tags: ["notes", "read"],
         kind: .query,
         parameters: .object(

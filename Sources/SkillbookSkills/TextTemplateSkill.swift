@@ -9,7 +9,10 @@ struct TextTemplateSkill: Skill {
         summary: "Fills {{name}} placeholders in a template with values and returns { text }. A placeholder "
             + "may be a dotted path into nested objects ({{person.name}}) and may have spaces inside the "
             + "braces. Lists and objects are written as JSON. A placeholder without a value is an error.",
-        examples: ["fill in a template", "render this text with values", "format a message from a template"],
+        examples: [
+            "fill in a template", "render this text with values", "format a message from a template",
+            "用模板生成文本", "填写模板",
+        ],
         tags: ["text", "format"],
         kind: .query,
         parameters: .object(

@@ -6,7 +6,7 @@ import SkillbookStore
 // skillbook-bench [--cpu] [NAME…]: prints `name value unit` lines (see each benchmark's file); with
 // names, only the benchmarks whose figure is one of them or, for a name that is no figure's whole
 // name, starts with it (`skillbook-bench engine yaml`); with `--cpu`, CPU time instead of elapsed
-// time (see `Measure`). Build in release: `make bench`.
+// time (see `Measure`). Build in release: `make bench`. `skillbook-bench agent` prints the agent's figures.
 
 let state = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-bench-\(UUID().uuidString)")
 
@@ -14,6 +14,16 @@ func runBenchmarks(state: URL) async throws {
     try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
     var registry = try SkillRegistry(BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: state, stores: .sqlite(stateDirectory: state))))
     try registry.register(BatchBench.NoopSkill())
+
+    let agent = AgentRoutingBench(registry: registry)
+    // The agent's four figures come from one pass; each entry picks its own.
+    var agentFigures: [Figure]?
+    func agentFigure(_ index: Int) throws -> Figure {
+        if let agentFigures { return agentFigures[index] }
+        let figures = try agent.run()
+        agentFigures = figures
+        return figures[index]
+    }
 
     let benchmarks: [(name: String, run: () async throws -> Figure)] = [
         ("engine_overhead_per_step", { try await EngineOverheadBench(registry: registry).run() }),
@@ -23,6 +33,10 @@ func runBenchmarks(state: URL) async throws {
         ("batch_100k_items", { try await BatchBench(registry: registry).run() }),
         ("load_check_1000_steps", { try await LoadCheckBench(registry: registry).run() }),
         ("yaml_throughput", { try await YAMLThroughputBench().run() }),
+        ("agent_routing_top1", { try agentFigure(0) }),
+        ("agent_uncovered_refused", { try agentFigure(1) }),
+        ("agent_decision_p50_200_skills", { try agentFigure(2) }),
+        ("agent_decision_p95_200_skills", { try agentFigure(3) }),
         ("schedule_next_fire", { try await ScheduleNextFireBench().run() }),
     ]
     let chosen = CommandLine.arguments.dropFirst().filter { $0 != "--cpu" }

@@ -13,7 +13,7 @@ struct DataFilterSkill: Skill {
             + "match (except with !=), and a missing field matches only == null, != and exists: false.",
         examples: [
             "filter the list", "keep only the files bigger than 1 MB", "only the items where status is open",
-            "select the entries that contain invoice",
+            "select the entries that contain invoice", "过滤这个列表", "筛选出状态为打开的条目",
         ],
         tags: ["data", "list", "filter"],
         kind: .query,

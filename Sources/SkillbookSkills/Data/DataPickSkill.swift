@@ -11,7 +11,7 @@ struct DataPickSkill: Skill {
             + "left out of that object.",
         examples: [
             "keep only the name and size", "pick the title and url of each item", "just the paths please",
-            "drop every field except id",
+            "drop every field except id", "只保留名称和大小字段",
         ],
         tags: ["data", "list", "fields"],
         kind: .query,

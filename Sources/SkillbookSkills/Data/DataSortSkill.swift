@@ -11,8 +11,8 @@ struct DataSortSkill: Skill {
             + "missing or null < false < true < numbers < texts < lists < objects (reversed for desc); texts "
             + "compare by character codes, so capitals come before small letters.",
         examples: [
-            "sort the list by size", "order the files by date, newest first", "sort these names alphabetically",
-            "sort the items by priority descending",
+            "sort the list by size", "order the files by date, newest first",
+            "sort these names alphabetically", "sort the items by priority descending", "按大小排序", "把列表按日期排序",
         ],
         tags: ["data", "list", "sort"],
         kind: .query,

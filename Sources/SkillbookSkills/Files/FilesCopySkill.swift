@@ -15,8 +15,8 @@ struct FilesCopySkill: Skill {
             + "outside the allowed folders, nothing is copied. At most 100 items per call; longer lists run in "
             + "batches. Undoing it removes the copies and the folders it created if they are empty.",
         examples: [
-            "copy these files into Backup", "make a copy of report.txt", "duplicate the folder",
-            "copy the photos to the usb folder",
+            "copy {paths} into {into}", "copy {paths} to {into}", "make a copy of report.txt",
+            "duplicate the folder", "把{paths}复制到{into}", "复制这些文件",
         ],
         tags: ["files", "write", "copy"],
         kind: .action,

@@ -27,7 +27,10 @@ struct FilesDeleteSkill: Skill {
             + "this call. If any path does not exist or is outside the allowed folders, nothing is deleted. At "
             + "most 100 paths per call; longer lists run in batches. Asks before running. Undoing it puts every "
             + "file and folder back exactly as it was.",
-        examples: ["delete these files", "remove old.txt", "throw away the temp folder", "trash the log files"],
+        examples: [
+            "delete the file {paths}", "delete these files", "remove {paths}", "throw away the temp folder",
+            "trash the log files", "删除文件{paths}", "删掉{paths}",
+        ],
         tags: ["files", "write", "delete"],
         kind: .action,
         confirm: true,

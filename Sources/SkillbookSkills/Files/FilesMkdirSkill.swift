@@ -13,7 +13,10 @@ struct FilesMkdirSkill: Skill {
             + "the missing folders above it are created too; otherwise they must exist. Only folders inside the "
             + "allowed folders can be created. Undoing it removes exactly the folders it created, if they are "
             + "still empty.",
-        examples: ["create a folder called Archive", "make a new directory", "mkdir projects/2024", "make a folder for the invoices"],
+        examples: [
+            "create a folder called {path}", "make a new directory", "mkdir {path}",
+            "make a folder for the invoices", "新建文件夹{path}", "创建目录{path}",
+        ],
         tags: ["files", "write", "folder"],
         kind: .action,
         parameters: .object(

@@ -15,8 +15,9 @@ struct FilesMoveSkill: Skill {
             + "nothing is moved. At most 100 items per call; longer lists run in batches. Undoing it moves "
             + "everything back and removes the folders it created if they are empty.",
         examples: [
-            "move these files into Archive", "move the pdfs to Documents", "rename report.txt to report-2024.txt",
-            "put these files in a folder", "move the downloads into folders by type",
+            "move {paths} into {into}", "move {paths} to {into}", "move the pdfs to Documents",
+            "rename report.txt to report-2024.txt", "put these files in a folder", "把{paths}移到{into}",
+            "移动这些文件",
         ],
         tags: ["files", "write", "move", "rename"],
         kind: .action,

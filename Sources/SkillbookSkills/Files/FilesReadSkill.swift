@@ -23,7 +23,10 @@ struct FilesReadSkill: Skill {
             + "bytes, 1 MiB unless asked, cut at a character boundary), whether it was cut short, and the file's "
             + "size in bytes. A file that is not UTF-8 text (an image, a PDF) is refused with a clear error. Only "
             + "files inside the allowed folders can be read.",
-        examples: ["read the file notes.txt", "show me what is in todo.md", "open the text file", "print the readme"],
+        examples: [
+            "read the file {path}", "show me what is in {path}", "open the text file {path}",
+            "print the readme", "读取文件{path}", "打开文件{path}", "看看{path}的内容",
+        ],
         tags: ["files", "read"],
         kind: .query,
         parameters: .object(

@@ -28,8 +28,8 @@ struct FilesWriteSkill: Skill {
             + "written. Undoing it puts back exactly the previous content, or removes a file it created, unless "
             + "the file was changed since.",
         examples: [
-            "write hello to hello.txt", "save this text to a file", "append a line to log.txt",
-            "overwrite the file with", "create a text file called todo.md",
+            "write {content} to {path}", "save this text to a file", "append a line to {path}",
+            "create a text file called {path}", "把{content}写入{path}", "写入文件{path}",
         ],
         tags: ["files", "write"],
         kind: .action,

@@ -23,8 +23,9 @@ struct NotifySendSkill: Skill {
             + "to that address, failing when it answers other than 2xx. Returns { channels }, where it went. It "
             + "cannot be undone.",
         examples: [
-            "notify me when it is done", "send me a notification", "alert me with a message",
-            "post a message to my webhook",
+            "notify me that {message}", "send me a notification saying {message}", "send me a notification",
+            "notify me when it is done", "alert me with a message", "post a message to my webhook",
+            "通知我{message}", "发个通知说{message}", "发送通知",
         ],
         tags: ["notify", "send"],
         kind: .action,

@@ -35,7 +35,10 @@ public struct ShellRunSkill: Skill {
             + "cwd with only PATH, HOME, LANG and the given env variables, and is stopped after timeout seconds. A "
             + "non-zero exit is a failure. Asks before running. It can be undone only when undo (another argument "
             + "list, run on rollback) is given.",
-        examples: ["run the command", "execute this program", "run a program with these arguments", "run ls in that folder"],
+        examples: [
+            "run the command", "execute this program", "run a program with these arguments",
+            "run ls in that folder", "运行命令", "执行这个程序",
+        ],
         tags: ["shell", "process", "command"],
         kind: .action,
         confirm: true,

@@ -12,7 +12,7 @@ struct RemindersCompleteSkill: Skill {
             + "Undoing it marks the reminder not done again.",
         examples: [
             "mark the reminder as done", "complete this reminder", "I called Anna, tick it off",
-            "check off the reminder",
+            "check off the reminder", "把提醒标记为完成", "完成这个提醒",
         ],
         tags: ["reminders", "write"],
         kind: .action,

@@ -12,8 +12,9 @@ struct RemindersCreateSkill: Skill {
             + "(2026-11-30T09:00, read in the local time zone unless it has an offset) or in words "
             + "(tomorrow 9am, next monday 18:00, in 2 hours, 明天早上9点). Undoing it deletes the reminder.",
         examples: [
-            "remind me to call Anna tomorrow at 9", "add a reminder", "set a reminder for friday at 10am",
-            "remind me to pay the rent", "create a reminder", "remind me in 2 hours to check the oven",
+            "remind me {due} to {title}", "remind me to {title} {due}", "remind me to {title}",
+            "add a reminder to {title}", "set a reminder for {due}", "create a reminder", "add a reminder",
+            "提醒我{due}{title}", "{due}提醒我{title}", "提醒我{title}", "添加提醒{title}", "新建一个提醒",
         ],
         tags: ["reminders", "write", "time"],
         kind: .action,

@@ -15,7 +15,10 @@ struct RemindersDeleteSkill: Skill {
             + "where reminders are the deleted reminders as they were (id, title, due, notes, done, created, "
             + "completed_at). Ids without a reminder are skipped. Asks before running. Undoing it puts the "
             + "reminders back exactly as they were.",
-        examples: ["delete these reminders", "remove the reminder", "cancel the reminder", "clear these reminders"],
+        examples: [
+            "delete these reminders", "remove the reminder", "cancel the reminder", "clear these reminders",
+            "删除这些提醒", "取消提醒",
+        ],
         tags: ["reminders", "write", "delete"],
         kind: .action,
         confirm: true,

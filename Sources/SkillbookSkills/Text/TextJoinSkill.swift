@@ -11,7 +11,7 @@ struct TextJoinSkill: Skill {
             + "example items [milk, eggs] with prefix '- ' give two lines '- milk' and '- eggs'.",
         examples: [
             "join these lines", "make a bulleted list from the titles", "combine the items into one text",
-            "join the names with commas",
+            "join the names with commas", "把这些行合并成一段文本", "用逗号连接这些名字",
         ],
         tags: ["text", "list", "format"],
         kind: .query,

@@ -1,0 +1,137 @@
+public import Foundation
+import SkillbookCore
+
+/// The one matcher of layers 1 and 2: playbook triggers and skill examples are both phrases with
+/// typed `{slot}`s, scored the same way.
+///
+/// A candidate's confidence is the better of two scores:
+/// - a pattern that matches the whole request (after fillers are dropped): `patternBase` rising to 1
+///   with the share of the request's characters its literal text and typed slots explain;
+/// - word scoring (`WordIndex`), capped at `wordCap`.
+/// The best candidate is taken when it reaches `accept` and leads the runner-up by `margin`; a
+/// closer race is a near tie (layer `none` with a question). A request whose clauses ("…and then…",
+/// "…然后…", "…and save it as a note") are each taken by different targets is plan-shaped.
+public struct Matcher: Sendable {
+    public let targets: [RouteTarget]
+    public let thresholds: MatchThresholds
+    let patterns: [[PhrasePattern?]]
+    let words: WordIndex
+
+    public init(targets: [RouteTarget], thresholds: MatchThresholds = .standard) {
+        self.targets = targets
+        self.thresholds = thresholds
+        let patterns = targets.map { target in
+            let slots = Dictionary(target.inputs.map { ($0.name, $0.schema) }, uniquingKeysWith: { a, _ in a })
+            return target.phrases.map { PhrasePattern($0, slots: slots) }
+        }
+        self.patterns = patterns
+        self.words = WordIndex(targets, patterns: patterns)
+    }
+
+    /// The clock relative dates are resolved against.
+    public struct Clock: Sendable {
+        public var now: Date
+        public var timeZone: TimeZone
+        public init(now: Date, timeZone: TimeZone) {
+            self.now = now
+            self.timeZone = timeZone
+        }
+    }
+
+    /// Every target's score for `request`, best first (ties by layer, playbooks first, then name).
+    public func rank(_ request: String, clock: Clock) -> [RouteCandidate] {
+        let text = FoldedText(request)
+        guard text.count > 0 else { return [] }
+        let dates = DateParser(now: clock.now, timeZone: clock.timeZone)
+        let matcher = PatternMatcher(dates: dates)
+        let coercion = Coercion(dates: dates)
+        let wordScores = words.scores(words.request(text.text))
+        let compact = text.lower.filter { $0 != " " }
+        let total = max(1, compact.count)
+        var ranked: [RouteCandidate] = []
+        ranked.reserveCapacity(targets.count)
+        for (i, target) in targets.enumerated() {
+            var best = min(thresholds.wordCap, wordScores[i])
+            var inputs: ValueObject = [:]
+            var pattern: String?
+            for case let phrase? in patterns[i] {
+                guard let match = matcher.match(phrase, text, compact: compact) else { continue }
+                let explained = min(1, Double(match.explained) / Double(total))
+                let confidence = thresholds.patternBase + (1 - thresholds.patternBase) * explained
+                guard confidence > best || pattern == nil && confidence >= best else { continue }
+                best = confidence
+                pattern = phrase.phrase
+                inputs = Self.inputs(match, coercion)
+            }
+            ranked.append(RouteCandidate(target: target, index: i, confidence: best, inputs: inputs, pattern: pattern))
+        }
+        ranked.sort { a, b in
+            if a.confidence != b.confidence { return a.confidence > b.confidence }
+            if a.layer != b.layer { return a.layer == .playbook }
+            return a.target < b.target
+        }
+        return ranked
+    }
+
+    static func inputs(_ match: PatternMatcher.Match, _ coercion: Coercion) -> ValueObject {
+        var inputs: ValueObject = [:]
+        for capture in match.captures {
+            let raw: Value
+            switch capture.kind {
+            case .uri: raw = .string(PatternMatcher.url(capture.text) ?? capture.text)
+            case .list(let item):
+                let items = PatternMatcher.listItems(capture.text)
+                raw = .array(items.map { PhrasePattern.kind(of: item) == .uri ? .string(PatternMatcher.url($0) ?? $0) : .string($0) })
+            case .choice(let values): raw = .string(values.first { $0.lowercased() == capture.text.lowercased() } ?? capture.text)
+            default: raw = .string(capture.text)
+            }
+            inputs[capture.name] = coercion.coerce(raw, to: capture.schema)
+        }
+        return inputs
+    }
+
+    /// The decision for `request`: a playbook, a skill, a plan-shaped request, or none.
+    public func decide(_ request: String, clock: Clock) -> RouteDecision {
+        let clauses = CompoundSplitter.clauses(of: request)
+        if clauses.count >= 2 {
+            let picks = clauses.map { single($0, clock: clock) }
+            let taken = picks.filter { $0.layer == .playbook || $0.layer == .skill }
+            if taken.count >= 2, Set(taken.compactMap(\.target)).count >= 2 {
+                let candidates = taken.compactMap { $0.candidates.first }
+                return RouteDecision(
+                    layer: .plan, confidence: candidates.map(\.confidence).min() ?? 0, candidates: candidates,
+                    clauses: clauses)
+            }
+        }
+        return single(request, clock: clock)
+    }
+
+    private func single(_ request: String, clock: Clock) -> RouteDecision {
+        let ranked = rank(request, clock: clock)
+        let top = Array(ranked.prefix(3))
+        guard let best = ranked.first, best.confidence >= thresholds.accept else {
+            return RouteDecision(layer: .none, confidence: ranked.first?.confidence ?? 0, candidates: top)
+        }
+        if ranked.count > 1, best.confidence - ranked[1].confidence < thresholds.margin {
+            let second = ranked[1]
+            return RouteDecision(
+                layer: .none, confidence: best.confidence, candidates: top,
+                question: "Did you mean \(describe(best)) or \(describe(second))?")
+        }
+        let target = targets[best.index]
+        let missing = target.required.filter { best.inputs[$0] == nil }
+        var question: String?
+        if let first = missing.first {
+            let about = target.schema(of: first)?.description.map { " (\($0))" } ?? ""
+            question = "What should '\(first)' be\(about)?"
+        }
+        return RouteDecision(
+            layer: best.layer == .playbook ? .playbook : .skill, target: best.target, inputs: best.inputs,
+            confidence: best.confidence, candidates: top, question: question, missing: missing)
+    }
+
+    private func describe(_ candidate: RouteCandidate) -> String {
+        let target = targets[candidate.index]
+        return "\(candidate.layer.rawValue) '\(candidate.target)' (\(target.title))"
+    }
+}

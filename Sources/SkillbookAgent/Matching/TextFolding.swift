@@ -1,0 +1,113 @@
+/// How the matcher reads text: width- and case-folded characters, filler words, and the tokens
+/// scored beyond exact patterns (words of Latin text, character unigrams and bigrams of Chinese).
+enum TextFolding {
+    /// Full-width ASCII (`Ａ`, `１`, `？`) becomes ASCII, the ideographic space a space, and Chinese
+    /// punctuation its ASCII twin; everything else is kept.
+    static func foldWidth(_ c: Character) -> Character {
+        guard let scalar = c.unicodeScalars.first, c.unicodeScalars.count == 1 else { return c }
+        switch scalar.value {
+        case 0xFF01...0xFF5E: return Character(Unicode.Scalar(scalar.value - 0xFEE0)!)
+        case 0x3000: return " "
+        case 0x3001: return ","  // 、
+        case 0x3002: return "."  // 。
+        case 0x201C, 0x201D, 0x300C, 0x300D: return "\""
+        case 0x2018, 0x2019: return "'"
+        default: return c
+        }
+    }
+
+    /// The lower-case form of one character, when it stays one character.
+    static func lower(_ c: Character) -> Character {
+        let lowered = String(c).lowercased()
+        return lowered.count == 1 ? Character(lowered) : c
+    }
+
+    /// Whether a character is a CJK ideograph (the ones scored as unigrams and bigrams).
+    static func isCJK(_ c: Character) -> Bool {
+        guard let v = c.unicodeScalars.first?.value else { return false }
+        return (0x4E00...0x9FFF).contains(v) || (0x3400...0x4DBF).contains(v) || (0xF900...0xFAFF).contains(v)
+    }
+
+    static func isWordCharacter(_ c: Character) -> Bool {
+        c.isLetter && !isCJK(c) || c.isNumber || c == "_" || c == "'"
+    }
+
+    /// Punctuation trimmed from the ends of a request and of captured text.
+    static let edgePunctuation: Set<Character> = [
+        " ", ",", ".", "!", "?", ";", ":", "\"", "'", "(", ")", "…", "《", "》", "：", "；",
+    ]
+
+    /// English fillers dropped from the start of a request or a capture ("please remind me…").
+    static let leadingFillers = [
+        "please", "pls", "kindly", "hey", "can you", "could you", "would you", "will you", "i want to", "i'd like to",
+        "i would like to", "i need to", "help me", "go ahead and", "just",
+    ]
+    /// English fillers dropped from the end ("…for me please").
+    static let trailingFillers = ["please", "for me", "thanks", "thank you", "now", "right now", "pls"]
+    /// Chinese fillers: dropped wherever they stand (they carry no meaning for routing).
+    static let chineseFillers = ["一下", "麻烦你", "麻烦", "帮我", "帮忙", "请你", "请", "给我", "好吗", "好不好", "谢谢", "可以吗"]
+    /// Chinese particles dropped at the end.
+    static let chineseTrailing: Set<Character> = ["吧", "呢", "啊", "呀", "哦", "嘛", "了"]
+
+    /// Words that say nothing about what to do.
+    static let stopwords: Set<String> = [
+        "a", "an", "the", "to", "of", "for", "in", "on", "at", "my", "me", "i", "you", "your", "it", "its", "this",
+        "that", "these", "those", "is", "are", "be", "with", "and", "or", "please", "can", "could", "would", "will",
+        "some", "from", "by", "up", "what", "do", "does", "how", "as", "so", "we", "our", "us", "into", "all", "any",
+        "there", "here", "now", "just", "about", "want", "need", "like", "let", "s", "'s", "is", "am", "then",
+    ]
+    /// Chinese characters too common to count alone (they still count inside bigrams).
+    static let stopCharacters: Set<Character> = [
+        "的", "了", "我", "把", "一", "下", "个", "吧", "请", "帮", "你", "们", "是", "在", "和", "要", "给", "用", "将",
+        "这", "那", "些", "么", "什", "吗", "呢", "啊", "就", "都", "也", "到",
+    ]
+
+    /// A light English stemmer: plural and common suffixes, so `notes` meets `note`, `reminders` `reminder`.
+    static func stem(_ word: String) -> String {
+        var w = word
+        if w.hasSuffix("'s") { w.removeLast(2) }
+        if w.count > 4, w.hasSuffix("ies") { return String(w.dropLast(3)) + "y" }
+        if w.count > 4, w.hasSuffix("ing") { return String(w.dropLast(3)) }
+        if w.count > 4, w.hasSuffix("ed") { return String(w.dropLast(2)) }
+        if w.count > 3, w.hasSuffix("es"), ["s", "x", "h"].contains(w.dropLast(2).last.map(String.init) ?? "") {
+            return String(w.dropLast(2))
+        }
+        if w.count > 3, w.hasSuffix("s"), !w.hasSuffix("ss") { return String(w.dropLast()) }
+        return w
+    }
+
+    /// The scored tokens of a text: stemmed words (stopwords left out) and, for runs of Chinese,
+    /// each character (common ones left out) and each pair of neighbours.
+    static func tokens(_ text: String) -> [String] {
+        var tokens: [String] = []
+        var word = ""
+        var run: [Character] = []
+        func flushWord() {
+            if !word.isEmpty, !stopwords.contains(word) { tokens.append(stem(word)) }
+            word = ""
+        }
+        func flushRun() {
+            for (i, c) in run.enumerated() {
+                if !stopCharacters.contains(c) { tokens.append(String(c)) }
+                if i + 1 < run.count { tokens.append(String([c, run[i + 1]])) }
+            }
+            run = []
+        }
+        for raw in text {
+            let c = lower(foldWidth(raw))
+            if isCJK(c) {
+                flushWord()
+                run.append(c)
+            } else if isWordCharacter(c) {
+                flushRun()
+                word.append(c)
+            } else {
+                flushWord()
+                flushRun()
+            }
+        }
+        flushWord()
+        flushRun()
+        return tokens
+    }
+}

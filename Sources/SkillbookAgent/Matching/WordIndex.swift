@@ -1,0 +1,108 @@
+import Foundation
+
+/// Word scoring beyond exact patterns: every target's tokens weighted by where they appear
+/// (phrases 1.0, name and title 0.7, tags 0.6, summary 0.35) and by how rare they are among the
+/// targets (inverse document frequency); a token no target has weighs the most, so a request full
+/// of words nothing knows scores low.
+struct WordIndex: Sendable {
+    struct Entry: Sendable {
+        /// Token → the weight of the best field it appears in.
+        var fields: [String: Double]
+        /// Each phrase's tokens (literal text only).
+        var phrases: [Set<String>]
+        /// Σ idf of each phrase's tokens.
+        var phraseMass: [Double]
+    }
+
+    static let phraseWeight = 1.0
+    static let nameWeight = 0.7
+    static let tagWeight = 0.6
+    static let summaryWeight = 0.35
+
+    private(set) var entries: [Entry] = []
+    /// Token → (entry, field weight) for every entry that has it.
+    private var postings: [String: [(Int, Double)]] = [:]
+    /// Token → (entry, phrase index) for every phrase that has it.
+    private var phrasePostings: [String: [(Int, Int)]] = [:]
+    private var idf: [String: Double] = [:]
+    private let unknownIDF: Double
+
+    init(_ targets: [RouteTarget], patterns: [[PhrasePattern?]]) {
+        var documentFrequency: [String: Int] = [:]
+        var entries: [Entry] = []
+        for (i, target) in targets.enumerated() {
+            var fields: [String: Double] = [:]
+            func add(_ text: String, _ weight: Double) {
+                for token in TextFolding.tokens(text) { fields[token] = max(fields[token] ?? 0, weight) }
+            }
+            add(target.summary, Self.summaryWeight)
+            for tag in target.tags { add(tag, Self.tagWeight) }
+            add(target.name.replacingOccurrences(of: ".", with: " ").replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " "), Self.nameWeight)
+            add(target.title, Self.nameWeight)
+            var phrases: [Set<String>] = []
+            for (j, phrase) in target.phrases.enumerated() {
+                let literal = patterns[i][j]?.literalText ?? Self.withoutSlots(phrase)
+                add(literal, Self.phraseWeight)
+                phrases.append(Set(TextFolding.tokens(literal)))
+            }
+            for token in fields.keys { documentFrequency[token, default: 0] += 1 }
+            entries.append(Entry(fields: fields, phrases: phrases, phraseMass: []))
+        }
+        let n = Double(max(targets.count, 1))
+        unknownIDF = log(1 + n)
+        for (token, df) in documentFrequency { idf[token] = log(1 + n / Double(df)) }
+        for i in entries.indices {
+            entries[i].phraseMass = entries[i].phrases.map { $0.reduce(0) { $0 + (idf[$1] ?? unknownIDF) } }
+        }
+        self.entries = entries
+        for (i, entry) in entries.enumerated() {
+            for (token, field) in entry.fields { postings[token, default: []].append((i, field)) }
+            for (k, phrase) in entry.phrases.enumerated() {
+                for token in phrase { phrasePostings[token, default: []].append((i, k)) }
+            }
+        }
+    }
+
+    static func withoutSlots(_ phrase: String) -> String {
+        var out = ""
+        var inSlot = false
+        for c in phrase {
+            if c == "{" { inSlot = true } else if c == "}" { inSlot = false; out.append(" ") } else if !inSlot { out.append(c) }
+        }
+        return out
+    }
+
+    func weight(_ token: String) -> Double { idf[token] ?? unknownIDF }
+
+    /// A request's tokens with their weights.
+    func request(_ text: String) -> (tokens: Set<String>, mass: Double) {
+        let tokens = Set(TextFolding.tokens(text))
+        return (tokens, tokens.reduce(0) { $0 + weight($1) })
+    }
+
+    /// 0…1 for every entry: half how much of the request the target's texts cover, half how well
+    /// the request overlaps its closest phrase (Dice coefficient over weighted tokens). One pass
+    /// over the request's tokens through the inverted index.
+    func scores(_ request: (tokens: Set<String>, mass: Double)) -> [Double] {
+        var covered = [Double](repeating: 0, count: entries.count)
+        var shared = [[Double]](repeating: [], count: entries.count)
+        guard request.mass > 0 else { return covered }
+        for token in request.tokens {
+            let w = weight(token)
+            for (entry, field) in postings[token] ?? [] { covered[entry] += w * field }
+            for (entry, phrase) in phrasePostings[token] ?? [] {
+                if shared[entry].isEmpty { shared[entry] = [Double](repeating: 0, count: entries[entry].phrases.count) }
+                shared[entry][phrase] += w
+            }
+        }
+        var result = covered
+        for i in entries.indices {
+            var best = 0.0
+            for (k, value) in shared[i].enumerated() {
+                best = max(best, 2 * value / (request.mass + entries[i].phraseMass[k]))
+            }
+            result[i] = 0.5 * (covered[i] / request.mass) + 0.5 * best
+        }
+        return result
+    }
+}

@@ -1,0 +1,75 @@
+public import SkillbookCore
+
+/// Turns a model's plan into a playbook and checks it like a hand-written one: the values are
+/// coerced by the shared routine (`"true"` → true, `tomorrow 9am` → a date-time), the playbook
+/// text is loaded by `PlaybookLoader` (YAML, decoding, sub-playbooks, `PlaybookChecker`), and
+/// `PlanLint` adds what the checker lets through. The same text is what `--save` writes.
+public struct PlanChecker: Sendable {
+    public let registry: SkillRegistry
+    public let library: PlaybookLibrary
+    public let coercion: Coercion
+    /// Input schemas of the playbooks a plan may call, by name.
+    public let playbookInputs: [String: Schema]
+
+    public init(registry: SkillRegistry, library: PlaybookLibrary = .empty, coercion: Coercion, playbookInputs: [String: Schema] = [:]) {
+        self.registry = registry
+        self.library = library
+        self.coercion = coercion
+        self.playbookInputs = playbookInputs
+    }
+
+    public struct Checked: Sendable {
+        /// The plan with its values coerced.
+        public var plan: Plan
+        /// The playbook text (what `--save` writes).
+        public var text: String
+        /// The loaded playbook, when it has no errors.
+        public var playbook: Playbook?
+        /// The loader's and the lint's findings.
+        public var diagnostics: [Diagnostic]
+
+        public var passes: Bool { playbook != nil && !diagnostics.contains { $0.severity == .error } }
+    }
+
+    public func check(_ plan: Plan, name: String = "plan", description: String = "") -> Checked {
+        var coerced = plan
+        for i in coerced.steps.indices {
+            let step = coerced.steps[i]
+            let schema = step.isPlaybook ? playbookInputs[step.target] : registry[step.target]?.descriptor.parameters
+            guard let schema else { continue }
+            for (key, value) in step.with {
+                guard let property = schema.property(key), !Self.isReference(value) else { continue }
+                coerced.steps[i].with[key] = coercion.coerce(value, to: property)
+            }
+        }
+        let text = Self.playbookText(coerced, name: name, description: description)
+        let file = "\(name).yaml"
+        let loaded = PlaybookLoader(registry: registry, library: library).load(text, file: file)
+        var kinds: [String: SkillDescriptor.Kind] = [:]
+        for descriptor in registry.descriptors { kinds[descriptor.id] = descriptor.kind }
+        let diagnostics = loaded.diagnostics + PlanLint.lint(coerced, kinds: kinds)
+        return Checked(plan: coerced, text: text, playbook: loaded.playbook, diagnostics: diagnostics)
+    }
+
+    static func isReference(_ value: Value) -> Bool {
+        value.stringValue?.contains("${{") == true
+    }
+
+    /// The plan as playbook YAML; values are written as JSON, which YAML reads unchanged.
+    public static func playbookText(_ plan: Plan, name: String, description: String) -> String {
+        var lines = ["name: \(name)"]
+        if !description.isEmpty { lines.append("description: \(JSONText.quoted(description))") }
+        lines.append("steps:")
+        for step in plan.steps {
+            lines.append("  - id: \(JSONText.quoted(step.id))")
+            lines.append("    \(step.isPlaybook ? "playbook" : "skill"): \(JSONText.quoted(step.target))")
+            if !step.with.isEmpty {
+                lines.append("    with:")
+                for (key, value) in step.with {
+                    lines.append("      \(JSONText.quoted(key)): \(JSONText.encode(value))")
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

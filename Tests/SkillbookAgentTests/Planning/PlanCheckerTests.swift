@@ -1,0 +1,71 @@
+import SkillbookAgent
+import SkillbookCore
+import Testing
+
+@Suite struct PlanCheckerTests {
+    @Test func aGoodPlanBecomesAPlaybookThatPassesTheChecker() throws {
+        let plan = Plan(steps: [
+            Plan.Step(id: "page", target: "web.summary", with: ["url": "https://example.com"]),
+            Plan.Step(id: "save", target: "notes.create", with: ["title": "${{ steps.page.output.title }}", "body": "${{ steps.page.output.first_paragraph }}"]),
+        ])
+        let checked = shippedChecker.check(plan, name: "summary-note", description: "summarize example.com and save it")
+        #expect(checked.passes, "\(checked.diagnostics)")
+        #expect(
+            checked.text == """
+                name: summary-note
+                description: "summarize example.com and save it"
+                steps:
+                  - id: "page"
+                    skill: "web.summary"
+                    with:
+                      "url": "https://example.com"
+                  - id: "save"
+                    skill: "notes.create"
+                    with:
+                      "title": "${{ steps.page.output.title }}"
+                      "body": "${{ steps.page.output.first_paragraph }}"
+
+                """)
+        #expect(checked.playbook?.steps.map(\.skill) == ["web.summary", "notes.create"])
+    }
+
+    @Test func valuesAreCoercedLikeCommandLineValues() throws {
+        let plan = Plan(steps: [
+            Plan.Step(id: "ls", target: "files.list", with: ["root": ".", "recursive": "true", "limit": "20"]),
+            Plan.Step(id: "r", target: "reminders.create", with: ["title": "call Anna", "due": "tomorrow 9am"]),
+        ])
+        let checked = shippedChecker.check(plan)
+        #expect(checked.plan.steps[1].with["due"] == "2026-12-02T09:00:00+01:00")
+        #expect(checked.plan.steps[0].with["recursive"] == true)
+        #expect(checked.plan.steps[0].with["limit"] == 20)
+        #expect(checked.diagnostics.map(\.message) == ["step 'ls' (files.list) is a query whose output no later step uses; pass it on with ${{ steps.ls.output.FIELD }} or leave the step out"])
+    }
+
+    @Test func anUnknownSkillIsReportedWithASuggestion() {
+        let checked = shippedChecker.check(Plan(steps: [Plan.Step(id: "a", target: "notes.craete", with: ["title": "x"])]))
+        #expect(!checked.passes)
+        #expect(checked.diagnostics.map(\.message) == ["step 'a' uses unknown skill 'notes.craete'; did you mean 'notes.create'?"])
+    }
+
+    @Test func wrongParameterTypesAreReported() {
+        let checked = shippedChecker.check(Plan(steps: [Plan.Step(id: "a", target: "notes.list", with: ["limit": "many"])]))
+        #expect(!checked.passes)
+        #expect(checked.diagnostics.map(\.description) == ["plan.yaml:6:16: error: step 'a' parameter 'limit' expects integer, got string"])
+    }
+
+    @Test func theLintFindsBareTemplatesAndPipes() {
+        let plan = Plan(steps: [
+            Plan.Step(id: "ls", target: "files.list", with: ["root": "."]),
+            Plan.Step(id: "save", target: "notes.create", with: ["title": "Files", "body": "{{ steps.ls.output.items }}"]),
+            Plan.Step(id: "join", target: "notes.create", with: ["title": "${{ steps.ls.output.items.*.path | join(', ') }}"]),
+        ])
+        let lint = PlanLint.lint(plan, kinds: ["files.list": .query, "notes.create": .action])
+        #expect(
+            lint.map(\.description) == [
+                "steps[1].with.body: error: step 'save' parameter 'body' uses {{ … }} without '$', which is plain text; a reference is written ${{ steps.ID.output.FIELD }}",
+                "steps[2].with.title: error: step 'join' parameter 'title': no | filters; use join(list, sep)",
+            ])
+        let template = Plan(steps: [Plan.Step(id: "t", target: "text.template", with: ["template": "Hello {{name}} || {{ x }}"])])
+        #expect(PlanLint.lint(template, kinds: [:]).isEmpty)
+    }
+}
