@@ -26,7 +26,9 @@ var package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "SkillbookCore", dependencies: ["CYAML"]),
         .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "CSQLite"]),
-        .target(name: "SkillbookSkills", dependencies: ["SkillbookCore"]),
+        // libcurl through dlopen (no link-time dependency): the HTTP client of Linux.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "CCurl"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookAgent", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookSchedule", dependencies: ["SkillbookCore"]),
@@ -39,6 +41,8 @@ var package = Package(
             dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSchedule"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
+        // The floor of `skillbook-bench cold_start`: Foundation, the static Swift runtime, one line.
+        .executableTarget(name: "skillbook-floor"),
         .executableTarget(
             name: "skillbook-bench",
             dependencies: ["SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule"]),

@@ -219,7 +219,11 @@ public final class Database: @unchecked Sendable {
     ///
     /// Steps are only ever appended: step `i` takes a version-`i` schema to version `i + 1`. A file
     /// with a version above `migrations.count` was written by a newer skillbook and is refused.
+    ///
+    /// An up-to-date file costs one `PRAGMA user_version` read and no transaction (the version is
+    /// read again inside the transaction before any step is applied).
     public func migrate(_ migrations: [String]) throws(StoreError) {
+        if try userVersion() == migrations.count { return }
         do {
             try transaction {
                 let current = try userVersion()

@@ -9,7 +9,7 @@ extension SkillEnvironment {
     public init(
         stateDirectory: URL, currentDirectory: URL? = nil, allowedRoots: [URL]? = nil, clock: any Clock = SystemClock(),
         ids: IDGenerator = .live, processes: any ProcessRunning = ProcessRunner(),
-        http: any HTTPClient = URLSessionHTTPClient(), notifications: NotificationSink = .standardError,
+        http: any HTTPClient = SystemHTTPClient(), notifications: NotificationSink = .standardError,
         executableSearchPath: String? = nil
     ) {
         self.init(

@@ -6,7 +6,9 @@ import SkillbookStore
 // skillbook-bench [--cpu] [NAME…]: prints `name value unit` lines (see each benchmark's file); with
 // names, only the benchmarks whose figure is one of them or, for a name that is no figure's whole
 // name, starts with it (`skillbook-bench engine yaml`); with `--cpu`, CPU time instead of elapsed
-// time (see `Measure`). Build in release: `make bench`. `skillbook-bench agent` prints the agent's figures.
+// time (see `Measure`). Build in release: `make bench` (`cold_start` also needs `skillbook` and
+// `skillbook-floor` built in release next to the bench; see `ColdStartBench`). `skillbook-bench agent`
+// prints the agent's figures.
 
 let state = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-bench-\(UUID().uuidString)")
 
@@ -15,29 +17,18 @@ func runBenchmarks(state: URL) async throws {
     var registry = try SkillRegistry(BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: state, stores: .sqlite(stateDirectory: state))))
     try registry.register(BatchBench.NoopSkill())
 
-    let agent = AgentRoutingBench(registry: registry)
-    // The agent's four figures come from one pass; each entry picks its own.
-    var agentFigures: [Figure]?
-    func agentFigure(_ index: Int) throws -> Figure {
-        if let agentFigures { return agentFigures[index] }
-        let figures = try agent.run()
-        agentFigures = figures
-        return figures[index]
-    }
-
-    let benchmarks: [(name: String, run: () async throws -> Figure)] = [
-        ("engine_overhead_per_step", { try await EngineOverheadBench(registry: registry).run() }),
-        ("engine_overhead_per_step_journal", { try await JournalOverheadBench(registry: registry, state: state).run() }),
-        ("journal_writes_per_step", { try await JournalWritesBench(state: state).run() }),
-        ("journal_action_call", { try await JournalActionCallBench(state: state).run() }),
-        ("batch_100k_items", { try await BatchBench(registry: registry).run() }),
-        ("load_check_1000_steps", { try await LoadCheckBench(registry: registry).run() }),
-        ("yaml_throughput", { try await YAMLThroughputBench().run() }),
-        ("agent_routing_top1", { try agentFigure(0) }),
-        ("agent_uncovered_refused", { try agentFigure(1) }),
-        ("agent_decision_p50_200_skills", { try agentFigure(2) }),
-        ("agent_decision_p95_200_skills", { try agentFigure(3) }),
-        ("schedule_next_fire", { try await ScheduleNextFireBench().run() }),
+    let benchmarks: [(name: String, run: () async throws -> [Figure])] = [
+        ("engine_overhead_per_step", { [try await EngineOverheadBench(registry: registry).run()] }),
+        ("engine_overhead_per_step_journal", { [try await JournalOverheadBench(registry: registry, state: state).run()] }),
+        ("journal_writes_per_step", { [try await JournalWritesBench(state: state).run()] }),
+        ("journal_action_call", { [try await JournalActionCallBench(state: state).run()] }),
+        ("batch_100k_items", { [try await BatchBench(registry: registry).run()] }),
+        ("load_check_1000_steps", { [try await LoadCheckBench(registry: registry).run()] }),
+        ("yaml_throughput", { [try await YAMLThroughputBench().run()] }),
+        ("schedule_next_fire", { [try await ScheduleNextFireBench().run()] }),
+        ("cold_start", { try ColdStartBench(state: state).run() }),
+        // The agent's four figures (top-1, uncovered refused, decision p50/p95 over 200 skills) come from one pass.
+        ("agent", { try AgentRoutingBench(registry: registry).run() }),
     ]
     let chosen = CommandLine.arguments.dropFirst().filter { $0 != "--cpu" }
     // A name given in full runs only that figure; otherwise a name selects every figure it starts.
@@ -46,7 +37,7 @@ func runBenchmarks(state: URL) async throws {
     where chosen.isEmpty || exact.contains(benchmark.name)
         || chosen.contains(where: { !exact.contains($0) && benchmark.name.hasPrefix($0) })
     {
-        print(try await benchmark.run().line)
+        for figure in try await benchmark.run() { print(figure.line) }
     }
 }
 

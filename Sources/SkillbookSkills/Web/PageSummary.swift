@@ -284,6 +284,6 @@ struct PageSummary: Equatable {
     /// `href` resolved against `base`; spaces and other characters not allowed in URLs are encoded.
     static func resolve(_ href: String, against base: URL) -> URL? {
         let cleaned = href.trimmingCharacters(in: .whitespacesAndNewlines).filter { $0 != "\n" && $0 != "\t" && $0 != "\r" }
-        return URLSessionHTTPClient.resolve(cleaned, against: base)
+        return HTTPRedirects.resolve(cleaned, against: base)
     }
 }

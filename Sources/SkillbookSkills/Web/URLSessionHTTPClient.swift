@@ -1,11 +1,9 @@
+#if canImport(Darwin)
 import Foundation
 public import SkillbookCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// The real `HTTPClient`, on `URLSession`.
+/// The `HTTPClient` of Apple's systems, on `URLSession` (Linux uses `CurlHTTPClient`, so that no
+/// process maps FoundationNetworking and libcurl before it sends a request).
 ///
 /// Each hop of a redirect chain is its own ephemeral session (no cookies, no cache, no stored
 /// credentials) whose delegate refuses URLSession's own redirect handling, so that the rules of
@@ -15,65 +13,10 @@ public import SkillbookCore
 public struct URLSessionHTTPClient: HTTPClient {
     public init() {}
 
-    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
-
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let clock = ContinuousClock()
-        let start = clock.now
-        var hop = request
-        var redirects = 0
-        while true {
-            try Task.checkCancellation()
-            let remaining = request.timeout - (clock.now - start).seconds
-            guard remaining > 0 else { throw Self.timedOut(request) }
-            let response = try await exchange(hop, timeout: remaining, original: request)
-            guard request.maxRedirects > 0, Self.redirectStatuses.contains(response.status),
-                let location = response.header("location")?.trimmingCharacters(in: .whitespaces), !location.isEmpty
-            else { return response }
-            guard redirects < request.maxRedirects else {
-                throw HTTPClientError(
-                    .tooManyRedirects, subject: Self.describe(request),
-                    reason: "was redirected more than \(request.maxRedirects) times (the last time to \(location))")
-            }
-            guard let next = Self.resolve(location, against: hop.url), ["http", "https"].contains(next.scheme?.lowercased())
-            else {
-                throw HTTPClientError(
-                    .unsupportedRedirect, subject: Self.describe(request),
-                    reason: "was redirected to '\(location)', which is not an http or https address")
-            }
-            redirects += 1
-            let becomesGet =
-                (response.status == 303 && hop.method != "HEAD")
-                || ([301, 302].contains(response.status) && hop.method == "POST")
-            if becomesGet {
-                hop.method = "GET"
-                hop.body = nil
-                hop.headers.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
-            }
-            if !next.sameOrigin(as: hop.url) {
-                hop.headers.removeAll { ["authorization", "cookie", "proxy-authorization"].contains($0.name.lowercased()) }
-            }
-            hop.url = next
+        try await HTTPRedirects.send(request) { hop, remaining in
+            try await exchange(hop, timeout: remaining, original: request)
         }
-    }
-
-    /// `fetching URL` for reads, `POST URL` for the rest: the start of every message.
-    static func describe(_ request: HTTPRequest) -> String {
-        ["GET", "HEAD"].contains(request.method)
-            ? "fetching \(request.url.displayString)" : "\(request.method) \(request.url.displayString)"
-    }
-
-    static func timedOut(_ request: HTTPRequest) -> HTTPClientError {
-        HTTPClientError(.timedOut, subject: describe(request), reason: "timed out after \(request.timeout.secondsText)")
-    }
-
-    static func resolve(_ location: String, against base: URL) -> URL? {
-        if let url = URL(string: location, relativeTo: base) { return url.absoluteURL }
-        // Servers send spaces and non-ASCII letters in Location; browsers encode them.
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.insert(charactersIn: "#%")
-        guard let encoded = location.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
-        return URL(string: encoded, relativeTo: base)?.absoluteURL
     }
 
     /// One request and its response, without following redirects.
@@ -122,19 +65,19 @@ public struct URLSessionHTTPClient: HTTPClient {
                 status: outcome.response.statusCode, headers: headers.sorted { $0.name < $1.name }, body: outcome.body,
                 truncated: outcome.truncated, url: request.url)
         } catch is TimedOut {
-            throw Self.timedOut(original)
+            throw HTTPRedirects.timedOut(original)
         } catch let error as CancellationError {
             throw error
         } catch let error as URLError {
-            if error.code == .timedOut { throw Self.timedOut(original) }
+            if error.code == .timedOut { throw HTTPRedirects.timedOut(original) }
             if error.code == .cancelled, Task.isCancelled { throw CancellationError() }
             throw HTTPClientError(
-                .transport, subject: Self.describe(original), reason: "failed: \(Self.reason(error, url: request.url))")
+                .transport, subject: HTTPRedirects.describe(original), reason: "failed: \(Self.reason(error, url: request.url))")
         } catch let error as HTTPClientError {
             throw error
         } catch {
             throw HTTPClientError(
-                .transport, subject: Self.describe(original), reason: "failed: \(error.localizedDescription)")
+                .transport, subject: HTTPRedirects.describe(original), reason: "failed: \(error.localizedDescription)")
         }
     }
 
@@ -259,9 +202,4 @@ private final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @uncheck
         }
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) * 1e-18
-    }
-}
+#endif

@@ -32,11 +32,12 @@ final class SkillbookChild {
     let stdout = OutputFile()
     let stderr = OutputFile()
 
-    init(_ arguments: [String], in directory: URL) throws {
+    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
         process.executableURL = try builtExecutable()
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+            .merging(environment) { $1 }
         let out = try FileHandle(forWritingTo: stdout.url)
         let err = try FileHandle(forWritingTo: stderr.url)
         defer {
@@ -127,8 +128,10 @@ final class SkillbookChild {
 }
 
 /// Runs `skillbook ARGS` to the end as a child process.
-func runSkillbook(_ arguments: [String], in directory: URL, upTo seconds: Double = 60) async throws -> (code: Int32, out: String, err: String) {
-    let child = try SkillbookChild(arguments, in: directory)
+func runSkillbook(
+    _ arguments: [String], in directory: URL, environment: [String: String] = [:], upTo seconds: Double = 60
+) async throws -> (code: Int32, out: String, err: String) {
+    let child = try SkillbookChild(arguments, in: directory, environment: environment)
     guard let code = try await child.waitForExit(upTo: seconds) else {
         throw ChildProcessError("skillbook \(arguments.joined(separator: " ")) did not finish in \(seconds) s\n\(child.transcript)")
     }

@@ -8,7 +8,7 @@ import Testing
 /// A module not in the table (neither ours nor the toolchain's) is reported too, so that a new
 /// module or dependency is placed here on purpose.
 enum ImportRules {
-    static let cShims: Set<String> = ["CYAML", "CSQLite", "CPostgres"]
+    static let cShims: Set<String> = ["CYAML", "CSQLite", "CPostgres", "CCurl"]
     static let middle: Set<String> = [
         "SkillbookAgent", "SkillbookSchedule", "SkillbookMCP", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills",
     ]
@@ -28,6 +28,7 @@ enum ImportRules {
         table["SkillbookCLI"] = middle.union(["SkillbookHost", "SkillbookCore"])
         table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
         table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
+        table["skillbook-floor"] = []
         table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting"])
         return table
     }()

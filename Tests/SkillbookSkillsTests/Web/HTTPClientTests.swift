@@ -5,7 +5,7 @@ import SkillbookTesting
 import Testing
 
 @Suite struct HTTPClientTests {
-    let client = URLSessionHTTPClient()
+    let client = SystemHTTPClient()
 
     func request(_ url: String, method: String = "GET", timeout: Double = 60) -> HTTPRequest {
         HTTPRequest(url: URL(string: url)!, method: method, timeout: timeout)

@@ -1,0 +1,123 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `cold_start`: whole `skillbook` processes, each timed from spawn to `wait4` and divided by the
+/// floor, `skillbook-floor` (Foundation, the static Swift runtime, one line), measured in the same
+/// run. The processes take turns (floor, `--version`, `validate`, a run), so machine load falls on
+/// all alike; each figure is the median of `runs`, and its peak RSS (from `wait4`'s rusage) the
+/// largest seen.
+///
+/// - `cold_start_version`: `skillbook --version` (target ≤ 1.5× the floor);
+/// - `cold_start_validate`: `skillbook validate` of the shipped playbooks (≤ 2.5×);
+/// - `cold_start_run`: `skillbook run` of a 1-step `notes.create` playbook with the journal (≤ 4×).
+///
+/// The binaries are the ones next to the bench (build them in release: `make bench`);
+/// `SKILLBOOK_BIN` names another `skillbook` to measure against the same floor.
+struct ColdStartBench {
+    var runs = 21
+    var state: URL
+
+    struct Sample {
+        var seconds: [Double] = []
+        var peakKilobytes = 0
+    }
+
+    func run() throws -> [Figure] {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let skillbook = ProcessInfo.processInfo.environment["SKILLBOOK_BIN"] ?? directory.appendingPathComponent("skillbook").path
+        let floor = directory.appendingPathComponent("skillbook-floor").path
+        for binary in [skillbook, floor] where !FileManager.default.isExecutableFile(atPath: binary) {
+            throw BenchError("cold_start: no executable \(binary) (build it: swift build -c release)")
+        }
+        // The shipped playbooks with their manifest skills (`Skills/`), as from the repository's root.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let playbooks = root.appendingPathComponent("Playbooks").path
+        let previous = FileManager.default.currentDirectoryPath
+        guard FileManager.default.changeCurrentDirectoryPath(root.path) else {
+            throw BenchError("cold_start: cannot enter the repository at \(root.path)")
+        }
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        let work = state.appendingPathComponent("cold-start")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let playbook = work.appendingPathComponent("one-note.yaml")
+        try Data(
+            """
+            name: one-note
+            description: One note.
+            steps:
+              - id: save
+                skill: notes.create
+                with: { title: "cold start", body: "one step" }
+
+            """.utf8
+        ).write(to: playbook)
+        let cases: [(name: String, arguments: [String])] = [
+            ("floor", [floor]),
+            ("version", [skillbook, "--version"]),
+            ("validate", [skillbook, "validate", playbooks]),
+            ("run", [skillbook, "run", playbook.path, "--state", work.appendingPathComponent("state").path]),
+        ]
+        var samples = Array(repeating: Sample(), count: cases.count)
+        for round in 0..<(runs + 2) {
+            for (index, item) in cases.enumerated() {
+                let (seconds, kilobytes) = try Self.spawn(item.arguments)
+                guard round >= 2 else { continue }  // two warm-up rounds: page cache, the state's database
+                samples[index].seconds.append(seconds)
+                samples[index].peakKilobytes = max(samples[index].peakKilobytes, kilobytes)
+            }
+        }
+        let floorMedian = Self.median(samples[0].seconds)
+        var figures = [
+            Figure(name: "cold_start_floor", value: floorMedian * 1000, unit: "ms"),
+            Figure(name: "cold_start_floor_rss", value: Double(samples[0].peakKilobytes) / 1024, unit: "MB"),
+        ]
+        for (index, item) in cases.enumerated().dropFirst() {
+            let median = Self.median(samples[index].seconds)
+            figures.append(Figure(name: "cold_start_\(item.name)", value: median / floorMedian, unit: "x_floor"))
+            figures.append(Figure(name: "cold_start_\(item.name)_ms", value: median * 1000, unit: "ms"))
+            figures.append(
+                Figure(name: "cold_start_\(item.name)_rss", value: Double(samples[index].peakKilobytes) / 1024, unit: "MB"))
+        }
+        return figures
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    /// Runs one process with its output discarded; its wall time and peak RSS (KiB).
+    static func spawn(_ arguments: [String]) throws -> (seconds: Double, kilobytes: Int) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in [1, 2] { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0) }
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        guard spawned == 0 else { throw BenchError("cold_start: cannot start \(arguments[0]): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw BenchError("cold_start: wait4 failed for \(arguments[0])") }
+        }
+        let seconds = (clock.now - start).seconds
+        guard status == 0 else { throw BenchError("cold_start: '\(arguments.joined(separator: " "))' exited with status \(status)") }
+        // ru_maxrss is in KiB on Linux, in bytes on Darwin.
+        #if canImport(Darwin)
+            let kilobytes = Int(usage.ru_maxrss) / 1024
+        #else
+            let kilobytes = Int(usage.ru_maxrss)
+        #endif
+        return (seconds, kilobytes)
+    }
+}
