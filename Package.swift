@@ -14,6 +14,7 @@ var package = Package(
         .executable(name: "skillbook", targets: ["skillbook"]),
         .library(name: "SkillbookCore", targets: ["SkillbookCore"]),
         .library(name: "SkillbookRuntime", targets: ["SkillbookRuntime"]),
+        .library(name: "SkillbookMCP", targets: ["SkillbookMCP"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
@@ -22,6 +23,10 @@ var package = Package(
         .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "SkillbookRuntime", "CSQLite"]),
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "SkillbookStore"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
+        .target(name: "SkillbookMCP", dependencies: ["SkillbookCore"]),
+        // An MCP server over a few in-memory tools, for the protocol and interoperability tests.
+        .target(name: "SkillbookMCPTesting", dependencies: ["SkillbookMCP", "SkillbookCore"]),
+        .executableTarget(name: "skillbook-mcp-testserver", dependencies: ["SkillbookMCP", "SkillbookMCPTesting"]),
         .target(
             name: "SkillbookCLI",
             dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
@@ -31,6 +36,7 @@ var package = Package(
             name: "skillbook-bench", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]),
         .target(name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
+        .testTarget(name: "SkillbookMCPTests", dependencies: ["SkillbookMCP", "SkillbookMCPTesting", "SkillbookCore"]),
         .testTarget(
             name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookRuntime", "SkillbookTesting"]),
         .testTarget(
