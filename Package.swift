@@ -36,7 +36,8 @@ var package = Package(
             name: "skillbook-bench", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]),
         .target(name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
-        .testTarget(name: "SkillbookMCPTests", dependencies: ["SkillbookMCP", "SkillbookMCPTesting", "SkillbookCore"]),
+        .testTarget(
+            name: "SkillbookMCPTests", dependencies: ["SkillbookMCP", "SkillbookMCPTesting", "SkillbookCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookRuntime", "SkillbookTesting"]),
         .testTarget(

@@ -97,7 +97,9 @@ public final class JSONRPCConnection: Sendable {
         let timer = timeout.map { seconds in
             Task {
                 try await Task.sleep(for: .seconds(seconds))
-                self.complete(id, .failure(JSONRPCConnectionError.timedOut(method: method, seconds: seconds)))
+                if self.complete(id, .failure(JSONRPCConnectionError.timedOut(method: method, seconds: seconds))) {
+                    self.notify("notifications/cancelled", ["requestId": id.value, "reason": "timed out"])
+                }
             }
         }
         defer { timer?.cancel() }
