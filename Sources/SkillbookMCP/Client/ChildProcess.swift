@@ -58,6 +58,7 @@ final class ChildProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        POSIXExtras.closeInherited(&actions)
         if let directory = command.workingDirectory, !POSIXExtras.setDirectory(&actions, directory) {
             for fd in input + output + errors { close(fd) }
             throw .cannotStart(command: display, reason: "this C library cannot start a child in another folder (glibc 2.29+ can)")
@@ -183,6 +184,11 @@ final class ChildProcess: Sendable {
             }
             if let done { continuation.resume(returning: done) }
         }
+    }
+
+    /// SIGKILL to its process group (what it started and left running).
+    func killGroup() {
+        kill(-pid, SIGKILL)
     }
 
     /// Close stdin, wait `grace`; SIGTERM to its group, wait `grace`; SIGKILL. Returns how it ended.

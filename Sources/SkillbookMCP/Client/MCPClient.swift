@@ -156,10 +156,29 @@ public actor MCPClient {
         guard let process else { return }
         let status = await process.shutdown(grace: command.shutdownGrace)
         log("MCP server '\(command.display)' \(status)")
-        await reader?.value
+        // Its output ends with it, unless something it started still holds the pipe: then stop
+        // that too, and do not wait for it.
+        if let reader, !(await Self.finishes(reader, within: 1)) {
+            process.killGroup()
+        }
         self.process = nil
         connection = nil
         reader = nil
+    }
+
+    /// Whether `task` ends within `seconds` (it is not cancelled either way).
+    private static func finishes(_ task: Task<Void, Never>, within seconds: Double) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let once = OneShot(continuation)
+            Task {
+                await task.value
+                once.resume(true)
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                once.resume(false)
+            }
+        }
     }
 
     private func send(_ method: String, _ params: ValueObject?) async throws(MCPClientError) -> Value {
@@ -209,5 +228,18 @@ final class ProgressHandlers: Sendable {
             let handler = state.withLock({ $0.handlers[key] })
         else { return }
         handler(MCPProgress(progress: progress, total: params["total"]?.doubleValue, message: params["message"]?.stringValue))
+    }
+}
+
+/// A continuation resumed by whichever caller comes first.
+final class OneShot<T: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<T, Never>?>
+
+    init(_ continuation: CheckedContinuation<T, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume(_ value: T) {
+        continuation.withLock { $0.take() }?.resume(returning: value)
     }
 }

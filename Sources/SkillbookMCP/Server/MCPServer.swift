@@ -61,11 +61,18 @@ public final class MCPServer: Sendable {
     public func serve(_ channel: LineChannel) async {
         let connection = JSONRPCConnection(channel: channel, answersMalformedLines: true, log: log)
         await connection.serve { incoming in self.receive(incoming, on: connection) }
+        let running = state.withLock { $0.calls.count }
+        if running > 0 { log("input closed: cancelling \(running) running call(s)") }
+        await stop()
+        channel.closeOutput()
+    }
+
+    /// Cancels every running call (each rolls back and answers with its rolled-back result) and
+    /// waits for every request in progress to be answered. For SIGTERM: call it, then exit.
+    public func stop() async {
         let (calls, tasks) = state.withLock { state in (Array(state.calls.values), Array(state.tasks.values)) }
-        if !calls.isEmpty { log("input closed: cancelling \(calls.count) running call(s)") }
         for call in calls { call.cancel() }
         for task in tasks { await task.value }
-        channel.closeOutput()
     }
 
     private func receive(_ incoming: JSONRPCIncoming, on connection: JSONRPCConnection) {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import SkillbookMCP
+
 /// Interoperability the other way: the official Python SDK's client (`Fixtures/sdk_client.py`)
 /// spawns the demo server (`skillbook-mcp-testserver`) and checks what it says, under the
 /// `initialize` handshake and under 2026-07-28 (found through `server/discover`).
@@ -18,20 +20,16 @@ import Testing
         ("legacy", ["the initialize handshake agrees on 2025-11-25"]),
         ("auto", ["server/discover, no handshake", "2026-07-28 is the newest supported revision"]),
     ])
-    func thePythonClientUsesTheServer(mode: String, handshake: [String]) throws {
+    func thePythonClientUsesTheServer(mode: String, handshake: [String]) async throws {
         let events = try Paths.temporaryDirectory() + "/events"
         _ = FileManager.default.createFile(atPath: events, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Paths.python())
-        process.arguments = [Paths.fixture("sdk_client.py"), Paths.testServer, mode, events]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        // Spawned and read without blocking a thread of the cooperative pool.
+        let python = try ChildProcess.spawn(
+            MCPServerCommand([try Paths.python(), Paths.fixture("sdk_client.py"), Paths.testServer, mode, events]), log: { _ in })
+        let output = LineInbox(python.channel)
+        var lines: [String] = []
+        while case .line(let line) = await output.next(seconds: 120) { lines.append(line) }
         #expect(lines == (handshake + Self.commonChecks).map { "ok: \($0)" })
-        #expect(process.terminationStatus == 0)
+        #expect(await python.waitForExit(seconds: 60) == "exited with status 0", "stderr: \(python.stderr)")
     }
 }
