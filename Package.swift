@@ -14,14 +14,17 @@ var package = Package(
         .executable(name: "skillbook", targets: ["skillbook"]),
         .library(name: "SkillbookCore", targets: ["SkillbookCore"]),
         .library(name: "SkillbookRuntime", targets: ["SkillbookRuntime"]),
+        .library(name: "SkillbookStore", targets: ["SkillbookStore"]),
+        .library(name: "SkillbookSkills", targets: ["SkillbookSkills"]),
+        .library(name: "SkillbookTesting", targets: ["SkillbookTesting"]),
         .library(name: "SkillbookMCP", targets: ["SkillbookMCP"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "SkillbookCore", dependencies: ["CYAML"]),
-        .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "SkillbookRuntime", "CSQLite"]),
-        .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "SkillbookStore"]),
+        .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "CSQLite"]),
+        .target(name: "SkillbookSkills", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookMCP", dependencies: ["SkillbookCore"]),
         // An MCP server over a few in-memory tools, for the protocol and interoperability tests.
@@ -34,20 +37,23 @@ var package = Package(
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         .executableTarget(
             name: "skillbook-bench", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]),
-        .target(name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime"]),
+        .target(
+            name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
         .testTarget(
-            name: "SkillbookMCPTests", dependencies: ["SkillbookMCP", "SkillbookMCPTesting", "SkillbookCore"], exclude: ["Fixtures"]),
+            name: "SkillbookMCPTests", dependencies: ["SkillbookMCP", "SkillbookMCPTesting", "SkillbookCore", "SkillbookSkills"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookRuntime", "SkillbookTesting"]),
+            name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookTesting"]),
         .testTarget(
-            name: "SkillbookSkillsTests", dependencies: ["SkillbookSkills", "SkillbookStore", "SkillbookTesting"]),
+            name: "SkillbookSkillsTests",
+            dependencies: ["SkillbookSkills", "SkillbookCore", "SkillbookStore", "SkillbookTesting"]),
         .testTarget(
             name: "SkillbookRuntimeTests",
-            dependencies: ["SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]
+            dependencies: ["SkillbookRuntime", "SkillbookCore", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]
         ),
         .testTarget(
-            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]),
+            name: "SkillbookCLITests",
+            dependencies: ["SkillbookCLI", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

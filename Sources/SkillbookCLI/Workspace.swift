@@ -64,7 +64,8 @@ struct Workspace {
         let runner = ProcessRunner(inheritedEnvironment: environment, workingDirectory: currentDirectory.path)
         let skills = SkillEnvironment(
             stateDirectory: stateDirectory, currentDirectory: currentDirectory,
-            allowedRoots: [currentDirectory, stateDirectory] + allowedPaths, processes: runner)
+            allowedRoots: [currentDirectory, stateDirectory] + allowedPaths, processes: runner,
+            stores: .sqlite(stateDirectory: stateDirectory))
         var registry = try SkillRegistry(BuiltinSkills.all(environment: skills))
         let loader = ManifestLoader(runner: runner, workingDirectory: currentDirectory.path)
         let manifests = loader.load(directories: skillDirectories, into: &registry, displayPath: displayPath)

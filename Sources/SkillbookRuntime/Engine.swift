@@ -9,7 +9,7 @@ public struct Engine: Sendable {
     public let registry: SkillRegistry
     public let environment: EngineEnvironment
     public let confirmer: any Confirmer
-    public let resources: ResourceLocks
+    public let resources: any ResourceLocking
     /// The journal, when runs are recorded.
     public let recorder: (any RunRecorder)?
 
@@ -18,7 +18,7 @@ public struct Engine: Sendable {
 
     public init(
         registry: SkillRegistry, environment: EngineEnvironment = .live, confirmer: any Confirmer = RefusingConfirmer(),
-        resources: ResourceLocks = .shared, recorder: (any RunRecorder)? = nil
+        resources: any ResourceLocking = ResourceLocks.shared, recorder: (any RunRecorder)? = nil
     ) {
         self.registry = registry
         self.environment = environment
@@ -75,13 +75,13 @@ public struct Engine: Sendable {
         onEvent(.runStarted(runID: runID, playbook: playbook.name, inputs: state.redactor.redact(inputs)))
         if let recorder, !options.dryRun, options.resume == nil {
             do {
-                try recorder.runStarted(
+                try await recorder.runStarted(
                     RunRecord(
                         runID: runID, playbook: playbook.name, source: options.source,
                         sourceHash: SourceHash.of(options.source), inputs: state.redactor.redact(inputs),
                         trigger: options.trigger, started: started, dryRun: options.dryRun))
             } catch {
-                return finish(
+                return await finish(
                     execution, status: .failed, failure: "the run could not be recorded: \(error)", interrupted: false,
                     onEvent: onEvent)
             }
@@ -92,7 +92,7 @@ public struct Engine: Sendable {
         if status == .rolledBack, !(await execution.rollBack()) {
             status = .rollbackIncomplete
         }
-        return finish(execution, status: status, failure: failure, interrupted: interrupted, onEvent: onEvent)
+        return await finish(execution, status: status, failure: failure, interrupted: interrupted, onEvent: onEvent)
     }
 
     /// Undoes the completed calls of an earlier run whose process ended (see `skillbook rollback`).
@@ -105,13 +105,13 @@ public struct Engine: Sendable {
             dryRun: false, onEvent: onEvent, state: state, prefix: "", topIndex: nil, resume: nil)
         execution.restore(ResumePlan(completed: completed))
         let status: RunStatus = await execution.rollBack() ? .rolledBack : .rollbackIncomplete
-        return finish(execution, status: status, failure: nil, interrupted: false, onEvent: onEvent)
+        return await finish(execution, status: status, failure: nil, interrupted: false, onEvent: onEvent)
     }
 
     private func finish(
         _ execution: RunExecution, status: RunStatus, failure: String?, interrupted: Bool,
         onEvent: RunEventHandler
-    ) -> RunResult {
+    ) async -> RunResult {
         var failure = failure
         var outputs = ValueObject()
         if status == .succeeded || status == .succeededWithErrors {
@@ -126,7 +126,7 @@ public struct Engine: Sendable {
             runID: execution.runID, playbook: execution.playbook.name, status: status, interrupted: interrupted,
             outputs: redactor.redact(outputs), steps: execution.state.read(\.reports), error: failure.map(redactor.redact),
             started: execution.started, finished: environment.now())
-        if !execution.dryRun { try? recorder?.runFinished(result) }
+        if !execution.dryRun { try? await recorder?.runFinished(result) }
         onEvent(.runFinished(result))
         return result
     }
@@ -142,19 +142,6 @@ struct ResumeIndex: Sendable {
         var completed: [CallKey: RecordedCall] = [:]
         for call in plan.completed { completed[call.key] = call }
         self.completed = completed
-    }
-}
-
-/// A short, stable fingerprint of a playbook's text (FNV-1a, 64 bits, hex).
-public enum SourceHash {
-    public static func of(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }
 
@@ -299,7 +286,7 @@ struct RunExecution: Sendable {
         }
         var context = evaluationContext()
         let started = engine.environment.now()
-        func fail(_ message: String, continuing: Bool? = nil) -> StepFailure {
+        func fail(_ message: String, continuing: Bool? = nil) async -> StepFailure {
             let text = state.redactor.redact(message)
             let policy = step.onFailure ?? playbook.onFailure
             if !isNested {
@@ -309,7 +296,7 @@ struct RunExecution: Sendable {
                     $0.duration = engine.environment.now().timeIntervalSince(started)
                 }
             }
-            record(step: id, .failed, output: nil, error: text)
+            await record(step: id, .failed, output: nil, error: text)
             onEvent(.stepFailed(step: id, error: text, willContinue: continuing ?? (policy == .continue && !Task.isCancelled)))
             return StepFailure(message: "step '\(id)' failed: \(text)")
         }
@@ -317,11 +304,11 @@ struct RunExecution: Sendable {
         if let when = step.when {
             let value: Value
             do { value = try when.evaluate(in: context) } catch {
-                throw fail("'when' could not be evaluated: \(error.message)")
+                throw await fail("'when' could not be evaluated: \(error.message)")
             }
             if !value.isTruthy {
                 if !isNested { state.report(index) { $0.status = .skipped } }
-                record(step: id, .skipped, output: nil, error: nil)
+                await record(step: id, .skipped, output: nil, error: nil)
                 onEvent(.stepSkipped(step: id, reason: "'when' is false"))
                 return
             }
@@ -340,11 +327,11 @@ struct RunExecution: Sendable {
             output = failure.output
             partial = failure.message
         } catch let failure as StepFailure {
-            throw fail(failure.message)
+            throw await fail(failure.message)
         } catch let timeout as StepTimedOut {
-            throw fail(describe(timeout))
+            throw await fail(describe(timeout))
         } catch is CancellationError {
-            throw fail("interrupted while step '\(id)' was running", continuing: false)
+            throw await fail("interrupted while step '\(id)' was running", continuing: false)
         }
 
         // Let go of this step's view of the outputs first, so adding its own does not copy them all.
@@ -353,8 +340,8 @@ struct RunExecution: Sendable {
         let redacted = output.map(state.redactor.redact)
         if let partial {
             state.update { $0.outputs[id] = output }
-            let failure = fail(partial)
-            record(step: id, .failed, output: output, error: partial)
+            let failure = await fail(partial)
+            await record(step: id, .failed, output: output, error: partial)
             throw failure
         }
         state.update { contents in
@@ -365,17 +352,17 @@ struct RunExecution: Sendable {
                 contents.reports[index].duration = duration
             }
         }
-        if output != nil || !dryRun { record(step: id, .succeeded, output: output, error: nil) }
+        if output != nil || !dryRun { await record(step: id, .succeeded, output: output, error: nil) }
         onEvent(.stepSucceeded(step: id, output: redacted ?? .null, duration: duration))
     }
 
     /// Writes a step's end to the journal (never in a dry-run), secrets masked. A journal failure
     /// here is not the step's failure: the calls themselves are already recorded.
-    func record(step: String, _ status: StepStatus, output: Value?, error: String?) {
+    func record(step: String, _ status: StepStatus, output: Value?, error: String?) async {
         guard !dryRun, let recorder = engine.recorder else { return }
         let redactor = state.redactor
         let kept = output.map(redactor.redact)
-        try? recorder.stepFinished(
+        try? await recorder.stepFinished(
             runID: runID, step: step, status: status, output: kept, outputMasked: kept != output, error: error.map(redactor.redact))
     }
 
@@ -435,8 +422,8 @@ struct RunExecution: Sendable {
         }
 
         let locked = descriptor.kind == .action ? descriptor.resources : []
-        if !locked.isEmpty { await engine.resources.acquire(locked) }
-        defer { if !locked.isEmpty { Task { [resources = engine.resources] in await resources.release(locked) } } }
+        if !locked.isEmpty { try await engine.resources.acquire(locked, for: runID, waiting: { _ in }) }
+        defer { if !locked.isEmpty { Task { [resources = engine.resources, runID] in await resources.release(locked, for: runID) } } }
 
         let progress = Progress(total: calls)
         if calls > 1 { onEvent(.stepProgress(step: id, completed: 0, total: calls)) }
@@ -603,7 +590,7 @@ struct RunExecution: Sendable {
                 parameters: state.redactor.redact(parameters), started: engine.environment.now(),
                 hasEffects: descriptor.kind != .query)
             if let recorder = engine.recorder {
-                do { try recorder.callStarted(record) } catch {
+                do { try await recorder.callStarted(record) } catch {
                     throw StepFailure(message: "the journal could not record the call, so it was not made: \(error)", retryable: false)
                 }
             }
@@ -618,7 +605,7 @@ struct RunExecution: Sendable {
                     let kept = state.redactor.redact(output)
                     var finished = record
                     finished.outputMasked = kept != output
-                    try? recorder.callFinished(finished, output: kept, error: nil, finished: engine.environment.now())
+                    try? await recorder.callFinished(finished, output: kept, error: nil, finished: engine.environment.now())
                 }
                 state.complete(
                     CompletedUnit(
@@ -630,7 +617,7 @@ struct RunExecution: Sendable {
                 return output
             } catch {
                 let message = (label.isEmpty ? "" : "\(label): ") + describe(error)
-                try? engine.recorder?.callFinished(
+                try? await engine.recorder?.callFinished(
                     record, output: nil, error: state.redactor.redact(message), finished: engine.environment.now())
                 if Task.isCancelled { throw CancellationError() }
                 if let timeout = error as? StepTimedOut, timeout.wholeRun { throw error }
@@ -837,7 +824,7 @@ struct RunExecution: Sendable {
                 failedSteps.insert(unit.stepIndex)
                 let reason = "skill '\(descriptor.id)' cannot be undone"
                 state.report(unit.stepIndex) { $0.compensationError = $0.compensationError ?? unit.describe(reason, in: $0) }
-                recordCompensation(unit, error: reason)
+                await recordCompensation(unit, error: reason)
                 onEvent(.compensationFailed(step: unit.stepID, error: reason))
                 continue
             }
@@ -847,11 +834,11 @@ struct RunExecution: Sendable {
                 failedSteps.insert(unit.stepIndex)
                 let text = state.redactor.redact(error)
                 state.report(unit.stepIndex) { $0.compensationError = $0.compensationError ?? unit.describe(text, in: $0) }
-                recordCompensation(unit, error: text)
+                await recordCompensation(unit, error: text)
                 onEvent(.compensationFailed(step: unit.stepID, error: text))
             } else {
                 undoneSteps.insert(unit.stepIndex)
-                recordCompensation(unit, error: nil)
+                await recordCompensation(unit, error: nil)
                 onEvent(.compensationSucceeded(step: unit.stepID))
             }
         }
@@ -862,8 +849,8 @@ struct RunExecution: Sendable {
         return complete
     }
 
-    func recordCompensation(_ unit: CompletedUnit, error: String?) {
-        try? engine.recorder?.compensationFinished(
+    func recordCompensation(_ unit: CompletedUnit, error: String?) async {
+        try? await engine.recorder?.compensationFinished(
             runID: runID, key: unit.key, step: unit.stepID, error: error, finished: engine.environment.now())
     }
 

@@ -1,33 +1,37 @@
 public import Foundation
+public import SkillbookCore
 
-/// The engine's side effects, injectable so tests run on fakes: the clock, waiting, run ids
-/// and the process environment.
+/// The engine's side effects, injectable so tests run on fakes: the clock (time and waiting), run
+/// ids and the process environment.
 public struct EngineEnvironment: Sendable {
-    public var now: @Sendable () -> Date
+    /// The time of runs and calls, and the waits between retries and batches (which honour cancellation).
+    public var clock: any Clock
     public var timeZone: TimeZone
-    /// Waits between retries; honours cancellation.
-    public var sleep: @Sendable (_ seconds: Double) async throws -> Void
-    public var makeRunID: @Sendable () -> String
+    /// Run ids.
+    public var ids: IDGenerator
     /// Environment variables; a playbook sees only those it declares in `env:`.
     public var variables: [String: String]
 
-    public init(
-        now: @escaping @Sendable () -> Date, timeZone: TimeZone,
-        sleep: @escaping @Sendable (Double) async throws -> Void, makeRunID: @escaping @Sendable () -> String,
-        variables: [String: String]
-    ) {
-        self.now = now
+    public init(clock: any Clock, timeZone: TimeZone, ids: IDGenerator, variables: [String: String]) {
+        self.clock = clock
         self.timeZone = timeZone
-        self.sleep = sleep
-        self.makeRunID = makeRunID
+        self.ids = ids
         self.variables = variables
     }
 
     public static var live: EngineEnvironment {
         EngineEnvironment(
-            now: { Date() }, timeZone: .current,
-            sleep: { seconds in try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9)) },
-            makeRunID: { UUID().uuidString.lowercased() },
-            variables: ProcessInfo.processInfo.environment)
+            clock: SystemClock(), timeZone: .current, ids: .live, variables: ProcessInfo.processInfo.environment)
     }
+
+    /// The clock's time.
+    public func now() -> Date { clock.now() }
+
+    /// Waits `seconds` on the clock; throws `CancellationError` when the task is cancelled.
+    public func sleep(_ seconds: Double) async throws {
+        try await clock.sleep(for: seconds)
+    }
+
+    /// A fresh run id.
+    public func makeRunID() -> String { ids.next() }
 }

@@ -1,5 +1,4 @@
 import SkillbookCore
-import SkillbookStore
 
 /// `notes.create_many`: writes up to 50 notes at once, all or none; undone by deleting them.
 struct NotesCreateManySkill: Skill {
@@ -61,7 +60,7 @@ struct NotesCreateManySkill: Skill {
         }
         try Task.checkCancellation()
         let store = try environment.notesStore()
-        let notes = try SkillError.reporting { () throws(StoreError) in try store.create(drafts) }
+        let notes = try await SkillError.reporting { try await store.create(drafts) }
         return ["ids": .array(notes.map { .string($0.id) }), "count": .int(notes.count)]
     }
 
@@ -76,6 +75,6 @@ struct NotesCreateManySkill: Skill {
             throw SkillError("cannot undo notes.create_many: its output's ids are not all text")
         }
         let store = try environment.notesStore()
-        _ = try SkillError.reporting { () throws(StoreError) in try store.delete(ids: ids) }
+        _ = try await SkillError.reporting { try await store.delete(ids: ids) }
     }
 }

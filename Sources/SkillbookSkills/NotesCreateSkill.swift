@@ -1,5 +1,4 @@
 import SkillbookCore
-import SkillbookStore
 
 /// `notes.create`: writes a note; undone by deleting it.
 struct NotesCreateSkill: Skill {
@@ -43,8 +42,8 @@ struct NotesCreateSkill: Skill {
         let tags = parameters["tags"]?.arrayValue?.compactMap(\.stringValue) ?? []
         try Task.checkCancellation()
         let store = try environment.notesStore()
-        let note = try SkillError.reporting { () throws(StoreError) in
-            try store.create(title: title, body: body, tags: tags)
+        let note = try await SkillError.reporting {
+            try await store.create(title: title, body: body, tags: tags)
         }
         return ["id": .string(note.id), "title": .string(note.title)]
     }
@@ -55,6 +54,6 @@ struct NotesCreateSkill: Skill {
             throw SkillError("cannot undo notes.create: its output has no note id")
         }
         let store = try environment.notesStore()
-        _ = try SkillError.reporting { () throws(StoreError) in try store.delete(id: id) }
+        _ = try await SkillError.reporting { try await store.delete(id: id) }
     }
 }

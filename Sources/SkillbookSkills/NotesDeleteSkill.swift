@@ -1,6 +1,5 @@
 import Foundation
 import SkillbookCore
-import SkillbookStore
 
 /// `notes.delete`: deletes notes by id; undone by putting them back exactly as they were.
 struct NotesDeleteSkill: Skill {
@@ -56,7 +55,7 @@ struct NotesDeleteSkill: Skill {
         let ids = try Self.deletion.ids(parameters)
         try Task.checkCancellation()
         let store = try environment.notesStore()
-        let deleted = try SkillError.reporting { () throws(StoreError) in try store.delete(ids: ids) }
+        let deleted = try await SkillError.reporting { try await store.delete(ids: ids) }
         return ["deleted": .int(deleted.count), "notes": .array(deleted.map(Self.value))]
     }
 
@@ -66,7 +65,7 @@ struct NotesDeleteSkill: Skill {
         let notes = try Self.deletion.deletedItems(
             call, needs: "id, title, body, tags, created and position", decode: Self.deletedNote)
         let store = try environment.notesStore()
-        try SkillError.reporting { () throws(StoreError) in try store.restore(notes) }
+        try await SkillError.reporting { try await store.restore(notes) }
     }
 
     /// `{ id, title, body, tags, created, position }`.

@@ -1,5 +1,4 @@
 import SkillbookCore
-import SkillbookStore
 
 /// `notes.list`: the saved notes, oldest first.
 struct NotesListSkill: Skill {
@@ -42,7 +41,7 @@ struct NotesListSkill: Skill {
         let tag = parameters["tag"]?.stringValue
         let limit = parameters["limit"]?.intValue ?? 100
         let store = try environment.notesStore()
-        let notes = try SkillError.reporting { () throws(StoreError) in try store.list(tag: tag, limit: limit) }
+        let notes = try await SkillError.reporting { try await store.list(tag: tag, limit: limit) }
         return ["items": .array(notes.map(\.value)), "count": .int(notes.count)]
     }
 }

@@ -1,20 +1,19 @@
 public import Foundation
-public import SkillbookStore
 public import SkillbookCore
 
 /// What built-in skills share: where state lives, the folders file skills may touch, the clock and
-/// id source, how child processes run, the network, where notifications go, and the opened stores.
+/// id source, how child processes run, the network, where notifications go, and the stores.
 ///
-/// Copies share one lazily-opened `NotesStore` and one `RemindersStore`: the first skill that needs
-/// one opens it, and later calls (from any task) get the same store. A failure to open is not remembered, so a fixed state
-/// file is picked up by the next call.
+/// The stores come in through `stores` (the SQLite ones of the state directory are
+/// `BuiltinStores.sqlite(stateDirectory:)` in SkillbookStore): the first skill that needs one
+/// opens it, and later calls (from any task) get the same store.
 public struct SkillEnvironment: Sendable {
     public var stateDirectory: URL
     /// What relative paths given to file skills are relative to.
     public var currentDirectory: URL
     /// The folders file skills may read and change (with everything inside them); see `PathGuard`.
     public var allowedRoots: [URL]
-    public var clock: WallClock
+    public var clock: any Clock
     public var ids: IDGenerator
     /// Runs child processes (`shell.run`).
     public var processes: any ProcessRunning
@@ -24,15 +23,15 @@ public struct SkillEnvironment: Sendable {
     public var notifications: NotificationSink
     /// The `PATH` searched for helper programs such as `notify-send`; `nil` uses this process's.
     public var executableSearchPath: String?
-    private let openedNotes = Locked<NotesStore?>(nil)
-    private let openedReminders = Locked<RemindersStore?>(nil)
+    /// Where notes and reminders are kept.
+    public var stores: BuiltinStores
 
     /// `allowedRoots` defaults to the current directory and the state directory.
     public init(
-        stateDirectory: URL, currentDirectory: URL? = nil, allowedRoots: [URL]? = nil, clock: WallClock = .live,
+        stateDirectory: URL, currentDirectory: URL? = nil, allowedRoots: [URL]? = nil, clock: any Clock = SystemClock(),
         ids: IDGenerator = .live, processes: any ProcessRunning = ProcessRunner(),
         http: any HTTPClient = URLSessionHTTPClient(), notifications: NotificationSink = .standardError,
-        executableSearchPath: String? = nil
+        executableSearchPath: String? = nil, stores: BuiltinStores
     ) {
         let currentDirectory =
             currentDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -45,45 +44,48 @@ public struct SkillEnvironment: Sendable {
         self.http = http
         self.notifications = notifications
         self.executableSearchPath = executableSearchPath
+        self.stores = stores
     }
 
-    /// The notes store in `stateDirectory`, opened on first use.
+    /// The notes store, opened on first use.
     ///
     /// Throws a `SkillError` carrying the store's message (which names the file and what to do), so
     /// that the engine reports it as the skill's failure.
-    public func notesStore() throws(SkillError) -> NotesStore {
-        try openedNotes.withLock { (opened) throws(SkillError) in
-            let expected = StateDatabase.url(in: stateDirectory).standardizedFileURL
-            if let store = opened, store.database.url.standardizedFileURL == expected { return store }
-            let store = try SkillError.reporting { () throws(StoreError) in
-                try NotesStore(stateDirectory: stateDirectory, clock: clock, ids: ids)
-            }
-            opened = store
-            return store
+    public func notesStore() throws(SkillError) -> any NotesStoring {
+        do {
+            return try stores.notes()
+        } catch let error as SkillError {
+            throw error
+        } catch {
+            throw SkillError(String(describing: error))
         }
     }
 
-    /// The reminders store in `stateDirectory`, opened on first use; fails like `notesStore()`.
-    public func remindersStore() throws(SkillError) -> RemindersStore {
-        try openedReminders.withLock { (opened) throws(SkillError) in
-            let expected = StateDatabase.url(in: stateDirectory).standardizedFileURL
-            if let store = opened, store.database.url.standardizedFileURL == expected { return store }
-            let store = try SkillError.reporting { () throws(StoreError) in
-                try RemindersStore(stateDirectory: stateDirectory, clock: clock, ids: ids)
-            }
-            opened = store
-            return store
+    /// The reminders store, opened on first use; fails like `notesStore()`.
+    public func remindersStore() throws(SkillError) -> any RemindersStoring {
+        do {
+            return try stores.reminders()
+        } catch let error as SkillError {
+            throw error
+        } catch {
+            throw SkillError(String(describing: error))
         }
     }
 }
 
 extension SkillError {
-    /// Runs a store operation, reporting a `StoreError` as the skill's failure.
-    static func reporting<T>(_ body: () throws(StoreError) -> T) throws(SkillError) -> T {
+    /// Runs a store operation, reporting a store's failure as the skill's (with the store's message).
+    static func reporting<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            return try body()
+            return try await body()
         } catch {
-            throw SkillError(error.message)
+            throw reported(error)
         }
+    }
+
+    /// A store's failure as the skill's; cancellation and skill errors pass unchanged.
+    static func reported(_ error: any Error) -> any Error {
+        if error is CancellationError || error is SkillError { return error }
+        return SkillError(String(describing: error))
     }
 }

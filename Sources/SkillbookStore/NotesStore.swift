@@ -1,73 +1,15 @@
 public import Foundation
 public import SkillbookCore
 
-/// A note as stored: its id is a UUID string and `created` is whole seconds in UTC.
-public struct Note: Sendable, Hashable {
-    public var id: String
-    public var title: String
-    public var body: String
-    public var tags: [String]
-    public var created: Date
-
-    public init(id: String, title: String, body: String = "", tags: [String] = [], created: Date) {
-        self.id = id
-        self.title = title
-        self.body = body
-        self.tags = tags
-        self.created = created
-    }
-
-    /// `created` as stored and shown: ISO 8601 in UTC, `2026-05-01T09:00:00Z`.
-    public var createdText: String { created.formatted(.iso8601) }
-
-    /// `{ id, title, body, tags, created }`.
-    public var value: Value {
-        .object(
-            ValueObject([
-                ("id", .string(id)),
-                ("title", .string(title)),
-                ("body", .string(body)),
-                ("tags", .array(tags.map(Value.string))),
-                ("created", .string(createdText)),
-            ]))
-    }
-}
-
-/// What is needed to create a note: everything but its id and creation time.
-public struct NoteDraft: Sendable, Hashable {
-    public var title: String
-    public var body: String
-    public var tags: [String]
-
-    public init(title: String, body: String = "", tags: [String] = []) {
-        self.title = title
-        self.body = body
-        self.tags = tags
-    }
-}
-
-/// A note as it was when it was deleted, with its place in the list so that it can be put back.
-public struct DeletedNote: Sendable, Hashable {
-    public var note: Note
-    /// The note's SQLite rowid, which orders notes created in the same second. It is a sort key,
-    /// not an index: there are gaps.
-    public var position: Int
-
-    public init(note: Note, position: Int) {
-        self.note = note
-        self.position = position
-    }
-}
-
 /// Notes kept in `<state directory>/skillbook.sqlite`, listed oldest first.
 ///
 /// Safe to use from concurrent tasks: it shares one `Database` connection, which serializes calls.
-public final class NotesStore: Sendable {
+public final class NotesStore: NotesStoring {
     public let database: Database
-    private let clock: WallClock
+    private let clock: any Clock
     private let ids: IDGenerator
 
-    public init(stateDirectory: URL, clock: WallClock = .live, ids: IDGenerator = .live) throws(StoreError) {
+    public init(stateDirectory: URL, clock: any Clock = SystemClock(), ids: IDGenerator = .live) throws(StoreError) {
         self.database = try StateDatabase.open(stateDirectory: stateDirectory)
         self.clock = clock
         self.ids = ids

@@ -1,81 +1,16 @@
 public import Foundation
 public import SkillbookCore
 
-/// A reminder as stored. Times are whole seconds; `completedAt` is set exactly when `done` is.
-public struct Reminder: Sendable, Hashable {
-    public var id: String
-    public var title: String
-    /// When it is due; `nil` for a reminder without a time.
-    public var due: Date?
-    public var notes: String
-    public var done: Bool
-    public var created: Date
-    public var completedAt: Date?
-
-    public init(
-        id: String, title: String, due: Date? = nil, notes: String = "", done: Bool = false, created: Date,
-        completedAt: Date? = nil
-    ) {
-        self.id = id
-        self.title = title
-        self.due = due
-        self.notes = notes
-        self.done = done
-        self.created = created
-        self.completedAt = completedAt
-    }
-
-    /// `due` as stored and shown: ISO 8601 in UTC, `2026-05-01T09:00:00Z`.
-    public var dueText: String? { due.map(RemindersStore.text) }
-    public var createdText: String { RemindersStore.text(created) }
-    public var completedAtText: String? { completedAt.map(RemindersStore.text) }
-
-    /// `{ id, title, due, notes, done }`, without `due` when it has none.
-    public var value: Value {
-        var object = ValueObject([("id", .string(id)), ("title", .string(title))])
-        if let dueText { object["due"] = .string(dueText) }
-        object["notes"] = .string(notes)
-        object["done"] = .bool(done)
-        return .object(object)
-    }
-}
-
-/// A reminder as it was when it was deleted, with its place among reminders so that it can be put back.
-public struct DeletedReminder: Sendable, Hashable {
-    public var reminder: Reminder
-    /// The reminder's SQLite rowid, which orders reminders due and created at the same time. A sort
-    /// key, not an index: there are gaps.
-    public var position: Int
-
-    public init(reminder: Reminder, position: Int) {
-        self.reminder = reminder
-        self.position = position
-    }
-}
-
-/// What `RemindersStore.complete` did.
-public struct ReminderCompletion: Sendable, Hashable {
-    /// The reminder after the call.
-    public var reminder: Reminder
-    /// It was already done: the call changed nothing.
-    public var wasDone: Bool
-
-    public init(reminder: Reminder, wasDone: Bool) {
-        self.reminder = reminder
-        self.wasDone = wasDone
-    }
-}
-
 /// Reminders kept in `<state directory>/skillbook.sqlite`, listed by due time (reminders without one
 /// last), then oldest first.
 ///
 /// Safe to use from concurrent tasks: it shares one `Database` connection, which serializes calls.
-public final class RemindersStore: Sendable {
+public final class RemindersStore: RemindersStoring {
     public let database: Database
-    private let clock: WallClock
+    private let clock: any Clock
     private let ids: IDGenerator
 
-    public init(stateDirectory: URL, clock: WallClock = .live, ids: IDGenerator = .live) throws(StoreError) {
+    public init(stateDirectory: URL, clock: any Clock = SystemClock(), ids: IDGenerator = .live) throws(StoreError) {
         self.database = try StateDatabase.open(stateDirectory: stateDirectory)
         self.clock = clock
         self.ids = ids

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// The shared state file `<state directory>/skillbook.sqlite` and its schema.
 ///
@@ -157,5 +158,5 @@ public enum StateDatabase {
     }
 
     /// Open state files by path.
-    private static let opened = Locked<[String: WeakDatabase]>([:])
+    private static let opened = Mutex<[String: WeakDatabase]>([:])
 }

@@ -1,6 +1,5 @@
 public import Foundation
 public import SkillbookCore
-public import SkillbookRuntime
 import Synchronization
 
 /// A journal in memory: what a run recorded, for tests of recording and resuming.

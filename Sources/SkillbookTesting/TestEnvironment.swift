@@ -1,17 +1,15 @@
 import Foundation
 public import SkillbookRuntime
+import SkillbookCore
 
 extension EngineEnvironment {
-    /// A fixed clock at 2026-11-30 10:15 UTC, retry waits recorded instead of slept, sequential run ids.
+    /// A fixed clock at 2026-11-30 10:15 UTC, retry waits recorded instead of slept, sequential
+    /// run ids (`run-1`, `run-2`, …).
     public static func test(sleeps: Recorder<Double> = Recorder(), variables: [String: String] = [:]) -> EngineEnvironment {
         let counter = Recorder<Int>()
         return EngineEnvironment(
-            now: { Date(timeIntervalSince1970: 1_796_033_700) }, timeZone: TimeZone(identifier: "UTC")!,
-            sleep: { seconds in
-                sleeps.append(seconds)
-                try Task.checkCancellation()
-            },
-            makeRunID: {
+            clock: FixedClock(sleeps: sleeps), timeZone: TimeZone(identifier: "UTC")!,
+            ids: IDGenerator {
                 counter.append(1)
                 return "run-\(counter.values.count)"
             },

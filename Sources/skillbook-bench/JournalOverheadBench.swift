@@ -71,7 +71,8 @@ struct JournalWrites {
                     started: Date(), hasEffects: hasEffects)
                 try journal.callStarted(call)
                 try journal.callFinished(call, output: ["value": "hello"], error: nil, finished: Date())
-                try journal.stepFinished(runID: runID, step: id, status: .succeeded, output: ["value": "hello"], error: nil)
+                try journal.stepFinished(
+                    runID: runID, step: id, status: .succeeded, output: ["value": "hello"], outputMasked: false, error: nil)
             }
             try journal.runFinished(
                 RunResult(runID: runID, playbook: playbook, status: .succeeded, steps: [], started: started, finished: Date()))

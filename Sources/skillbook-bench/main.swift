@@ -1,6 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookSkills
+import SkillbookStore
 
 // skillbook-bench [--cpu] [NAME…]: prints `name value unit` lines (see each benchmark's file); with
 // names, only the benchmarks whose figure is one of them or, for a name that is no figure's whole
@@ -11,7 +12,7 @@ let state = FileManager.default.temporaryDirectory.appendingPathComponent("skill
 
 func runBenchmarks(state: URL) async throws {
     try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-    var registry = try SkillRegistry(BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: state)))
+    var registry = try SkillRegistry(BuiltinSkills.all(environment: SkillEnvironment(stateDirectory: state, stores: .sqlite(stateDirectory: state))))
     try registry.register(BatchBench.NoopSkill())
 
     let benchmarks: [(name: String, run: () async throws -> Figure)] = [

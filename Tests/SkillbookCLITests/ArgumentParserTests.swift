@@ -1,3 +1,4 @@
+import SkillbookCore
 import Foundation
 @testable import SkillbookCLI
 import Testing

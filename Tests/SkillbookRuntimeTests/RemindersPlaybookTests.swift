@@ -72,7 +72,7 @@ import Testing
         let fixture = try EngineFixture()
         let result = try await run(fixture, fail: true)
         #expect(result.status == .rolledBack)
-        #expect(try fixture.environment.remindersStore().list(includeDone: true).isEmpty)
+        #expect(try fixture.environment.sqliteReminders().list(includeDone: true).isEmpty)
         #expect(try fixture.snapshot().isEmpty)
     }
 }

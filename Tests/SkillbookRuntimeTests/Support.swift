@@ -37,7 +37,7 @@ final class EngineFixture {
         try? FileManager.default.removeItem(at: state)
     }
 
-    var notes: NotesStore { get throws { try environment.notesStore() } }
+    var notes: NotesStore { get throws { try environment.sqliteNotes() } }
 
     func load(_ yaml: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Playbook {
         let sources = library

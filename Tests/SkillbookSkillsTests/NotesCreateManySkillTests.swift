@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
@@ -39,13 +40,13 @@ import Testing
     }
 
     @Test func fiftyNotesLandTogether() async throws {
-        try await withHarness(clock: .fixed(Date(timeIntervalSince1970: 1_780_000_000))) { harness in
+        try await withHarness(clock: FixedClock(Date(timeIntervalSince1970: 1_780_000_000))) { harness in
             let output = try await harness.run("notes.create_many", ["notes": Self.notes(50)])
             let ids = try #require(output["ids"]?.arrayValue).compactMap(\.stringValue)
             #expect(output["count"] == 50)
             #expect(ids.count == 50 && Set(ids).count == 50)
 
-            let listed = try harness.environment.notesStore().list()
+            let listed = try harness.environment.sqliteNotes().list()
             #expect(listed.map(\.id) == ids)
             #expect(listed.map(\.title) == (1...50).map { "note \($0)" })
             #expect(listed[6].body == "body 7" && listed[6].tags == ["batch", "n7"])
@@ -56,14 +57,14 @@ import Testing
         try await withHarness { harness in
             let output = try await harness.run("notes.create_many", ["notes": [["title": "bare"]]])
             let id = try #require(output["ids"]?.arrayValue?.first?.stringValue)
-            let note = try #require(try harness.environment.notesStore().get(id: id))
+            let note = try #require(try harness.environment.sqliteNotes().get(id: id))
             #expect(note.title == "bare" && note.body == "" && note.tags == [])
         }
     }
 
     @Test func aFailureMidTransactionLeavesNothing() async throws {
         // The 31st id handed out repeats the first: note 30 of the batch hits the primary key.
-        let calls = Locked(0)
+        let calls = Shared(0)
         let ids = IDGenerator {
             let n = calls.withLock { count in
                 count += 1
@@ -79,7 +80,7 @@ import Testing
                 try await skill.run(params(["notes": Self.notes(50)]), context: harness.context)
             }
             #expect(error?.message.contains("conflicts with existing data") == true)
-            let store = try harness.environment.notesStore()
+            let store = try harness.environment.sqliteNotes()
             #expect(try store.list().map(\.id) == ["id-1"])
 
             // The store is usable afterwards, and a retry succeeds with fresh ids.
@@ -95,14 +96,14 @@ import Testing
             await #expect(throws: SkillError("notes.create_many takes 1 to 50 notes per call, got 51")) {
                 try await skill.run(params(["notes": Self.notes(51)]), context: harness.context)
             }
-            #expect(try harness.environment.notesStore().list().isEmpty)
+            #expect(try harness.environment.sqliteNotes().list().isEmpty)
         }
     }
 
     @Test func compensationDeletesExactlyThoseNotesAndIsSafeToRetry() async throws {
         try await withHarness { harness in
             let skill = try harness.skill("notes.create_many")
-            let store = try harness.environment.notesStore()
+            let store = try harness.environment.sqliteNotes()
             let before = try await harness.run("notes.create_many", ["notes": Self.notes(3, prefix: "before")])
             let parameters: Value = ["notes": Self.notes(50)]
             let output = try await harness.run("notes.create_many", parameters)

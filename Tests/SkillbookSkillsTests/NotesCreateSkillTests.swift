@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
@@ -9,7 +10,7 @@ import Testing
         try await withHarness(ids: .sequential()) { harness in
             let output = try await harness.run("notes.create", ["title": "Buy milk"])
             #expect(output == ["id": "00000000-0000-0000-0000-000000000001", "title": "Buy milk"])
-            let note = try #require(try harness.environment.notesStore().get(id: "00000000-0000-0000-0000-000000000001"))
+            let note = try #require(try harness.environment.sqliteNotes().get(id: "00000000-0000-0000-0000-000000000001"))
             #expect(note.title == "Buy milk")
             #expect(note.body == "")
             #expect(note.tags == [])
@@ -21,7 +22,7 @@ import Testing
             let output = try await harness.run(
                 "notes.create", ["title": "Meeting", "body": "moved to Friday", "tags": ["work", "calendar"]])
             let id = try #require(output["id"]?.stringValue)
-            let note = try #require(try harness.environment.notesStore().get(id: id))
+            let note = try #require(try harness.environment.sqliteNotes().get(id: id))
             #expect(note.body == "moved to Friday")
             #expect(note.tags == ["work", "calendar"])
         }
@@ -44,7 +45,7 @@ import Testing
             let parameters: Value = ["title": "undo me"]
             let output = try await harness.run("notes.create", parameters)
             let call = CompletedCall(parameters: params(parameters), output: output)
-            let store = try harness.environment.notesStore()
+            let store = try harness.environment.sqliteNotes()
 
             try await skill.compensate(call, context: harness.context)
             #expect(try store.get(id: output["id"]!.stringValue!) == nil)
@@ -88,11 +89,11 @@ import Testing
             let copy = harness.environment
             let stores = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
                 for _ in 0..<10 {
-                    group.addTask { ObjectIdentifier(try copy.notesStore()) }
+                    group.addTask { ObjectIdentifier(try copy.sqliteNotes()) }
                 }
                 return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
             }
-            #expect(stores == [ObjectIdentifier(try harness.environment.notesStore())])
+            #expect(stores == [ObjectIdentifier(try harness.environment.sqliteNotes())])
         }
     }
 
@@ -109,7 +110,7 @@ import Testing
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
             #expect(ids.count == 20)
-            #expect(Set(try harness.environment.notesStore().list().map(\.id)) == ids)
+            #expect(Set(try harness.environment.sqliteNotes().list().map(\.id)) == ids)
         }
     }
 }

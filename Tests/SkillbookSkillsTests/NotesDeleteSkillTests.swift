@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
@@ -16,7 +17,7 @@ import Testing
             })
         _ = try await harness.run("notes.create_many", ["notes": batch])
         _ = try await harness.run("notes.create", ["title": "last"])
-        let notes = try harness.environment.notesStore().list()
+        let notes = try harness.environment.sqliteNotes().list()
         #expect(notes.count == 12)
         return notes
     }
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func deletesTheNotesAndReportsThemAsTheyWere() async throws {
-        try await withHarness(clock: .stepping(from: Self.start, by: 60)) { harness in
+        try await withHarness(clock: SteppingClock(from: Self.start, by: 60)) { harness in
             let notes = try await seed(harness)
             let output = try await harness.run("notes.delete", ["ids": [.string(notes[5].id), .string(notes[0].id)]])
             #expect(output["deleted"] == 2)
@@ -59,7 +60,7 @@ import Testing
                 #expect(value["created"] == .string(note.createdText))
                 #expect(value["position"]?.intValue != nil)
             }
-            let store = try harness.environment.notesStore()
+            let store = try harness.environment.sqliteNotes()
             #expect(try store.list() == notes.enumerated().filter { ![0, 5].contains($0.offset) }.map(\.element))
         }
     }
@@ -74,15 +75,15 @@ import Testing
 
             let none = try await harness.run("notes.delete", ["ids": ["no-such-note"]])
             #expect(none == ["deleted": 0, "notes": []])
-            #expect(try harness.environment.notesStore().list().count == 11)
+            #expect(try harness.environment.sqliteNotes().list().count == 11)
         }
     }
 
     @Test func compensationRestoresTheNotesExactlyInTheirPlaceAndIsSafeToRetry() async throws {
-        try await withHarness(clock: .stepping(from: Self.start, by: 60)) { harness in
+        try await withHarness(clock: SteppingClock(from: Self.start, by: 60)) { harness in
             let original = try await seed(harness)
             let skill = try harness.skill("notes.delete")
-            let store = try harness.environment.notesStore()
+            let store = try harness.environment.sqliteNotes()
             // The first note, four from the middle of the same-second batch, and the last note.
             let doomed = [0, 2, 3, 7, 10, 11].map { original[$0].id }
             let parameters: Value = ["ids": .array(doomed.map(Value.string) + ["no-such-note"])]
@@ -100,10 +101,10 @@ import Testing
     }
 
     @Test func compensationOfABatchedDeleteRestoresEveryBatch() async throws {
-        try await withHarness(clock: .fixed(Self.start)) { harness in
+        try await withHarness(clock: FixedClock(Self.start)) { harness in
             let original = try await seed(harness)
             let skill = try harness.skill("notes.delete")
-            let store = try harness.environment.notesStore()
+            let store = try harness.environment.sqliteNotes()
             // Two batches, as the engine would run them, compensated in reverse order.
             let first: Value = ["ids": [.string(original[1].id), .string(original[4].id)]]
             let second: Value = ["ids": [.string(original[5].id), .string(original[6].id)]]
@@ -121,7 +122,7 @@ import Testing
             let skill = try harness.skill("notes.delete")
             let parameters: Value = ["ids": [.string(notes[1].id), .string(notes[2].id)]]
             let output = try await harness.run("notes.delete", parameters)
-            let store = try harness.environment.notesStore()
+            let store = try harness.environment.sqliteNotes()
             var impostor = notes[2]
             impostor.title = "someone else"
             try store.restore(impostor)

@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
@@ -8,7 +9,7 @@ import Testing
     static let start = Date(timeIntervalSince1970: 1_780_000_000)  // 2026-05-28T20:26:40Z
 
     @Test func listsNotesOldestFirstWithEveryField() async throws {
-        try await withHarness(clock: .stepping(from: Self.start, by: 60), ids: .sequential()) { harness in
+        try await withHarness(clock: SteppingClock(from: Self.start, by: 60), ids: .sequential()) { harness in
             _ = try await harness.run("notes.create", ["title": "first", "body": "b1", "tags": ["work"]])
             _ = try await harness.run("notes.create", ["title": "second"])
             let output = try await harness.run("notes.list", [:])

@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
@@ -54,7 +55,7 @@ func instant(_ text: String) throws -> Date {
 }
 
 func withHarness<T>(
-    clock: WallClock = .live, ids: IDGenerator = .live, _ body: (Harness) async throws -> T
+    clock: any Clock = SystemClock(), ids: IDGenerator = .live, _ body: (Harness) async throws -> T
 ) async throws -> T {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("skillbook-skills-tests-\(UUID().uuidString)", isDirectory: true)

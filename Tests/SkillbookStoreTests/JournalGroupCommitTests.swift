@@ -49,7 +49,7 @@ import Testing
             #expect(try rowsOnDisk(dir, "r1").first?.output == nil, "started, no result yet")
             try journal.callFinished(action, output: ["id": "n1"], error: nil, finished: Date())
             #expect(try rowsOnDisk(dir, "r1").first?.output == #"{"id":"n1"}"#)
-            try journal.stepFinished(runID: "r1", step: "create", status: .succeeded, output: ["id": "n1"], error: nil)
+            try await journal.stepFinished(runID: "r1", step: "create", status: .succeeded, output: ["id": "n1"], error: nil)
             #expect(try stepsOnDisk(dir, "r1").isEmpty, "a step's end waits for the group commit")
             try journal.flush()
             #expect(try stepsOnDisk(dir, "r1") == ["create"])
@@ -62,7 +62,7 @@ import Testing
             for step in ["a", "b"] {
                 let record = query("r1", step)
                 try complete(journal, record, ["value": .string(step)])
-                try journal.stepFinished(runID: "r1", step: step, status: .succeeded, output: nil, error: nil)
+                try await journal.stepFinished(runID: "r1", step: step, status: .succeeded, output: nil, error: nil)
             }
             #expect(try rowsOnDisk(dir, "r1").isEmpty, "nothing of them is written yet")
             // The next action takes the queue with it, in order, before its own start.
@@ -144,7 +144,7 @@ import Testing
             let journal = try quietJournal(dir)
             let record = query("r1", "a")
             try complete(journal, record, ["value": "a"])
-            try journal.stepFinished(runID: "r1", step: "a", status: .succeeded, output: ["value": "a"], error: nil)
+            try await journal.stepFinished(runID: "r1", step: "a", status: .succeeded, output: ["value": "a"], error: nil)
             try journal.runFinished(
                 RunResult(
                     runID: "r1", playbook: "sample", status: .succeeded, interrupted: false, outputs: [:], steps: [], error: nil,
@@ -165,7 +165,7 @@ import Testing
             try complete(journal, lost, ["value": "x"])
 
             let survivor = try SQLiteJournal(database: try StateDatabase.openSeparately(stateDirectory: dir))
-            let plan = try survivor.resumePlan("r1") { _ in .skip }
+            let plan = try await survivor.resumePlan("r1") { _ in .skip }
             #expect(plan.completed.map(\.key.step) == ["create"])
             #expect(plan.uncertain.isEmpty, "nothing is in doubt: the action has its result")
             #expect(plan.finishedSteps.isEmpty)

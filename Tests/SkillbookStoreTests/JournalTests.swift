@@ -44,7 +44,7 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
             let one = call("r1", "one")
             try journal.callStarted(one)
             try journal.callFinished(one, output: ["id": "n1", "n": 1.5], error: nil, finished: Date())
-            try journal.stepFinished(runID: "r1", step: "one", status: .succeeded, output: ["id": "n1", "n": 1.5], error: nil)
+            try await journal.stepFinished(runID: "r1", step: "one", status: .succeeded, output: ["id": "n1", "n": 1.5], error: nil)
             let flaky1 = call("r1", "many", batch: 0, skill: "notes.create_many")
             try journal.callStarted(flaky1)
             try journal.callFinished(flaky1, output: nil, error: "boom", finished: Date())
@@ -67,7 +67,7 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
             #expect(timeline.steps.map(\.status) == [.succeeded])
             #expect(timeline.sessions.map(\.kind) == ["run"])
 
-            let plan = try journal.resumePlan("r1") { _ in .skip }
+            let plan = try await journal.resumePlan("r1") { _ in .skip }
             #expect(plan.completed.map(\.key) == [CallKey(step: "one")])
             #expect(plan.uncertain == [CallKey(step: "many", batch: 0): .skip])
             #expect(plan.finishedSteps["one"]?.output == ["id": "n1", "n": 1.5])
@@ -89,7 +89,8 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
             #expect(ended.compensations.map(\.key) == [CallKey(step: "one")])
             #expect(ended.sessions.map(\.outcome) == ["rolled_back"])
             #expect(ended.report?.arrayValue?.first?["status"] == "compensated")
-            #expect(try journal.resumePlan("r1") { _ in .rerun }.completed.isEmpty, "compensated calls are not reused")
+            let replanned = try await journal.resumePlan("r1") { _ in .rerun }
+            #expect(replanned.completed.isEmpty, "compensated calls are not reused")
         }
     }
 
@@ -126,7 +127,7 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
             // Another connection, as another process would have.
             let reopened = try SQLiteJournal(database: try StateDatabase.openSeparately(stateDirectory: dir))
             try reopened.takeOver(first.runID, for: .resume)
-            let plan = try reopened.resumePlan(first.runID) { _ in .rerun }
+            let plan = try await reopened.resumePlan(first.runID) { _ in .rerun }
             let resumed = await Engine(registry: registry, environment: .test(), recorder: reopened)
                 .run(playbook, inputs: [:], options: .init(resume: (first.runID, plan)))
             #expect(resumed.status == .succeeded)
@@ -160,7 +161,7 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
     @Test func aLiveProcessIsRunningHoweverOldItsHeartbeat() async throws {
         try await withTemporaryDirectory { dir in
             let me = ProcessProbe.live.current()
-            let clock = WallClock.fixed(Date().addingTimeInterval(-3600))
+            let clock = FixedClock(Date().addingTimeInterval(-3600))
             let journal = try SQLiteJournal(stateDirectory: dir, clock: clock)
             try journal.runStarted(.sample("alive"))
             let reader = try SQLiteJournal(stateDirectory: dir)
@@ -191,12 +192,12 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
             let elsewhere = ProcessIdentity(pid: 4242, host: "another-machine")
             let now = Date()
             let writer = try SQLiteJournal(
-                stateDirectory: dir, probe: ProcessProbe(current: { elsewhere }, state: { _ in .unknown }), clock: .fixed(now))
+                stateDirectory: dir, probe: ProcessProbe(current: { elsewhere }, state: { _ in .unknown }), clock: FixedClock(now))
             try writer.runStarted(.sample("remote"))
             func reader(at date: Date) throws -> SQLiteJournal {
                 try SQLiteJournal(
                     stateDirectory: dir, probe: ProcessProbe(current: { ProcessProbe.live.current() }, state: { _ in .unknown }),
-                    clock: .fixed(date), leaseDuration: 15)
+                    clock: FixedClock(date), leaseDuration: 15)
             }
             #expect(try reader(at: now.addingTimeInterval(10)).run("remote")?.status == .running)
             let late = try #require(try reader(at: now.addingTimeInterval(20)).run("remote"))
@@ -311,7 +312,7 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
                             try journal.callStarted(record)
                             _ = try notes.create(title: "\(runID) \(n)")
                             try journal.callFinished(record, output: ["n": .int(n)], error: nil, finished: Date())
-                            try journal.stepFinished(runID: runID, step: "step\(n)", status: .succeeded, output: nil, error: nil)
+                            try await journal.stepFinished(runID: runID, step: "step\(n)", status: .succeeded, output: nil, error: nil)
                         }
                         try journal.runFinished(
                             RunResult(

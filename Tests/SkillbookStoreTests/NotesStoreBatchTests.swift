@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookStore
@@ -8,7 +9,7 @@ import Testing
     static let start = Date(timeIntervalSince1970: 1_780_000_000)
 
     func makeStore(_ dir: URL, ids: IDGenerator = .sequential()) throws -> NotesStore {
-        try NotesStore(stateDirectory: dir, clock: .stepping(from: Self.start, by: 60), ids: ids)
+        try NotesStore(stateDirectory: dir, clock: SteppingClock(from: Self.start, by: 60), ids: ids)
     }
 
     @Test func createManyWritesEveryDraftInOrderAtOneTime() async throws {
@@ -29,7 +30,7 @@ import Testing
     @Test func createManyIsAllOrNothing() async throws {
         try await withTemporaryDirectory { dir in
             // The fourth new id repeats the existing note's id: the primary key fails mid-transaction.
-            let calls = Locked(0)
+            let calls = Shared(0)
             let ids = IDGenerator {
                 let n = calls.withLock { count in
                     count += 1
@@ -81,7 +82,7 @@ import Testing
 
     @Test func restoreManyWhosePositionWasTakenStillRestoresTheNote() async throws {
         try await withTemporaryDirectory { dir in
-            let store = try NotesStore(stateDirectory: dir, clock: .fixed(Self.start), ids: .sequential())
+            let store = try NotesStore(stateDirectory: dir, clock: FixedClock(Self.start), ids: .sequential())
             let a = try store.create(title: "a")
             let b = try store.create(title: "b")
             let deleted = try store.delete(ids: [b.id])

@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookStore
@@ -7,7 +8,7 @@ import Testing
     static let start = Date(timeIntervalSince1970: 1_780_000_000)  // 2026-05-28T20:26:40Z
 
     func makeStore(_ dir: URL) throws -> NotesStore {
-        try NotesStore(stateDirectory: dir, clock: .stepping(from: Self.start, by: 60), ids: .sequential())
+        try NotesStore(stateDirectory: dir, clock: SteppingClock(from: Self.start, by: 60), ids: .sequential())
     }
 
     @Test func createThenGetAndListRoundTrip() async throws {
@@ -31,7 +32,7 @@ import Testing
     @Test func createdIsTruncatedToWholeSecondsSoItRoundTrips() async throws {
         try await withTemporaryDirectory { dir in
             let store = try NotesStore(
-                stateDirectory: dir, clock: .fixed(Self.start.addingTimeInterval(0.75)), ids: .sequential())
+                stateDirectory: dir, clock: FixedClock(Self.start.addingTimeInterval(0.75)), ids: .sequential())
             let note = try store.create(title: "t")
             #expect(note.created == Self.start)
             #expect(try store.get(id: note.id)?.created == Self.start)
@@ -59,7 +60,7 @@ import Testing
 
     @Test func notesCreatedInTheSameSecondKeepInsertionOrder() async throws {
         try await withTemporaryDirectory { dir in
-            let store = try NotesStore(stateDirectory: dir, clock: .fixed(Self.start), ids: .live)
+            let store = try NotesStore(stateDirectory: dir, clock: FixedClock(Self.start), ids: .live)
             let titles = (1...10).map { "note \($0)" }
             for title in titles { _ = try store.create(title: title) }
             #expect(try store.list().map(\.title) == titles)

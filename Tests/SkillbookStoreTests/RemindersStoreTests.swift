@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookStore
@@ -6,7 +7,7 @@ import Testing
 @Suite struct RemindersStoreTests {
     static let start = Date(timeIntervalSince1970: 1_780_000_000)  // 2026-05-28T20:26:40Z
 
-    func makeStore(_ dir: URL, clock: WallClock = .stepping(from: start, by: 60)) throws -> RemindersStore {
+    func makeStore(_ dir: URL, clock: any Clock = SteppingClock(from: start, by: 60)) throws -> RemindersStore {
         try RemindersStore(stateDirectory: dir, clock: clock, ids: .sequential())
     }
 
@@ -16,7 +17,7 @@ import Testing
 
     @Test func createThenGetRoundTripsToTheSecond() async throws {
         try await withTemporaryDirectory { dir in
-            let store = try makeStore(dir, clock: .fixed(Self.start.addingTimeInterval(0.75)))
+            let store = try makeStore(dir, clock: FixedClock(Self.start.addingTimeInterval(0.75)))
             let due = try at("2026-06-01T09:00:00Z").addingTimeInterval(0.5)
             let reminder = try store.create(title: "Call Anna", due: due, notes: "about Friday")
             #expect(reminder.id == "00000000-0000-0000-0000-000000000001")
@@ -103,7 +104,7 @@ import Testing
 
     @Test func deleteThenRestorePutsRemindersBackExactlyAndIsSafeToRetry() async throws {
         try await withTemporaryDirectory { dir in
-            let store = try makeStore(dir, clock: .fixed(Self.start))
+            let store = try makeStore(dir, clock: FixedClock(Self.start))
             let due = try at("2026-06-01T09:00:00Z")
             var created: [Reminder] = []
             for n in 1...6 { created.append(try store.create(title: "r\(n)", due: n == 6 ? nil : due, notes: "n\(n)")) }

@@ -1,3 +1,4 @@
+import SkillbookCore
 import Foundation
 
 /// Runs `body` with a fresh directory under the system's temporary directory, removed afterwards.

@@ -25,7 +25,10 @@ enum JournalCommandSupport {
     /// a resume would see them: latest attempt of each call that never completed.
     static func uncertainCalls(_ journal: SQLiteJournal, _ runID: String, registry: SkillRegistry) throws -> [JournalCall] {
         var keys: Set<CallKey> = []
-        _ = try journal.resumePlan(runID, isReadOnly: isReadOnly(registry)) { call in
+        _ = ResumePlan.from(
+            calls: try journal.journaledCalls(of: runID), steps: try journal.journaledSteps(of: runID),
+            isReadOnly: isReadOnly(registry)
+        ) { call in
             keys.insert(call.key)
             return .rerun
         }

@@ -75,7 +75,7 @@ enum ResumeCommand: Command {
         let plan: ResumePlan
         do {
             var undecided: [CallKey] = []
-            plan = try journal.resumePlan(runID, isReadOnly: JournalCommandSupport.isReadOnly(registry)) { call in
+            plan = try await journal.resumePlan(runID, isReadOnly: JournalCommandSupport.isReadOnly(registry)) { call in
                 if let decision = decisions[call.key] { return decision }
                 undecided.append(call.key)
                 return .skip

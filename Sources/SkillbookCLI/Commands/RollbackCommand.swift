@@ -46,7 +46,7 @@ enum RollbackCommand: Command {
         let completed: [RecordedCall]
         let unknown: [JournalCall]
         do {
-            let plan = try journal.resumePlan(runID, isReadOnly: JournalCommandSupport.isReadOnly(registry)) { _ in .skip }
+            let plan = try await journal.resumePlan(runID, isReadOnly: JournalCommandSupport.isReadOnly(registry)) { _ in .skip }
             completed = plan.completed
             if !plan.maskedOutputs.isEmpty {
                 console.err(

@@ -62,7 +62,7 @@ enum RunCommand: Command {
         // The journal records every real run; a state file that cannot be opened stops the run here.
         let journal = dryRun ? nil : try workspace.journal()
         let runID = environment.makeRunID()
-        environment.makeRunID = { runID }
+        environment.ids = IDGenerator { runID }
         try journal?.setFile(url.path, forRun: runID)
         let result = await perform(
             playbook, inputs: inputs, options: Engine.RunOptions(dryRun: dryRun, trigger: "cli", source: file.text),

@@ -1,4 +1,5 @@
 public import SkillbookCore
+import Foundation
 import Synchronization
 
 /// What a `tools/call` returned.
@@ -26,7 +27,8 @@ public struct MCPCallResult: Sendable, Hashable {
 public actor MCPClient {
     public let command: MCPServerCommand
     private let log: @Sendable (String) -> Void
-    private var process: ChildProcess?
+    private let processes: any ProcessRunning
+    private var process: ServerProcess?
     private var connection: JSONRPCConnection?
     private var reader: Task<Void, Never>?
     private let progressHandlers = ProgressHandlers()
@@ -34,8 +36,10 @@ public actor MCPClient {
     public private(set) var serverInfo: Value?
     public private(set) var protocolVersion: String?
 
-    public init(command: MCPServerCommand, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// `processes` starts the server (the host's `ProcessRunning`: no shell, a clean environment).
+    public init(command: MCPServerCommand, processes: any ProcessRunning, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.command = command
+        self.processes = processes
         self.log = log
     }
 
@@ -67,8 +71,8 @@ public actor MCPClient {
 
     private func launch() async throws(MCPClientError) {
         await stop()
-        let process = try ChildProcess.spawn(command) { [log] line in log(line) }
-        let connection = JSONRPCConnection(channel: process.channel, answersMalformedLines: false, log: log)
+        let process = try await ServerProcess.start(command, processes: processes)
+        let connection = JSONRPCConnection(channel: process.transport, answersMalformedLines: false, log: log)
         let handlers = progressHandlers
         self.process = process
         self.connection = connection
@@ -149,7 +153,7 @@ public actor MCPClient {
     }
 
     /// The running process, for tests of the shutdown sequence.
-    var processForTests: ChildProcess? { process }
+    var processForTests: ServerProcess? { process }
 
     /// Shuts the server down: close its stdin, wait, SIGTERM, wait, SIGKILL.
     public func stop() async {
@@ -159,7 +163,7 @@ public actor MCPClient {
         // Its output ends with it, unless something it started still holds the pipe: then stop
         // that too, and do not wait for it.
         if let reader, !(await Self.finishes(reader, within: 1)) {
-            process.killGroup()
+            process.terminate()
         }
         self.process = nil
         connection = nil

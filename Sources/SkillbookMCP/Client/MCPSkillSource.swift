@@ -37,12 +37,15 @@ public final class MCPSkillSource: Sendable {
     let cache: MCPToolListCache?
     private let log: @Sendable (String) -> Void
 
-    /// `cacheDirectory`: the state folder; `nil` keeps no cache. `log` hears the server's stderr.
-    public init(_ configuration: MCPSourceConfiguration, cacheDirectory: String?, log: @escaping @Sendable (String) -> Void = { _ in })
-    {
+    /// `processes` starts the server; `cacheDirectory`: the state folder (`nil` keeps no cache);
+    /// `log` hears what goes wrong on the side (an unreadable line, a cache that cannot be written).
+    public init(
+        _ configuration: MCPSourceConfiguration, processes: any ProcessRunning, cacheDirectory: String?,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.log = log
-        client = MCPClient(command: configuration.command, log: log)
+        client = MCPClient(command: configuration.command, processes: processes, log: log)
         cache = cacheDirectory.map { MCPToolListCache(directory: $0, prefix: configuration.prefix) }
     }
 

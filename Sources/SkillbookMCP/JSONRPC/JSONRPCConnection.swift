@@ -25,7 +25,7 @@ public enum JSONRPCConnectionError: Error, Sendable, Hashable, CustomStringConve
     }
 }
 
-/// JSON-RPC 2.0 over a `LineChannel`, both directions: requests this side sends are matched to
+/// JSON-RPC 2.0 over a `LineTransport`, both directions: requests this side sends are matched to
 /// their responses by id; requests and notifications the peer sends go to a handler.
 ///
 /// Semantics: `serve` reads until the input ends, then fails every request still waiting with
@@ -41,12 +41,12 @@ public final class JSONRPCConnection: Sendable {
         var closed = false
     }
 
-    public let channel: LineChannel
+    public let channel: any LineTransport
     private let answersMalformedLines: Bool
     private let log: @Sendable (String) -> Void
     private let state = Mutex(State())
 
-    public init(channel: LineChannel, answersMalformedLines: Bool, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(channel: any LineTransport, answersMalformedLines: Bool, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.channel = channel
         self.answersMalformedLines = answersMalformedLines
         self.log = log

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import Foundation
+import Foundation
 import Synchronization
 
 /// Newline-delimited messages over a pair of file descriptors: the stdio transport of MCP.

@@ -58,7 +58,7 @@ public final class MCPServer: Sendable {
     }
 
     /// Serves one client until its input ends.
-    public func serve(_ channel: LineChannel) async {
+    public func serve(_ channel: any LineTransport) async {
         let connection = JSONRPCConnection(channel: channel, answersMalformedLines: true, log: log)
         await connection.serve { incoming in self.receive(incoming, on: connection) }
         let running = state.withLock { $0.calls.count }

@@ -1,6 +1,5 @@
 import Foundation
 import SkillbookCore
-import SkillbookStore
 
 /// A path parameter that `PathGuard` accepted.
 struct GuardedPath: Sendable, Hashable {

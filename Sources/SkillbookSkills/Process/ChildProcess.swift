@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import SkillbookStore
+import SkillbookCore
+import Synchronization
 
 /// One spawned child of `ProcessRunner`: its process group, its captured output, how it ended.
 ///
@@ -66,13 +67,13 @@ final class ChildProcess: Sendable {
     let pid: pid_t
     let started: ContinuousClock.Instant
     let killGracePeriod: Double
-    private let state: Locked<State>
+    private let state: Mutex<State>
 
     private init(pid: pid_t, started: ContinuousClock.Instant, wakeFD: Int32, timeout: Double?, killGracePeriod: Double) {
         self.pid = pid
         self.started = started
         self.killGracePeriod = killGracePeriod
-        state = Locked(State(timeoutAt: timeout.map { started + .seconds($0) }, wakeFD: wakeFD))
+        state = Mutex(State(timeoutAt: timeout.map { started + .seconds($0) }, wakeFD: wakeFD))
     }
 
     // MARK: Waiting and stopping
@@ -227,7 +228,7 @@ final class ChildProcess: Sendable {
         }
     }
 
-    private static func posixSpawn(
+    static func posixSpawn(
         executable: String, arguments: [String], environment: [String], workingDirectory: String?,
         standardInput: Int32?, standardOutput: Int32, standardError: Int32
     ) throws(ProcessRunnerError) -> pid_t {
@@ -399,17 +400,17 @@ final class ChildProcess: Sendable {
 }
 
 /// `read(2)`, under a name a `read` method does not hide.
-private func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(fd, buffer, count)
 }
 
 /// `close(2)`, under a name a `close` method does not hide.
-private func closeDescriptor(_ fd: Int32) {
+func closeDescriptor(_ fd: Int32) {
     _ = close(fd)
 }
 
 /// C functions Swift's Glibc module does not declare (GNU extensions), found at run time.
-private enum Native {
+enum Native {
     typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
     typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
     typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32

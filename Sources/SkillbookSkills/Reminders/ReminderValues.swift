@@ -1,6 +1,5 @@
 import Foundation
 import SkillbookCore
-import SkillbookStore
 
 /// What the reminder skills share: reading times in the run's time zone, and reminders as values.
 enum ReminderValues {

@@ -1,5 +1,4 @@
 import SkillbookCore
-import SkillbookStore
 
 /// `reminders.complete`: marks a reminder done; undone by marking it not done again.
 struct RemindersCompleteSkill: Skill {
@@ -38,7 +37,7 @@ struct RemindersCompleteSkill: Skill {
         let id = parameters["id"]?.stringValue ?? ""
         try Task.checkCancellation()
         let store = try environment.remindersStore()
-        let completion = try SkillError.reporting { () throws(StoreError) in try store.complete(id: id) }
+        let completion = try await SkillError.reporting { try await store.complete(id: id) }
         guard let completion, let completedAt = completion.reminder.completedAtText else {
             throw SkillError("there is no reminder with id '\(id)'; reminders.list shows the reminders and their ids")
         }
@@ -59,6 +58,6 @@ struct RemindersCompleteSkill: Skill {
         }
         guard !wasDone else { return }
         let store = try environment.remindersStore()
-        _ = try SkillError.reporting { () throws(StoreError) in try store.reopen(id: id, completedAt: completedAt) }
+        _ = try await SkillError.reporting { try await store.reopen(id: id, completedAt: completedAt) }
     }
 }

@@ -1,5 +1,4 @@
 import SkillbookCore
-import SkillbookStore
 
 /// `reminders.create`: saves a reminder; undone by deleting it.
 struct RemindersCreateSkill: Skill {
@@ -50,8 +49,8 @@ struct RemindersCreateSkill: Skill {
         }
         try Task.checkCancellation()
         let store = try environment.remindersStore()
-        let reminder = try SkillError.reporting { () throws(StoreError) in
-            try store.create(title: title, due: due, notes: notes)
+        let reminder = try await SkillError.reporting {
+            try await store.create(title: title, due: due, notes: notes)
         }
         var output: ValueObject = ["id": .string(reminder.id), "title": .string(reminder.title)]
         if let dueText = reminder.dueText { output["due"] = .string(dueText) }
@@ -64,6 +63,6 @@ struct RemindersCreateSkill: Skill {
             throw SkillError("cannot undo reminders.create: its output has no reminder id")
         }
         let store = try environment.remindersStore()
-        _ = try SkillError.reporting { () throws(StoreError) in try store.delete(id: id) }
+        _ = try await SkillError.reporting { try await store.delete(id: id) }
     }
 }

@@ -1,5 +1,4 @@
 import SkillbookCore
-import SkillbookStore
 
 /// `reminders.delete`: deletes reminders by id; undone by putting them back exactly as they were.
 struct RemindersDeleteSkill: Skill {
@@ -54,7 +53,7 @@ struct RemindersDeleteSkill: Skill {
         let ids = try Self.deletion.ids(parameters)
         try Task.checkCancellation()
         let store = try environment.remindersStore()
-        let deleted = try SkillError.reporting { () throws(StoreError) in try store.delete(ids: ids) }
+        let deleted = try await SkillError.reporting { try await store.delete(ids: ids) }
         return ["deleted": .int(deleted.count), "reminders": .array(deleted.map(ReminderValues.value))]
     }
 
@@ -66,6 +65,6 @@ struct RemindersDeleteSkill: Skill {
             call, needs: "id, title, notes, done, created and position, and completed_at when done",
             decode: ReminderValues.deletedReminder)
         let store = try environment.remindersStore()
-        try SkillError.reporting { () throws(StoreError) in try store.restore(reminders) }
+        try await SkillError.reporting { try await store.restore(reminders) }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import SkillbookCore
-import SkillbookStore
 
 /// `reminders.list`: the reminders due before a time or on a day, with a summary to read.
 struct RemindersListSkill: Skill {
@@ -64,8 +63,8 @@ struct RemindersListSkill: Skill {
         let includeDone = parameters["include_done"]?.boolValue ?? false
         let limit = parameters["limit"]?.intValue ?? 100
         let store = try environment.remindersStore()
-        let reminders = try SkillError.reporting { () throws(StoreError) in
-            try store.list(dueFrom: from, dueBefore: before, includeDone: includeDone, limit: limit)
+        let reminders = try await SkillError.reporting {
+            try await store.list(dueFrom: from, dueBefore: before, includeDone: includeDone, limit: limit)
         }
         let text = Self.summary(
             reminders, filtered: from != nil || before != nil, oneDay: parameters["due_on"] != nil, timeZone: timeZone)

@@ -1,6 +1,6 @@
 import Foundation
+import Synchronization
 import SkillbookCore
-import SkillbookStore
 
 /// `text.extract`: every match of a regular expression in a text.
 struct TextExtractSkill: Skill {
@@ -109,8 +109,8 @@ enum Abandonable {
     }
 
     static func run<T: Sendable>(_ work: @escaping @Sendable (_ stopped: @escaping @Sendable () -> Bool) -> T) async throws -> T {
-        let state = Locked(State())
-        let result = Locked<T?>(nil)
+        let state = Shared(State())
+        let result = Shared<T?>(nil)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let alreadyCancelled = state.withLock { state in
@@ -143,5 +143,18 @@ enum Abandonable {
         }
         guard let value = result.withLock({ $0 }) else { throw CancellationError() }
         return value
+    }
+}
+
+/// A value behind a `Mutex` that escaping closures can share.
+private final class Shared<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T {
+        mutex.withLock { body(&$0) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookCore
 
 /// What `web.summary` reports about a page, read in one pass over its tokens.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+public import SkillbookCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

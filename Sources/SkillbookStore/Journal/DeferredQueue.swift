@@ -1,6 +1,5 @@
 import Foundation
 import SkillbookCore
-import SkillbookRuntime
 
 /// One call attempt, as the journal tracks it between its start and its result.
 struct OpenCall: Hashable {

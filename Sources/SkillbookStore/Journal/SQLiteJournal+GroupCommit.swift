@@ -1,4 +1,5 @@
 import SkillbookCore
+import Synchronization
 
 extension SQLiteJournal {
     /// Queued records past this many are committed by the call that queues the next one.

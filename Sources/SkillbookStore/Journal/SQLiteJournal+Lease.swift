@@ -1,13 +1,8 @@
 import Foundation
-import SkillbookCore
+public import SkillbookCore
+import Synchronization
 
 extension SQLiteJournal {
-    /// What a process does with a run it takes over.
-    public enum Takeover: String, Sendable {
-        case resume
-        case rollback
-    }
-
     /// Takes over an ended or interrupted run for `purpose`, in one transaction: refuses when a live
     /// process holds it (so a second `resume` of the same run refuses), lets `check` refuse based on
     /// the run as it is now, then marks the holder's last session `interrupted`, makes this process

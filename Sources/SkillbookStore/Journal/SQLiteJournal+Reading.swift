@@ -1,6 +1,5 @@
 public import Foundation
-import SkillbookCore
-public import SkillbookRuntime
+public import SkillbookCore
 
 extension SQLiteJournal {
     static let runColumns = """
@@ -170,16 +169,6 @@ extension SQLiteJournal {
         try steps(of: runID).map {
             JournaledStep(step: $0.step, status: $0.status, output: $0.output, outputMasked: $0.outputMasked)
         }
-    }
-
-    /// The plan a resume of `runID` starts from; `decide` chooses for each call whose process died
-    /// during it, `isReadOnly` says which skills run again rather than reuse a masked output (see
-    /// `ResumePlan.from`).
-    public func resumePlan(
-        _ runID: String, isReadOnly: (_ skill: String) -> Bool = { _ in false }, decide: (JournaledCall) -> ResumePlan.Uncertain
-    ) throws(StoreError) -> ResumePlan {
-        ResumePlan.from(
-            calls: try journaledCalls(of: runID), steps: try journaledSteps(of: runID), isReadOnly: isReadOnly, decide: decide)
     }
 
     // MARK: Rows

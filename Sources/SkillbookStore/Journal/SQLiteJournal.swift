@@ -1,6 +1,6 @@
 public import Foundation
 public import SkillbookCore
-public import SkillbookRuntime
+import Synchronization
 
 /// The run journal in the state database (`skillbook.sqlite`): every run, each call attempt
 /// (written before the skill is called and completed after it returns), each step's end, each
@@ -33,10 +33,10 @@ public import SkillbookRuntime
 /// the engine tens of microseconds per write).
 ///
 /// Safe to use from concurrent tasks, and from several processes on the same file.
-public final class SQLiteJournal: RunRecorder {
+public final class SQLiteJournal: RunJournal {
     public let database: Database
     let probe: ProcessProbe
-    let clock: WallClock
+    let clock: any Clock
     public let heartbeatInterval: Double
     /// Seconds a group-committed record may wait (see "Writes").
     public let flushInterval: Double
@@ -45,14 +45,14 @@ public final class SQLiteJournal: RunRecorder {
     /// Prepared statements; only touched while holding the database's lock.
     let statements = StatementCache()
     /// Row ids of calls this process wrote the start of and has not finished.
-    let openCalls = Locked<[OpenCall: Int]>([:])
+    let openCalls = Mutex<[OpenCall: Int]>([:])
     /// Records waiting for a group commit (see "Writes"); changed only while holding the database lock.
-    let deferred = Locked(DeferredQueue())
+    let deferred = Mutex(DeferredQueue())
     /// Playbook files of runs about to start.
-    private let pendingFiles = Locked<[String: String]>([:])
-    let heartbeats = Locked(Heartbeats())
+    private let pendingFiles = Mutex<[String: String]>([:])
+    let heartbeats = Mutex(Heartbeats())
     /// The connection background checkpoints run on, opened on first use.
-    let checkpointer = Locked<Database?>(nil)
+    let checkpointer = Mutex<Database?>(nil)
 
     struct Heartbeats {
         var runs: Set<String> = []
@@ -61,7 +61,7 @@ public final class SQLiteJournal: RunRecorder {
 
     /// The journal of the state directory, on the process's shared connection to its database.
     public convenience init(
-        stateDirectory: URL, probe: ProcessProbe = .live, clock: WallClock = .live, heartbeatInterval: Double = 2,
+        stateDirectory: URL, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), heartbeatInterval: Double = 2,
         leaseDuration: Double = 15, flushInterval: Double = 0.25
     ) throws(StoreError) {
         try self.init(
@@ -75,7 +75,7 @@ public final class SQLiteJournal: RunRecorder {
     ///   - flushInterval: seconds between group commits while a run is held (see "Writes"); at
     ///     least 0.01.
     public init(
-        database: Database, probe: ProcessProbe = .live, clock: WallClock = .live, heartbeatInterval: Double = 2,
+        database: Database, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), heartbeatInterval: Double = 2,
         leaseDuration: Double = 15, flushInterval: Double = 0.25
     ) throws(StoreError) {
         try database.migrate(StateDatabase.migrations)
@@ -90,6 +90,11 @@ public final class SQLiteJournal: RunRecorder {
         self.flushInterval = max(flushInterval, 0.01)
         self.leaseDuration = leaseDuration
     }
+
+    /// What a process does with a run it takes over.
+    public typealias Takeover = RunTakeover
+
+    public var location: String { database.path }
 
     deinit {
         heartbeats.withLock { $0.task?.cancel() }
@@ -200,6 +205,11 @@ public final class SQLiteJournal: RunRecorder {
                     .text(runID), .text(step), .text(status.rawValue), SQLValue(output.map { JSONText.encode($0) }),
                     SQLValue(error), .real(clock.now().timeIntervalSince1970), .integer(outputMasked ? 1 : 0),
                 ]))
+    }
+
+    /// The end of a step whose output holds no secret.
+    public func stepFinished(runID: String, step: String, status: StepStatus, output: Value?, error: String?) throws {
+        try stepFinished(runID: runID, step: step, status: status, output: output, outputMasked: false, error: error)
     }
 
     public func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) throws {

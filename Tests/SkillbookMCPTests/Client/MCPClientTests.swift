@@ -1,5 +1,6 @@
 import Foundation
 import SkillbookCore
+import SkillbookSkills
 import Synchronization
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     }
 
     @Test func listsAndCallsTheToolsOfAChildProcess() async throws {
-        let client = MCPClient(command: MCPServerCommand([Paths.testServer]))
+        let client = MCPClient(command: MCPServerCommand([Paths.testServer]), processes: ProcessRunner())
         let tools = try await client.listTools()
         #expect(tools.map(\.name) == ["demo.add_note", "demo.count", "demo.echo", "demo.fail", "demo.list_notes"])
         #expect(await client.protocolVersion == "2025-11-25")
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func anUnknownToolIsARefusal() async throws {
-        let client = MCPClient(command: MCPServerCommand([Paths.testServer]))
+        let client = MCPClient(command: MCPServerCommand([Paths.testServer]), processes: ProcessRunner())
         do {
             _ = try await client.callTool("demo.nope", arguments: [:])
             Issue.record("no error")
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func aMissingProgramCannotStart() async throws {
-        let client = MCPClient(command: MCPServerCommand(["no-such-mcp-server-here", "--stdio"]))
+        let client = MCPClient(command: MCPServerCommand(["no-such-mcp-server-here", "--stdio"]), processes: ProcessRunner())
         await #expect(throws: MCPClientError.cannotStart(command: "no-such-mcp-server-here --stdio", reason: "'no-such-mcp-server-here' is not on PATH")) {
             try await client.start()
         }
@@ -50,8 +51,8 @@ import Testing
 
     @Test func aServerThatExitsAtOnceShowsItsStatusAndStderr() async throws {
         let command = try Self.misbehaving("exit")
-        let client = MCPClient(command: command)
-        await #expect(throws: MCPClientError.exited(command: command.display, status: "exited with status 3", stderr: "cannot find my configuration")) {
+        let client = MCPClient(command: command, processes: ProcessRunner())
+        await #expect(throws: MCPClientError.exited(command: command.display, status: "exited with code 3", stderr: "cannot find my configuration")) {
             try await client.start()
         }
         #expect(await !client.isRunning)
@@ -59,7 +60,7 @@ import Testing
 
     @Test func garbageOnStdoutIsAClearError() async throws {
         let command = try Self.misbehaving("garbage")
-        let client = MCPClient(command: command)
+        let client = MCPClient(command: command, processes: ProcessRunner())
         await #expect(throws: MCPClientError.garbage(command: command.display, line: "Welcome to my server!")) {
             try await client.start()
         }
@@ -68,7 +69,7 @@ import Testing
 
     @Test func aServerThatNeverAnswersTimesOut() async throws {
         let command = try Self.misbehaving("silent", timeout: 1, grace: 0.5)
-        let client = MCPClient(command: command)
+        let client = MCPClient(command: command, processes: ProcessRunner())
         let started = ContinuousClock.now
         await #expect(throws: MCPClientError.timedOut(command: command.display, method: "initialize", seconds: 1)) {
             try await client.start()
@@ -78,9 +79,9 @@ import Testing
 
     @Test func aServerThatDiesMidCallIsAClearError() async throws {
         let command = try Self.misbehaving("die_on_call")
-        let client = MCPClient(command: command)
+        let client = MCPClient(command: command, processes: ProcessRunner())
         #expect(try await client.listTools().map(\.name) == ["crash"])
-        await #expect(throws: MCPClientError.exited(command: command.display, status: "exited with status 139", stderr: "segfault (pretend)")) {
+        await #expect(throws: MCPClientError.exited(command: command.display, status: "exited with code 139", stderr: "segfault (pretend)")) {
             _ = try await client.callTool("crash", arguments: [:])
         }
         // The next call starts it again.
@@ -90,12 +91,12 @@ import Testing
 
     @Test func shutdownEscalatesToSIGKILLForAServerThatIgnoresEOFAndSIGTERM() async throws {
         let command = try Self.misbehaving("stubborn", grace: 0.5)
-        let client = MCPClient(command: command, log: { _ in })
+        let client = MCPClient(command: command, processes: ProcessRunner())
         try await client.start()
         let process = try #require(await client.processForTests)
         let started = ContinuousClock.now
         let status = await process.shutdown(grace: 0.5)
-        #expect(status == "was killed by signal 9")
+        #expect(status == "was killed by signal 9 (SIGKILL)")
         #expect(ContinuousClock.now - started < .seconds(10))
         await client.stop()
     }
@@ -103,7 +104,7 @@ import Testing
     @Test func cancellingACallTellsTheServer() async throws {
         let events = try Paths.temporaryDirectory() + "/events"
         let command = MCPServerCommand([Paths.testServer, "--events", events])
-        let client = MCPClient(command: command)
+        let client = MCPClient(command: command, processes: ProcessRunner())
         try await client.start()
         let call = Task { try await client.callTool("demo.count", arguments: ["to": 1000, "delay_ms": 20]) }
         try await Task.sleep(for: .milliseconds(300))

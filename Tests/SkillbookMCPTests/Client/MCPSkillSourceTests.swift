@@ -1,5 +1,6 @@
 import Foundation
 import SkillbookCore
+import SkillbookSkills
 import Testing
 
 @testable import SkillbookMCP
@@ -11,7 +12,7 @@ import Testing
         MCPSkillSource(
             MCPSourceConfiguration(
                 prefix: "calc", command: MCPServerCommand([try Paths.python(), Paths.fixture("calc_server.py")], timeout: 30)),
-            cacheDirectory: cache)
+            processes: ProcessRunner(), cacheDirectory: cache)
     }
 
     @Test func thePythonServersToolsBecomeTypedSkills() async throws {

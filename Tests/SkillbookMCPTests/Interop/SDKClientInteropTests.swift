@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookSkills
 import Testing
 
 @testable import SkillbookMCP
@@ -24,12 +25,13 @@ import Testing
         let events = try Paths.temporaryDirectory() + "/events"
         _ = FileManager.default.createFile(atPath: events, contents: nil)
         // Spawned and read without blocking a thread of the cooperative pool.
-        let python = try ChildProcess.spawn(
-            MCPServerCommand([try Paths.python(), Paths.fixture("sdk_client.py"), Paths.testServer, mode, events]), log: { _ in })
-        let output = LineInbox(python.channel)
+        let python = try await ServerProcess.start(
+            MCPServerCommand([try Paths.python(), Paths.fixture("sdk_client.py"), Paths.testServer, mode, events]),
+            processes: ProcessRunner())
+        let output = LineInbox(python.transport)
         var lines: [String] = []
         while case .line(let line) = await output.next(seconds: 120) { lines.append(line) }
         #expect(lines == (handshake + Self.commonChecks).map { "ok: \($0)" })
-        #expect(await python.waitForExit(seconds: 60) == "exited with status 0", "stderr: \(python.stderr)")
+        #expect(await python.waitForExit(seconds: 60) == "exited with code 0", "stderr: \(python.stderr)")
     }
 }

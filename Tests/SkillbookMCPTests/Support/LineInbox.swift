@@ -18,7 +18,7 @@ final class LineInbox: Sendable {
 
     private let state = Mutex(State())
 
-    init(_ channel: LineChannel) {
+    init(_ channel: any LineTransport) {
         channel.start()
         Task { [self] in
             for await line in channel.lines {

@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
@@ -73,7 +74,7 @@ import Testing
             let before = files.snapshot(of: files.work, folderTimes: false)
             let paths: [Value] = (1...100).map { .string("in/file-\($0).dat") }
             let parameters: Value = ["paths": .array(paths), "into": "out"]
-            let progress = Locked<[Int]>([])
+            let progress = Shared<[Int]>([])
             let context = SkillContext(runID: "r", stepID: "s") { done, total in
                 #expect(total == 100)
                 progress.withLock { $0.append(done) }

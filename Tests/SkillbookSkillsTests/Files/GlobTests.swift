@@ -1,3 +1,4 @@
+import SkillbookCore
 import Testing
 
 @testable import SkillbookSkills

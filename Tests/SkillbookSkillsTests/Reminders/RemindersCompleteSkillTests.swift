@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func marksTheReminderDone() async throws {
-        try await withHarness(clock: .stepping(from: Self.start, by: 60)) { (harness) async throws in
+        try await withHarness(clock: SteppingClock(from: Self.start, by: 60)) { (harness) async throws in
             let id = try #require(try await harness.run("reminders.create", ["title": "Call Anna"])["id"]?.stringValue)
             let output = try await harness.run("reminders.complete", ["id": .string(id)])
             #expect(
@@ -26,13 +27,13 @@ import Testing
                         "id": .string(id), "title": "Call Anna", "done": true, "completed_at": "2026-11-30T10:16:00Z",
                         "was_done": false,
                     ])
-            let stored = try #require(try harness.environment.remindersStore().get(id: id))
+            let stored = try #require(try harness.environment.sqliteReminders().get(id: id))
             #expect(stored.done && stored.completedAt == Self.start.addingTimeInterval(60))
         }
     }
 
     @Test func completingTwiceChangesNothingTheSecondTime() async throws {
-        try await withHarness(clock: .stepping(from: Self.start, by: 60)) { (harness) async throws in
+        try await withHarness(clock: SteppingClock(from: Self.start, by: 60)) { (harness) async throws in
             let id = try #require(try await harness.run("reminders.create", ["title": "t"])["id"]?.stringValue)
             let first = try await harness.run("reminders.complete", ["id": .string(id)])
             let second = try await harness.run("reminders.complete", ["id": .string(id)])
@@ -52,8 +53,8 @@ import Testing
     }
 
     @Test func compensationReopensTheReminderExactlyAsItWas() async throws {
-        try await withHarness(clock: .stepping(from: Self.start, by: 60)) { (harness) async throws in
-            let store = try harness.environment.remindersStore()
+        try await withHarness(clock: SteppingClock(from: Self.start, by: 60)) { (harness) async throws in
+            let store = try harness.environment.sqliteReminders()
             let id = try #require(
                 try await harness.run("reminders.create", ["title": "t", "due": "2026-12-01T09:00:00Z", "notes": "n"])["id"]?.stringValue)
             let before = try #require(try store.get(id: id))
@@ -69,8 +70,8 @@ import Testing
     }
 
     @Test func compensationOfACallThatFoundItDoneLeavesItDone() async throws {
-        try await withHarness(clock: .stepping(from: Self.start, by: 60)) { (harness) async throws in
-            let store = try harness.environment.remindersStore()
+        try await withHarness(clock: SteppingClock(from: Self.start, by: 60)) { (harness) async throws in
+            let store = try harness.environment.sqliteReminders()
             let id = try #require(try await harness.run("reminders.create", ["title": "t"])["id"]?.stringValue)
             _ = try await harness.run("reminders.complete", ["id": .string(id)])
             let done = try #require(try store.get(id: id))
@@ -83,8 +84,8 @@ import Testing
     }
 
     @Test func compensationLeavesALaterCompletionAlone() async throws {
-        try await withHarness(clock: .stepping(from: Self.start, by: 60)) { (harness) async throws in
-            let store = try harness.environment.remindersStore()
+        try await withHarness(clock: SteppingClock(from: Self.start, by: 60)) { (harness) async throws in
+            let store = try harness.environment.sqliteReminders()
             let id = try #require(try await harness.run("reminders.create", ["title": "t"])["id"]?.stringValue)
             let parameters: Value = ["id": .string(id)]
             let output = try await harness.run("reminders.complete", parameters)

@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
@@ -24,12 +25,12 @@ import Testing
     }
 
     @Test func createsAReminderWithItsDueTimeInUTC() async throws {
-        try await withHarness(clock: .fixed(Self.now), ids: .sequential()) { (harness) async throws in
+        try await withHarness(clock: FixedClock(Self.now), ids: .sequential()) { (harness) async throws in
             let output = try await harness.run(
                 "reminders.create", ["title": "Call Anna", "due": "2026-12-01T09:00:00+01:00", "notes": "about Friday"])
             #expect(
                 output == ["id": "00000000-0000-0000-0000-000000000001", "title": "Call Anna", "due": "2026-12-01T08:00:00Z"])
-            let stored = try #require(try harness.environment.remindersStore().get(id: "00000000-0000-0000-0000-000000000001"))
+            let stored = try #require(try harness.environment.sqliteReminders().get(id: "00000000-0000-0000-0000-000000000001"))
             #expect(stored.due == (try instant("2026-12-01T08:00:00Z")))
             #expect(stored.notes == "about Friday")
             #expect(!stored.done)
@@ -41,12 +42,12 @@ import Testing
         try await withHarness(ids: .sequential()) { (harness) async throws in
             let output = try await harness.run("reminders.create", ["title": "Buy milk"])
             #expect(output == ["id": "00000000-0000-0000-0000-000000000001", "title": "Buy milk"])
-            #expect(try harness.environment.remindersStore().list().first?.due == nil)
+            #expect(try harness.environment.sqliteReminders().list().first?.due == nil)
         }
     }
 
     @Test func aDueTimeWithoutAnOffsetIsLocalTimeOfTheRun() async throws {
-        try await withHarness(clock: .fixed(Self.now)) { (harness) async throws in
+        try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
             let berlin = SkillContext(runID: "r", stepID: "s", timeZone: try zone("Europe/Berlin"))
             let output = try await harness.run("reminders.create", ["title": "t", "due": "2026-12-01T09:00:00"], context: berlin)
             #expect(output["due"] == "2026-12-01T08:00:00Z")
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func relativeWordsAreCoercedByTheSharedCoercionBeforeTheSkillRuns() async throws {
-        try await withHarness(clock: .fixed(Self.now)) { (harness) async throws in
+        try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
             let berlin = try zone("Europe/Berlin")
             let skill = try harness.skill("reminders.create")
             let coercion = Coercion(dates: DateParser(now: Self.now, timeZone: berlin))
@@ -86,7 +87,7 @@ import Testing
             ) {
                 _ = try await skill.run(["title": "t", "due": "whenever"], context: harness.context)
             }
-            #expect(try harness.environment.remindersStore().list().isEmpty)
+            #expect(try harness.environment.sqliteReminders().list().isEmpty)
         }
     }
 
@@ -97,7 +98,7 @@ import Testing
             let parameters: Value = ["title": "undo me", "due": "2026-12-01T09:00:00Z"]
             let output = try await harness.run("reminders.create", parameters)
             let call = CompletedCall(parameters: params(parameters), output: output)
-            let store = try harness.environment.remindersStore()
+            let store = try harness.environment.sqliteReminders()
 
             try await skill.compensate(call, context: harness.context)
             #expect(try store.get(id: try #require(output["id"]?.stringValue)) == nil)

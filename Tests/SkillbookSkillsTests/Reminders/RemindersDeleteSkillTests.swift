@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
@@ -14,7 +15,7 @@ import Testing
             if n <= 6 { parameters["due"] = .string(n <= 3 ? "2026-12-01T09:00:00Z" : "2026-12-0\(n - 2)T18:30:00Z") }
             _ = try await harness.run("reminders.create", .object(parameters))
         }
-        let store = try harness.environment.remindersStore()
+        let store = try harness.environment.sqliteReminders()
         let all = try store.list(includeDone: true)
         _ = try store.complete(id: all[1].id)
         let reminders = try store.list(includeDone: true)
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func deletesTheRemindersAndReportsThemAsTheyWere() async throws {
-        try await withHarness(clock: .fixed(Self.start)) { (harness) async throws in
+        try await withHarness(clock: FixedClock(Self.start)) { (harness) async throws in
             let reminders = try await seed(harness)
             let output = try await harness.run(
                 "reminders.delete", ["ids": [.string(reminders[6].id), .string(reminders[1].id), "no-such-reminder"]])
@@ -50,14 +51,14 @@ import Testing
             #expect(done["notes"] == .string(reminders[1].notes))
             #expect(reported[1]["due"] == nil && reported[1]["completed_at"] == nil)
             #expect(reported.allSatisfy { $0["position"]?.intValue != nil })
-            #expect(try harness.environment.remindersStore().list(includeDone: true).count == 6)
+            #expect(try harness.environment.sqliteReminders().list(includeDone: true).count == 6)
         }
     }
 
     @Test func compensationRestoresTheRemindersExactlyInTheirPlaceAndIsSafeToRetry() async throws {
-        try await withHarness(clock: .fixed(Self.start)) { (harness) async throws in
+        try await withHarness(clock: FixedClock(Self.start)) { (harness) async throws in
             let original = try await seed(harness)
-            let store = try harness.environment.remindersStore()
+            let store = try harness.environment.sqliteReminders()
             let skill = try harness.skill("reminders.delete")
             let doomed = [0, 1, 2, 5, 7].map { original[$0].id }
             let parameters: Value = ["ids": .array(doomed.map(Value.string))]
@@ -79,7 +80,7 @@ import Testing
     @Test func compensationRefusesToOverwriteADifferentReminder() async throws {
         try await withHarness { (harness) async throws in
             let reminders = try await seed(harness)
-            let store = try harness.environment.remindersStore()
+            let store = try harness.environment.sqliteReminders()
             let parameters: Value = ["ids": [.string(reminders[3].id), .string(reminders[4].id)]]
             let output = try await harness.run("reminders.delete", parameters)
             var impostor = DeletedReminder(reminder: reminders[4], position: 999)

@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func listsOpenRemindersByDueTimeWithASummary() async throws {
-        try await withHarness(clock: .fixed(Self.now)) { (harness) async throws in
+        try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
             try await seed(harness)
             let output = try await harness.run("reminders.list", [:], context: try context("UTC"))
             #expect(titles(output) == ["late sunday utc", "monday morning", "monday late", "tuesday noon", "undated"])
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func dueOnIsADayOfTheRunsTimeZone() async throws {
-        try await withHarness(clock: .fixed(Self.now)) { (harness) async throws in
+        try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
             try await seed(harness)
             let utc = try await harness.run("reminders.list", ["due_on": "2026-11-30"], context: try context("UTC"))
             #expect(titles(utc) == ["monday morning", "monday late"])
@@ -86,7 +87,7 @@ import Testing
     }
 
     @Test func dueOnADayLengthenedOrShortenedByDaylightSavingCoversTheWholeDay() async throws {
-        try await withHarness(clock: .fixed(Self.now)) { (harness) async throws in
+        try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
             // Berlin's 2026-03-29 has 23 hours (clocks jump from 02:00 to 03:00): from 23:00Z to 22:00Z.
             for (title, due) in [
                 ("just before", "2026-03-28T22:59:59Z"), ("first second", "2026-03-28T23:00:00Z"),
@@ -101,7 +102,7 @@ import Testing
     }
 
     @Test func relativeDaysAndTimesAreCoercedInTheRunsTimeZone() async throws {
-        try await withHarness(clock: .fixed(Self.now)) { (harness) async throws in
+        try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
             try await seed(harness)
             let berlin = try zone("Europe/Berlin")
             let tomorrow = try await harness.runCoerced("reminders.list", ["due_on": "tomorrow"], now: Self.now, timeZone: berlin)
@@ -115,7 +116,7 @@ import Testing
     }
 
     @Test func dueBeforeIsExclusiveAndCombinesWithDueOn() async throws {
-        try await withHarness(clock: .fixed(Self.now)) { (harness) async throws in
+        try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
             try await seed(harness)
             let utc = try context("UTC")
             let before = try await harness.run("reminders.list", ["due_before": "2026-11-30T23:30:00Z"], context: utc)
@@ -130,7 +131,7 @@ import Testing
     }
 
     @Test func doneRemindersOnlyWithIncludeDoneAndLimitBoundsTheList() async throws {
-        try await withHarness(clock: .fixed(Self.now)) { (harness) async throws in
+        try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
             let ids = try await seed(harness)
             _ = try await harness.run("reminders.complete", ["id": .string(try #require(ids["monday morning"]))])
             let utc = try context("UTC")

@@ -1,3 +1,4 @@
+import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookStore
@@ -86,9 +87,9 @@ import Testing
     }
 
     @Test func abandonedWorkIsNotWaitedFor() async throws {
-        let started = Locked(false)
-        let release = Locked(false)
-        let finished = Locked(false)
+        let started = Shared(false)
+        let release = Shared(false)
+        let finished = Shared(false)
         let task = Task {
             try await Abandonable.run { _ in
                 started.withLock { $0 = true }
@@ -106,7 +107,7 @@ import Testing
     }
 
     @Test func cancelledBeforeItStartsTheWorkNeverRuns() async throws {
-        let ran = Locked(false)
+        let ran = Shared(false)
         let task = Task {
             while !Task.isCancelled { await Task.yield() }
             return try await Abandonable.run { _ in ran.withLock { $0 = true } }

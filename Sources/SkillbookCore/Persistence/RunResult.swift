@@ -1,5 +1,4 @@
 public import Foundation
-public import SkillbookCore
 
 /// How a run ended.
 public enum RunStatus: String, Sendable, Hashable {

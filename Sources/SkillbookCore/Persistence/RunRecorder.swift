@@ -1,5 +1,4 @@
 public import Foundation
-public import SkillbookCore
 
 /// Identifies one call of a run: the step (`parent/child` inside sub-playbooks), and which foreach
 /// element and which batch of it. The same inputs always give the same keys, so a resumed run
@@ -88,8 +87,8 @@ public struct CallRecord: Sendable {
     }
 }
 
-/// Where the engine writes a run as it happens (the SQLite journal), so that a run whose process
-/// died can be resumed or rolled back.
+/// Where the engine writes a run as it happens (a `RunJournal`, such as the SQLite journal), so that
+/// a run whose process died can be resumed or rolled back.
 ///
 /// The engine calls `callStarted` before every skill call and does not call the skill if it
 /// throws; it calls `callFinished` as soon as the skill returns. A conformer must make the start
@@ -99,20 +98,22 @@ public struct CallRecord: Sendable {
 /// second): losing those can only make a resume redo work without side effects. It must be safe
 /// to call from concurrent tasks.
 public protocol RunRecorder: Sendable {
-    func runStarted(_ run: RunRecord) throws
-    func callStarted(_ call: CallRecord) throws
+    func runStarted(_ run: RunRecord) async throws
+    func callStarted(_ call: CallRecord) async throws
     /// `output` and `error` come with secrets masked (see `CallRecord.outputMasked`).
-    func callFinished(_ call: CallRecord, output: Value?, error: String?, finished: Date) throws
+    func callFinished(_ call: CallRecord, output: Value?, error: String?, finished: Date) async throws
     /// `output` and `error` come with secrets masked; `outputMasked` says whether that changed the output.
-    func stepFinished(runID: String, step: String, status: StepStatus, output: Value?, outputMasked: Bool, error: String?) throws
-    func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) throws
-    func runFinished(_ result: RunResult) throws
+    func stepFinished(
+        runID: String, step: String, status: StepStatus, output: Value?, outputMasked: Bool, error: String?
+    ) async throws
+    func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) async throws
+    func runFinished(_ result: RunResult) async throws
 }
 
 extension RunRecorder {
     /// The end of a step whose output holds no secret.
-    public func stepFinished(runID: String, step: String, status: StepStatus, output: Value?, error: String?) throws {
-        try stepFinished(runID: runID, step: step, status: status, output: output, outputMasked: false, error: error)
+    public func stepFinished(runID: String, step: String, status: StepStatus, output: Value?, error: String?) async throws {
+        try await stepFinished(runID: runID, step: step, status: status, output: output, outputMasked: false, error: error)
     }
 }
 

@@ -1,6 +1,7 @@
 public import Foundation
 
-/// Sends HTTP requests for the web skills; injectable through `SkillEnvironment.http`.
+/// Sends HTTP requests: the network port of the web skills (`SkillEnvironment.http`) and of the model
+/// client. The real one is `URLSessionHTTPClient` in SkillbookSkills.
 ///
 /// A conformer must:
 /// - return a response for every HTTP status (a 404 or 500 is a response, not an error);
@@ -172,33 +173,5 @@ public enum HTTPStatus {
         case 505: "HTTP Version Not Supported"
         default: ""
         }
-    }
-}
-
-extension URL {
-    /// The address for messages: without a password, if it has one.
-    var displayString: String {
-        guard password != nil, var parts = URLComponents(url: self, resolvingAgainstBaseURL: false) else {
-            return absoluteString
-        }
-        parts.password = "***"
-        return parts.string ?? absoluteString
-    }
-
-    /// Whether two addresses share scheme, host and port.
-    func sameOrigin(as other: URL) -> Bool {
-        scheme?.lowercased() == other.scheme?.lowercased() && host?.lowercased() == other.host?.lowercased()
-            && effectivePort == other.effectivePort
-    }
-
-    private var effectivePort: Int? {
-        port ?? (scheme?.lowercased() == "https" ? 443 : scheme?.lowercased() == "http" ? 80 : nil)
-    }
-}
-
-extension Double {
-    /// Seconds for messages: `2s`, `0.5s`.
-    var secondsText: String {
-        rounded() == self ? "\(Int(self))s" : "\(self)s"
     }
 }

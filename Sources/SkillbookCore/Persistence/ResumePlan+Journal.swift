@@ -1,5 +1,3 @@
-public import SkillbookCore
-
 /// One attempt of one call as a journal kept it.
 public struct JournaledCall: Sendable {
     public var key: CallKey

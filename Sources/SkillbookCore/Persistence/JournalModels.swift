@@ -1,6 +1,4 @@
 public import Foundation
-public import SkillbookCore
-public import SkillbookRuntime
 
 /// A run's status as the journal reports it: how it ended, or that it is still running, or that
 /// the process running it died (`interrupted`).
@@ -53,6 +51,26 @@ public struct JournalRun: Sendable {
 
     /// Seconds from start to end; `nil` while it has not ended.
     public var duration: Double? { finished.map { $0.timeIntervalSince(started) } }
+
+    public init(
+        id: String, playbook: String, file: String?, sourceHash: String, inputs: ValueObject, trigger: String, status: JournalStatus, interruption: String?, interruptedBySignal: Bool, started: Date, finished: Date?, holder: ProcessIdentity?, heartbeat: Date?, error: String?, outputs: ValueObject?
+    ) {
+        self.id = id
+        self.playbook = playbook
+        self.file = file
+        self.sourceHash = sourceHash
+        self.inputs = inputs
+        self.trigger = trigger
+        self.status = status
+        self.interruption = interruption
+        self.interruptedBySignal = interruptedBySignal
+        self.started = started
+        self.finished = finished
+        self.holder = holder
+        self.heartbeat = heartbeat
+        self.error = error
+        self.outputs = outputs
+    }
 }
 
 /// One process's stint on a run: the first `run`, then any `resume` or `rollback`.
@@ -64,6 +82,17 @@ public struct JournalSession: Sendable {
     public var ended: Date?
     /// The status it left the run in, `interrupted` when its process died, `nil` while it holds the run.
     public var outcome: String?
+
+    public init(
+        kind: String, pid: Int32, host: String, started: Date, ended: Date?, outcome: String?
+    ) {
+        self.kind = kind
+        self.pid = pid
+        self.host = host
+        self.started = started
+        self.ended = ended
+        self.outcome = outcome
+    }
 }
 
 /// One attempt of one call.
@@ -81,7 +110,7 @@ public struct JournalCall: Sendable {
     /// Order of finishing (or, unfinished, of starting) within the run.
     public var order: Int
     /// Secrets were masked in `output`: it is not the output later steps used.
-    public var outputMasked = false
+    public var outputMasked: Bool
 
     /// Started, and neither returned nor failed: its process died during the call.
     public var isUncertain: Bool { output == nil && error == nil }
@@ -90,6 +119,22 @@ public struct JournalCall: Sendable {
         JournaledCall(
             key: key, skill: skill, attempt: attempt, parameters: parameters, output: output, error: error, order: order,
             compensated: compensated, outputMasked: outputMasked)
+    }
+
+    public init(
+        key: CallKey, skill: String, attempt: Int, parameters: ValueObject, output: Value?, error: String?, started: Date, finished: Date?, compensated: Bool, order: Int, outputMasked: Bool = false
+    ) {
+        self.key = key
+        self.skill = skill
+        self.attempt = attempt
+        self.parameters = parameters
+        self.output = output
+        self.error = error
+        self.started = started
+        self.finished = finished
+        self.compensated = compensated
+        self.order = order
+        self.outputMasked = outputMasked
     }
 }
 
@@ -101,7 +146,18 @@ public struct JournalStep: Sendable {
     public var error: String?
     public var finished: Date
     /// Secrets were masked in `output`.
-    public var outputMasked = false
+    public var outputMasked: Bool
+
+    public init(
+        step: String, status: StepStatus, output: Value?, error: String?, finished: Date, outputMasked: Bool = false
+    ) {
+        self.step = step
+        self.status = status
+        self.output = output
+        self.error = error
+        self.finished = finished
+        self.outputMasked = outputMasked
+    }
 }
 
 /// One compensation of one completed call; `error` when it could not be undone.
@@ -109,6 +165,14 @@ public struct JournalCompensation: Sendable {
     public var key: CallKey
     public var error: String?
     public var finished: Date
+
+    public init(
+        key: CallKey, error: String?, finished: Date
+    ) {
+        self.key = key
+        self.error = error
+        self.finished = finished
+    }
 }
 
 /// Everything the journal holds of one run.
@@ -123,6 +187,18 @@ public struct RunTimeline: Sendable {
     public var compensations: [JournalCompensation]
     /// Each step's final report (status, attempts, errors), once the run has ended.
     public var report: Value?
+
+    public init(
+        run: JournalRun, source: String, sessions: [JournalSession], calls: [JournalCall], steps: [JournalStep], compensations: [JournalCompensation], report: Value?
+    ) {
+        self.run = run
+        self.source = source
+        self.sessions = sessions
+        self.calls = calls
+        self.steps = steps
+        self.compensations = compensations
+        self.report = report
+    }
 }
 
 /// Why the journal refused or could not find something; the message says what to do.

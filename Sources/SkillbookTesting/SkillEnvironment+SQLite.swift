@@ -1,0 +1,34 @@
+public import Foundation
+public import SkillbookCore
+public import SkillbookSkills
+public import SkillbookStore
+
+extension SkillEnvironment {
+    /// An environment whose stores are the SQLite ones of `stateDirectory` (as the CLI composes
+    /// it), for tests.
+    public init(
+        stateDirectory: URL, currentDirectory: URL? = nil, allowedRoots: [URL]? = nil, clock: any Clock = SystemClock(),
+        ids: IDGenerator = .live, processes: any ProcessRunning = ProcessRunner(),
+        http: any HTTPClient = URLSessionHTTPClient(), notifications: NotificationSink = .standardError,
+        executableSearchPath: String? = nil
+    ) {
+        self.init(
+            stateDirectory: stateDirectory, currentDirectory: currentDirectory, allowedRoots: allowedRoots, clock: clock,
+            ids: ids, processes: processes, http: http, notifications: notifications,
+            executableSearchPath: executableSearchPath, stores: .sqlite(stateDirectory: stateDirectory, clock: clock, ids: ids))
+    }
+
+    /// The notes store the skills use, as the SQLite store it is in these tests.
+    public func sqliteNotes() throws -> NotesStore {
+        guard let store = try notesStore() as? NotesStore else { throw SkillError("the notes store is not the SQLite one") }
+        return store
+    }
+
+    /// The reminders store the skills use, as the SQLite store it is in these tests.
+    public func sqliteReminders() throws -> RemindersStore {
+        guard let store = try remindersStore() as? RemindersStore else {
+            throw SkillError("the reminders store is not the SQLite one")
+        }
+        return store
+    }
+}

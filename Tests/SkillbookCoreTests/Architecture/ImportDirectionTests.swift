@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// Which module may import which: dependencies point one way,
+/// skillbook/CLI → Host → Agent/Schedule/MCP/Runtime/Store/Skills → Core → C shims.
+/// Modules of the middle layer do not import each other; the host composes them. Testing (the
+/// shared test doubles) may import Core, Runtime, Store and Skills; the bench anything but the CLI.
+/// A module not in the table (neither ours nor the toolchain's) is reported too, so that a new
+/// module or dependency is placed here on purpose.
+enum ImportRules {
+    static let cShims: Set<String> = ["CYAML", "CSQLite", "CPostgres"]
+    static let middle: Set<String> = [
+        "SkillbookAgent", "SkillbookSchedule", "SkillbookMCP", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills",
+    ]
+    /// What the toolchain brings; any module may import these.
+    static let toolchain: Set<String> = [
+        "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Dispatch", "Glibc", "Musl",
+        "Darwin", "Android", "WinSDK", "Synchronization", "Observation", "RegexBuilder", "os", "_Concurrency",
+        "Swift",
+    ]
+
+    /// Module → the modules of this package it may import.
+    static let allowed: [String: Set<String>] = {
+        var table: [String: Set<String>] = [:]
+        table["SkillbookCore"] = cShims
+        for module in middle { table[module] = cShims.union(["SkillbookCore"]) }
+        table["SkillbookHost"] = middle.union(["SkillbookCore"])
+        table["SkillbookCLI"] = middle.union(["SkillbookHost", "SkillbookCore"])
+        table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
+        table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
+        table["SkillbookMCPTesting"] = ["SkillbookCore", "SkillbookMCP"]
+        table["skillbook-mcp-testserver"] = ["SkillbookCore", "SkillbookMCP", "SkillbookMCPTesting"]
+        table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting"])
+        return table
+    }()
+
+    struct Violation: Sendable, Hashable, CustomStringConvertible {
+        var file: String
+        var line: Int
+        var message: String
+
+        var description: String { "\(file):\(line): \(message)" }
+    }
+
+    /// The module an `import` line names (`import X`, `public import X`, `@preconcurrency import
+    /// X`, `import struct X.Y`), or `nil` when the line is no import.
+    static func importedModule(_ line: String) -> String? {
+        var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        while let first = words.first, first.hasPrefix("@") { words.removeFirst() }
+        if let first = words.first, ["public", "package", "internal", "fileprivate", "private"].contains(first) {
+            words.removeFirst()
+        }
+        guard words.first == "import", words.count >= 2 else { return nil }
+        words.removeFirst()
+        let kinds = ["struct", "class", "enum", "protocol", "func", "var", "let", "typealias"]
+        if kinds.contains(words[0]), words.count >= 2 { words.removeFirst() }
+        return words[0].split(separator: ".").first.map(String.init)
+    }
+
+    /// The wrong-way imports in one file's text, which belongs to `module`.
+    static func violations(module: String, file: String, text: String) -> [Violation] {
+        guard let permitted = allowed[module] else {
+            return [Violation(file: file, line: 1, message: "module \(module) is not in the import table of ImportRules")]
+        }
+        var found: [Violation] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            guard let imported = importedModule(String(line)), imported != module else { continue }
+            if toolchain.contains(imported) || permitted.contains(imported) { continue }
+            let known = allowed[imported] != nil || cShims.contains(imported)
+            let message =
+                known
+                ? "\(module) must not import \(imported) (dependencies point CLI → Host → Agent/Schedule/MCP/Runtime/Store/Skills → Core → C shims)"
+                : "\(module) imports \(imported), which is neither a module of the import table nor the toolchain's"
+            found.append(Violation(file: file, line: index + 1, message: message))
+        }
+        return found
+    }
+}
+
+@Suite struct ImportDirectionTests {
+    /// The package root, found from this file's path (`Tests/SkillbookCoreTests/Architecture/…`).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func everyImportUnderSourcesPointsTheRightWay() throws {
+        let sources = Self.root.appendingPathComponent("Sources", isDirectory: true)
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        var violations: [ImportRules.Violation] = []
+        var checked = 0
+        for case let url as URL in files where url.pathExtension == "swift" {
+            let relative = String(url.standardizedFileURL.path.dropFirst(sources.standardizedFileURL.path.count + 1))
+            guard let module = relative.split(separator: "/").first.map(String.init) else { continue }
+            let text = try String(contentsOf: url, encoding: .utf8)
+            violations += ImportRules.violations(module: module, file: "Sources/" + relative, text: text)
+            checked += 1
+        }
+        #expect(checked > 100, "found only \(checked) Swift files under \(sources.path)")
+        #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
+    }
+
+    @Test func aWrongWayImportIsNamedWithItsFileAndLine() {
+        let text = "import Foundation\npublic import SkillbookCore\n@preconcurrency internal import SkillbookRuntime\n"
+        let found = ImportRules.violations(module: "SkillbookStore", file: "Sources/SkillbookStore/X.swift", text: text)
+        #expect(
+            found.map(\.description) == [
+                "Sources/SkillbookStore/X.swift:3: SkillbookStore must not import SkillbookRuntime (dependencies point CLI → Host → Agent/Schedule/MCP/Runtime/Store/Skills → Core → C shims)"
+            ])
+    }
+
+    @Test func siblingsOfTheMiddleLayerAndUpwardEdgesAreRefused() {
+        #expect(ImportRules.violations(module: "SkillbookSkills", file: "f", text: "import SkillbookStore").count == 1)
+        #expect(ImportRules.violations(module: "SkillbookCore", file: "f", text: "import SkillbookRuntime").count == 1)
+        #expect(ImportRules.violations(module: "SkillbookRuntime", file: "f", text: "import SkillbookHost").count == 1)
+        #expect(ImportRules.violations(module: "skillbook-bench", file: "f", text: "import SkillbookCLI").count == 1)
+        #expect(ImportRules.violations(module: "SkillbookHost", file: "f", text: "import SkillbookAgent").isEmpty)
+        #expect(ImportRules.violations(module: "SkillbookStore", file: "f", text: "internal import CSQLite").isEmpty)
+        #expect(ImportRules.violations(module: "SkillbookTesting", file: "f", text: "import SkillbookSkills").isEmpty)
+    }
+
+    @Test func anUnknownModuleIsReported() {
+        let found = ImportRules.violations(module: "SkillbookCore", file: "f.swift", text: "\n\nimport Yams")
+        #expect(found.map(\.description) == ["f.swift:3: SkillbookCore imports Yams, which is neither a module of the import table nor the toolchain's"])
+        #expect(ImportRules.violations(module: "SkillbookNew", file: "g.swift", text: "").map(\.description) == [
+            "g.swift:1: module SkillbookNew is not in the import table of ImportRules"
+        ])
+    }
+
+    @Test func importLinesAreRecognisedInEveryForm() {
+        #expect(ImportRules.importedModule("import Foundation") == "Foundation")
+        #expect(ImportRules.importedModule("  public import SkillbookCore") == "SkillbookCore")
+        #expect(ImportRules.importedModule("@preconcurrency import Dispatch") == "Dispatch")
+        #expect(ImportRules.importedModule("import struct SkillbookCore.Value") == "SkillbookCore")
+        #expect(ImportRules.importedModule("// import SkillbookRuntime") == nil)
+        #expect(ImportRules.importedModule("let important = 1") == nil)
+    }
+}
