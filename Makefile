@@ -8,7 +8,7 @@ VENV := .build/venv
 PYTHON ?= python3
 MCP_SDK ?= mcp>=2.3,<3
 
-.PHONY: run test build deps venv bench clean
+.PHONY: run test build deps venv bench clean cron-vectors
 
 deps:
 	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists yaml-0.1 sqlite3; then \
@@ -50,6 +50,14 @@ test: deps venv
 bench: deps
 	$(SWIFT) build -c release --product skillbook-bench
 	$(SWIFT) run -c release --skip-build skillbook-bench
+
+# The cron test vectors (Tests/SkillbookScheduleTests/Fixtures/cron_vectors.json) are committed;
+# `make test` only reads them. This regenerates them with PyPI's cronsim in a venv under .build/.
+VENV ?= .build/venv
+cron-vectors:
+	@test -x $(VENV)/bin/python || python3 -m venv $(VENV)
+	@$(VENV)/bin/python -c "import cronsim" 2>/dev/null || $(VENV)/bin/pip install -q cronsim
+	$(VENV)/bin/python scripts/cron_vectors.py > Tests/SkillbookScheduleTests/Fixtures/cron_vectors.json
 
 clean:
 	rm -rf .build

@@ -17,6 +17,7 @@ var package = Package(
         .library(name: "SkillbookStore", targets: ["SkillbookStore"]),
         .library(name: "SkillbookSkills", targets: ["SkillbookSkills"]),
         .library(name: "SkillbookTesting", targets: ["SkillbookTesting"]),
+        .library(name: "SkillbookSchedule", targets: ["SkillbookSchedule"]),
         .library(name: "SkillbookMCP", targets: ["SkillbookMCP"]),
     ],
     targets: [
@@ -26,22 +27,27 @@ var package = Package(
         .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "CSQLite"]),
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
+        .target(name: "SkillbookSchedule", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookMCP", dependencies: ["SkillbookCore"]),
         // An MCP server over a few in-memory tools, for the protocol and interoperability tests.
         .target(name: "SkillbookMCPTesting", dependencies: ["SkillbookMCP", "SkillbookCore"]),
         .executableTarget(name: "skillbook-mcp-testserver", dependencies: ["SkillbookMCP", "SkillbookMCPTesting"]),
         .target(
             name: "SkillbookCLI",
-            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
+            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookSchedule"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         .executableTarget(
-            name: "skillbook-bench", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore"]),
+            name: "skillbook-bench",
+            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule"]),
         .target(
             name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"]),
         .testTarget(
             name: "SkillbookMCPTests", dependencies: ["SkillbookMCP", "SkillbookMCPTesting", "SkillbookCore", "SkillbookSkills"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "SkillbookScheduleTests", dependencies: ["SkillbookSchedule", "SkillbookCore"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookTesting"]),
         .testTarget(

@@ -41,7 +41,7 @@ public enum SkillbookCLI {
         CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(ListCommand.self),
         CommandEntry(ShowCommand.self), CommandEntry(SkillsCommand.self), CommandEntry(SchemaCommand.self),
         CommandEntry(RunsCommand.self), CommandEntry(RunsShowCommand.self), CommandEntry(RunsPruneCommand.self),
-        CommandEntry(ResumeCommand.self), CommandEntry(RollbackCommand.self),
+        CommandEntry(ResumeCommand.self), CommandEntry(RollbackCommand.self), CommandEntry(ScheduleNextCommand.self),
     ]
 
     /// The command an argument list names: a two-word command (`runs show`) before a one-word one;

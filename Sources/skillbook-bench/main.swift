@@ -23,6 +23,7 @@ func runBenchmarks(state: URL) async throws {
         ("batch_100k_items", { try await BatchBench(registry: registry).run() }),
         ("load_check_1000_steps", { try await LoadCheckBench(registry: registry).run() }),
         ("yaml_throughput", { try await YAMLThroughputBench().run() }),
+        ("schedule_next_fire", { try await ScheduleNextFireBench().run() }),
     ]
     let chosen = CommandLine.arguments.dropFirst().filter { $0 != "--cpu" }
     // A name given in full runs only that figure; otherwise a name selects every figure it starts.

@@ -64,9 +64,9 @@ let malformedCases: [MalformedCase] = [
         name: "unknown step key", yaml: header + "  - id: a\n    skill: debug.echo\n    wth: { value: 1 }\n",
         expected: "5:5: error: unknown step key 'wth'; did you mean 'with'?"),
     MalformedCase(
-        name: "key of a later version",
-        yaml: "name: broken\nschedule: { cron: \"30 7 * * 1-5\" }\nsteps:\n  - { id: a, skill: debug.echo, with: { value: 1 } }\n",
-        expected: "2:1: error: 'schedule' is not supported yet by this version of skillbook"),
+        name: "bad cron field",
+        yaml: "name: broken\nschedule: { cron: \"30 7 * * 1-8\" }\nsteps:\n  - { id: a, skill: debug.echo, with: { value: 1 } }\n",
+        expected: "2:31: error: schedule.cron: field 5 (day-of-week): 8 is out of range 0-7"),
     MalformedCase(
         name: "missing name", yaml: "steps:\n  - { id: a, skill: debug.echo, with: { value: 1 } }\n",
         expected: "1:1: error: the playbook is missing 'name'"),

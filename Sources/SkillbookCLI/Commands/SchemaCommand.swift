@@ -110,6 +110,20 @@ enum PlaybookJSONSchema {
             "additionalProperties": false,
             "properties": .object(ValueObject(rollbackProperties.map { ($0.key, $0.value) })),
         ]
+        let scheduleEntry: Value = [
+            "type": "object",
+            "additionalProperties": false,
+            "oneOf": [["required": ["cron"]], ["required": ["every"]]],
+            "properties": [
+                "cron": ["type": "string", "description": "Five cron fields (Debian cron), or @hourly @daily @weekly @monthly @yearly."],
+                "every": duration,
+                "timezone": ["type": "string", "description": "IANA zone name; default: the machine's zone."],
+                "catch_up": ["enum": ["none", "latest", "all"], "description": "Fires missed while nothing ran."],
+                "catch_up_window": duration,
+                "overlap": ["enum": ["skip", "queue", "allow"], "description": "A fire while the previous run still runs."],
+                "inputs": ["type": "object", "description": "Inputs of the scheduled runs (literal values)."],
+            ],
+        ]
         return [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "https://skillbook.dev/schema/playbook.json",
@@ -123,12 +137,16 @@ enum PlaybookJSONSchema {
                 "triggers": ["type": "array", "items": ["type": "string"], "description": "Phrases for 'skillbook ask'; {slot} fills an input."],
                 "inputs": ["type": "object", "additionalProperties": ["$ref": "#/$defs/parameterSchema"]],
                 "env": ["type": "array", "items": ["type": "string"], "description": "Environment variables readable as env.NAME."],
+                "schedule": [
+                    "description": "When the playbook runs on its own: one entry or a list.",
+                    "anyOf": [["$ref": "#/$defs/scheduleEntry"], ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/scheduleEntry"]]],
+                ],
                 "on_failure": onFailure,
                 "timeout": duration,
                 "steps": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/step"]],
                 "outputs": ["type": "object", "description": "Named results, usually ${{ steps.<id>.output.<field> }}."],
             ],
-            "$defs": ["step": step, "rollbackStep": rollbackStep, "parameterSchema": schemaKeyword],
+            "$defs": ["step": step, "rollbackStep": rollbackStep, "parameterSchema": schemaKeyword, "scheduleEntry": scheduleEntry],
         ]
     }
 }

@@ -11,6 +11,8 @@ public struct Playbook: Sendable {
     public var timeout: Double?
     public var steps: [PlaybookStep]
     public var outputs: [OutputMapping]
+    /// When it runs on its own (`schedule:`); empty when it is not scheduled.
+    public var schedule: [ScheduleEntry] = []
     /// The file it was loaded from (as given), for diagnostics.
     public var file: String
     /// The playbooks its steps run as sub-playbooks, by name, resolved when it loads.

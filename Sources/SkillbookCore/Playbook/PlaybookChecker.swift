@@ -52,6 +52,7 @@ public struct PlaybookChecker: Sendable {
             typeCheck(output.value, scope: scope, &diagnostics)
         }
         warnAboutIrreversibleSteps(playbook, &diagnostics)
+        diagnostics += ScheduleChecker().check(playbook)
         return diagnostics
     }
 

@@ -11,7 +11,7 @@ public struct PlaybookDecoder: Sendable {
         "on_failure", "rollback",
     ]
     /// Keys the format reserves for features this version does not have yet.
-    public static let unsupportedPlaybookKeys: Set<String> = ["schedule"]
+    public static let unsupportedPlaybookKeys: Set<String> = []
     public static let unsupportedStepKeys: Set<String> = []
     /// Keys a rollback step may have.
     public static let rollbackStepKeys: Set<String> = ["id", "skill", "with", "when", "retry", "timeout"]
@@ -54,6 +54,7 @@ public struct PlaybookDecoder: Sendable {
             case "env":
                 playbook.env = context.stringList(value, "env")
             case "inputs": playbook.inputs = decodeInputs(value, &context)
+            case "schedule": playbook.schedule = context.schedule(value)
             case "on_failure": playbook.onFailure = context.failurePolicy(value) ?? .rollback
             case "timeout": playbook.timeout = context.duration(value, "timeout")
             case "steps":

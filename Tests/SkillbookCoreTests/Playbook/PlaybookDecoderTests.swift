@@ -227,7 +227,7 @@ private func written(_ value: MappedValue?) -> String? {
             env: [HOME, 3]
             on_failure: undo
             timeout: never
-            schedule: { cron: "* * * * *" }
+            schedule: { cron: "* 25 * * *" }
             inputs:
               my-input: { type: string }
             steps:
@@ -245,7 +245,7 @@ private func written(_ value: MappedValue?) -> String? {
                 "4:13: each entry of 'env' must be text, not integer",
                 "5:13: 'on_failure' must be one of rollback, stop, continue",
                 "6:10: 'timeout' must be a positive duration such as 30, 30s, 5m or 1h",
-                "7:1: 'schedule' is not supported yet by this version of skillbook",
+                "7:22: schedule.cron: field 2 (hour): 25 is out of range 0-23",
                 "9:3: input name 'my-input' must start with a letter and use only letters, digits and '_'",
                 "11:5: step 1 must be a mapping with 'id' and 'skill', not a scalar",
                 "12:10: 'outputs' must be a mapping of names to values",

@@ -1,0 +1,137 @@
+public import Foundation
+public import SkillbookCore
+
+/// Fires scheduled playbooks: sleeps until the next fire (never longer than `maximumSleep`, so a
+/// suspend or a clock jump is noticed within a minute), then lets `FirePlanner` decide for every
+/// entry and starts each fire it may claim in the ledger — so a fire starts at most once however
+/// many daemons or `schedule tick`s share the ledger. A run that ends wakes it at once, to start a
+/// queued fire or the next of a catch-up backlog.
+public actor Daemon {
+    /// Wall-clock time; re-read after every wake-up, as it may jump (suspend, a time sync).
+    public let clock: any SkillbookCore.Clock
+    public let ledger: any FireLedger
+    public let starter: any FireStarter
+    public let machineZone: TimeZone
+    /// The longest single sleep, in seconds.
+    public let maximumSleep: Double
+    /// One plain line per event (`fire started sync#0@…`), for stderr.
+    public let log: @Sendable (String) -> Void
+
+    private var playbooks: [ScheduledPlaybook]
+    private var running: [String: Int] = [:]
+    private var runs: [Int: Task<Void, Never>] = [:]
+    private var nextRunID = 0
+    private let wake = WakeSignal()
+
+    public init(
+        playbooks: [ScheduledPlaybook], clock: any SkillbookCore.Clock, ledger: any FireLedger, starter: any FireStarter,
+        machineZone: TimeZone = .current, maximumSleep: Double = 60, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.playbooks = playbooks
+        self.clock = clock
+        self.ledger = ledger
+        self.starter = starter
+        self.machineZone = machineZone
+        self.maximumSleep = maximumSleep
+        self.log = log
+    }
+
+    /// Replaces the schedules (a file changed); running runs go on.
+    public func reload(_ playbooks: [ScheduledPlaybook]) {
+        self.playbooks = playbooks
+        wake.signal()
+    }
+
+    /// Fires until the task is cancelled (or the clock throws); running runs are left to `waitForRuns`.
+    /// Each sleep lasts at most `maximumSleep`, whatever the clock does in between.
+    public func run() async throws {
+        while true {
+            try Task.checkCancellation()
+            let now = try await tick()
+            var deadline = now.addingTimeInterval(maximumSleep)
+            for (playbook, index, entry) in entries {
+                let planner = planner(playbook, index, entry)
+                let state = try await ledger.state(playbook: playbook, entry: index)
+                if let next = planner.nextFire(state, now: now), next < deadline { deadline = max(next, now) }
+            }
+            try await sleep(until: deadline)
+        }
+    }
+
+    /// One round of decisions for every entry at the clock's now (also what `schedule tick` does).
+    /// Returns the instant it decided at.
+    @discardableResult
+    public func tick() async throws -> Date {
+        let now = clock.now()
+        for (playbook, index, entry) in entries {
+            let planner = planner(playbook, index, entry)
+            let id = "\(playbook)#\(index)"
+            let state = try await ledger.state(playbook: playbook, entry: index)
+            let decision = planner.decide(state, now: now, running: running[id, default: 0])
+            try await ledger.save(decision.state, playbook: playbook, entry: index)
+            for fire in decision.skipped {
+                try await ledger.recordSkipped(fire)
+                log("fire skipped \(fire.key) (the previous run still runs)")
+            }
+            if decision.dropped > 0 { log("fires dropped \(id) count=\(decision.dropped) (catch_up \(entry.catchUp.rawValue))") }
+            for fire in decision.start {
+                guard try await ledger.claim(fire) else {
+                    log("fire taken \(fire.key) (already started elsewhere)")
+                    continue
+                }
+                start(fire, id: id, inputs: entry.inputs)
+            }
+        }
+        return now
+    }
+
+    /// Waits until every run started so far has ended.
+    public func waitForRuns() async {
+        while let (id, task) = runs.first {
+            await task.value
+            runs[id] = nil
+        }
+    }
+
+    /// Runs in progress.
+    public var runningCount: Int { running.values.reduce(0, +) }
+
+    private var entries: [(String, Int, ScheduleEntry)] {
+        playbooks.flatMap { playbook in playbook.entries.enumerated().map { (playbook.name, $0.offset, $0.element) } }
+    }
+
+    private func planner(_ playbook: String, _ index: Int, _ entry: ScheduleEntry) -> FirePlanner {
+        FirePlanner(playbook: playbook, entryIndex: index, entry: entry, machineZone: machineZone)
+    }
+
+    private func start(_ fire: Fire, id: String, inputs: [ScheduleInput]) {
+        running[id, default: 0] += 1
+        let late = clock.now().timeIntervalSince(fire.scheduledAt)
+        log("fire started \(fire.key)\(fire.isCatchUp ? " catch-up" : "") late=\(Int((late * 1000).rounded()))ms")
+        let runID = nextRunID
+        nextRunID += 1
+        let starter = self.starter
+        runs[runID] = Task {
+            await starter.run(fire, inputs: inputs)
+            self.finished(id: id, runID: runID)
+        }
+    }
+
+    private func finished(id: String, runID: Int) {
+        running[id, default: 1] -= 1
+        runs[runID] = nil
+        wake.signal()
+    }
+
+    /// Sleeps until `deadline`, or until a run ends or the schedules change.
+    private func sleep(until deadline: Date) async throws {
+        let clock = self.clock
+        let wake = self.wake
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await clock.sleep(until: deadline) }
+            group.addTask { await wake.wait() }
+            _ = try await group.next()
+            group.cancelAll()
+        }
+    }
+}

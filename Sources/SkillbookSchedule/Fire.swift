@@ -1,0 +1,70 @@
+public import Foundation
+
+/// What makes a fire unique: the playbook, the index of its schedule entry and the scheduled
+/// instant (milliseconds since 1970). A fire is started at most once per key, whoever starts it.
+public struct FireKey: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    public var playbook: String
+    public var entry: Int
+    public var scheduledMilliseconds: Int64
+
+    public init(playbook: String, entry: Int, scheduledAt: Date) {
+        self.playbook = playbook
+        self.entry = entry
+        self.scheduledMilliseconds = Int64((scheduledAt.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    public var scheduledAt: Date { Date(timeIntervalSince1970: Double(scheduledMilliseconds) / 1000) }
+
+    /// `playbook#entry@milliseconds`.
+    public var description: String { "\(playbook)#\(entry)@\(scheduledMilliseconds)" }
+
+    public static func < (lhs: FireKey, rhs: FireKey) -> Bool {
+        (lhs.playbook, lhs.entry, lhs.scheduledMilliseconds) < (rhs.playbook, rhs.entry, rhs.scheduledMilliseconds)
+    }
+}
+
+/// One scheduled instant of one entry.
+public struct Fire: Sendable, Hashable, Codable {
+    public var key: FireKey
+    /// Missed while nothing was running, started by the catch-up policy.
+    public var isCatchUp: Bool
+
+    public init(key: FireKey, isCatchUp: Bool = false) {
+        self.key = key
+        self.isCatchUp = isCatchUp
+    }
+
+    public var scheduledAt: Date { key.scheduledAt }
+}
+
+/// What a scheduler remembers of one entry between decisions; persist it to survive a restart.
+public struct EntryState: Sendable, Hashable, Codable {
+    /// Every fire at or before it has been decided; `nil` before the entry's first decision.
+    public var watermark: Date?
+    /// The first fire of an interval entry.
+    public var anchor: Date?
+    /// Missed fires (`catch_up: all`) that start one after another.
+    public var backlog: [Fire]
+    /// The fire waiting for the running one (`overlap: queue`).
+    public var waiting: Fire?
+
+    public init(watermark: Date? = nil, anchor: Date? = nil, backlog: [Fire] = [], waiting: Fire? = nil) {
+        self.watermark = watermark
+        self.anchor = anchor
+        self.backlog = backlog
+        self.waiting = waiting
+    }
+}
+
+/// The outcome of one decision for one entry.
+public struct FireDecision: Sendable, Hashable {
+    /// Fires to start now, in order.
+    public var start: [Fire]
+    /// Fires recorded as skipped because the previous run still runs (`skip`, or `queue` when one waits).
+    public var skipped: [Fire]
+    /// Missed fires not started: with `catch_up: none`, older than the window, all but the newest
+    /// with `latest`, or beyond the 1,000 of `all`.
+    public var dropped: Int
+    /// The state to keep (and persist) for the next decision.
+    public var state: EntryState
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+@Suite struct ScheduleNextCommandTests {
+    @Test func printsFireTimesWithOffsets() async {
+        let run = await skillbook(
+            ["schedule", "next", "30 2 * * *", "--timezone", "Europe/Berlin", "--from", "2026-03-28T12:00", "--count", "3"],
+            in: TemporaryDirectory())
+        #expect(run.code == 0)
+        #expect(run.err.isEmpty)
+        #expect(run.out == "2026-03-29T03:00:00+02:00\n2026-03-30T02:30:00+02:00\n2026-03-31T02:30:00+02:00\n")
+    }
+
+    @Test func badArgumentsExitTwoWithEveryProblem() async {
+        let run = await skillbook(
+            ["schedule", "next", "* 25 * * *", "--timezone", "Mars/Olympus", "--count", "3"], in: TemporaryDirectory())
+        #expect(run.code == 2)
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err == """
+                error: --timezone: unknown time zone 'Mars/Olympus'
+                error: cron '* 25 * * *': field 2 (hour): 25 is out of range 0-23
+
+                """)
+    }
+}
