@@ -20,6 +20,7 @@ var package = Package(
         .library(name: "SkillbookTesting", targets: ["SkillbookTesting"]),
         .library(name: "SkillbookAgent", targets: ["SkillbookAgent"]),
         .library(name: "SkillbookSchedule", targets: ["SkillbookSchedule"]),
+        .library(name: "SkillbookMCP", targets: ["SkillbookMCP"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
@@ -32,6 +33,10 @@ var package = Package(
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookAgent", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookSchedule", dependencies: ["SkillbookCore"]),
+        .target(name: "SkillbookMCP", dependencies: ["SkillbookCore"]),
+        // An MCP server over a few in-memory tools, for the protocol and interoperability tests.
+        .target(name: "SkillbookMCPTesting", dependencies: ["SkillbookMCP", "SkillbookCore"]),
+        .executableTarget(name: "skillbook-mcp-testserver", dependencies: ["SkillbookMCP", "SkillbookMCPTesting"]),
         .target(
             name: "SkillbookHost",
             dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
@@ -52,6 +57,8 @@ var package = Package(
         .testTarget(
             name: "SkillbookAgentTests",
             dependencies: ["SkillbookAgent", "SkillbookCore", "SkillbookSkills", "SkillbookTesting"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "SkillbookMCPTests", dependencies: ["SkillbookMCP", "SkillbookMCPTesting", "SkillbookCore", "SkillbookSkills"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SkillbookScheduleTests", dependencies: ["SkillbookSchedule", "SkillbookCore"],
             resources: [.copy("Fixtures")]),

@@ -29,6 +29,8 @@ enum ImportRules {
         table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
         table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
         table["skillbook-floor"] = []
+        table["SkillbookMCPTesting"] = ["SkillbookCore", "SkillbookMCP"]
+        table["skillbook-mcp-testserver"] = ["SkillbookCore", "SkillbookMCP", "SkillbookMCPTesting"]
         table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting"])
         return table
     }()
