@@ -24,7 +24,7 @@ import Testing
             server.route("/v1/chat/completions") { _ in
                 queue.withLock { queue in queue.count > 1 ? queue.removeFirst() : queue[0] }
             }
-            let client = OpenAIChatClient(http: URLSessionHTTPClient(), baseURL: URL(string: server.url("/v1"))!, model: "qwen", apiKey: "sk-test-123")
+            let client = OpenAIChatClient(http: SystemHTTPClient(), baseURL: URL(string: server.url("/v1"))!, model: "qwen", apiKey: "sk-test-123")
             let planner = Planner(client: client, checker: shippedChecker, prompt: berlinPrompt, budget: budget)
             return try await body(planner, server)
         }

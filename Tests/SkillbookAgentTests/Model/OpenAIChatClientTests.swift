@@ -28,11 +28,11 @@ import Testing
     }
 
     @Test func isConfiguredFromTheEnvironment() throws {
-        #expect(OpenAIChatClient.fromEnvironment([:], http: URLSessionHTTPClient()) == nil)
+        #expect(OpenAIChatClient.fromEnvironment([:], http: SystemHTTPClient()) == nil)
         let client = try #require(
             OpenAIChatClient.fromEnvironment([
                 "SKILLBOOK_MODEL_URL": "http://127.0.0.1:8080/v1/", "SKILLBOOK_MODEL": "qwen", "SKILLBOOK_API_KEY": "k",
-            ], http: URLSessionHTTPClient()))
+            ], http: SystemHTTPClient()))
         #expect(client.model == "qwen")
         #expect(client.apiKey == "k")
         let body = client.body(ChatRequest(messages: [ChatMessage(.user, "hi")], temperature: 0.5, maxTokens: 64, responseFormat: ["type": "json_object"]))
