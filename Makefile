@@ -3,8 +3,12 @@ SYSTEM_PACKAGES := libyaml-dev libsqlite3-dev pkg-config
 SWIFT ?= swift
 STATE ?= .build/run-state
 EXAMPLE ?= hello-notes
+# The official Python MCP SDK, for the MCP interoperability tests (a virtualenv under .build/).
+VENV := .build/venv
+PYTHON ?= python3
+MCP_SDK ?= mcp>=2.3,<3
 
-.PHONY: run test build deps bench clean cron-vectors
+.PHONY: run test build deps venv bench clean cron-vectors
 
 deps:
 	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists yaml-0.1 sqlite3; then \
@@ -21,6 +25,16 @@ deps:
 		exit 1; \
 	fi
 
+# Creates $(VENV) with the MCP SDK once; later runs only test that it is there.
+venv:
+	@if [ -x $(VENV)/bin/python ] && [ -f $(VENV)/.mcp-sdk ]; then exit 0; fi; \
+	echo "skillbook: creating $(VENV) with the Python MCP SDK ($(MCP_SDK)) for the interoperability tests"; \
+	if ! $(PYTHON) -m venv $(VENV); then \
+		echo "skillbook: '$(PYTHON) -m venv' failed; install Python 3 with venv (sudo apt-get install -y python3-venv), then try again"; \
+		exit 1; \
+	fi; \
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(MCP_SDK)" && touch $(VENV)/.mcp-sdk
+
 build: deps
 	$(SWIFT) build -c release --product skillbook
 
@@ -28,7 +42,7 @@ run: build
 	rm -rf $(STATE)
 	$(SWIFT) run -c release --skip-build skillbook run $(EXAMPLE) --state $(STATE)
 
-test: deps
+test: deps venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -19,6 +19,7 @@ var package = Package(
         .library(name: "SkillbookSkills", targets: ["SkillbookSkills"]),
         .library(name: "SkillbookTesting", targets: ["SkillbookTesting"]),
         .library(name: "SkillbookSchedule", targets: ["SkillbookSchedule"]),
+        .library(name: "SkillbookMCP", targets: ["SkillbookMCP"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
@@ -28,6 +29,10 @@ var package = Package(
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookSchedule", dependencies: ["SkillbookCore"]),
+        .target(name: "SkillbookMCP", dependencies: ["SkillbookCore"]),
+        // An MCP server over a few in-memory tools, for the protocol and interoperability tests.
+        .target(name: "SkillbookMCPTesting", dependencies: ["SkillbookMCP", "SkillbookCore"]),
+        .executableTarget(name: "skillbook-mcp-testserver", dependencies: ["SkillbookMCP", "SkillbookMCPTesting"]),
         .target(
             name: "SkillbookHost",
             dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
@@ -43,6 +48,8 @@ var package = Package(
         .target(
             name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "SkillbookMCPTests", dependencies: ["SkillbookMCP", "SkillbookMCPTesting", "SkillbookCore", "SkillbookSkills"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SkillbookScheduleTests", dependencies: ["SkillbookSchedule", "SkillbookCore"],
             resources: [.copy("Fixtures")]),

@@ -28,6 +28,8 @@ enum ImportRules {
         table["SkillbookCLI"] = middle.union(["SkillbookHost", "SkillbookCore"])
         table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
         table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
+        table["SkillbookMCPTesting"] = ["SkillbookCore", "SkillbookMCP"]
+        table["skillbook-mcp-testserver"] = ["SkillbookCore", "SkillbookMCP", "SkillbookMCPTesting"]
         table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting"])
         return table
     }()

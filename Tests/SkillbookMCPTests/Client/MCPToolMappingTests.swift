@@ -1,0 +1,90 @@
+import SkillbookCore
+import Testing
+
+@testable import SkillbookMCP
+
+@Suite struct MCPToolMappingTests {
+    @Test(arguments: [("add", "calc.add"), ("Add-Numbers", "calc.add_numbers"), ("get.weather v2", "calc.get_weather_v2"), ("Ünïcode", "calc._n_code")])
+    func idsAreThePrefixAndTheLowercasedName(tool: String, id: String) {
+        #expect(MCPToolMapping.skillID(prefix: "calc", tool: tool) == id)
+    }
+
+    static func tool(_ name: String, _ hints: MCPToolAnnotations = MCPToolAnnotations(), output: Value? = nil) -> MCPTool {
+        MCPTool(name: name, description: "Does \(name).", inputSchema: ["type": "object"], outputSchema: output, annotations: hints)
+    }
+
+    @Test func kindAndConfirmationFollowTheAnnotations() {
+        let tools = [
+            Self.tool("read", MCPToolAnnotations(readOnlyHint: true)),
+            Self.tool("append", MCPToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: true)),
+            Self.tool("delete"),
+        ]
+        let (descriptors, warnings) = MCPToolMapping.descriptors(for: tools, prefix: "fs", timeout: 12)
+        #expect(warnings.isEmpty)
+        #expect(descriptors.map(\.id) == ["fs.read", "fs.append", "fs.delete"])
+        #expect(descriptors.map(\.kind) == [.query, .action, .action])
+        #expect(descriptors.map(\.confirm) == [false, false, true])
+        #expect(descriptors.map(\.idempotent) == [true, true, false])
+        #expect(descriptors.allSatisfy { $0.timeout == 12 })
+        #expect(descriptors[2].output == MCPToolMapping.unstructuredOutput)
+    }
+
+    @Test func invalidAndCollidingIDsAreLeftOutWithWarnings() {
+        let (descriptors, warnings) = MCPToolMapping.descriptors(
+            for: [Self.tool("2fa"), Self.tool("Add"), Self.tool("add")], prefix: "x", timeout: 30)
+        #expect(descriptors.map(\.id) == ["x.add"])
+        #expect(
+            warnings == [
+                "tool '2fa' maps to 'x.2fa', which is not a valid skill id; it is left out",
+                "tools 'Add' and 'add' both map to 'x.add'; 'add' is left out",
+            ])
+    }
+
+    @Test func schemasOutsideTheSubsetAreToleratedWithWarnings() {
+        let input: Value = [
+            "type": "object", "title": "Args",
+            "properties": [
+                "when": ["anyOf": [["type": "string", "format": "date"], ["type": "null"]], "default": nil],
+                "size": ["$ref": "#/$defs/Size"],
+                "mode": ["const": "fast"],
+                "either": ["oneOf": [["type": "string"], ["type": "integer"]]],
+                "ratio": ["type": "number", "exclusiveMinimum": 0, "multipleOf": 0.5],
+                "tags": ["type": ["array", "null"], "items": ["type": "string", "format": "hostname"]],
+            ],
+            "required": ["size"],
+            "$defs": ["Size": ["type": "integer", "minimum": 1, "title": "Size"]],
+        ]
+        let tool = MCPTool(name: "t", description: "", inputSchema: input)
+        let (descriptors, warnings) = MCPToolMapping.descriptors(for: [tool], prefix: "p", timeout: 30)
+        let parameters = descriptors[0].parameters
+        #expect(parameters.property("when")?.type == .string)
+        #expect(parameters.property("when")?.format == "date")
+        #expect(parameters.property("size")?.type == .integer)
+        #expect(parameters.property("size")?.minimum == 1)
+        #expect(parameters.property("mode")?.enumValues == ["fast"])
+        #expect(parameters.property("either")?.type == nil)
+        #expect(parameters.property("ratio")?.minimum == 0)
+        #expect(parameters.property("tags")?.type == .array)
+        #expect(parameters.required == ["size"])
+        #expect(
+            warnings == [
+                "p.t: inputSchema.properties.either: 'oneOf' of 2 schemas is not checked; any value is accepted here",
+                "p.t: inputSchema.properties.ratio: 'exclusiveMinimum' is checked as 'minimum' (inclusive)",
+                "p.t: inputSchema.properties.ratio: 'multipleOf' is not checked",
+                #"p.t: inputSchema.properties.tags.items: 'format' "hostname" is not checked"#,
+            ])
+        #expect(descriptors[0].summary == "The tool 't' of an MCP server.")
+    }
+
+    @Test func aToolListCacheIsKeptPerCommand() throws {
+        let directory = try Paths.temporaryDirectory()
+        let cache = MCPToolListCache(directory: directory, prefix: "calc")
+        let command = MCPServerCommand(["python3", "server.py"])
+        #expect(cache.load(for: command) == nil)
+        let tools = [Self.tool("add", MCPToolAnnotations(readOnlyHint: true), output: ["type": "object"])]
+        try cache.save(tools, for: command)
+        #expect(cache.file == directory + "/mcp-calc.json")
+        #expect(cache.load(for: command) == tools)
+        #expect(cache.load(for: MCPServerCommand(["python3", "other.py"])) == nil)
+    }
+}

@@ -1,0 +1,54 @@
+"""A server built with the official Python SDK (MCPServer, formerly FastMCP), whose tools the
+Swift client lists and calls in SkillbookMCPTests."""
+
+import sys
+import time
+from typing import Optional
+
+from pydantic import BaseModel
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
+
+server = MCPServer("calc")
+
+
+class Sum(BaseModel):
+    sum: int
+    terms: list[int]
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def add(a: int, b: int) -> Sum:
+    """Adds two whole numbers."""
+    return Sum(sum=a + b, terms=[a, b])
+
+
+@server.tool(name="Shout-Text", annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False))
+def shout(text: str, times: Optional[int] = 1) -> str:
+    """Upper-cases a text."""
+    return " ".join([text.upper()] * (times or 1))
+
+
+@server.tool(structured_output=False)
+def wipe(folder: str) -> str:
+    """Pretends to delete a folder (destructive by the spec's default)."""
+    return f"wiped {folder}"
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def broken(reason: str) -> str:
+    """Always raises."""
+    raise ValueError(f"broken on purpose: {reason}")
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def nap(seconds: float) -> str:
+    """Sleeps."""
+    time.sleep(seconds)
+    return "rested"
+
+
+if __name__ == "__main__":
+    print("calc server starting", file=sys.stderr)
+    server.run("stdio")

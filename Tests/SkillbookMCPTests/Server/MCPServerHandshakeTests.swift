@@ -1,0 +1,89 @@
+import SkillbookCore
+import Testing
+
+@testable import SkillbookMCP
+
+/// The `initialize` handshake (2025-11-25 and down), and what the stdio transport demands of
+/// any line, under the legacy revisions.
+@Suite struct MCPServerHandshakeTests {
+    @Test(arguments: [
+        ("2025-11-25", "2025-11-25"), ("2025-06-18", "2025-06-18"), ("2025-03-26", "2025-03-26"),
+        ("2024-11-05", "2025-11-25"), ("2026-07-28", "2025-11-25"), ("1900-01-01", "2025-11-25"),
+    ])
+    func initializeNegotiatesTheRevision(requested: String, agreed: String) async throws {
+        let harness = ServerHarness()
+        let reply = try await harness.call(
+            1, "initialize", ["protocolVersion": .string(requested), "capabilities": [:], "clientInfo": ["name": "t", "version": "1"]])
+        #expect(
+            reply["result"]
+                == [
+                    "protocolVersion": .string(agreed), "capabilities": ["tools": ["listChanged": false]],
+                    "serverInfo": ["name": "test", "version": "0.1"],
+                ])
+        await harness.finish()
+    }
+
+    @Test func initializeWithoutAVersionIsInvalidParams() async throws {
+        let harness = ServerHarness()
+        let reply = try await harness.call(1, "initialize", ["capabilities": [:]])
+        #expect(reply["error"]?["code"] == -32602)
+        #expect(reply["error"]?["message"] == "Invalid params: 'protocolVersion' (a string) is required")
+        await harness.finish()
+    }
+
+    @Test func requestsBeforeInitializeAreRefused() async throws {
+        let harness = ServerHarness()
+        let reply = try await harness.call(1, "tools/list")
+        #expect(reply["error"]?["code"] == -32602)
+        #expect(
+            reply["error"]?["message"]?.stringValue?.hasPrefix("Invalid params: send 'initialize' first, or carry '_meta'")
+                == true)
+        await harness.finish()
+    }
+
+    @Test func pingAndUnknownMethods() async throws {
+        let harness = try await ServerHarness.initialized()
+        #expect(try await harness.call(2, "ping")["result"] == [:])
+        let unknown = try await harness.call(3, "resources/list")
+        #expect(unknown["error"] == ["code": -32601, "message": "Method not found: resources/list", "data": ["method": "resources/list"]])
+        let discover = try await harness.call(4, "server/discover", ["_meta": [:]])
+        #expect(discover["error"]?["code"] == -32602)
+        await harness.finish()
+    }
+
+    @Test func malformedLinesGetErrorsAndTheServerGoesOn() async throws {
+        let harness = try await ServerHarness.initialized()
+        await harness.send("this is not json")
+        #expect(
+            try await harness.next()
+                == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32700, "message": "Parse error: expected 'true' at offset 1"]])
+        await harness.send(#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#)
+        #expect(try await harness.next()["error"] == ["code": -32600, "message": #"Invalid request: 'jsonrpc' must be "2.0""#])
+        await harness.send(#"{"jsonrpc":"2.0","id":10,"method":"ping""#)
+        #expect(try await harness.next()["error"]?["code"] == -32700)
+        #expect(try await harness.call(11, "ping") == ["jsonrpc": "2.0", "id": 11, "result": [:]])
+        await harness.finish()
+    }
+
+    @Test func aRequestJustBeforeTheInputClosesIsAnsweredAndThenTheServerExits() async throws {
+        let harness = try await ServerHarness.initialized()
+        await harness.send(#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#)
+        await harness.finish()
+        let reply = try await harness.next()
+        #expect(reply["id"] == 5)
+        #expect(reply["result"]?["tools"]?.arrayValue?.count == 5)
+        #expect(await harness.outputEnds())
+    }
+
+    @Test func theOldestRevisionGetsNoOutputSchemaOrStructuredContent() async throws {
+        let harness = try await ServerHarness.initialized("2025-03-26")
+        let list = try await harness.call(2, "tools/list")
+        let echo = list["result"]?["tools"]?.arrayValue?.first { $0["name"] == "demo.echo" }
+        #expect(echo?["outputSchema"] == nil)
+        #expect(echo?["title"] == nil)
+        #expect(echo?["annotations"] == ["readOnlyHint": true, "idempotentHint": true])
+        let call = try await harness.call(3, "tools/call", ["name": "demo.echo", "arguments": ["text": "hi"]])
+        #expect(call["result"] == ["content": [["type": "text", "text": #"{"text":"hi"}"#]], "isError": false])
+        await harness.finish()
+    }
+}
