@@ -32,8 +32,9 @@ final class SkillbookChild {
     let stdout = OutputFile()
     let stderr = OutputFile()
 
-    init(_ arguments: [String], in directory: URL) throws {
-        process.executableURL = try builtExecutable()
+    /// `executable` (default: the built `skillbook`) with `arguments`, in `directory`.
+    init(_ arguments: [String], in directory: URL, executable: URL? = nil) throws {
+        process.executableURL = try executable ?? builtExecutable()
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
