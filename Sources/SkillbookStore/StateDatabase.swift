@@ -118,6 +118,34 @@ public enum StateDatabase {
         ALTER TABLE calls ADD COLUMN masked INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE steps ADD COLUMN masked INTEGER NOT NULL DEFAULT 0;
         """,
+        // 5: write locks on resources across processes (see SQLiteResourceLocks): who holds each
+        // resource, with the holder's process and a heartbeat; and each wait for one, for the
+        // timeline of `runs show`. Times are seconds since 1970.
+        """
+        CREATE TABLE resource_locks (
+            resource TEXT PRIMARY KEY NOT NULL,
+            run TEXT NOT NULL,
+            step TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            host TEXT NOT NULL,
+            boot TEXT,
+            process_start TEXT,
+            acquired REAL NOT NULL,
+            heartbeat REAL NOT NULL
+        );
+        CREATE INDEX resource_locks_by_run ON resource_locks (run);
+        CREATE TABLE resource_waits (
+            id INTEGER PRIMARY KEY,
+            run TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            step TEXT NOT NULL,
+            resources TEXT NOT NULL CHECK (json_valid(resources)),
+            held_by TEXT,
+            started REAL NOT NULL,
+            ended REAL,
+            outcome TEXT
+        );
+        CREATE INDEX resource_waits_by_run ON resource_waits (run);
+        """,
     ]
 
     /// The schema version this build writes.
