@@ -14,44 +14,45 @@ public enum RunEventJSON {
             object["playbook"] = .string(playbook)
             object["inputs"] = .object(inputs)
         case .stepStarted(let step, let skill, let attempt, let parameters):
-            object["step"] = .string(step)
-            object["skill"] = .string(skill)
+            object["step"] = .string(step.description)
+            object["skill"] = .string(skill.description)
             object["attempt"] = .int(attempt)
             object["parameters"] = .object(parameters)
         case .stepProgress(let step, let completed, let total):
-            object["step"] = .string(step)
+            object["step"] = .string(step.description)
             object["completed"] = .int(completed)
             object["total"] = .int(total)
         case .stepSkipped(let step, let reason):
-            object["step"] = .string(step)
+            object["step"] = .string(step.description)
             object["reason"] = .string(reason)
         case .stepRetrying(let step, let attempt, let error, let delay):
-            object["step"] = .string(step)
+            object["step"] = .string(step.description)
             object["attempt"] = .int(attempt)
             object["error"] = .string(error)
             object["delay"] = .double(delay)
         case .stepSucceeded(let step, let output, let duration):
-            object["step"] = .string(step)
+            object["step"] = .string(step.description)
             object["output"] = output
             object["duration"] = .double(rounded(duration))
-        case .stepFailed(let step, let error, let willContinue):
-            object["step"] = .string(step)
+        case .stepFailed(let step, let error, let kind, let willContinue):
+            object["step"] = .string(step.description)
             object["error"] = .string(error)
+            object["kind"] = .string(kind.rawValue)
             object["continue"] = .bool(willContinue)
         case .confirmationRequested(let request):
-            object["step"] = .string(request.step)
+            object["step"] = .string(request.step.description)
             object["skill"] = .string(request.skill)
             object["parameters"] = .object(request.parameters)
             object["calls"] = .int(request.calls)
         case .stepWaiting(let step, let wait):
-            object["step"] = .string(step)
+            object["step"] = .string(step.description)
             object["resources"] = .array(wait.resources.map(Value.string))
             object["held_by"] = wait.heldBy.map(Value.string) ?? .null
-        case .confirmationAnswered(let step, let approved):
-            object["step"] = .string(step)
-            object["approved"] = .bool(approved)
+        case .confirmationAnswered(let step, let answer):
+            object["step"] = .string(step.description)
+            object["approved"] = .bool(answer.isApproved)
         case .stepPlanned(let plan):
-            object["step"] = .string(plan.step)
+            object["step"] = .string(plan.step.description)
             object["skill"] = .string(plan.skill)
             object["kind"] = .string(plan.kind.rawValue)
             object["ran"] = .bool(plan.ran)
@@ -61,11 +62,16 @@ public enum RunEventJSON {
             if let batches = plan.batches { object["batches"] = .int(batches) }
             object["confirm"] = .bool(plan.confirm)
             object["reversible"] = .bool(plan.reversible)
+        case .rollbackStarted:
+            break
         case .compensationStarted(let step), .compensationSucceeded(let step):
-            object["step"] = .string(step)
+            object["step"] = .string(step.description)
         case .compensationFailed(let step, let error):
-            object["step"] = .string(step)
+            object["step"] = .string(step.description)
             object["error"] = .string(error)
+        case .warning(let warning):
+            if let step = warning.step { object["step"] = .string(step.description) }
+            object["message"] = .string(warning.message)
         case .runFinished(let result):
             return finished(result)
         }
@@ -88,10 +94,12 @@ public enum RunEventJSON {
                 entry["status"] = .string(step.status.rawValue)
                 entry["attempts"] = .int(step.attempts)
                 if let error = step.error { entry["error"] = .string(error) }
+                if let kind = step.failureKind { entry["kind"] = .string(kind.rawValue) }
                 if let error = step.compensationError { entry["compensation_error"] = .string(error) }
                 return .object(entry)
             })
         if let error = result.error { object["error"] = .string(error) }
+        if let kind = result.failureKind { object["kind"] = .string(kind.rawValue) }
         object["duration"] = .double(rounded(result.finished.timeIntervalSince(result.started)))
         return object
     }

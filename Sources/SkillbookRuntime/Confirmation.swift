@@ -2,7 +2,7 @@ public import SkillbookCore
 
 /// What the engine asks before running a step whose skill has `confirm`.
 public struct ConfirmationRequest: Sendable, Hashable {
-    public var step: String
+    public var step: StepPath
     public var skill: String
     public var summary: String
     /// Resolved parameters, secrets masked. For foreach steps, those of the first iteration.
@@ -10,7 +10,7 @@ public struct ConfirmationRequest: Sendable, Hashable {
     /// Calls the step will make (batches or iterations).
     public var calls: Int
 
-    public init(step: String, skill: String, summary: String, parameters: ValueObject, calls: Int) {
+    public init(step: StepPath, skill: String, summary: String, parameters: ValueObject, calls: Int) {
         self.step = step
         self.skill = skill
         self.summary = summary
@@ -19,25 +19,47 @@ public struct ConfirmationRequest: Sendable, Hashable {
     }
 }
 
-/// Decides confirmations: a terminal prompt, `--yes`, or a refusal without a terminal.
+/// How a confirmation was answered.
+public enum ConfirmationAnswer: Sendable, Hashable {
+    case approved
+    /// Someone was asked and did not approve (said no, or gave no answer).
+    case declined(reason: String)
+    /// Nobody could be asked (no terminal, no user interface): the step is not approved.
+    case refused(reason: String)
+
+    public var isApproved: Bool { self == .approved }
+
+    /// Why the step was not approved; `nil` when it was.
+    public var reason: String? {
+        switch self {
+        case .approved: nil
+        case .declined(let reason), .refused(let reason): reason
+        }
+    }
+}
+
+/// Decides confirmations: a terminal prompt, `--yes`, a user interface (`RunSession`), or a
+/// refusal where nobody can be asked.
 public protocol Confirmer: Sendable {
-    /// `nil` approves; a text refuses, saying why.
-    func confirm(_ request: ConfirmationRequest) async -> String?
+    /// Returns once the request is answered. A conformer should return `declined` when the
+    /// calling task is cancelled while it waits.
+    func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer
 }
 
 /// Approves everything (`--yes`).
 public struct ApprovingConfirmer: Confirmer {
     public init() {}
-    public func confirm(_ request: ConfirmationRequest) async -> String? { nil }
+    public func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer { .approved }
 }
 
-/// Refuses everything: for runs without a terminal (cron, daemon, pipes).
+/// Refuses everything: for runs where nobody can be asked (cron, daemon, pipes).
 public struct RefusingConfirmer: Confirmer {
+    /// A fact about why nobody can be asked; front ends add what to do about it.
     public var reason: String
 
-    public init(reason: String = "no terminal to ask on; pass --yes to approve, or set 'confirm: false' on the step") {
+    public init(reason: String = "no terminal to ask on") {
         self.reason = reason
     }
 
-    public func confirm(_ request: ConfirmationRequest) async -> String? { reason }
+    public func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer { .refused(reason: reason) }
 }

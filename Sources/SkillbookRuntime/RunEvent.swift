@@ -3,21 +3,25 @@ public import SkillbookCore
 /// What the engine reports while it runs. Values in events are already redacted.
 public enum RunEvent: Sendable {
     case runStarted(runID: String, playbook: String, inputs: ValueObject)
-    case stepStarted(step: String, skill: String, attempt: Int, parameters: ValueObject)
-    case stepProgress(step: String, completed: Int, total: Int)
-    case stepSkipped(step: String, reason: String)
-    case stepRetrying(step: String, attempt: Int, error: String, delay: Double)
-    case stepSucceeded(step: String, output: Value, duration: Double)
-    case stepFailed(step: String, error: String, willContinue: Bool)
+    case stepStarted(step: StepPath, target: StepTarget, attempt: Int, parameters: ValueObject)
+    case stepProgress(step: StepPath, completed: Int, total: Int)
+    case stepSkipped(step: StepPath, reason: String)
+    case stepRetrying(step: StepPath, attempt: Int, error: String, delay: Double)
+    case stepSucceeded(step: StepPath, output: Value, duration: Double)
+    case stepFailed(step: StepPath, error: String, kind: FailureKind, willContinue: Bool)
     /// The step waits for resources another run holds (in this process or another).
-    case stepWaiting(step: String, wait: ResourceWait)
+    case stepWaiting(step: StepPath, wait: ResourceWait)
     case confirmationRequested(ConfirmationRequest)
-    case confirmationAnswered(step: String, approved: Bool)
+    case confirmationAnswered(step: StepPath, answer: ConfirmationAnswer)
     /// Dry-run: what the step would do.
     case stepPlanned(StepPlan)
-    case compensationStarted(step: String)
-    case compensationSucceeded(step: String)
-    case compensationFailed(step: String, error: String)
+    /// A failure or an interrupt ends the run: completed calls are undone next (in reverse order).
+    case rollbackStarted
+    case compensationStarted(step: StepPath)
+    case compensationSucceeded(step: StepPath)
+    case compensationFailed(step: StepPath, error: String)
+    /// Something went wrong that does not fail the run (a journal write of a read-only record).
+    case warning(RunWarning)
     case runFinished(RunResult)
 
     /// The `type` field of the event's JSON form.
@@ -34,11 +38,24 @@ public enum RunEvent: Sendable {
         case .confirmationRequested: "confirmation.requested"
         case .confirmationAnswered: "confirmation.answered"
         case .stepPlanned: "step.planned"
+        case .rollbackStarted: "rollback.started"
         case .compensationStarted: "compensation.started"
         case .compensationSucceeded: "compensation.succeeded"
         case .compensationFailed: "compensation.failed"
+        case .warning: "run.warning"
         case .runFinished: "run.finished"
         }
+    }
+}
+
+/// A problem the run goes on after: what happened, and the step it concerns, if any.
+public struct RunWarning: Sendable, Hashable {
+    public var step: StepPath?
+    public var message: String
+
+    public init(step: StepPath?, message: String) {
+        self.step = step
+        self.message = message
     }
 }
 
@@ -47,7 +64,7 @@ public typealias RunEventHandler = @Sendable (RunEvent) -> Void
 
 /// A dry-run's account of one step.
 public struct StepPlan: Sendable, Hashable {
-    public var step: String
+    public var step: StepPath
     public var skill: String
     public var kind: SkillDescriptor.Kind
     /// A query that ran for real.
@@ -62,7 +79,7 @@ public struct StepPlan: Sendable, Hashable {
     public var reversible: Bool
 
     public init(
-        step: String, skill: String, kind: SkillDescriptor.Kind, ran: Bool, parameters: ValueObject?,
+        step: StepPath, skill: String, kind: SkillDescriptor.Kind, ran: Bool, parameters: ValueObject?,
         unknownFrom: [String] = [], iterations: Int? = nil, batches: Int? = nil, confirm: Bool = false, reversible: Bool
     ) {
         self.step = step

@@ -21,10 +21,11 @@ public struct StepRow: Sendable, Identifiable, Hashable {
         public var isFinished: Bool { self != .pending && self != .running }
     }
 
-    /// The step id; `parent/child` for the steps of a sub-playbook.
-    public var id: String
-    /// The skill, or `playbook:NAME` for a sub-playbook step.
-    public var skill: String
+    /// Where the step is: its id, after those of the sub-playbook steps running it.
+    public var id: StepPath
+    /// The skill it calls or the sub-playbook it runs; `nil` until known (a sub-playbook's step
+    /// the playbook did not list, before it starts).
+    public var target: StepTarget?
     public var state: State
     /// Calls (batches or iterations) done so far, for a step that makes several.
     public var completed: Int?
@@ -32,6 +33,8 @@ public struct StepRow: Sendable, Identifiable, Hashable {
     /// The attempt running or last run; 0 before the step starts.
     public var attempt: Int
     public var error: String?
+    /// What kind of failure `error` is.
+    public var failureKind: FailureKind?
     /// Why a rollback could not undo it.
     public var compensationError: String?
     /// Calls of this step a rollback has undone.
@@ -45,21 +48,19 @@ public struct StepRow: Sendable, Identifiable, Hashable {
     /// Dry-run: what it would do.
     public var plan: StepPlan?
 
-    public init(id: String, skill: String, state: State = .pending) {
+    public init(id: StepPath, target: StepTarget?, state: State = .pending) {
         self.id = id
-        self.skill = skill
+        self.target = target
         self.state = state
         self.attempt = 0
         self.undone = 0
     }
 
     /// How deep inside sub-playbooks the step is: 0 for the playbook's own steps.
-    public var depth: Int { id.reduce(0) { $1 == "/" ? $0 + 1 : $0 } }
+    public var depth: Int { id.depth }
 
     /// The sub-playbook step that runs it, if any.
-    public var parent: String? {
-        id.lastIndex(of: "/").map { String(id[..<$0]) }
-    }
+    public var parent: StepPath? { id.parent }
 
     /// Seconds it has taken so far: its duration when over, else the time since it started.
     public func elapsed(at now: Date) -> Double? {
@@ -74,6 +75,8 @@ public struct StepRow: Sendable, Identifiable, Hashable {
 /// result. SwiftUI views bind to it directly; the CLI's live renderer draws from it.
 ///
 /// Feed it with `consume(_:)` (the stream of `Engine.events`) or event by event with `apply(_:)`.
+/// It drives as well as shows: give the engine its `confirmer`, and a view answers a pending
+/// confirmation with `approve()` or `decline(reason:)`.
 @Observable @MainActor
 public final class RunSession {
     public enum Phase: Sendable, Hashable {
@@ -81,19 +84,20 @@ public final class RunSession {
         case idle
         /// The engine is working on `step` (the innermost one inside a sub-playbook), with its
         /// calls done so far when it makes several.
-        case running(step: String, completed: Int?, total: Int?)
+        case running(step: StepPath, completed: Int?, total: Int?)
         /// A step waits for the user's approval.
         case awaitingConfirmation(ConfirmationRequest)
-        /// A step failed or the run was interrupted: completed steps are being undone.
-        /// `step` is the one being compensated, `nil` before the first compensation starts.
-        case rollingBack(step: String?)
+        /// A step failed or the run was interrupted: completed steps are being undone (the engine
+        /// said so with `rollbackStarted`). `step` is the one being compensated, `nil` before the
+        /// first compensation starts.
+        case rollingBack(step: StepPath?)
         case finished(RunStatus, interrupted: Bool)
     }
 
     public private(set) var phase: Phase = .idle
     public private(set) var steps: [StepRow]
-    /// One line per notable event (progress is not logged), for people.
-    public private(set) var log: [String] = []
+    /// One entry per notable event (progress is not logged); each front end formats them.
+    public private(set) var log: [RunLogEntry] = []
     /// The playbook's outputs, once it succeeded.
     public private(set) var outputs = ValueObject()
     public private(set) var result: RunResult?
@@ -102,19 +106,20 @@ public final class RunSession {
     /// Whether a dry-run planned a step.
     public private(set) var isDryRun = false
 
+    /// Give this to the engine (`Engine(confirmer:)`) so that `approve()` and `decline(reason:)`
+    /// answer the run's confirmations.
+    @ObservationIgnored public let confirmer = SessionConfirmer()
+
     @ObservationIgnored private let now: @Sendable () -> Date
-    @ObservationIgnored private var rowIndex: [String: Int] = [:]
-    /// The failure policy of each top-level step, to know when a failure starts a rollback.
-    @ObservationIgnored private var policies: [String: FailurePolicy] = [:]
-    @ObservationIgnored private var playbookPolicy: FailurePolicy = .rollback
+    @ObservationIgnored private var rowIndex: [StepPath: Int] = [:]
+    /// The step whose confirmation this session answered and the engine has not yet reported.
+    @ObservationIgnored private var answered: StepPath?
 
     /// A session for a run of `playbook`: a pending row per step. `now` is the clock for elapsed times.
     public init(playbook: Playbook, now: @escaping @Sendable () -> Date = { Date() }) {
         self.now = now
         playbookName = playbook.name
-        playbookPolicy = playbook.onFailure
-        steps = playbook.steps.map { StepRow(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) }
-        for step in playbook.steps { policies[step.id] = step.onFailure ?? playbook.onFailure }
+        steps = playbook.steps.map { StepRow(id: StepPath(step: $0.id), target: $0.target) }
         reindex()
     }
 
@@ -125,13 +130,37 @@ public final class RunSession {
         steps = []
     }
 
-    public func row(_ id: String) -> StepRow? {
+    public func row(_ id: StepPath) -> StepRow? {
         rowIndex[id].map { steps[$0] }
     }
 
     public var isFinished: Bool {
         if case .finished = phase { return true }
         return false
+    }
+
+    /// The confirmation the run waits for, if any.
+    public var pendingConfirmation: ConfirmationRequest? {
+        if case .awaitingConfirmation(let request) = phase { return request }
+        return nil
+    }
+
+    /// Approves the pending confirmation: the step runs.
+    public func approve() {
+        answer(.approved)
+    }
+
+    /// Declines the pending confirmation: the step fails as not approved.
+    public func decline(reason: String = "declined") {
+        answer(.declined(reason: reason))
+    }
+
+    /// Answers the pending confirmation through `confirmer`; does nothing when none is pending or
+    /// it was already answered.
+    public func answer(_ answer: ConfirmationAnswer) {
+        guard let request = pendingConfirmation, answered != request.step else { return }
+        answered = request.step
+        confirmer.answer(request.step, answer)
     }
 
     /// Applies every event of the stream, returning when it finishes (after `run.finished`).
@@ -146,12 +175,12 @@ public final class RunSession {
         case .runStarted(let runID, let playbook, _):
             self.runID = runID
             playbookName = playbook
-            phase = .running(step: steps.first?.id ?? "", completed: nil, total: nil)
-            log.append("▶ \(playbook) (run \(runID))")
+            phase = .running(step: steps.first?.id ?? StepPath([]), completed: nil, total: nil)
+            log.append(.started(runID: runID, playbook: playbook))
 
-        case .stepStarted(let step, let skill, let attempt, _):
+        case .stepStarted(let step, let target, let attempt, _):
             let started = now()
-            update(step, skill: skill) { row in
+            update(step, target: target) { row in
                 row.state = .running
                 row.attempt = attempt
                 row.started = started
@@ -159,7 +188,7 @@ public final class RunSession {
                 row.error = nil
             }
             phase = .running(step: step, completed: nil, total: nil)
-            log.append("… \(step) (\(skill))")
+            log.append(.stepStarted(step, target))
 
         case .stepProgress(let step, let completed, let total):
             update(step) { row in
@@ -174,11 +203,11 @@ public final class RunSession {
 
         case .stepSkipped(let step, let reason):
             update(step) { $0.state = .skipped }
-            log.append("- \(step) skipped: \(reason)")
+            log.append(.skipped(step, reason: reason))
 
         case .stepRetrying(let step, let attempt, let error, let delay):
             update(step) { $0.attempt = max($0.attempt, attempt + 1) }
-            log.append("↻ \(step) attempt \(attempt) failed: \(error); retrying in \(JSONText.number(delay))s")
+            log.append(.retrying(step, attempt: attempt, error: error, delay: delay))
 
         case .stepSucceeded(let step, let output, let duration):
             update(step) { row in
@@ -188,66 +217,72 @@ public final class RunSession {
                 row.output = output
                 if let total = row.total { row.completed = total }
             }
-            log.append("✓ \(step) \(String(format: "%.2fs", duration))")
+            log.append(.succeeded(step, duration: duration))
 
-        case .stepFailed(let step, let error, let willContinue):
+        case .stepFailed(let step, let error, let kind, let willContinue):
             let time = now()
             update(step) { row in
                 row.state = .failed
                 row.error = error
+                row.failureKind = kind
                 row.duration = row.started.map { max(0, time.timeIntervalSince($0)) } ?? 0
             }
-            log.append("✗ \(step): \(error)\(willContinue ? " (continuing)" : "")")
-            if !willContinue, let policy = policies[step] ?? (step.contains("/") ? nil : playbookPolicy) {
-                // Not continuing past a `continue` step means the run was interrupted: the playbook's policy applies.
-                if (policy == .continue ? playbookPolicy : policy) == .rollback { phase = .rollingBack(step: nil) }
-            }
+            log.append(.failed(step, error: error, kind: kind, willContinue: willContinue))
 
         case .stepWaiting(let step, let wait):
-            log.append("⧗ \(step): \(wait)")
+            log.append(.waiting(step, wait))
 
         case .confirmationRequested(let request):
             phase = .awaitingConfirmation(request)
-            log.append("? \(request.step) (\(request.skill)) asks for confirmation")
+            log.append(.confirmationRequested(request))
 
-        case .confirmationAnswered(let step, let approved):
-            if approved {
+        case .confirmationAnswered(let step, let answer):
+            if answered == step { answered = nil }
+            if answer.isApproved {
                 let current = self.row(step)
                 phase = .running(step: step, completed: current?.completed, total: current?.total)
             }
-            log.append("\(approved ? "✓ approved" : "✗ not approved"): \(step)")
+            log.append(.confirmationAnswered(step, answer))
 
         case .stepPlanned(let plan):
             isDryRun = true
-            update(plan.step, skill: plan.skill) { row in
+            update(plan.step, target: .skill(plan.skill)) { row in
                 row.plan = plan
                 if !plan.ran { row.state = .planned }
             }
             if case .running = phase { phase = .running(step: plan.step, completed: nil, total: nil) }
-            log.append("○ \(plan.step): \(plan.skill) \(plan.ran ? "ran (read-only)" : plan.kind == .action ? "would run" : "not run")")
+            log.append(.planned(plan))
+
+        case .rollbackStarted:
+            phase = .rollingBack(step: nil)
+            log.append(.rollbackStarted)
 
         case .compensationStarted(let step):
             phase = .rollingBack(step: step)
-            log.append("↶ undoing \(step)")
+            log.append(.undoing(step))
 
         case .compensationSucceeded(let step):
-            for id in [step] + ancestors(of: step) {
+            for id in [step] + step.ancestors {
                 update(id) { row in
                     if id == step { row.undone += 1 }
                     if row.state != .notCompensated { row.state = .compensated }
                 }
             }
-            log.append("↶ \(step) undone")
+            log.append(.undone(step))
 
         case .compensationFailed(let step, let error):
-            for id in [step] + ancestors(of: step) {
+            for id in [step] + step.ancestors {
                 update(id) { row in
                     row.state = .notCompensated
-                    row.compensationError = row.compensationError ?? (id == step ? error : "\(step.dropFirst(id.count + 1)): \(error)")
+                    let inner = StepPath(Array(step.components.dropFirst(id.components.count)))
+                    row.compensationError = row.compensationError ?? (id == step ? error : "\(inner): \(error)")
                 }
             }
             phase = .rollingBack(step: step)
-            log.append("! \(step) could not be undone: \(error)")
+            log.append(.notUndone(step, error: error))
+
+        case .warning(let warning):
+            log.append(.warning(warning))
 
         case .runFinished(let result):
             finish(result)
@@ -259,7 +294,7 @@ public final class RunSession {
         outputs = result.outputs
         // The engine's reports are the final word on the playbook's own steps.
         for report in result.steps {
-            update(report.id, skill: report.skill) { row in
+            update(StepPath(step: report.id), target: StepTarget(parsing: report.skill)) { row in
                 switch report.status {
                 case .notRun: if row.state != .planned { row.state = .pending }
                 case .skipped: row.state = .skipped
@@ -270,46 +305,36 @@ public final class RunSession {
                 }
                 if report.attempts > 0 { row.attempt = max(row.attempt, report.attempts) }
                 if let error = report.error { row.error = error }
+                if let kind = report.failureKind { row.failureKind = kind }
                 if let error = report.compensationError { row.compensationError = error }
                 if report.status != .notRun && report.status != .skipped, row.duration == nil { row.duration = report.duration }
             }
         }
         phase = .finished(result.status, interrupted: result.interrupted)
-        let seconds = String(format: "%.2fs", result.finished.timeIntervalSince(result.started))
-        log.append("\(result.playbook) \(result.status.rawValue) in \(seconds)\(result.interrupted ? " (interrupted)" : "")")
-        if let error = result.error { log.append(error) }
+        log.append(
+            .finished(
+                playbook: result.playbook, status: result.status, seconds: result.finished.timeIntervalSince(result.started),
+                interrupted: result.interrupted))
+        if let error = result.error { log.append(.runError(error)) }
     }
 
     // MARK: Rows
 
-    private func ancestors(of id: String) -> [String] {
-        var result: [String] = []
-        var current = id
-        while let slash = current.lastIndex(of: "/") {
-            current = String(current[..<slash])
-            result.append(current)
-        }
-        return result
-    }
-
     /// Changes the row of `id`, adding it first when the playbook did not list it (sub-playbook steps).
-    private func update(_ id: String, skill: String? = nil, _ change: (inout StepRow) -> Void) {
-        let index = rowIndex[id] ?? insertRow(id, skill: skill ?? "")
-        if let skill, steps[index].skill.isEmpty { steps[index].skill = skill }
+    private func update(_ id: StepPath, target: StepTarget? = nil, _ change: (inout StepRow) -> Void) {
+        let index = rowIndex[id] ?? insertRow(id, target: target)
+        if let target, steps[index].target == nil { steps[index].target = target }
         change(&steps[index])
     }
 
     /// A sub-playbook's steps go after the step running them and its earlier children.
-    private func insertRow(_ id: String, skill: String) -> Int {
+    private func insertRow(_ id: StepPath, target: StepTarget?) -> Int {
         var position = steps.endIndex
-        if let slash = id.lastIndex(of: "/") {
-            let parent = String(id[..<slash])
-            if let parentIndex = rowIndex[parent] {
-                position = parentIndex + 1
-                while position < steps.endIndex, steps[position].id.hasPrefix(parent + "/") { position += 1 }
-            }
+        if let parent = id.parent, let parentIndex = rowIndex[parent] {
+            position = parentIndex + 1
+            while position < steps.endIndex, steps[position].id.isWithin(parent) { position += 1 }
         }
-        steps.insert(StepRow(id: id, skill: skill), at: position)
+        steps.insert(StepRow(id: id, target: target), at: position)
         reindex()
         return position
     }

@@ -5,8 +5,8 @@ import Synchronization
 struct CompletedUnit: Sendable {
     /// Index of the top-level step it belongs to (sub-playbook calls count for the step that ran them).
     var stepIndex: Int
-    /// The step (or `parent/child` inside a sub-playbook) that made the call.
-    var stepID: String
+    /// The step that made the call.
+    var stepID: StepPath
     var key: CallKey
     var skill: any Skill
     var call: CompletedCall
@@ -17,7 +17,7 @@ struct CompletedUnit: Sendable {
 
     /// A problem of this call as its step reports it: prefixed with the sub-step inside a sub-playbook.
     func describe(_ problem: String, in report: StepReport) -> String {
-        stepID == report.id ? problem : "\(stepID): \(problem)"
+        stepID.depth == 0 ? problem : "\(stepID): \(problem)"
     }
 }
 

@@ -146,6 +146,8 @@ public enum StateDatabase {
         );
         CREATE INDEX resource_waits_by_run ON resource_waits (run);
         """,
+        // 6: the kind of a run's failure (see FailureKindMigration)
+        FailureKindMigration.sql,
     ]
 
     /// The schema version this build writes.

@@ -20,20 +20,20 @@ import Testing
             started: start, finished: start.addingTimeInterval(1.5))
         return [
             (.runStarted(runID: "r1", playbook: "demo", inputs: ValueObject()), "▶ demo (run r1)"),
-            (.stepStarted(step: "save", skill: "notes.create", attempt: 1, parameters: ValueObject()), "  … save (notes.create)"),
-            (.stepStarted(step: "save", skill: "notes.create", attempt: 2, parameters: ValueObject()), "  … save (notes.create), attempt 2"),
+            (.stepStarted(step: "save", target: .skill("notes.create"), attempt: 1, parameters: ValueObject()), "  … save (notes.create)"),
+            (.stepStarted(step: "save", target: .skill("notes.create"), attempt: 2, parameters: ValueObject()), "  … save (notes.create), attempt 2"),
             (.stepProgress(step: "save", completed: 13, total: 25), "    save: 13/25"),
             (.stepSkipped(step: "save", reason: "'when' is false"), "  - save skipped: 'when' is false"),
             (.stepRetrying(step: "save", attempt: 1, error: "flaky", delay: 2), "  ↻ save attempt 1 failed: flaky; retrying in 2s"),
             (.stepSucceeded(step: "save", output: .null, duration: 0.25), "  ✓ save 0.25s"),
-            (.stepFailed(step: "boom", error: "broke", willContinue: true), "  ✗ boom: broke (continuing)"),
+            (.stepFailed(step: "boom", error: "broke", kind: .skill, willContinue: true), "  ✗ boom: broke (continuing)"),
             (
                 .confirmationRequested(
                     ConfirmationRequest(step: "drop", skill: "notes.delete", summary: "Deletes.", parameters: ValueObject(), calls: 3)),
                 "  ? drop (notes.delete) asks for confirmation (3 calls)"
             ),
-            (.confirmationAnswered(step: "drop", approved: true), "  ✓ approved: drop"),
-            (.confirmationAnswered(step: "drop", approved: false), "  ✗ not approved: drop"),
+            (.confirmationAnswered(step: "drop", answer: .approved), "  ✓ approved: drop"),
+            (.confirmationAnswered(step: "drop", answer: .declined(reason: "declined")), "  ✗ not approved: drop"),
             (.stepPlanned(plan), "  " + DryRunText.line(plan)),
             (.compensationStarted(step: "save"), "  ↶ undoing save"),
             (.compensationSucceeded(step: "save"), "  ↶ save undone"),

@@ -115,10 +115,10 @@ private final class Fixture {
         #expect(pending.count == 3)
         #expect(line("first", in: pending)?.hasPrefix("· first") == true)
 
-        renderer.handle(.stepStarted(step: "first", skill: "debug.echo", attempt: 1, parameters: ValueObject()))
+        renderer.handle(.stepStarted(step: "first", target: .skill("debug.echo"), attempt: 1, parameters: ValueObject()))
         clock.advance(0.2)
         renderer.handle(.stepSucceeded(step: "first", output: .null, duration: 0.2))
-        renderer.handle(.stepStarted(step: "many", skill: "test.batched", attempt: 1, parameters: ValueObject()))
+        renderer.handle(.stepStarted(step: "many", target: .skill("test.batched"), attempt: 1, parameters: ValueObject()))
         clock.advance(1.2)
         renderer.handle(.stepProgress(step: "many", completed: 13, total: 25))
 
@@ -148,7 +148,7 @@ private final class Fixture {
         let renderer = LiveRenderer(
             session: RunSession(playbook: try fixture.load(Self.playbook), now: clock.now), console: screen.console(), now: clock.now)
         renderer.handle(.runStarted(runID: "r1", playbook: "live", inputs: ValueObject()))
-        renderer.handle(.stepStarted(step: "many", skill: "test.batched", attempt: 1, parameters: ValueObject()))
+        renderer.handle(.stepStarted(step: "many", target: .skill("test.batched"), attempt: 1, parameters: ValueObject()))
         let before = screen.frames.count
         for done in 1...25 {
             renderer.handle(.stepProgress(step: "many", completed: done, total: 25))
@@ -243,10 +243,10 @@ private final class Fixture {
         let renderer = LiveRenderer(session: RunSession(), console: screen.console(colors: false))
         let start = Date(timeIntervalSince1970: 0)
         renderer.handle(.runStarted(runID: "r", playbook: "p", inputs: ValueObject()))
-        renderer.handle(.stepStarted(step: "mail", skill: "test.oneway", attempt: 1, parameters: ValueObject()))
+        renderer.handle(.stepStarted(step: "mail", target: .skill("test.oneway"), attempt: 1, parameters: ValueObject()))
         renderer.handle(.stepSucceeded(step: "mail", output: .null, duration: 0.25))
-        renderer.handle(.stepStarted(step: "boom", skill: "debug.fail", attempt: 1, parameters: ValueObject()))
-        renderer.handle(.stepFailed(step: "boom", error: "broke", willContinue: false))
+        renderer.handle(.stepStarted(step: "boom", target: .skill("debug.fail"), attempt: 1, parameters: ValueObject()))
+        renderer.handle(.stepFailed(step: "boom", error: "broke", kind: .skill, willContinue: false))
         renderer.handle(.compensationFailed(step: "mail", error: "skill 'test.oneway' cannot be undone"))
         var reports = [StepReport(id: "mail", skill: "test.oneway", status: .notCompensated)]
         reports[0].compensationError = "skill 'test.oneway' cannot be undone"
@@ -271,7 +271,7 @@ private final class Fixture {
         let clock = ManualClock()
         let renderer = LiveRenderer(session: RunSession(now: clock.now), console: screen.console(), now: clock.now)
         renderer.handle(.runStarted(runID: "r", playbook: "p", inputs: ValueObject()))
-        renderer.handle(.stepStarted(step: "save", skill: "notes.create", attempt: 1, parameters: ValueObject()))
+        renderer.handle(.stepStarted(step: "save", target: .skill("notes.create"), attempt: 1, parameters: ValueObject()))
         renderer.handle(.stepSucceeded(step: "save", output: .null, duration: 0.1))
         clock.advance(1)
         renderer.handle(.compensationStarted(step: "save"))
@@ -289,8 +289,8 @@ private final class Fixture {
         renderer.handle(.runStarted(runID: "r", playbook: "long", inputs: ValueObject()))
         for number in 1...20 {
             clock.advance(0.5)
-            renderer.handle(.stepStarted(step: "step_\(number)", skill: "debug.echo", attempt: 1, parameters: ValueObject()))
-            if number < 20 { renderer.handle(.stepSucceeded(step: "step_\(number)", output: .null, duration: 0.5)) }
+            renderer.handle(.stepStarted(step: StepPath(step: "step_\(number)"), target: .skill("debug.echo"), attempt: 1, parameters: ValueObject()))
+            if number < 20 { renderer.handle(.stepSucceeded(step: StepPath(step: "step_\(number)"), output: .null, duration: 0.5)) }
         }
         let frame = try #require(screen.frames.last)
         #expect(frame.count <= 10, "\(frame)")
@@ -306,13 +306,13 @@ private final class Fixture {
         let renderer = LiveRenderer(session: RunSession(now: clock.now), console: screen.console(), now: clock.now)
         renderer.handle(.runStarted(runID: "r", playbook: "p", inputs: ValueObject()))
         clock.advance(1)
-        renderer.handle(.stepStarted(step: "drop", skill: "notes.delete", attempt: 1, parameters: ValueObject()))
+        renderer.handle(.stepStarted(step: "drop", target: .skill("notes.delete"), attempt: 1, parameters: ValueObject()))
         renderer.pause()
         #expect(screen.writes.values.last == "\r\u{1B}[1A\u{1B}[J", "the frame is cleared for the prompt")
         let written = screen.writes.values.count
         clock.advance(1)
         renderer.tick()
-        renderer.handle(.confirmationAnswered(step: "drop", approved: true))
+        renderer.handle(.confirmationAnswered(step: "drop", answer: .approved))
         #expect(screen.writes.values.count == written)
         renderer.resume()
         let resumed = try #require(screen.writes.values.last)
@@ -324,7 +324,7 @@ private final class Fixture {
         let screen = Screen()
         let renderer = LiveRenderer(session: RunSession(), console: screen.console())
         renderer.handle(.runStarted(runID: "r", playbook: "p", inputs: ValueObject()))
-        renderer.handle(.stepStarted(step: "nap", skill: "debug.sleep", attempt: 1, parameters: ValueObject()))
+        renderer.handle(.stepStarted(step: "nap", target: .skill("debug.sleep"), attempt: 1, parameters: ValueObject()))
         renderer.printAbove("skillbook: interrupted; rolling back")
         let text = screen.writes.values.suffix(3).joined()
         let stripped = stripANSI(text)

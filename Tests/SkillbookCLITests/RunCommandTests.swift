@@ -240,8 +240,8 @@ private func startedInputs(_ run: CLIRun) throws -> String {
         let events = try jsonLines(run.out)
         #expect(
             events.map(\.type) == [
-                "run.started", "step.started", "step.succeeded", "step.started", "step.failed", "compensation.started",
-                "compensation.succeeded", "run.finished",
+                "run.started", "step.started", "step.succeeded", "step.started", "step.failed", "rollback.started",
+                "compensation.started", "compensation.succeeded", "run.finished",
             ])
         let finished = try #require(events.last)
         #expect(finished["status"] as? String == "rolled_back")

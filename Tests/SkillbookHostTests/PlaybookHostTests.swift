@@ -200,8 +200,8 @@ struct RecordingConfirmer: Confirmer {
     var asked: Recorder<String>
     var answer: String?
 
-    func confirm(_ request: ConfirmationRequest) async -> String? {
-        asked.append(request.step)
-        return answer
+    func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer {
+        asked.append(request.step.description)
+        return answer.map { .declined(reason: $0) } ?? .approved
     }
 }

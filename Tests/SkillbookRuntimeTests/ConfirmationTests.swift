@@ -10,9 +10,9 @@ struct ScriptedConfirmer: Confirmer {
     let approve: Bool
     let requests = Recorder<ConfirmationRequest>()
 
-    func confirm(_ request: ConfirmationRequest) async -> String? {
+    func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer {
         requests.append(request)
-        return approve ? nil : "declined"
+        return approve ? .approved : .declined(reason: "declined")
     }
 }
 
@@ -36,7 +36,7 @@ struct ScriptedConfirmer: Confirmer {
         #expect(result.status == .rolledBack)
         #expect(
             result.step("remove")?.error
-                == "step needs confirmation (notes.delete has confirm): no terminal to ask on; pass --yes to approve, or set 'confirm: false' on the step")
+                == "step needs confirmation (notes.delete has confirm): no terminal to ask on")
         #expect(try fixture.snapshot() == [note])
         #expect(fixture.events.types.contains("confirmation.requested"))
     }

@@ -169,7 +169,7 @@ import Testing
         #expect(result.step("one")?.status == .compensated)
         #expect(result.step("two")?.status == .compensated)
         #expect(result.step("look")?.status == .succeeded, "queries have nothing to undo")
-        let undone = fixture.events.events.compactMap { event -> String? in
+        let undone = fixture.events.events.compactMap { event -> StepPath? in
             if case .compensationSucceeded(let step) = event { return step }
             return nil
         }

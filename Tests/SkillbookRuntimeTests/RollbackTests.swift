@@ -6,6 +6,37 @@ import SkillbookTesting
 import Testing
 
 @Suite struct RollbackTests {
+    @Test func theEngineSaysARollbackStartsAfterTheFailureAndBeforeTheFirstUndo() async throws {
+        let fixture = try EngineFixture()
+        let result = try await fixture.run(
+            """
+            name: undone
+            steps:
+              - { id: save, skill: notes.create, with: { title: doomed } }
+              - { id: boom, skill: debug.fail, with: { message: broke } }
+            """)
+        #expect(result.status == .rolledBack)
+        #expect(
+            fixture.events.types == [
+                "run.started", "step.started", "step.succeeded", "step.started", "step.failed", "rollback.started",
+                "compensation.started", "compensation.succeeded", "run.finished",
+            ])
+    }
+
+    @Test func noRollbackStartsWhenThePolicyIsStop() async throws {
+        let fixture = try EngineFixture()
+        let result = try await fixture.run(
+            """
+            name: kept
+            on_failure: stop
+            steps:
+              - { id: save, skill: notes.create, with: { title: kept } }
+              - { id: boom, skill: debug.fail, with: { message: broke } }
+            """)
+        #expect(result.status == .failed)
+        #expect(!fixture.events.types.contains("rollback.started"))
+    }
+
     @Test func rollbackStepsReplaceTheSkillsCompensationAndSeeThisInputAndOutput() async throws {
         let sent = Recorder<String>()
         let send = ClosureSkill.action(
@@ -102,7 +133,7 @@ import Testing
         #expect(result.step("kid")?.status == .compensated)
         #expect(try fixture.snapshot().isEmpty)
         #expect(fixture.events.types.filter { $0 == "compensation.succeeded" }.count == 2)
-        let started = fixture.events.events.compactMap { event -> String? in
+        let started = fixture.events.events.compactMap { event -> StepPath? in
             if case .stepStarted(let step, _, _, _) = event { return step }
             return nil
         }

@@ -28,7 +28,7 @@ private final class Watched {
     }
 
     var states: [String: StepRow.State] {
-        Dictionary(uniqueKeysWithValues: session.steps.map { ($0.id, $0.state) })
+        Dictionary(uniqueKeysWithValues: session.steps.map { ($0.id.description, $0.state) })
     }
 }
 
@@ -62,7 +62,7 @@ private func thirtyFive() -> String {
         #expect(session.phase == .idle)
         #expect(session.playbookName == "seeded")
         #expect(session.steps.map(\.id) == ["first", "many"])
-        #expect(session.steps.map(\.skill) == ["debug.echo", "test.batched"])
+        #expect(session.steps.map(\.target) == [.skill("debug.echo"), .skill("test.batched")])
         #expect(session.steps.allSatisfy { $0.state == .pending && $0.attempt == 0 })
         #expect(session.result == nil)
     }
@@ -108,8 +108,8 @@ private func thirtyFive() -> String {
         #expect(session.outputs["counts"] == [10, 10, 10, 5])
         #expect(session.result?.runID == result.runID)
         #expect(session.runID == result.runID)
-        #expect(session.log.first == "▶ phases (run \(result.runID))")
-        #expect(session.log.last?.hasPrefix("phases succeeded in ") == true)
+        #expect(session.log.map(\.description).first == "▶ phases (run \(result.runID))")
+        #expect(session.log.map(\.description).last?.hasPrefix("phases succeeded in ") == true)
         #expect(session.isFinished)
         #expect(watched.events.last?.type == "run.finished")
     }
@@ -157,9 +157,53 @@ private func thirtyFive() -> String {
                 .running(step: "drop", completed: nil, total: nil),
                 .finished(.succeeded, interrupted: false),
             ])
-        #expect(watched.session.log.contains("? drop (notes.delete) asks for confirmation"))
-        #expect(watched.session.log.contains("✓ approved: drop"))
+        #expect(watched.session.log.map(\.description).contains("? drop (notes.delete) asks for confirmation"))
+        #expect(watched.session.log.map(\.description).contains("✓ approved: drop"))
         #expect(try fixture.notes.list(tag: nil, limit: 10).isEmpty)
+    }
+
+    /// Runs `drop` (which asks) with the session as the confirmer, answering as `respond` says.
+    private func driven(_ respond: @MainActor (RunSession) -> Void) async throws -> (RunSession, RunResult, EngineFixture) {
+        let fixture = try EngineFixture()
+        let playbook = try fixture.load(
+            """
+            name: driven
+            steps:
+              - { id: save, skill: notes.create, with: { title: maybe } }
+              - { id: drop, skill: notes.delete, with: { ids: ["${{ steps.save.output.id }}"] } }
+            """)
+        let session = RunSession(playbook: playbook)
+        fixture.confirmer = session.confirmer
+        let handle = fixture.engine.events(playbook, inputs: ValueObject())
+        for await event in handle.events {
+            session.apply(event)
+            if session.pendingConfirmation != nil { respond(session) }
+        }
+        return (session, await handle.result.value, fixture)
+    }
+
+    @Test func approvingThroughTheSessionRunsTheStep() async throws {
+        let (session, result, fixture) = try await driven { $0.approve() }
+        #expect(result.status == .succeeded)
+        #expect(session.row("drop")?.state == .succeeded)
+        #expect(session.log.map(\.description).contains("✓ approved: drop"))
+        #expect(try fixture.notes.list(tag: nil, limit: 10).isEmpty)
+    }
+
+    @Test func decliningThroughTheSessionFailsTheStepAndRollsBack() async throws {
+        let (session, result, fixture) = try await driven { $0.decline(reason: "not today") }
+        #expect(result.status == .rolledBack)
+        #expect(session.row("drop")?.error == "step needs confirmation (notes.delete has confirm): not today")
+        #expect(session.row("save")?.state == .compensated)
+        #expect(session.log.map(\.description).contains("✗ not approved: drop"))
+        #expect(try fixture.notes.list(tag: nil, limit: 10).isEmpty)
+    }
+
+    @Test func anAnswerWithNothingPendingDoesNothing() async throws {
+        let session = RunSession()
+        session.approve()
+        #expect(session.phase == .idle)
+        #expect(!session.confirmer.isWaiting(for: "drop"))
     }
 
     @Test func aRefusedConfirmationRollsBack() async throws {
@@ -180,7 +224,7 @@ private func thirtyFive() -> String {
         #expect(watched.phases.suffix(2).first == .rollingBack(step: "save"))
         #expect(watched.states == ["save": .compensated, "drop": .failed])
         #expect(watched.session.row("drop")?.error?.contains("needs confirmation") == true)
-        #expect(watched.session.log.contains("✗ not approved: drop"))
+        #expect(watched.session.log.map(\.description).contains("✗ not approved: drop"))
     }
 
     @Test func aRollbackMarksEveryUndoneStepCompensated() async throws {
@@ -212,7 +256,7 @@ private func thirtyFive() -> String {
         #expect(rollback.last == .rollingBack(step: "many"))
         #expect(rollback.dropFirst().allSatisfy { $0 == .rollingBack(step: "items") || $0 == .rollingBack(step: "many") })
         #expect(session.phase == .finished(.rolledBack, interrupted: false))
-        #expect(session.log.contains("↶ undoing many"))
+        #expect(session.log.map(\.description).contains("↶ undoing many"))
     }
 
     @Test func cancellingTheHandleInterruptsTheRun() async throws {
@@ -261,16 +305,18 @@ private func thirtyFive() -> String {
         let session = RunSession()
         let start = Date(timeIntervalSince1970: 1_000)
         session.apply(.runStarted(runID: "r1", playbook: "outer", inputs: ValueObject()))
-        session.apply(.stepStarted(step: "a", skill: "debug.echo", attempt: 1, parameters: ValueObject()))
+        session.apply(.stepStarted(step: "a", target: .skill("debug.echo"), attempt: 1, parameters: ValueObject()))
         session.apply(.stepSucceeded(step: "a", output: .null, duration: 0.5))
-        session.apply(.stepStarted(step: "sub", skill: "playbook:inner", attempt: 1, parameters: ValueObject()))
-        session.apply(.stepStarted(step: "sub/x", skill: "notes.create", attempt: 1, parameters: ValueObject()))
+        session.apply(.stepStarted(step: "sub", target: .playbook("inner"), attempt: 1, parameters: ValueObject()))
+        session.apply(.stepStarted(step: "sub/x", target: .skill("notes.create"), attempt: 1, parameters: ValueObject()))
         session.apply(.stepSucceeded(step: "sub/x", output: .null, duration: 0.1))
-        session.apply(.stepStarted(step: "sub/y", skill: "test.stuck", attempt: 1, parameters: ValueObject()))
+        session.apply(.stepStarted(step: "sub/y", target: .skill("test.stuck"), attempt: 1, parameters: ValueObject()))
         session.apply(.stepSucceeded(step: "sub/y", output: .null, duration: 0.1))
         session.apply(.stepSucceeded(step: "sub", output: .null, duration: 0.3))
-        session.apply(.stepStarted(step: "boom", skill: "debug.fail", attempt: 1, parameters: ValueObject()))
-        session.apply(.stepFailed(step: "boom", error: "broke", willContinue: false))
+        session.apply(.stepStarted(step: "boom", target: .skill("debug.fail"), attempt: 1, parameters: ValueObject()))
+        session.apply(.stepFailed(step: "boom", error: "broke", kind: .skill, willContinue: false))
+        #expect(session.phase == .running(step: "boom", completed: nil, total: nil), "only the engine says a rollback starts")
+        session.apply(.rollbackStarted)
         #expect(session.steps.map(\.id) == ["a", "sub", "sub/x", "sub/y", "boom"])
         #expect(session.steps.map(\.depth) == [0, 0, 1, 1, 0])
         #expect(session.row("sub/x")?.parent == "sub")
@@ -300,20 +346,20 @@ private func thirtyFive() -> String {
                     error: "step 'boom' failed: broke", started: start, finished: start.addingTimeInterval(2))))
         #expect(session.phase == .finished(.rollbackIncomplete, interrupted: false))
         #expect(session.steps.map(\.state) == [.compensated, .notCompensated, .compensated, .notCompensated, .failed])
-        #expect(session.log.suffix(2) == ["outer rollback_incomplete in 2.00s", "step 'boom' failed: broke"])
+        #expect(session.log.map(\.description).suffix(2) == ["outer rollback_incomplete in 2.00s", "step 'boom' failed: broke"])
     }
 
     @Test func progressFromConcurrentBatchesNeverGoesBackwards() {
         let session = RunSession()
         session.apply(.runStarted(runID: "r", playbook: "p", inputs: ValueObject()))
-        session.apply(.stepStarted(step: "s", skill: "x.y", attempt: 1, parameters: ValueObject()))
+        session.apply(.stepStarted(step: "s", target: .skill("x.y"), attempt: 1, parameters: ValueObject()))
         session.apply(.stepProgress(step: "s", completed: 3, total: 25))
         session.apply(.stepProgress(step: "s", completed: 2, total: 25))
         #expect(session.row("s")?.completed == 3)
         #expect(session.phase == .running(step: "s", completed: 3, total: 25))
         session.apply(.stepRetrying(step: "s", attempt: 1, error: "flaky", delay: 0.5))
         #expect(session.row("s")?.attempt == 2)
-        #expect(session.log.last == "↻ s attempt 1 failed: flaky; retrying in 0.5s")
+        #expect(session.log.map(\.description).last == "↻ s attempt 1 failed: flaky; retrying in 0.5s")
     }
 
     @Test func aContinuingFailureKeepsTheRunRunning() throws {
@@ -327,16 +373,16 @@ private func thirtyFive() -> String {
             """)
         let session = RunSession(playbook: playbook)
         session.apply(.runStarted(runID: "r", playbook: "goes-on", inputs: ValueObject()))
-        session.apply(.stepStarted(step: "boom", skill: "debug.fail", attempt: 1, parameters: ValueObject()))
-        session.apply(.stepFailed(step: "boom", error: "disk on fire", willContinue: true))
+        session.apply(.stepStarted(step: "boom", target: .skill("debug.fail"), attempt: 1, parameters: ValueObject()))
+        session.apply(.stepFailed(step: "boom", error: "disk on fire", kind: .skill, willContinue: true))
         #expect(session.phase == .running(step: "boom", completed: nil, total: nil))
-        #expect(session.log.last == "✗ boom: disk on fire (continuing)")
+        #expect(session.log.map(\.description).last == "✗ boom: disk on fire (continuing)")
     }
 
     @Test func elapsedTimeComesFromTheSessionsClock() {
         let clock = ManualClock(Date(timeIntervalSince1970: 100))
         let session = RunSession(now: clock.now)
-        session.apply(.stepStarted(step: "s", skill: "x.y", attempt: 1, parameters: ValueObject()))
+        session.apply(.stepStarted(step: "s", target: .skill("x.y"), attempt: 1, parameters: ValueObject()))
         clock.advance(2.5)
         #expect(session.row("s")?.elapsed(at: clock.now()) == 2.5)
         session.apply(.stepSucceeded(step: "s", output: .null, duration: 3))

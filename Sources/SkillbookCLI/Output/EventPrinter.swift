@@ -26,23 +26,29 @@ struct EventPrinter: Sendable {
             console.err("  ↻ \(step) attempt \(attempt) failed: \(error); retrying in \(JSONText.number(delay))s")
         case .stepSucceeded(let step, _, let duration):
             console.err("  " + console.style("✓", "32") + " \(step) \(String(format: "%.2fs", duration))")
-        case .stepFailed(let step, let error, let willContinue):
-            console.err("  " + console.style("✗", "31") + " \(step): \(error)\(willContinue ? " (continuing)" : "")")
+        case .stepFailed(let step, let error, let kind, let willContinue):
+            let text = FailureRemedy.explain(error, kind: kind)
+            console.err("  " + console.style("✗", "31") + " \(step): \(text)\(willContinue ? " (continuing)" : "")")
         case .stepWaiting(let step, let wait):
             console.err("  ⧗ \(step): \(wait)")
         case .confirmationRequested(let request):
             let calls = request.calls > 1 ? " (\(request.calls) calls)" : ""
             console.err("  ? \(request.step) (\(request.skill)) asks for confirmation\(calls)")
-        case .confirmationAnswered(let step, let approved):
-            console.err("  \(approved ? "✓ approved" : "✗ not approved"): \(step)")
+        case .confirmationAnswered(let step, let answer):
+            console.err("  \(answer.isApproved ? "✓ approved" : "✗ not approved"): \(step)")
         case .stepPlanned(let plan):
             console.err("  " + DryRunText.line(plan))
+        case .rollbackStarted:
+            // The compensation lines that follow say what is undone.
+            break
         case .compensationStarted(let step):
             console.err("  ↶ undoing \(step)")
         case .compensationSucceeded(let step):
             console.err("  ↶ \(step) undone")
         case .compensationFailed(let step, let error):
             console.err("  " + console.style("!", "31") + " \(step) could not be undone: \(error)")
+        case .warning(let warning):
+            console.err("  " + console.style("!", "33") + " warning: \(warning.step.map { "\($0): " } ?? "")\(warning.message)")
         case .runFinished(let result):
             let seconds = String(format: "%.2fs", result.finished.timeIntervalSince(result.started))
             let ok = result.status == .succeeded || result.status == .succeededWithErrors
@@ -50,7 +56,7 @@ struct EventPrinter: Sendable {
             var line = "\(result.playbook) \(status) in \(seconds)"
             if result.interrupted { line += " (interrupted)" }
             console.err(line)
-            if let error = result.error { console.err("  \(error)") }
+            if let error = result.error { console.err("  \(FailureRemedy.explain(error, kind: result.failureKind))") }
             for step in result.steps where step.status == .notCompensated {
                 console.err("  not undone: \(step.id): \(step.compensationError ?? "unknown reason")")
             }

@@ -55,6 +55,8 @@ final class LiveRenderer {
         switch event {
         case .runStarted(let runID, let playbook, _):
             printAbove(console.style("▶ \(playbook)", "1") + " (run \(runID))")
+        case .warning(let warning):
+            printAbove(console.style("! warning: ", "33") + (warning.step.map { "\($0): " } ?? "") + warning.message)
         case .runFinished:
             finish()
         default:
@@ -189,7 +191,7 @@ final class LiveRenderer {
             var line = "\(result.playbook) \(console.style(result.status.rawValue, ok ? "1;32" : "1;31")) in \(seconds)"
             if result.interrupted { line += " (interrupted)" }
             lines.append(line)
-            if let error = result.error { lines.append("  \(error)") }
+            if let error = result.error { lines.append("  \(FailureRemedy.explain(error, kind: result.failureKind))") }
         } else {
             lines.append("\(session.playbookName) did not finish")
         }
@@ -204,7 +206,7 @@ final class LiveRenderer {
         case .pending: return "not run"
         case .running: return "interrupted"
         case .succeeded: return "succeeded\(time)\(counts)"
-        case .failed: return "failed\(time)\(counts)" + (row.error.map { ": \($0)" } ?? "")
+        case .failed: return "failed\(time)\(counts)" + (row.error.map { ": \(FailureRemedy.explain($0, kind: row.failureKind))" } ?? "")
         case .skipped: return "skipped"
         case .compensated: return "rolled back" + (row.error.map { " (failed: \($0))" } ?? "")
         case .notCompensated: return "not rolled back: \(row.compensationError ?? "unknown reason")"
@@ -256,17 +258,21 @@ final class LiveRenderer {
 
         init(_ rows: ArraySlice<StepRow>) {
             id = min(32, rows.map { Self.name($0).count + 2 * $0.depth }.max() ?? 0)
-            skill = min(32, rows.map(\.skill.count).max() ?? 0)
+            skill = min(32, rows.map { Self.target($0).count }.max() ?? 0)
         }
 
         /// A sub-playbook's steps show their own id, indented under the step running them.
         static func name(_ row: StepRow) -> String {
-            guard let slash = row.id.lastIndex(of: "/") else { return row.id }
-            return String(row.id[row.id.index(after: slash)...])
+            row.id.id
+        }
+
+        /// The skill id, or `playbook:NAME` for a sub-playbook step.
+        static func target(_ row: StepRow) -> String {
+            row.target?.description ?? ""
         }
 
         func pad(_ row: StepRow) -> String {
-            Self.padded(Self.name(row), id - 2 * row.depth) + "  " + Self.padded(row.skill, skill) + "  "
+            Self.padded(Self.name(row), id - 2 * row.depth) + "  " + Self.padded(Self.target(row), skill) + "  "
         }
 
         static func padded(_ text: String, _ width: Int) -> String {

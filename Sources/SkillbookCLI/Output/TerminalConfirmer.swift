@@ -6,7 +6,7 @@ import SkillbookRuntime
 struct TerminalConfirmer: Confirmer {
     var console: Console
 
-    func confirm(_ request: ConfirmationRequest) async -> String? {
+    func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer {
         var text = "\nStep '\(request.step)' runs \(request.skill): \(request.summary)\n"
         if request.calls > 1 { text += "It makes \(request.calls) calls. " }
         text += "Parameters:\n"
@@ -14,8 +14,8 @@ struct TerminalConfirmer: Confirmer {
             text += "  \(key): \(JSONText.encode(value))\n"
         }
         console.writeErr(text + "Run it? [y/N] ")
-        guard let answer = await console.readLine() else { return "no answer (end of input)" }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) ? nil : "declined"
+        guard let answer = await console.readLine() else { return .declined(reason: "no answer (end of input)") }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) ? .approved : .declined(reason: "declined")
     }
 }
 
@@ -24,7 +24,7 @@ struct PausingConfirmer: Confirmer {
     var base: any Confirmer
     var renderer: LiveRenderer
 
-    func confirm(_ request: ConfirmationRequest) async -> String? {
+    func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer {
         await renderer.pause()
         let answer = await base.confirm(request)
         await renderer.resume()

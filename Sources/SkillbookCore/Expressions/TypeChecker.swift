@@ -12,7 +12,7 @@ struct TypeChecker {
     private(set) var errors: [ExpressionError] = []
     /// Paths (`inputs.limit`) known not to be null here: the left side of `&&` compared them with
     /// `!= null` (or the left side of `||` with `== null`).
-    private var notNull: Set<String> = []
+    var notNull: Set<String> = []
 
     init(scope: ExpressionScope) {
         self.scope = scope

@@ -42,6 +42,8 @@ public struct StepReport: Sendable {
     public var attempts: Int
     public var output: Value?
     public var error: String?
+    /// What kind of failure `error` is.
+    public var failureKind: FailureKind?
     /// Why a rollback could not undo it.
     public var compensationError: String?
     public var duration: Double
@@ -65,6 +67,8 @@ public struct RunResult: Sendable {
     public var steps: [StepReport]
     /// The failure that ended the run, if any.
     public var error: String?
+    /// What kind of failure `error` is (set with it).
+    public var failureKind: FailureKind?
     public var started: Date
     public var finished: Date
 

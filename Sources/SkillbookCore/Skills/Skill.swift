@@ -60,9 +60,12 @@ public struct SkillContext: Sendable {
 /// A failure a skill reports to the user.
 public struct SkillError: Error, Sendable, CustomStringConvertible, Equatable {
     public var message: String
+    /// What kind of failure it is: `skill` unless the skill knows better (`unavailable`, `validation`, `timeout`).
+    public var kind: FailureKind
 
-    public init(_ message: String) {
+    public init(_ message: String, kind: FailureKind = .skill) {
         self.message = message
+        self.kind = kind
     }
 
     public var description: String { message }

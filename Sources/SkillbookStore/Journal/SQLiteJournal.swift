@@ -251,6 +251,7 @@ public final class SQLiteJournal: RunJournal {
                     entry["status"] = .string(step.status.rawValue)
                     entry["attempts"] = .int(step.attempts)
                     if let error = step.error { entry["error"] = .string(error) }
+                    if let kind = step.failureKind { entry["failure_kind"] = .string(kind.rawValue) }
                     if let error = step.compensationError { entry["compensation_error"] = .string(error) }
                     entry["duration"] = .double(step.duration)
                     return .object(entry)
@@ -258,12 +259,13 @@ public final class SQLiteJournal: RunJournal {
             try execute(
                 """
                 UPDATE runs SET status = ?2, interrupted = ?3, finished = ?4, error = ?5, outputs = ?6, report = ?7,
-                    heartbeat = ?4
+                    heartbeat = ?4, failure_kind = coalesce(?8, failure_kind)
                 WHERE id = ?1
                 """,
                 [
                     .text(result.runID), .text(status.rawValue), .integer(result.interrupted ? 1 : 0), .real(finished),
                     SQLValue(error), .text(JSONText.encode(.object(result.outputs))), .text(JSONText.encode(report)),
+                    SQLValue(result.failureKind?.rawValue),
                 ])
             try closeSessions(result.runID, outcome: status.rawValue, at: finished)
         }

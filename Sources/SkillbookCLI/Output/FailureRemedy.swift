@@ -1,0 +1,18 @@
+import SkillbookCore
+
+/// What a person can do about a failure of a kind: the command line's own advice, which the
+/// libraries (stating facts only) leave out.
+enum FailureRemedy {
+    static func text(for kind: FailureKind?) -> String? {
+        switch kind {
+        case .refused: "pass --yes to approve, or set 'confirm: false' on the step"
+        default: nil
+        }
+    }
+
+    /// `message` followed by the remedy of `kind`, if it has one.
+    static func explain(_ message: String, kind: FailureKind?) -> String {
+        guard let remedy = text(for: kind) else { return message }
+        return "\(message); \(remedy)"
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import SkillbookCore
+
+extension RunExecution {
+    /// One call with the step's retries, journaled before and after; recorded for rollback when it
+    /// completes. A resumed run reuses calls that completed before instead of making them again.
+    func callWithRetry(
+        _ skill: any Skill, _ parameters: ValueObject, step: PlaybookStep, index: Int, key: CallKey, label: String,
+        progress: Progress
+    ) async throws -> Value {
+        let descriptor = skill.descriptor
+        let id = path(of: step)
+        if let resume {
+            if let recorded = resume.completed[key] {
+                advance(progress, id)
+                return recorded.call.output
+            }
+            if resume.plan.uncertain[key] == .skip {
+                advance(progress, id)
+                return .null
+            }
+        }
+        var attempt = 0
+        while true {
+            attempt += 1
+            try Task.checkCancellation()
+            let record = CallRecord(
+                runID: runID, key: key, skill: descriptor.id, attempt: attempt,
+                parameters: state.redactor.redact(parameters), started: engine.environment.now(),
+                hasEffects: descriptor.kind != .query)
+            if let recorder = engine.recorder {
+                do { try await recorder.callStarted(record) } catch {
+                    throw StepFailure(
+                        message: "the journal could not record the call, so it was not made: \(error)", kind: .journal,
+                        retryable: false)
+                }
+            }
+            do {
+                let output = try await call(skill, parameters, step: step, attempt: attempt)
+                if let first = SchemaValidator.validate(output, against: descriptor.output).first {
+                    throw StepFailure(
+                        message: "skill '\(descriptor.id)' returned an output that breaks its schema: \(first)", kind: .skill)
+                }
+                // A value the skill's output schema marks secret is masked from now on.
+                state.addSecrets(in: output, schema: descriptor.output)
+                // The call is done whatever the journal says: rollback must know of it.
+                state.complete(
+                    CompletedUnit(
+                        stepIndex: reportIndex(index), stepID: id, key: key, skill: skill,
+                        call: CompletedCall(parameters: parameters, output: output), rollback: step.rollback,
+                        playbook: playbook))
+                if let recorder = engine.recorder {
+                    let kept = state.redactor.redact(output)
+                    var finished = record
+                    finished.outputMasked = kept != output
+                    do {
+                        try await recorder.callFinished(finished, output: kept, error: nil, finished: engine.environment.now())
+                    } catch {
+                        try journalFailed(
+                            "the journal could not record the result of \(key)", error, step: id, isAction: record.hasEffects)
+                    }
+                }
+                if !isNested { state.report(index) { $0.attempts = max($0.attempts, attempt) } }
+                advance(progress, id)
+                return output
+            } catch {
+                // A journal failure after the call completed is final: the call is not made again.
+                if let failure = error as? StepFailure, failure.kind == .journal { throw failure }
+                let message = (label.isEmpty ? "" : "\(label): ") + describe(error)
+                let kind = Self.kind(of: error)
+                if let recorder = engine.recorder {
+                    do {
+                        try await recorder.callFinished(
+                            record, output: nil, error: state.redactor.redact(message), finished: engine.environment.now())
+                    } catch let journal {
+                        // The failure is recorded as the step's; only this attempt's line is missing.
+                        try? journalFailed(
+                            "the journal could not record the failure of \(key)", journal, step: id, isAction: false)
+                    }
+                }
+                if Task.isCancelled { throw CancellationError() }
+                if let timeout = error as? StepTimedOut, timeout.wholeRun { throw error }
+                if let failure = error as? StepFailure, !failure.retryable {
+                    throw StepFailure(message: message, kind: kind, retryable: false)
+                }
+                guard attempt < step.retry.attempts else {
+                    if !isNested { state.report(index) { $0.attempts = max($0.attempts, attempt) } }
+                    throw StepFailure(message: message, kind: kind)
+                }
+                let delay = step.retry.delay(after: attempt)
+                onEvent(.stepRetrying(step: id, attempt: attempt, error: state.redactor.redact(message), delay: delay))
+                try await engine.environment.sleep(delay)
+            }
+        }
+    }
+
+    func advance(_ progress: Progress, _ id: StepPath) {
+        let done = progress.advance()
+        if progress.total > 1 { onEvent(.stepProgress(step: id, completed: done, total: progress.total)) }
+    }
+
+    /// A journal write failed. For an action's record this fails the step (kind `journal`): a
+    /// resume could not tell what the action did. Any other record only costs a warning event.
+    func journalFailed(_ what: String, _ error: any Error, step: StepPath?, isAction: Bool) throws {
+        let message = "\(what): \(error)"
+        if isAction { throw StepFailure(message: message, kind: .journal, retryable: false) }
+        onEvent(.warning(RunWarning(step: step, message: state.redactor.redact(message))))
+    }
+
+    /// The kind of a call's failure.
+    static func kind(of error: any Error) -> FailureKind {
+        switch error {
+        case is StepTimedOut: .timeout
+        case let failure as StepFailure: failure.kind
+        case let skillError as SkillError: skillError.kind
+        case is CancellationError: .interrupted
+        case is DiagnosticError: .validation
+        default: .skill
+        }
+    }
+
+    func describe(_ error: any Error) -> String {
+        switch error {
+        case let timeout as StepTimedOut:
+            timeout.wholeRun
+                ? "the playbook timed out after \(JSONText.number(playbook.timeout ?? timeout.seconds))s"
+                : "timed out after \(JSONText.number(timeout.seconds))s"
+        case let failure as StepFailure: failure.message
+        case let skillError as SkillError: skillError.message
+        case let diagnostics as DiagnosticError: diagnostics.description
+        default: String(describing: error)
+        }
+    }
+
+
+    /// Calls the skill under the step's timeout (and what is left of the playbook's).
+    func call(_ skill: any Skill, _ parameters: ValueObject, step: PlaybookStep, attempt: Int) async throws -> Value {
+        var limit = step.timeout ?? skill.descriptor.timeout
+        var wholeRun = false
+        if let deadline {
+            let left = deadline.timeIntervalSince(engine.environment.now())
+            if left <= limit {
+                limit = max(0, left)
+                wholeRun = true
+            }
+        }
+        let onEvent = self.onEvent
+        let stepPath = path(of: step)
+        let seconds = limit
+        let endsRun = wholeRun
+        let context = SkillContext(
+            runID: runID, stepID: stepPath.description, attempt: attempt, timeZone: engine.environment.timeZone
+        ) { done, total in
+            onEvent(.stepProgress(step: stepPath, completed: done, total: total))
+        }
+        // The skill's own result always decides: after a timeout (or an interrupt) the skill is
+        // cancelled and awaited, so an effect it completed anyway is still recorded and can be undone.
+        let (result, timedOut) = await Deadlines.shared.run(timeout: seconds) {
+            try await skill.run(parameters, context: context)
+        }
+        switch result {
+        case .success(let value): return value
+        // A skill that failed on its own keeps its own error, even if the time ran out meanwhile
+        // (on a starved machine the timer can fire before the skill's task even starts).
+        case .failure(let error) where timedOut && !(error is SkillError):
+            throw StepTimedOut(seconds: seconds, wholeRun: endsRun)
+        case .failure(let error): throw error
+        }
+    }
+}

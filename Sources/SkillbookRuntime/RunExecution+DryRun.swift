@@ -1,0 +1,43 @@
+import SkillbookCore
+
+extension RunExecution {
+    /// In a dry-run: the earlier steps this step's mappings read whose outputs are unknown (actions not run).
+    func unknownReferences(of step: PlaybookStep) -> [String] {
+        let known = state.read { $0.outputs }
+        let values = step.with.map(\.value) + [step.foreach].compactMap { $0 }
+        var unknown: [String] = []
+        for value in values {
+            for (template, _) in value.templates {
+                for expression in template.expressions {
+                    for reference in expression.references where reference.count > 1 && reference[0] == "steps" {
+                        let name = reference[1]
+                        if known[prefix + name] == nil, playbook.step(name) != nil, !unknown.contains(name) {
+                            unknown.append(name)
+                        }
+                    }
+                }
+            }
+        }
+        return unknown
+    }
+
+    /// A dry-run's account of a step it does not run: an action, or a query reading unknown outputs.
+    func plannedAction(_ step: PlaybookStep, _ descriptor: SkillDescriptor, _ plan: CallPlan) -> StepPlan {
+        let resolved = plan.unknown.isEmpty
+        return StepPlan(
+            step: path(of: step), skill: descriptor.id, kind: descriptor.kind, ran: false,
+            parameters: plan.iterations.first.map(state.redactor.redact), unknownFrom: plan.unknown,
+            iterations: step.foreach == nil ? nil : (resolved ? plan.iterations.count : nil),
+            batches: plan.driver == nil ? nil : (resolved ? plan.calls : nil),
+            confirm: step.confirm ?? descriptor.confirm, reversible: descriptor.reversible || step.rollback != nil)
+    }
+
+    /// A dry-run's account of a query it ran for real.
+    func plannedQuery(_ step: PlaybookStep, _ descriptor: SkillDescriptor, _ plan: CallPlan) -> StepPlan {
+        StepPlan(
+            step: path(of: step), skill: descriptor.id, kind: descriptor.kind, ran: true,
+            parameters: plan.iterations.first.map(state.redactor.redact), unknownFrom: [],
+            iterations: step.foreach == nil ? nil : plan.iterations.count, batches: plan.driver == nil ? nil : plan.calls,
+            confirm: false, reversible: true)
+    }
+}

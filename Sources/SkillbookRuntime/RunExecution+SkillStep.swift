@@ -1,0 +1,127 @@
+import SkillbookCore
+
+/// Every call a skill step will make, worked out (and validated) before any of them runs.
+struct CallPlan: Sendable {
+    /// Parameters per foreach element (one entry without `foreach`), before batching.
+    var iterations: [ValueObject] = []
+    /// The calls of each iteration: one, or one per batch of the driving list.
+    var batches: [[ValueObject]] = []
+    /// The list parameter that drives batching, if the step batches.
+    var driver: BatchDriver?
+    /// Dry-run: earlier steps whose unknown outputs the mappings read (nothing was resolved then).
+    var unknown: [String] = []
+    /// Foreach items whose per-item `when` is false: not called, `{ skipped: true }` in the output.
+    var skipped: Set<Int> = []
+
+    /// Calls in all: batches over all iterations.
+    var calls: Int { batches.reduce(0) { $0 + $1.count } }
+    /// The first call's parameters, for events (before redaction).
+    var firstParameters: ValueObject { iterations.first ?? ValueObject() }
+}
+
+extension RunExecution {
+    /// A skill step: once, batched, or once per foreach element. `nil` output in a dry-run of an action.
+    func runSkillStep(_ step: PlaybookStep, skill: any Skill, index: Int, context: EvaluationContext) async throws -> Value? {
+        let descriptor = skill.descriptor
+        let id = path(of: step)
+        let plan = try planCalls(step, descriptor, context: context)
+
+        if dryRun && (descriptor.kind == .action || !plan.unknown.isEmpty) {
+            onEvent(.stepPlanned(plannedAction(step, descriptor, plan)))
+            return nil
+        }
+
+        onEvent(
+            .stepStarted(
+                step: id, target: .skill(descriptor.id), attempt: 1, parameters: state.redactor.redact(plan.firstParameters)))
+        if step.confirm ?? descriptor.confirm, !dryRun {
+            try await confirm(step, descriptor, plan)
+        }
+
+        let locked = descriptor.kind == .action ? descriptor.resources : []
+        if !locked.isEmpty {
+            let onEvent = onEvent
+            try await engine.resources.acquire(locked, for: runID, step: id.description) { wait in
+                onEvent(.stepWaiting(step: id, wait: wait))
+            }
+        }
+        defer { if !locked.isEmpty { Task { [resources = engine.resources, runID] in await resources.release(locked, for: runID) } } }
+
+        let calls = plan.calls
+        let progress = Progress(total: calls)
+        if calls > 1 { onEvent(.stepProgress(step: id, completed: 0, total: calls)) }
+        if step.foreach == nil {
+            let outputs = try await runBatches(plan.batches[0], step: step, skill: skill, index: index, progress: progress)
+            if dryRun { onEvent(.stepPlanned(plannedQuery(step, descriptor, plan))) }
+            return plan.driver == nil ? outputs[0] : Value.mergedBatches(outputs)
+        }
+        let results = try await forEach(
+            plan.batches, step: step, skill: skill, index: index, driver: plan.driver, progress: progress, skipped: plan.skipped)
+        return .array(results)
+    }
+
+    /// Resolves and validates the parameters of every call of the step (none in a dry-run that
+    /// reads unknown outputs).
+    func planCalls(_ step: PlaybookStep, _ descriptor: SkillDescriptor, context: EvaluationContext) throws -> CallPlan {
+        var plan = CallPlan(driver: try? step.batchDriver(for: descriptor).get())
+        if dryRun {
+            plan.unknown = unknownReferences(of: step)
+        }
+        if plan.unknown.isEmpty {
+            if let foreach = step.foreach {
+                let list: Value
+                do { list = try foreach.evaluate(in: context) } catch { throw StepFailure(message: "'foreach': \(error.message)", kind: .validation) }
+                guard case .array(let items) = list else {
+                    throw StepFailure(message: "'foreach' expects a list, got \(list.typeName)", kind: .validation)
+                }
+                for (position, item) in items.enumerated() {
+                    let itemContext = evaluationContext(item: item, index: position)
+                    if step.whenIsPerItem, let when = step.when, !(try Self.holds(when, in: itemContext, item: position)) {
+                        plan.skipped.insert(position)
+                        plan.iterations.append(ValueObject())
+                        continue
+                    }
+                    plan.iterations.append(try resolveParameters(step, descriptor, context: itemContext, driver: plan.driver))
+                }
+            } else {
+                plan.iterations = [try resolveParameters(step, descriptor, context: context, driver: plan.driver)]
+            }
+        }
+        plan.batches = plan.iterations.enumerated().map { position, parameters in
+            plan.skipped.contains(position) ? [] : batchesOf(parameters, driver: plan.driver)
+        }
+        return plan
+    }
+
+    /// A per-item `when`: true, false (null counts as false), or a failure for another value.
+    static func holds(_ when: MappedValue, in context: EvaluationContext, item: Int) throws -> Bool {
+        let value: Value
+        do { value = try when.evaluate(in: context) } catch {
+            throw StepFailure(message: "'when' of item \(item + 1) could not be evaluated: \(error.message)", kind: .validation)
+        }
+        guard let holds = value.conditionValue else {
+            throw StepFailure(message: "'when' of item \(item + 1) must be a boolean, got \(value.typeName)", kind: .validation)
+        }
+        return holds
+    }
+
+    /// Asks the confirmer; throws a non-retryable `StepFailure` when it refuses.
+    func confirm(_ step: PlaybookStep, _ descriptor: SkillDescriptor, _ plan: CallPlan) async throws {
+        let id = path(of: step)
+        let request = ConfirmationRequest(
+            step: id, skill: descriptor.id, summary: descriptor.summary,
+            parameters: state.redactor.redact(plan.firstParameters), calls: plan.calls)
+        onEvent(.confirmationRequested(request))
+        let answer = await engine.confirmer.confirm(request)
+        onEvent(.confirmationAnswered(step: id, answer: answer))
+        switch answer {
+        case .approved: return
+        case .declined(let reason):
+            throw StepFailure(
+                message: "step needs confirmation (\(descriptor.id) has confirm): \(reason)", kind: .declined, retryable: false)
+        case .refused(let reason):
+            throw StepFailure(
+                message: "step needs confirmation (\(descriptor.id) has confirm): \(reason)", kind: .refused, retryable: false)
+        }
+    }
+}
