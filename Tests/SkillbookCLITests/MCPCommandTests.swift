@@ -1,5 +1,6 @@
 import Foundation
 import SkillbookCore
+import SkillbookTesting
 import Testing
 
 /// `skillbook mcp` against the official Python SDK's stdio client (`Fixtures/mcp_host_client.py`,

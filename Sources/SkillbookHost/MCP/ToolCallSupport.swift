@@ -93,14 +93,14 @@ final class RunProgress: Sendable {
     private func receive(_ event: RunEvent) {
         let total = Double(max(steps, 1))
         switch event {
-        case .stepStarted(let step, let skill, _, _):
+        case .stepStarted(let step, let target, _, _):
             let finished = done.withLock { $0 }
-            report(MCPProgress(progress: Double(finished) + 0.001, total: total, message: "step '\(step)' runs \(skill)"))
+            report(MCPProgress(progress: Double(finished) + 0.001, total: total, message: "step '\(step)' runs \(target)"))
         case .stepProgress(let step, let completed, let of) where of > 0:
             let finished = done.withLock { $0 }
             let fraction = 0.001 + 0.998 * Double(completed) / Double(of)
             report(MCPProgress(progress: Double(finished) + fraction, total: total, message: "step '\(step)': \(completed) of \(of)"))
-        case .stepSucceeded(let step, _, _), .stepSkipped(let step, _), .stepFailed(let step, _, _):
+        case .stepSucceeded(let step, _, _), .stepSkipped(let step, _), .stepFailed(let step, _, _, _):
             let finished = done.withLock { count in
                 count += 1
                 return count

@@ -117,10 +117,10 @@ public struct WorkspaceToolRunner: MCPToolRunner {
 struct ContextConfirmer: Confirmer {
     let context: MCPCallContext
 
-    func confirm(_ request: ConfirmationRequest) async -> String? {
-        if context.approved { return nil }
+    func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer {
+        if context.approved { return .approved }
         let summary = "Step '\(request.step)' runs \(request.skill): \(request.summary)"
-        if await context.confirm(summary) { return nil }
-        return "'\(request.step)' was not approved (declined, or the client cannot be asked; start the server with --yes to allow it)"
+        if await context.confirm(summary) { return .approved }
+        return .declined(reason: "'\(request.step)' was not approved (declined, or the client cannot be asked; start the server with --yes to allow it)")
     }
 }
