@@ -39,7 +39,7 @@ var package = Package(
         .executableTarget(name: "skillbook-mcp-testserver", dependencies: ["SkillbookMCP", "SkillbookMCPTesting"]),
         .target(
             name: "SkillbookHost",
-            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
+            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookMCP"]
         ),
         .target(
             name: "SkillbookCLI",
@@ -75,7 +75,8 @@ var package = Package(
             name: "SkillbookHostTests",
             dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookTesting"]),
         .testTarget(
-            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]),
+            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,8 +32,10 @@ final class SkillbookChild {
     let stdout = OutputFile()
     let stderr = OutputFile()
 
-    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
-        process.executableURL = try builtExecutable()
+    /// `executable` (default: the built `skillbook`) with `arguments`, in `directory`, with
+    /// `environment` added to the child's small fixed environment.
+    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil) throws {
+        process.executableURL = try executable ?? builtExecutable()
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
