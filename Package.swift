@@ -30,7 +30,7 @@ var package = Package(
         .target(name: "SkillbookSchedule", dependencies: ["SkillbookCore"]),
         .target(
             name: "SkillbookHost",
-            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
+            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookSchedule"]
         ),
         .target(
             name: "SkillbookCLI",
@@ -57,7 +57,7 @@ var package = Package(
         ),
         .testTarget(
             name: "SkillbookHostTests",
-            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookTesting"]),
+            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookSchedule", "SkillbookTesting"]),
         .testTarget(
             name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]),
     ],

@@ -1,0 +1,55 @@
+import Foundation
+import SkillbookCore
+import SkillbookStore
+import Testing
+
+/// `skillbook daemon` as a real process.
+@Suite(.serialized) struct DaemonCommandTests {
+    static let pulse = """
+        name: pulse
+        schedule: { every: 2s }
+        steps:
+          - id: save
+            skill: notes.create
+            with: { title: pulse }
+        """
+
+    @Test func firesEveryTwoSecondsRefusesASecondDaemonAndStopsOnSIGTERM() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/pulse.yaml", Self.pulse)
+        let workspace = ["--playbooks", directory.playbooks.path, "--state", directory.state.path]
+        let daemon = try SkillbookChild(["daemon", "--grace", "5s"] + workspace, in: directory.url)
+        #expect(try await wait(upTo: 10) { daemon.stderr.text.contains("fire started pulse#0@") })
+        let started = Date()
+
+        let refusedAt = Date()
+        let second = try SkillbookChild(["daemon"] + workspace, in: directory.url)
+        second.process.waitUntilExit()
+        #expect(Date().timeIntervalSince(refusedAt) < 1)
+        #expect(second.process.terminationStatus == 2)
+        #expect(second.stderr.text.contains("error: another skillbook daemon (pid \(daemon.pid)) is running on this state"))
+
+        // The first fire is at once, then one every 2 s: about five in 10 s.
+        try await Task.sleep(for: .seconds(max(0, 8.5 - Date().timeIntervalSince(started))))
+        kill(daemon.pid, SIGTERM)
+        let stopped = Date()
+        #expect(try await wait(upTo: 10) { !daemon.process.isRunning })
+        #expect(daemon.process.terminationStatus == 0)
+        let log = daemon.stderr.text
+        #expect(log.contains("skillbook: daemon signal=SIGTERM: no more fires"))
+        #expect(log.hasSuffix("skillbook: daemon stopped\n"))
+
+        let runs = try SQLiteJournal(stateDirectory: directory.state).runs(playbook: "pulse", status: nil, limit: 100)
+        let instants = runs.compactMap(\.scheduledAt)
+        #expect(instants.count == runs.count)
+        // A loaded machine may oversleep the test; the count must still match the time it let pass.
+        let first = try #require(instants.min())
+        let expected = Int(stopped.timeIntervalSince(first) / 2) + 1
+        #expect(abs(runs.count - expected) <= 1, "\(runs.count) runs, \(expected) expected")
+        if stopped.timeIntervalSince(started) < 9 { #expect((4...6).contains(runs.count), "\(runs.count) runs in 10 s") }
+        #expect(Set(instants).count == instants.count)
+        #expect(runs.allSatisfy { $0.trigger == "schedule" && $0.status == .succeeded })
+        let gaps = zip(instants.sorted(), instants.sorted().dropFirst()).map { $1.timeIntervalSince($0) }
+        #expect(gaps.allSatisfy { abs($0 - 2) < 0.001 }, "\(gaps)")
+    }
+}
