@@ -52,4 +52,43 @@ import Testing
         let gaps = zip(instants.sorted(), instants.sorted().dropFirst()).map { $1.timeIntervalSince($0) }
         #expect(gaps.allSatisfy { abs($0 - 2) < 0.001 }, "\(gaps)")
     }
+
+    static let slow = """
+        name: slow
+        schedule: { every: 1h }
+        steps:
+          - id: save
+            skill: notes.create
+            with: { title: should be undone }
+          - id: wait
+            skill: debug.sleep
+            with: { seconds: 600 }
+        """
+
+    @Test func reloadsChangedFilesKeepsTheOthersAndCancelsRunsAfterTheGrace() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/slow.yaml", Self.slow)
+        let workspace = ["--playbooks", directory.playbooks.path, "--state", directory.state.path]
+        let daemon = try SkillbookChild(["daemon", "--grace", "1s"] + workspace, in: directory.url)
+        #expect(try await wait(upTo: 10) { daemon.stderr.text.contains("fire started slow#0@") })
+
+        directory.write("Playbooks/broken.yaml", "name: broken\nschedule: { cron: \"* 25 * * *\" }\nsteps: []\n")
+        #expect(try await wait(upTo: 10) { daemon.stderr.text.contains("reloaded playbooks scheduled=1 broken=1") })
+        let log = daemon.stderr.text
+        #expect(log.contains("skillbook: playbook broken file=Playbooks/broken.yaml error=Playbooks/broken.yaml:2:22: error: schedule.cron: field 2 (hour): 25 is out of range 0-23\n"))
+
+        let signalled = Date()
+        kill(daemon.pid, SIGTERM)
+        #expect(try await wait(upTo: 15) { !daemon.process.isRunning })
+        #expect(daemon.process.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(signalled) < 10)
+        let end = daemon.stderr.text
+        #expect(end.contains("skillbook: daemon stopping running=1 grace=1s\n"))
+        #expect(end.contains("skillbook: daemon grace over: cancelling 1 run(s)\n"))
+        #expect(end.contains("status=rolled_back"))
+        #expect(end.hasSuffix("skillbook: daemon stopped\n"))
+        let runs = try SQLiteJournal(stateDirectory: directory.state).runs(playbook: "slow", status: nil, limit: 10)
+        #expect(runs.map(\.status) == [.rolledBack])
+        #expect(try NotesStore(stateDirectory: directory.state).list(tag: nil, limit: 10).isEmpty)
+    }
 }
