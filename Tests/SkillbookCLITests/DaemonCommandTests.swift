@@ -91,4 +91,50 @@ import Testing
         #expect(runs.map(\.status) == [.rolledBack])
         #expect(try NotesStore(stateDirectory: directory.state).list(tag: nil, limit: 10).isEmpty)
     }
+
+    static let minutely = """
+        name: minutely
+        schedule: { cron: "* * * * *", timezone: UTC, catch_up: all }
+        steps:
+          - id: wait
+            skill: debug.sleep
+            with: { seconds: 0.4 }
+        """
+
+    @Test func killDashNineDuringACatchUpThenARestartLosesNoFireAndDoublesNone() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/minutely.yaml", Self.minutely)
+        // Ten minutes of downtime: the watermark is ten whole minutes back.
+        let now = Date()
+        let watermark = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60 - 600)
+        let state = String(decoding: try JSONEncoder().encode(EntryState(watermark: watermark)), as: UTF8.self)
+        let database = try StateDatabase.openSeparately(stateDirectory: directory.state)
+        try database.run(
+            "INSERT INTO schedule_entries (playbook, entry, state, updated) VALUES ('minutely', 0, ?1, 0)", [.text(state)])
+        let workspace = ["--playbooks", directory.playbooks.path, "--state", directory.state.path]
+
+        let first = try SkillbookChild(["daemon"] + workspace, in: directory.url)
+        #expect(try await wait(upTo: 20) { first.stderr.text.components(separatedBy: "fire started minutely#0@").count > 3 })
+        kill(first.pid, SIGKILL)
+        first.process.waitUntilExit()
+
+        let second = try SkillbookChild(["daemon"] + workspace, in: directory.url)
+        let expected = (1...10).map { Int64((watermark.timeIntervalSince1970 + Double($0) * 60) * 1000) }
+        let started = { () throws -> [Int64] in
+            try database.query("SELECT scheduled_ms FROM fires WHERE playbook = 'minutely' AND outcome = 'started' ORDER BY scheduled_ms")
+                .compactMap { $0.int("scheduled_ms").map(Int64.init) }
+        }
+        #expect(try await wait(upTo: 30) { ((try? started()) ?? []).count >= 10 && second.stderr.text.contains("status=succeeded") })
+        try await Task.sleep(for: .seconds(1))
+        kill(second.pid, SIGTERM)
+        second.process.waitUntilExit()
+        #expect(second.process.terminationStatus == 0)
+
+        let fires = try started()
+        #expect(Array(fires.prefix(10)) == expected, "\(first.stderr.text)\n---\n\(second.stderr.text)")
+        let runs = try SQLiteJournal(stateDirectory: directory.state).runs(playbook: "minutely", status: nil, limit: 100)
+        let instants = runs.compactMap(\.scheduledAt).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+        #expect(instants.sorted() == fires)
+        #expect(runs.filter { $0.status == .interrupted }.count == 1)
+    }
 }
