@@ -85,7 +85,8 @@ extension PlaybookHost {
     ) async -> RunResult {
         let engine = Engine(
             registry: prepared.registry, environment: fixedRunID(prepared.runID),
-            confirmer: confirmer ?? configuration.confirmation.confirmer, recorder: prepared.journal)
+            confirmer: confirmer ?? configuration.confirmation.confirmer,
+            resources: persistence.resourceLocks(prepared.journal), recorder: prepared.journal)
         switch prepared.work {
         case .run(let options):
             let result = await engine.run(prepared.playbook, inputs: prepared.inputs, options: options, onEvent: onEvent)

@@ -43,6 +43,10 @@ public enum RunEventJSON {
             object["skill"] = .string(request.skill)
             object["parameters"] = .object(request.parameters)
             object["calls"] = .int(request.calls)
+        case .stepWaiting(let step, let wait):
+            object["step"] = .string(step)
+            object["resources"] = .array(wait.resources.map(Value.string))
+            object["held_by"] = wait.heldBy.map(Value.string) ?? .null
         case .confirmationAnswered(let step, let approved):
             object["step"] = .string(step)
             object["approved"] = .bool(approved)

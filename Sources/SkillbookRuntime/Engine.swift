@@ -305,12 +305,16 @@ struct RunExecution: Sendable {
             return StepFailure(message: "step '\(id)' failed: \(text)")
         }
 
-        if let when = step.when {
+        // A `when` that uses `item` or `index` is decided per foreach item, in `runSkillStep`.
+        if let when = step.when, !step.whenIsPerItem {
             let value: Value
             do { value = try when.evaluate(in: context) } catch {
                 throw await fail("'when' could not be evaluated: \(error.message)")
             }
-            if !value.isTruthy {
+            guard let holds = value.conditionValue else {
+                throw await fail("'when' must be a boolean, got \(value.typeName)")
+            }
+            if !holds {
                 if !isNested { state.report(index) { $0.status = .skipped } }
                 await record(step: id, .skipped, output: nil, error: nil)
                 onEvent(.stepSkipped(step: id, reason: "'when' is false"))
@@ -379,6 +383,8 @@ struct RunExecution: Sendable {
         // Work out every call first: parameters are validated before anything runs.
         var iterations: [ValueObject] = []
         var unknown: [String] = []
+        // Foreach items whose `when` is false: not called, `{ skipped: true }` in the output.
+        var skipped: Set<Int> = []
         if dryRun {
             unknown = unknownReferences(of: step)
         }
@@ -390,13 +396,19 @@ struct RunExecution: Sendable {
                     throw StepFailure(message: "'foreach' expects a list, got \(list.typeName)")
                 }
                 for (position, item) in items.enumerated() {
-                    iterations.append(try resolveParameters(step, descriptor, context: evaluationContext(item: item, index: position), driver: driver))
+                    let itemContext = evaluationContext(item: item, index: position)
+                    if step.whenIsPerItem, let when = step.when, !(try Self.holds(when, in: itemContext, item: position)) {
+                        skipped.insert(position)
+                        iterations.append(ValueObject())
+                        continue
+                    }
+                    iterations.append(try resolveParameters(step, descriptor, context: itemContext, driver: driver))
                 }
             } else {
                 iterations = [try resolveParameters(step, descriptor, context: context, driver: driver)]
             }
         }
-        let batches = iterations.map { batchesOf($0, driver: driver) }
+        let batches = iterations.enumerated().map { skipped.contains($0.offset) ? [] : batchesOf($0.element, driver: driver) }
         let calls = batches.reduce(0) { $0 + $1.count }
 
         if dryRun && (descriptor.kind == .action || !unknown.isEmpty) {
@@ -426,7 +438,10 @@ struct RunExecution: Sendable {
         }
 
         let locked = descriptor.kind == .action ? descriptor.resources : []
-        if !locked.isEmpty { try await engine.resources.acquire(locked, for: runID, waiting: { _ in }) }
+        if !locked.isEmpty {
+            let onEvent = onEvent
+            try await engine.resources.acquire(locked, for: runID, step: id) { wait in onEvent(.stepWaiting(step: id, wait: wait)) }
+        }
         defer { if !locked.isEmpty { Task { [resources = engine.resources, runID] in await resources.release(locked, for: runID) } } }
 
         let progress = Progress(total: calls)
@@ -436,8 +451,21 @@ struct RunExecution: Sendable {
             if dryRun { onEvent(.stepPlanned(plannedQuery(step, descriptor, iterations, calls, driver))) }
             return driver == nil ? outputs[0] : Value.mergedBatches(outputs)
         }
-        let results = try await forEach(batches, step: step, skill: skill, index: index, driver: driver, progress: progress)
+        let results = try await forEach(
+            batches, step: step, skill: skill, index: index, driver: driver, progress: progress, skipped: skipped)
         return .array(results)
+    }
+
+    /// A per-item `when`: true, false (null counts as false), or a failure for another value.
+    static func holds(_ when: MappedValue, in context: EvaluationContext, item: Int) throws -> Bool {
+        let value: Value
+        do { value = try when.evaluate(in: context) } catch {
+            throw StepFailure(message: "'when' of item \(item + 1) could not be evaluated: \(error.message)")
+        }
+        guard let holds = value.conditionValue else {
+            throw StepFailure(message: "'when' of item \(item + 1) must be a boolean, got \(value.typeName)")
+        }
+        return holds
     }
 
     func plannedQuery(
@@ -453,19 +481,25 @@ struct RunExecution: Sendable {
     /// Runs foreach iterations, `concurrency` at a time; `on_failure: continue` applies per iteration.
     func forEach(
         _ iterations: [[ValueObject]], step: PlaybookStep, skill: any Skill, index: Int, driver: BatchDriver?,
-        progress: Progress
+        progress: Progress, skipped: Set<Int> = []
     ) async throws -> [Value] {
         let continuing = (step.onFailure ?? playbook.onFailure) == .continue
         var results = [Value](repeating: .null, count: iterations.count)
+        for position in skipped { results[position] = ["skipped": true] }
         var failures: [(Int, String)] = []
         try await withThrowingTaskGroup(of: (Int, Result<Value, StepFailure>).self) { group in
             var next = 0
             var running = 0
             var stopped = false
+            func passSkipped() {
+                while next < iterations.count, skipped.contains(next) { next += 1 }
+            }
+            passSkipped()
             func launch() {
                 let position = next
                 let batches = iterations[position]
                 next += 1
+                passSkipped()
                 running += 1
                 group.addTask {
                     do {

@@ -20,7 +20,7 @@ public actor ResourceLocks: ResourceLocking {
     public init() {}
 
     public func acquire(
-        _ resources: [String], for runID: String, waiting: @escaping @Sendable (ResourceWait) -> Void
+        _ resources: [String], for runID: String, step: String, waiting: @escaping @Sendable (ResourceWait) -> Void
     ) async throws {
         let wanted = Set(resources)
         guard !wanted.isEmpty else { return }

@@ -9,6 +9,8 @@ public enum RunEvent: Sendable {
     case stepRetrying(step: String, attempt: Int, error: String, delay: Double)
     case stepSucceeded(step: String, output: Value, duration: Double)
     case stepFailed(step: String, error: String, willContinue: Bool)
+    /// The step waits for resources another run holds (in this process or another).
+    case stepWaiting(step: String, wait: ResourceWait)
     case confirmationRequested(ConfirmationRequest)
     case confirmationAnswered(step: String, approved: Bool)
     /// Dry-run: what the step would do.
@@ -28,6 +30,7 @@ public enum RunEvent: Sendable {
         case .stepRetrying: "step.retrying"
         case .stepSucceeded: "step.succeeded"
         case .stepFailed: "step.failed"
+        case .stepWaiting: "step.waiting"
         case .confirmationRequested: "confirmation.requested"
         case .confirmationAnswered: "confirmation.answered"
         case .stepPlanned: "step.planned"

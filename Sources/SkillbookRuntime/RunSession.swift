@@ -203,6 +203,9 @@ public final class RunSession {
                 if (policy == .continue ? playbookPolicy : policy) == .rollback { phase = .rollingBack(step: nil) }
             }
 
+        case .stepWaiting(let step, let wait):
+            log.append("⧗ \(step): \(wait)")
+
         case .confirmationRequested(let request):
             phase = .awaitingConfirmation(request)
             log.append("? \(request.step) (\(request.skill)) asks for confirmation")

@@ -118,7 +118,35 @@ public enum StateDatabase {
         ALTER TABLE calls ADD COLUMN masked INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE steps ADD COLUMN masked INTEGER NOT NULL DEFAULT 0;
         """,
-        // 5: schedules (see SQLiteFireLedger). `fires` holds every fire decided, keyed by playbook,
+        // 5: write locks on resources across processes (see SQLiteResourceLocks): who holds each
+        // resource, with the holder's process and a heartbeat; and each wait for one, for the
+        // timeline of `runs show`. Times are seconds since 1970.
+        """
+        CREATE TABLE resource_locks (
+            resource TEXT PRIMARY KEY NOT NULL,
+            run TEXT NOT NULL,
+            step TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            host TEXT NOT NULL,
+            boot TEXT,
+            process_start TEXT,
+            acquired REAL NOT NULL,
+            heartbeat REAL NOT NULL
+        );
+        CREATE INDEX resource_locks_by_run ON resource_locks (run);
+        CREATE TABLE resource_waits (
+            id INTEGER PRIMARY KEY,
+            run TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            step TEXT NOT NULL,
+            resources TEXT NOT NULL CHECK (json_valid(resources)),
+            held_by TEXT,
+            started REAL NOT NULL,
+            ended REAL,
+            outcome TEXT
+        );
+        CREATE INDEX resource_waits_by_run ON resource_waits (run);
+        """,
+        // 6: schedules (see SQLiteFireLedger). `fires` holds every fire decided, keyed by playbook,
         // schedule entry and scheduled instant (milliseconds since 1970), so a fire starts at most
         // once whoever decides it; `schedule_entries` the planner's state of each entry (JSON), kept
         // in the transaction that claims its fires. A run started by a fire has its `scheduled_at`.

@@ -30,18 +30,22 @@ public final class ManualClock: Clock {
 
     /// Moves the time on by `seconds` and wakes every sleeper whose deadline has come.
     public func advance(_ seconds: Double) {
+        move { $0.addingTimeInterval(max(0, seconds)) }
+    }
+
+    /// Moves the time on to `date` exactly (never back) and wakes the sleepers due by then.
+    public func advance(to date: Date) {
+        move { max($0, date) }
+    }
+
+    private func move(_ next: (Date) -> Date) {
         let due = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
-            state.now = state.now.addingTimeInterval(seconds)
+            state.now = next(state.now)
             let now = state.now
             let ids = state.sleepers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
             return ids.compactMap { state.sleepers.removeValue(forKey: $0.key)?.continuation }
         }
         for continuation in due { continuation.resume() }
-    }
-
-    /// Moves the time on to `date` (not back) and wakes the sleepers due by then.
-    public func advance(to date: Date) {
-        advance(max(0, date.timeIntervalSince(now())))
     }
 
     /// How many tasks sleep on this clock now.
@@ -50,9 +54,16 @@ public final class ManualClock: Clock {
     /// The earliest deadline of a sleeping task.
     public var nextDeadline: Date? { state.withLock { $0.sleepers.values.map(\.deadline).min() } }
 
-    /// Waits (really, by yielding) until at least `count` tasks sleep on this clock.
-    public func waitForSleepers(_ count: Int = 1) async {
-        while sleepers < count { await Task.yield() }
+    /// Waits (really, a millisecond at a time, at most 30 seconds) until at least `count` tasks
+    /// sleep on this clock; `false` when they never did.
+    @discardableResult
+    public func waitForSleepers(_ count: Int = 1) async -> Bool {
+        let giveUp = Date().addingTimeInterval(30)
+        while sleepers < count {
+            if Date() > giveUp { return false }
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+        return true
     }
 
     public func sleep(for seconds: Double) async throws {

@@ -1,3 +1,4 @@
+import SkillbookTesting
 import SkillbookCore
 import Foundation
 import Testing

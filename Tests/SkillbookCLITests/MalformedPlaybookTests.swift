@@ -1,3 +1,4 @@
+import SkillbookTesting
 import SkillbookCore
 import Foundation
 import SkillbookStore
@@ -161,7 +162,7 @@ let malformedCases: [MalformedCase] = [
         expected: "3:16: error: unknown type 'strng'; did you mean 'string'?"),
     MalformedCase(
         name: "input default breaks its schema", yaml: "name: broken\ninputs:\n  count: { type: integer, default: many }\nsteps:\n  - { id: a, skill: debug.echo, with: { value: 1 } }\n",
-        expected: "3:3: error: input 'count' default expects integer, got string"),
+        expected: "3:36: error: input 'count' default expects integer, got string"),
     MalformedCase(
         name: "with is not a mapping", yaml: header + "  - id: a\n    skill: debug.echo\n    with: [1, 2]\n",
         expected: "5:11: error: 'with' must be a mapping of parameter names to values"),

@@ -1,6 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookStore
+import SkillbookTesting
 import Testing
 
 /// `schedule tick` and `schedule` in-process, on a real state database.

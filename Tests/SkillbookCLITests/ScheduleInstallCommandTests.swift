@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookTesting
 import Testing
 
 /// `schedule install` prints lines that run `schedule tick` every minute with absolute paths.

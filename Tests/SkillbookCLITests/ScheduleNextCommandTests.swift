@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookTesting
 import Testing
 
 @Suite struct ScheduleNextCommandTests {

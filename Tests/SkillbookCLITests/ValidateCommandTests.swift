@@ -1,3 +1,4 @@
+import SkillbookTesting
 import SkillbookCore
 import Foundation
 import Testing
@@ -60,12 +61,28 @@ private let bad = "name: bad\nsteps:\n  - id: a\n    skill: notes.create\n    wi
 
     @Test func withoutAPathTheWholePlaybooksFolderIsChecked() async {
         let directory = TemporaryDirectory()
-        directory.write("Playbooks/a.yaml", good)
-        directory.write("Playbooks/b.yaml", bad)
+        directory.write("Playbooks/good.yaml", good)
+        directory.write("Playbooks/bad.yaml", bad)
         let run = await skillbook(["validate"], in: directory)
         #expect(run.code == 2)
-        #expect(run.out == "\(directory.playbooks.path)/a.yaml: ok\n")
+        #expect(run.out == "\(directory.playbooks.path)/good.yaml: ok\n")
         #expect(run.errLines.last == "1 of 2 playbooks failed validation")
+    }
+
+    @Test func aPlaybookNamedOtherThanItsFileIsAnErrorAtTheNameLine() async {
+        let directory = TemporaryDirectory()
+        let file = directory.write("Playbooks/evening.yaml", good)
+        let run = await skillbook(["validate"], in: directory)
+        #expect(run.code == 2)
+        #expect(run.out.isEmpty)
+        #expect(
+            run.errLines == [
+                "\(file.path):1:7: error: playbook name 'good' does not match its file name 'evening.yaml'; a playbook is found by its file name",
+                " 1 | name: good",
+                "   |       ^",
+                "note: write `name: evening`, or rename the file to good.yaml",
+                "1 of 1 playbook failed validation",
+            ])
     }
 
     @Test func nothingToValidateIsAUsageError() async {

@@ -273,3 +273,28 @@ import Testing
         #expect(try fixture.notes.list(tag: nil, limit: 10).isEmpty)
     }
 }
+
+@Suite struct RelativeDateTests {
+    /// The run's clock is 2026-11-30T10:15:00Z (a Monday), zone UTC.
+    @Test func relativeDefaultsAndParametersResolveAgainstTheRunsClock() async throws {
+        let fixture = try EngineFixture()
+        let result = try await fixture.run(
+            """
+            name: dates
+            inputs:
+              at: { type: string, format: date-time, default: tomorrow 9am }
+              day: { type: string, format: date, default: 下周一 }
+            steps:
+              - { id: echo, skill: debug.echo, with: { value: ["${{ inputs.at }}", "${{ inputs.day }}"] } }
+              - { id: due, skill: reminders.list, with: { due_on: 明天, due_before: next friday 5pm } }
+            """)
+        #expect(result.status == .succeeded)
+        #expect(result.step("echo")?.output?["value"] == ["2026-12-01T09:00:00Z", "2026-12-07"])
+        let parameters = fixture.events.events.compactMap { event -> ValueObject? in
+            if case .stepStarted("due", _, _, let parameters) = event { return parameters }
+            return nil
+        }
+        #expect(parameters.first?["due_on"] == "2026-12-01")
+        #expect(parameters.first?["due_before"] == "2026-12-04T17:00:00Z")
+    }
+}

@@ -101,3 +101,44 @@ func foreachPlaybook(_ policy: String) -> String {
         ])
     }
 }
+
+@Suite struct ForeachWhenTests {
+    @Test func aWhenThatUsesTheItemIsDecidedPerItem() async throws {
+        let fixture = try EngineFixture()
+        let result = try await fixture.run(
+            """
+            name: odd
+            inputs:
+              n: { type: array, items: { type: integer }, default: [1, 2, 3, 4, 5] }
+            steps:
+              - id: save
+                skill: notes.create
+                foreach: "${{ inputs.n }}"
+                concurrency: 2
+                when: "${{ item % 2 == 1 }}"
+                with: { title: "note ${{ item }}" }
+              - id: count
+                skill: debug.echo
+                with: { value: "${{ length(steps.save.output) }} ${{ steps.save.output[1].skipped }}" }
+            """)
+        #expect(result.status == .succeeded)
+        #expect(try fixture.snapshot().map(\.title).sorted() == ["note 1", "note 3", "note 5"])
+        let output = try #require(result.step("save")?.output?.arrayValue)
+        #expect(output.map { $0["skipped"] ?? false } == [false, true, false, true, false])
+        #expect(output.map { $0["title"] } == ["note 1", nil, "note 3", nil, "note 5"])
+        #expect(result.step("count")?.output?["value"] == "5 true")
+    }
+
+    @Test func aWhenThatIsNotABooleanAtRunTimeFailsTheStep() async throws {
+        let fixture = try EngineFixture()
+        let result = try await fixture.run(
+            """
+            name: typed
+            steps:
+              - { id: a, skill: debug.echo, with: { value: "yes" } }
+              - { id: b, skill: debug.echo, when: "${{ steps.a.output.value }}", with: { value: 1 } }
+            """)
+        #expect(result.status == .rolledBack)
+        #expect(result.step("b")?.error == "'when' must be a boolean, got string")
+    }
+}

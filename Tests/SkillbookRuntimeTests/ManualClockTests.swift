@@ -17,11 +17,11 @@ import Testing
             return wakes
         }
         for _ in 0..<24 {
-            await clock.waitForSleepers()
+            try #require(await clock.waitForSleepers())
             clock.advance(to: try #require(clock.nextDeadline))
         }
         #expect(try await sleeper.value == (1...24).map { Double($0) * 3600 })
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(Date().timeIntervalSince(started) < 60, "a day of waits is not slept")
     }
 
     @Test func sleepersWakeInDeadlineOrderOnlyOnceTheirTimeHasCome() async throws {
@@ -29,7 +29,7 @@ import Testing
         let woke = Recorder<String>()
         let late = Task { try await clock.sleep(until: Date(timeIntervalSince1970: 100)); woke.append("late") }
         let early = Task { try await clock.sleep(for: 10); woke.append("early") }
-        await clock.waitForSleepers(2)
+        try #require(await clock.waitForSleepers(2))
         clock.advance(9)
         #expect(clock.sleepers == 2)
         clock.advance(1)
@@ -46,7 +46,7 @@ import Testing
         try await clock.sleep(until: Date(timeIntervalSince1970: 10))
         try await clock.sleep(for: 0)
         let sleeper = Task { try await clock.sleep(for: 60) }
-        await clock.waitForSleepers()
+        try #require(await clock.waitForSleepers())
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
         #expect(clock.sleepers == 0)

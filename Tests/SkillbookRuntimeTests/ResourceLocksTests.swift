@@ -7,10 +7,10 @@ import Testing
 @Suite struct ResourceLocksTests {
     @Test func aSecondRunWaitsForTheHolderAndIsToldWhoHoldsIt() async throws {
         let locks = ResourceLocks()
-        try await locks.acquire(["notes"], for: "run-a", waiting: { _ in Issue.record("the first run must not wait") })
+        try await locks.acquire(["notes"], for: "run-a", step: "s", waiting: { _ in Issue.record("the first run must not wait") })
         let waits = Recorder<ResourceWait>()
-        let second = Task { try await locks.acquire(["notes", "files"], for: "run-b", waiting: { waits.append($0) }) }
-        while waits.values.isEmpty { await Task.yield() }
+        let second = Task { try await locks.acquire(["notes", "files"], for: "run-b", step: "s", waiting: { waits.append($0) }) }
+        try #require(await eventually { !waits.values.isEmpty }, "the waiter never waited")
         #expect(waits.values == [ResourceWait(resources: ["notes"], heldBy: "run-a")])
         #expect(await locks.heldResources == ["notes"], "nothing is held while waiting")
         await locks.release(["notes"], for: "run-a")
@@ -20,10 +20,10 @@ import Testing
 
     @Test func cancellingAWaitEndsItHoldingNothing() async throws {
         let locks = ResourceLocks()
-        try await locks.acquire(["notes"], for: "run-a", waiting: { _ in })
+        try await locks.acquire(["notes"], for: "run-a", step: "s", waiting: { _ in })
         let waits = Recorder<ResourceWait>()
-        let waiter = Task { try await locks.acquire(["notes"], for: "run-b", waiting: { waits.append($0) }) }
-        while waits.values.isEmpty { await Task.yield() }
+        let waiter = Task { try await locks.acquire(["notes"], for: "run-b", step: "s", waiting: { waits.append($0) }) }
+        try #require(await eventually { !waits.values.isEmpty }, "the waiter never waited")
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         await locks.release(["notes"], for: "run-a")
@@ -32,7 +32,7 @@ import Testing
 
     @Test func aRunCannotReleaseWhatAnotherHolds() async throws {
         let locks = ResourceLocks()
-        try await locks.acquire(["notes"], for: "run-a", waiting: { _ in })
+        try await locks.acquire(["notes"], for: "run-a", step: "s", waiting: { _ in })
         await locks.release(["notes"], for: "run-b")
         #expect(await locks.heldResources == ["notes"])
     }

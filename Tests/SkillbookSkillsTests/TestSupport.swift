@@ -57,10 +57,9 @@ func instant(_ text: String) throws -> Date {
 func withHarness<T>(
     clock: any Clock = SystemClock(), ids: IDGenerator = .live, _ body: (Harness) async throws -> T
 ) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("skillbook-skills-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let temporary = TemporaryDirectory(prefix: "skillbook-skills-tests")
+    let directory = temporary.url
+    defer { withExtendedLifetime(temporary) {} }
     let environment = SkillEnvironment(stateDirectory: directory, clock: clock, ids: ids)
     let registry = try SkillRegistry(BuiltinSkills.all(environment: environment))
     return try await body(Harness(directory: directory, environment: environment, registry: registry))

@@ -28,6 +28,8 @@ struct EventPrinter: Sendable {
             console.err("  " + console.style("✓", "32") + " \(step) \(String(format: "%.2fs", duration))")
         case .stepFailed(let step, let error, let willContinue):
             console.err("  " + console.style("✗", "31") + " \(step): \(error)\(willContinue ? " (continuing)" : "")")
+        case .stepWaiting(let step, let wait):
+            console.err("  ⧗ \(step): \(wait)")
         case .confirmationRequested(let request):
             let calls = request.calls > 1 ? " (\(request.calls) calls)" : ""
             console.err("  ? \(request.step) (\(request.skill)) asks for confirmation\(calls)")

@@ -226,6 +226,11 @@ enum JournalText {
                 }
             entries.append(Entry(time: step.finished, rank: 3, text: text))
         }
+        for wait in timeline.waits {
+            var text = "⧗ \(wait.step) " + wait.wait.describe("waited for")
+            if let ended = wait.ended { text += " (\(duration(ended.timeIntervalSince(wait.started)))" + (wait.outcome.map { ", \($0))" } ?? ")") }
+            entries.append(Entry(time: wait.started, rank: 1, text: text))
+        }
         for compensation in timeline.compensations {
             let text =
                 compensation.error.map { "! \(compensation.key) could not be undone: \($0)" } ?? "↶ \(compensation.key) undone"

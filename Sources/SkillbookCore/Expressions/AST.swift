@@ -4,7 +4,8 @@ public enum UnaryOperator: String, Sendable, Hashable {
     case negate = "-"
 }
 
-/// A binary operator, from lowest to highest precedence: `||`, `&&`, `== !=`, `< <= > >=`.
+/// A binary operator, from lowest to highest precedence: `||`, `&&`, `== !=`, `< <= > >=`,
+/// `+ -`, `* / %`.
 public enum BinaryOperator: String, Sendable, Hashable {
     case or = "||"
     case and = "&&"
@@ -14,6 +15,21 @@ public enum BinaryOperator: String, Sendable, Hashable {
     case lessOrEqual = "<="
     case greater = ">"
     case greaterOrEqual = ">="
+    /// Adds numbers, joins strings, concatenates arrays.
+    case add = "+"
+    case subtract = "-"
+    case multiply = "*"
+    /// Integer when both sides are integers and the quotient is exact, else a number.
+    case divide = "/"
+    /// The remainder of truncating division (the sign of the left side).
+    case remainder = "%"
+
+    var isArithmetic: Bool {
+        switch self {
+        case .add, .subtract, .multiply, .divide, .remainder: true
+        default: false
+        }
+    }
 
     var isOrdering: Bool {
         switch self {
@@ -46,13 +62,18 @@ public indirect enum ExprNode: Sendable, Hashable {
     case unary(UnaryOperator, ExprNode, offset: Int)
     /// The offset of the operator.
     case binary(BinaryOperator, ExprNode, ExprNode, offset: Int)
+    /// `condition ? then : else`; the offset of `?`.
+    case conditional(ExprNode, then: ExprNode, else: ExprNode, offset: Int)
+    /// `base[from:to]` of an array or a string, either bound optional; the offset of `[`.
+    case slice(ExprNode, from: ExprNode?, to: ExprNode?, offset: Int)
 
     /// The offset of the token this node is about (the operator, the field name, the `[`).
     public var offset: Int {
         switch self {
         case .literal(_, let offset), .list(_, let offset), .name(_, let offset), .member(_, _, let offset),
             .index(_, _, let offset), .projection(_, _, let offset), .element(let offset), .call(_, _, let offset),
-            .unary(_, _, let offset), .binary(_, _, _, let offset):
+            .unary(_, _, let offset), .binary(_, _, _, let offset), .conditional(_, _, _, let offset),
+            .slice(_, _, _, let offset):
             offset
         }
     }
@@ -63,7 +84,7 @@ public indirect enum ExprNode: Sendable, Hashable {
         while true {
             switch node {
             case .member(let base, _, _), .index(let base, _, _), .projection(let base, _, _),
-                .binary(_, let base, _, _):
+                .binary(_, let base, _, _), .conditional(let base, _, _, _), .slice(let base, _, _, _):
                 node = base
             default:
                 return node.offset
@@ -130,6 +151,10 @@ public struct Expression: Sendable, Hashable {
         case .index(let base, let other, _), .projection(let base, let other, _), .binary(_, let base, let other, _):
             collectReferences(base, into: &found)
             collectReferences(other, into: &found)
+        case .conditional(let condition, let then, let otherwise, _):
+            for part in [condition, then, otherwise] { collectReferences(part, into: &found) }
+        case .slice(let base, let from, let to, _):
+            for part in [base, from, to].compactMap({ $0 }) { collectReferences(part, into: &found) }
         }
     }
 }

@@ -75,8 +75,50 @@ struct Evaluator {
             switch op {
             case .equal: return .bool(Self.dataEqual(l, r))
             case .notEqual: return .bool(!Self.dataEqual(l, r))
+            case _ where op.isArithmetic: return try Arithmetic.apply(op, l, r, offset: offset)
             default: return .bool(try Self.order(op, l, r, offset: offset))
             }
+        case .conditional(let condition, let then, let otherwise, let offset):
+            let value = try evaluate(condition, element: element)
+            guard let chosen = Self.condition(value) else {
+                throw ExpressionError("the condition of '?' must be a boolean, got \(value.typeName)", at: offset)
+            }
+            return try evaluate(chosen ? then : otherwise, element: element)
+        case .slice(let base, let from, let to, let offset):
+            let container = try evaluate(base, element: element)
+            let lower = try from.map { node throws(ExpressionError) in try evaluate(node, element: element) }
+            let upper = try to.map { node throws(ExpressionError) in try evaluate(node, element: element) }
+            return try Self.slice(container, from: lower, to: upper, offset: offset)
+        }
+    }
+
+    /// A boolean condition (`when`, `?`): a boolean, or null as false; `nil` for anything else.
+    static func condition(_ value: Value) -> Bool? { value.conditionValue }
+
+    /// `xs[from:to]` and `text[from:to]`: bounds count from the end when negative and are clamped
+    /// to the length, as in Python; an absent bound is the start or the end.
+    static func slice(_ container: Value, from: Value?, to: Value?, offset: Int) throws(ExpressionError) -> Value {
+        func bound(_ value: Value?, _ count: Int, default fallback: Int) throws(ExpressionError) -> Int {
+            guard let value, value != .null else { return fallback }
+            guard let i = value.intValue else {
+                throw ExpressionError("slice bounds must be integers, got \(value.typeName)", at: offset)
+            }
+            return Swift.min(Swift.max(i < 0 ? count + i : i, 0), count)
+        }
+        switch container {
+        case .null:
+            return .null
+        case .array(let items):
+            let lower = try bound(from, items.count, default: 0)
+            let upper = try bound(to, items.count, default: items.count)
+            return .array(lower < upper ? Array(items[lower..<upper]) : [])
+        case .string(let text):
+            let chars = Array(text)
+            let lower = try bound(from, chars.count, default: 0)
+            let upper = try bound(to, chars.count, default: chars.count)
+            return .string(lower < upper ? String(chars[lower..<upper]) : "")
+        default:
+            throw ExpressionError("cannot slice \(container.typeName); slices take an array or a string", at: offset)
         }
     }
 
@@ -130,6 +172,18 @@ struct Evaluator {
                     at: offset)
             }
             return items[position]
+        case (.string(let text), _):
+            guard let i = index.intValue else {
+                throw ExpressionError("string index must be an integer, got \(index.typeName)", at: offset)
+            }
+            let chars = Array(text)
+            let position = i < 0 ? chars.count + i : i
+            guard position >= 0, position < chars.count else {
+                throw ExpressionError(
+                    "index \(i) is out of range for a string of \(chars.count) character\(chars.count == 1 ? "" : "s")",
+                    at: offset)
+            }
+            return .string(String(chars[position]))
         case (.object(let object), .string(let key)):
             return object[key] ?? .null
         case (.object, _):
@@ -179,7 +233,19 @@ struct Evaluator {
         case .greaterOrEqual: x >= y
         case .equal: x == y
         case .notEqual: x != y
-        case .and, .or: false
+        default: false
+        }
+    }
+}
+
+extension Value {
+    /// The value as a condition (`when`, `c ? a : b`): a boolean, or null as false; `nil` for
+    /// anything else, which is an error — a string is not "truthy" here.
+    public var conditionValue: Bool? {
+        switch self {
+        case .bool(let b): b
+        case .null: false
+        default: nil
         }
     }
 }

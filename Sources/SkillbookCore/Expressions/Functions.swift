@@ -53,147 +53,128 @@ struct ArgumentKinds: OptionSet, Sendable {
     }
 }
 
-/// The functions expressions can call.
+/// The functions expressions can call. `docs/expressions.md` lists each with its type rule.
 enum BuiltinFunction: String, CaseIterable, Sendable {
-    case length, `default`, join, split, lower, upper, contains, today, now, date
-    case addDays = "add_days"
+    case length, `default`, join, split, lower, upper, contains, replace, trim
+    case startsWith = "starts_with"
+    case endsWith = "ends_with"
+    case basename, dirname, `extension`
+    case keys, values, first, last, unique, sort, flatten, sum, min, max, round
+    case fromJSON = "from_json"
+    case toJSON = "to_json"
+    /// The older name of `to_json`.
     case json
+    case today, now, date
+    case addDays = "add_days"
+    case formatDate = "format_date"
 
     static let names = allCases.map(\.rawValue)
 
-    /// What each argument accepts; the count is the arity.
+    /// What each argument accepts; the count is the most arguments it takes.
     var parameters: [ArgumentKinds] {
         switch self {
         case .length: [[.string, .array, .object, .null]]
         case .default: [.anything, .anything]
         case .join: [.array, .string]
-        case .split: [.string, .string]
-        case .lower, .upper: [.string]
+        case .split, .startsWith, .endsWith: [.string, .string]
+        case .lower, .upper, .trim, .basename, .dirname, .extension, .fromJSON, .date: [.string]
         case .contains: [[.string, .array, .object, .null], .anything]
+        case .replace: [.string, .string, .string]
+        case .keys, .values: [[.object, .null]]
+        case .first, .last: [[.array, .string, .null]]
+        case .unique, .sort, .flatten, .sum, .min, .max: [.array]
+        case .round: [.number, .integer]
+        case .toJSON, .json: [.anything]
         case .today, .now: []
-        case .date: [.string]
         case .addDays: [.string, .integer]
-        case .json: [.anything]
+        case .formatDate: [.string, .string]
         }
     }
+
+    /// How many arguments it needs; the rest of `parameters` are optional.
+    var requiredCount: Int { self == .round ? 1 : parameters.count }
 
     /// `function 'join' takes 2 arguments, got 1`.
     func arityMessage(got: Int) -> String {
         let count = parameters.count
-        return "function '\(rawValue)' takes \(count) argument\(count == 1 ? "" : "s"), got \(got)"
+        let takes = requiredCount == count ? "\(count)" : "\(requiredCount) or \(count)"
+        return "function '\(rawValue)' takes \(takes) argument\(count == 1 ? "" : "s"), got \(got)"
     }
 
     func argumentMessage(_ position: Int, got: String) -> String {
         "function '\(rawValue)' expects \(parameters[position].phrase) as argument \(position + 1), got \(got)"
     }
 
+    /// Other names people reach for, from Jinja, Python and JavaScript.
+    private static let aliases: [String: BuiltinFunction] = [
+        "len": .length, "size": .length, "count": .length, "strip": .trim, "concat": .join, "tojson": .toJSON,
+        "fromjson": .fromJSON, "parse_json": .fromJSON, "stringify": .toJSON, "uniq": .unique, "sorted": .sort,
+        "ext": .extension, "suffix": .extension, "total": .sum, "startswith": .startsWith, "endswith": .endsWith,
+    ]
+
+    /// `did you mean 'upper'?` for `uppercase`: an alias, a near spelling, or the longest
+    /// function name (four letters or more) the word contains.
+    static func hint(for name: String) -> String? {
+        let word = name.lowercased()
+        if let alias = aliases[word] { return "did you mean '\(alias.rawValue)'?" }
+        if let near = Suggestion.hint(for: name, in: names) { return near }
+        let contained = names.filter { $0.count >= 4 && word.contains($0) }.max { $0.count < $1.count }
+        return contained.map { "did you mean '\($0)'?" }
+    }
+
+    /// `unknown function 'uppercase'; did you mean 'upper'?`
+    static func unknownMessage(_ name: String) -> String {
+        hint(for: name).map { "unknown function '\(name)'; \($0)" } ?? "unknown function '\(name)'"
+    }
+
+    /// A type error beyond the argument kinds (the elements of a list), or `nil`.
+    func elementProblem(_ arguments: [ExprType]) -> String? {
+        guard case .array(let element)? = arguments.first, element != .any else { return nil }
+        switch self {
+        case .sum:
+            return element.isNumeric ? nil : "function 'sum' expects an array of numbers, got array of \(element)"
+        case .min, .max, .sort:
+            return element.isNumeric || element == .string
+                ? nil : "function '\(rawValue)' expects an array of numbers or of strings, got array of \(element)"
+        default:
+            return nil
+        }
+    }
+
     /// The result type for arguments of these types (already checked against `parameters`).
     func resultType(_ arguments: [ExprType]) -> ExprType {
+        let first = arguments.first ?? .any
+        var element: ExprType {
+            if case .array(let e) = first { return e }
+            return .any
+        }
         switch self {
-        case .length: .integer
+        case .length: return .integer
         case .default:
             switch arguments.first {
-            case .null?: arguments.count > 1 ? arguments[1] : .any
-            case let first?: first
-            case nil: .any
+            case .null?: return arguments.count > 1 ? arguments[1] : .any
+            case let first?: return first
+            case nil: return .any
             }
-        case .join, .lower, .upper, .today, .now, .date, .addDays, .json: .string
-        case .split: .array(.string)
-        case .contains: .boolean
-        }
-    }
-
-    /// Calls the function. `offsets` are the arguments' offsets, `offset` the name's.
-    func evaluate(
-        _ arguments: [Value], offsets: [Int], at offset: Int, in context: EvaluationContext
-    ) throws(ExpressionError) -> Value {
-        guard arguments.count == parameters.count else {
-            throw ExpressionError(arityMessage(got: arguments.count), at: offset)
-        }
-        for (i, argument) in arguments.enumerated() where !parameters[i].accepts(argument) {
-            throw ExpressionError(argumentMessage(i, got: argument.typeName), at: i < offsets.count ? offsets[i] : offset)
-        }
-        func fail(_ message: String) -> ExpressionError { ExpressionError(message, at: offset) }
-
-        switch self {
-        case .length:
-            switch arguments[0] {
-            case .string(let s): return .int(s.count)
-            case .array(let a): return .int(a.count)
-            case .object(let o): return .int(o.count)
-            default: return .int(0)
-            }
-        case .default:
-            return arguments[0].isNull ? arguments[1] : arguments[0]
-        case .join:
-            let items = arguments[0].arrayValue ?? []
-            return .string(items.map(\.interpolatedText).joined(separator: arguments[1].stringValue ?? ""))
-        case .split:
-            let text = arguments[0].stringValue ?? ""
-            let separator = arguments[1].stringValue ?? ""
-            if text.isEmpty { return .array([]) }
-            let parts = separator.isEmpty ? text.map(String.init) : text.components(separatedBy: separator)
-            return .array(parts.map(Value.string))
-        case .lower:
-            return .string((arguments[0].stringValue ?? "").lowercased())
-        case .upper:
-            return .string((arguments[0].stringValue ?? "").uppercased())
-        case .contains:
-            return .bool(try Self.contains(arguments[0], arguments[1], offset: offsets.count > 1 ? offsets[1] : offset))
-        case .today:
-            guard let text = ExpressionDates.formatDate(context.now, in: context.timeZone) else {
-                throw fail("the current time is out of range")
-            }
-            return .string(text)
-        case .now:
-            guard let text = ExpressionDates.formatDateTime(context.now, in: context.timeZone) else {
-                throw fail("the current time is out of range")
-            }
-            return .string(text)
-        case .date:
-            return .string(try Self.normalizedDate(arguments[0].stringValue ?? "", in: context, offset: offset))
-        case .addDays:
-            let text = try Self.normalizedDate(arguments[0].stringValue ?? "", in: context, offset: offset)
-            guard let day = ExpressionDates.parseDay(text), let count = arguments[1].intValue else {
-                throw fail("cannot read '\(text)' as a date")
-            }
-            let (sum, overflow) = day.addingReportingOverflow(count)
-            guard !overflow, ExpressionDates.dayRange.contains(sum) else {
-                throw fail("adding \(count) days to \(text) leaves the calendar (years 1 to 9999)")
-            }
-            return .string(ExpressionDates.format(days: sum))
-        case .json:
-            return .string(JSONText.encode(arguments[0]))
-        }
-    }
-
-    /// `YYYY-MM-DD` of any date text the program's date parser reads.
-    private static func normalizedDate(
-        _ text: String, in context: EvaluationContext, offset: Int
-    ) throws(ExpressionError) -> String {
-        if ExpressionDates.parseDay(text) != nil { return text }
-        guard let parsed = DateParser(now: context.now, timeZone: context.timeZone).parse(text) else {
-            throw ExpressionError("cannot read '\(text)' as a date", at: offset)
-        }
-        return DateParser.formatDate(parsed.date, timeZone: context.timeZone)
-    }
-
-    private static func contains(_ haystack: Value, _ needle: Value, offset: Int) throws(ExpressionError) -> Bool {
-        switch haystack {
-        case .string(let text):
-            switch needle {
-            case .array, .object:
-                throw ExpressionError("cannot look for \(needle.typeName) in a string", at: offset)
-            default:
-                let part = needle.interpolatedText
-                return part.isEmpty || text.contains(part)
-            }
-        case .array(let items):
-            return items.contains { Evaluator.dataEqual($0, needle) }
-        case .object(let object):
-            return needle.stringValue.map { object[$0] != nil } ?? false
-        default:
-            return false
+        case .join, .lower, .upper, .replace, .trim, .basename, .dirname, .extension, .toJSON, .json, .today, .now,
+            .date, .addDays, .formatDate:
+            return .string
+        case .split: return .array(.string)
+        case .contains, .startsWith, .endsWith: return .boolean
+        case .keys: return .array(.string)
+        case .values:
+            if case .object(let fields?) = first, !fields.isEmpty { return .array(ExprType.union(of: fields.map(\.type))) }
+            return .array(.any)
+        case .first, .last:
+            return first == .string ? .string : element
+        case .unique, .sort: return first == .null ? .array(.any) : first
+        case .flatten:
+            if case .array(let inner) = element { return .array(inner) }
+            return .array(element)
+        case .sum: return element == .integer ? .integer : element == .any ? .any : .number
+        case .min, .max: return element
+        case .round: return arguments.count > 1 ? .number : .integer
+        case .fromJSON: return .any
         }
     }
 }

@@ -6,7 +6,7 @@ struct Token: Sendable, Hashable {
         case decimal(Double)
         case string(String)
         case dot, star, comma, leftParen, rightParen, leftBracket, rightBracket
-        case not, minus
+        case not, minus, plus, slash, percent, question, colon
         case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
         case and, or
         /// The closing `}}`.
@@ -83,6 +83,11 @@ struct Lexer {
         case "[": add(.leftBracket, length: 1)
         case "]": add(.rightBracket, length: 1)
         case "-": add(.minus, length: 1)
+        case "+": add(.plus, length: 1)
+        case "/": add(.slash, length: 1)
+        case "%": add(.percent, length: 1)
+        case "?": add(.question, length: 1)
+        case ":": add(.colon, length: 1)
         case "!": next == "=" ? add(.notEqual, length: 2) : add(.not, length: 1)
         case "<": next == "=" ? add(.lessOrEqual, length: 2) : add(.less, length: 1)
         case ">": next == "=" ? add(.greaterOrEqual, length: 2) : add(.greater, length: 1)

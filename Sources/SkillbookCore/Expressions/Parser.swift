@@ -2,14 +2,19 @@
 ///
 /// Grammar, from lowest precedence:
 /// ```
+/// expression := or ('?' expression ':' expression)?
 /// or       := and ('||' and)*
 /// and      := equality ('&&' equality)*
 /// equality := ordering (('==' | '!=') ordering)*
-/// ordering := unary (('<' | '<=' | '>' | '>=') unary)*
+/// ordering := additive (('<' | '<=' | '>' | '>=') additive)*
+/// additive := multiplicative (('+' | '-') multiplicative)*
+/// multiplicative := unary (('*' | '/' | '%') unary)*
 /// unary    := ('!' | '-') unary | postfix
-/// postfix  := primary ('.' name | '[' or ']' | '.' '*' path)*
-/// primary  := literal | '[' (or (',' or)*)? ']' | '(' or ')' | name '(' arguments ')' | name
+/// postfix  := primary ('.' name | '[' expression ']' | '[' expression? ':' expression? ']' | '.' '*' path)*
+/// primary  := literal | '[' (expression (',' expression)*)? ']' | '(' expression ')'
+///           | name '(' arguments ')' | name
 /// ```
+/// A `-` between two name characters belongs to the name (`steps.fetch-pages`): write `a - 1`.
 /// Trees deeper than `maximumDepth` are rejected, so checking and evaluating never recurse without bound.
 struct Parser {
     static let maximumDepth = 100
@@ -33,7 +38,7 @@ struct Parser {
             throw ExpressionError("unterminated expression: '${{' without '}}'", at: tokens.first?.offset ?? 0)
         }
         var parser = Parser(tokens: tokens)
-        let parsed = try parser.parseOr()
+        let parsed = try parser.parseExpression()
         let next = parser.current
         guard next.kind == .end else {
             throw ExpressionError("unexpected \(next.quoted)", at: next.offset)
@@ -65,6 +70,8 @@ struct Parser {
         [.and: .and],
         [.equal: .equal, .notEqual: .notEqual],
         [.less: .less, .lessOrEqual: .lessOrEqual, .greater: .greater, .greaterOrEqual: .greaterOrEqual],
+        [.plus: .add, .minus: .subtract],
+        [.star: .multiply, .slash: .divide, .percent: .remainder],
     ]
 
     /// Guards recursion before it happens: each nested `(`, `[`, call, unary operator or
@@ -76,10 +83,22 @@ struct Parser {
         }
     }
 
-    private mutating func parseOr() throws(ExpressionError) -> Parsed {
+    private mutating func parseExpression() throws(ExpressionError) -> Parsed {
         try enter()
         defer { nesting -= 1 }
-        return try parseBinary(level: 0)
+        let condition = try parseBinary(level: 0)
+        guard current.kind == .question else { return condition }
+        let offset = current.offset
+        advance()
+        let then = try parseExpression()
+        guard current.kind == .colon else {
+            throw ExpressionError("expected ':' of 'condition ? then : else'", at: current.offset)
+        }
+        advance()
+        let otherwise = try parseExpression()
+        return try checked(
+            .conditional(condition.node, then: then.node, else: otherwise.node, offset: offset),
+            depth: max(condition.depth, then.depth, otherwise.depth) + 1, at: offset)
     }
 
     private mutating func parseBinary(level: Int) throws(ExpressionError) -> Parsed {
@@ -153,8 +172,21 @@ struct Parser {
             case .leftBracket:
                 let offset = current.offset
                 advance()
-                let index = try parseOr()
-                guard current.kind == .rightBracket else { throw ExpressionError("expected ']'", at: current.offset) }
+                var from: Parsed?
+                if current.kind != .colon { from = try parseExpression() }
+                if current.kind == .colon {
+                    advance()
+                    var to: Parsed?
+                    if current.kind != .rightBracket { to = try parseExpression() }
+                    guard current.kind == .rightBracket else { throw ExpressionError("expected ']'", at: current.offset) }
+                    advance()
+                    let depth = max(result.depth, from?.depth ?? 0, to?.depth ?? 0) + 1
+                    result = try checked(.slice(result.node, from: from?.node, to: to?.node, offset: offset), depth: depth, at: offset)
+                    continue
+                }
+                guard let index = from, current.kind == .rightBracket else {
+                    throw ExpressionError("expected ']'", at: current.offset)
+                }
                 advance()
                 let node: ExprNode =
                     if case .literal(.string(let key), let keyOffset) = index.node {
@@ -199,7 +231,7 @@ struct Parser {
             return try checked(.list(items, offset: token.offset), depth: depth + 1, at: token.offset)
         case .leftParen:
             advance()
-            let inner = try parseOr()
+            let inner = try parseExpression()
             guard current.kind == .rightParen else { throw ExpressionError("expected ')'", at: current.offset) }
             advance()
             return try checked(inner.node, depth: inner.depth + 1, at: token.offset)
@@ -219,7 +251,7 @@ struct Parser {
             return (items, depth)
         }
         while true {
-            let item = try parseOr()
+            let item = try parseExpression()
             items.append(item.node)
             depth = max(depth, item.depth)
             _ = try checked(item.node, depth: depth + 1, at: opening)

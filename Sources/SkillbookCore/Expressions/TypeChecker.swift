@@ -12,7 +12,7 @@ struct TypeChecker {
     private(set) var errors: [ExpressionError] = []
     /// Paths (`inputs.limit`) known not to be null here: the left side of `&&` compared them with
     /// `!= null` (or the left side of `||` with `== null`).
-    private var notNull: Set<String> = []
+    var notNull: Set<String> = []
 
     init(scope: ExpressionScope) {
         self.scope = scope
@@ -76,15 +76,11 @@ struct TypeChecker {
                 return .any
             }
         case .binary(let op, let left, let right, let offset):
-            let leftType = type(of: left, element: element)
-            let saved = notNull
-            if op == .and || op == .or { notNull.formUnion(Self.nonNullPaths(if: left, is: op == .and)) }
-            let rightType = type(of: right, element: element)
-            notNull = saved
-            if op.isOrdering, !Self.orderable(leftType, rightType) {
-                error("cannot compare \(leftType) with \(rightType)", at: offset)
-            }
-            return .boolean
+            return binary(op, left, right, offset: offset, element: element)
+        case .conditional(let condition, let then, let otherwise, let offset):
+            return conditional(condition, then, otherwise, offset: offset, element: element)
+        case .slice(let base, let from, let to, let offset):
+            return slice(base, from: from, to: to, offset: offset, element: element)
         }
     }
 
@@ -192,7 +188,8 @@ struct TypeChecker {
             return .value(.any)
         case .step(let id, let binding, _):
             guard name == "output" else {
-                error("expected 'steps.\(id).output'", at: offset)
+                let hint = name == "outputs" ? "; did you mean 'output'?" : ""
+                error("expected 'steps.\(id).output'\(hint)", at: offset)
                 return .value(.any)
             }
             return .stepOutput(skill: binding.skill, binding.output)
@@ -268,6 +265,12 @@ struct TypeChecker {
                 return .any
             }
             return element
+        case .string:
+            guard indexType == .any || indexType.isNumeric else {
+                error("string index must be an integer, got \(indexType)", at: offset)
+                return .any
+            }
+            return .string
         case .object:
             guard indexType == .any || indexType == .string else {
                 error("cannot index object with \(indexType)", at: offset)
@@ -304,19 +307,24 @@ struct TypeChecker {
         var types: [ExprType] = []
         for argument in arguments { types.append(type(of: argument, element: element)) }
         guard let function = BuiltinFunction(rawValue: name) else {
-            error(Self.withHint("unknown function '\(name)'", name, BuiltinFunction.names), at: offset)
+            error(BuiltinFunction.unknownMessage(name), at: offset)
             return .any
         }
-        guard arguments.count == function.parameters.count else {
+        guard (function.requiredCount...function.parameters.count).contains(arguments.count) else {
             error(function.arityMessage(got: arguments.count), at: offset)
             return function.resultType(types)
         }
+        var fits = true
         for (i, argumentType) in types.enumerated() where !function.parameters[i].accepts(argumentType) {
             var message = function.argumentMessage(i, got: argumentType.description)
             if argumentType.isNullable, function.parameters[i].accepts(argumentType.withoutNull) {
                 message += "; it may be null: use default(…, …) or check it with '!= null &&' first"
             }
             error(message, at: arguments[i].startOffset)
+            fits = false
+        }
+        if fits, let problem = function.elementProblem(types) {
+            error(problem, at: arguments[0].startOffset)
         }
         if function == .default { return ExprType.defaulted(types[0], types[1]) }
         return function.resultType(types)

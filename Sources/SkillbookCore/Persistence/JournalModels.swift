@@ -177,6 +177,25 @@ public struct JournalCompensation: Sendable {
     }
 }
 
+/// A step's wait for resources another run held (see `ResourceLocking`).
+public struct JournalWait: Sendable {
+    public var step: String
+    public var wait: ResourceWait
+    public var started: Date
+    /// `nil` while it still waits.
+    public var ended: Date?
+    /// `acquired`, `cancelled` or `holder changed` (another run took the resources meanwhile).
+    public var outcome: String?
+
+    public init(step: String, wait: ResourceWait, started: Date, ended: Date?, outcome: String?) {
+        self.step = step
+        self.wait = wait
+        self.started = started
+        self.ended = ended
+        self.outcome = outcome
+    }
+}
+
 /// Everything the journal holds of one run.
 public struct RunTimeline: Sendable {
     public var run: JournalRun
@@ -189,6 +208,8 @@ public struct RunTimeline: Sendable {
     public var compensations: [JournalCompensation]
     /// Each step's final report (status, attempts, errors), once the run has ended.
     public var report: Value?
+    /// Its steps' waits for resources, in order of starting.
+    public var waits: [JournalWait] = []
 
     public init(
         run: JournalRun, source: String, sessions: [JournalSession], calls: [JournalCall], steps: [JournalStep], compensations: [JournalCompensation], report: Value?

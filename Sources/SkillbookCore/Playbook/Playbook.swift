@@ -15,6 +15,8 @@ public struct Playbook: Sendable {
     public var schedule: [ScheduleEntry] = []
     /// The file it was loaded from (as given), for diagnostics.
     public var file: String
+    /// Where the value of `name:` is.
+    public var nameLocation: SourceLocation?
     /// The playbooks its steps run as sub-playbooks, by name, resolved when it loads.
     public var subPlaybooks: [String: Playbook] = [:]
 
@@ -55,6 +57,8 @@ public struct PlaybookInput: Sendable {
     public var schema: Schema
     /// The default when it is an expression such as `${{ today() }}`; literal defaults live in `schema`.
     public var defaultExpression: MappedValue?
+    /// The `default:` as written, literal or not, for pointing at it.
+    public var defaultSource: MappedValue?
     public var location: SourceLocation
 
     public init(name: String, schema: Schema, defaultExpression: MappedValue? = nil, location: SourceLocation) {
@@ -117,6 +121,21 @@ public struct PlaybookStep: Sendable {
         self.location = location
         self.skillLocation = skillLocation ?? location
         self.withLocation = withLocation ?? location
+    }
+}
+
+extension PlaybookStep {
+    /// Whether `when` is decided per foreach item: the step has `foreach` and its `when` uses
+    /// `item` or `index`. Otherwise `when` is decided once, before the step.
+    ///
+    /// A skipped item keeps its place in the step's output as `{ skipped: true }`.
+    public var whenIsPerItem: Bool {
+        guard foreach != nil, let when else { return false }
+        return when.templates.contains { entry in
+            entry.template.expressions.contains { expression in
+                expression.references.contains { ["item", "index"].contains($0.first ?? "") }
+            }
+        }
     }
 }
 

@@ -50,6 +50,7 @@ public struct PlaybookChecker: Sendable {
 
         for output in playbook.outputs {
             typeCheck(output.value, scope: scope, &diagnostics)
+            warnAboutJinja(in: output.value, schema: nil, &diagnostics)
         }
         warnAboutIrreversibleSteps(playbook, &diagnostics)
         diagnostics += ScheduleChecker().check(playbook)
@@ -79,7 +80,12 @@ public struct PlaybookChecker: Sendable {
         if let descriptor = target.descriptor, case .success(_?) = step.batchDriver(for: descriptor) {
             type = .batched(type)
         }
-        return step.foreach == nil ? type : .array(type)
+        guard step.foreach != nil else { return type }
+        if step.whenIsPerItem, case .object(let fields?) = type {
+            // A skipped item's entry is `{ skipped: true }`: its other fields are absent (null).
+            type = .object(fields: fields + [ObjectField(name: "skipped", type: .boolean)])
+        }
+        return .array(type)
     }
 
     private func checkInputs(_ playbook: Playbook, _ diagnostics: inout [Diagnostic]) {
@@ -88,13 +94,17 @@ public struct PlaybookChecker: Sendable {
             if !seen.insert(input.name).inserted {
                 diagnostics.append(.error("duplicate input '\(input.name)'", at: input.location))
             }
-            if let value = input.schema.defaultValue {
-                for violation in SchemaValidator.validate(value, against: input.schema) {
+            // A literal default, or a relative date kept for the run: checked where it is written.
+            if let value = input.schema.defaultValue ?? input.defaultExpression?.literalValue {
+                let checked = RelativeDateLiterals.resolvedForChecking(value, schema: input.schema)
+                for violation in SchemaValidator.validate(checked, against: input.schema) {
                     diagnostics.append(
-                        .error("input '\(input.name)' default \(violation.predicate)", at: input.location))
+                        .error(
+                            "input '\(input.name)' default \(violation.predicate)",
+                            at: input.defaultSource?.location(of: violation.path) ?? input.location))
                 }
             }
-            if let expression = input.defaultExpression {
+            if let expression = input.defaultExpression, expression.literalValue == nil {
                 var defaultsScope = ExpressionScope(inputs: nil, env: playbook.env)
                 defaultsScope.hasRun = false
                 let type = typeCheck(expression, scope: defaultsScope, &diagnostics)
@@ -113,15 +123,24 @@ public struct PlaybookChecker: Sendable {
     ) {
         let name = "step '\(step.id)'"
         var scope = outer
-        if let when = step.when { typeCheck(when, scope: scope, &diagnostics) }
         if let foreach = step.foreach {
             switch typeCheck(foreach, scope: scope, &diagnostics) {
             case .array(let element)?: scope.item = element
             case .any?, nil: scope.item = .any
             case let other?:
-                diagnostics.append(.error("\(name) 'foreach' expects a list, got \(other)", at: foreach.location))
+                let bare = foreach.literalValue?.stringValue.flatMap(Self.bareExpression)
+                diagnostics.append(
+                    .error(
+                        "\(name) 'foreach' expects a list, got \(other)", at: foreach.location,
+                        hint: bare.map { "did you mean `${{ \($0) }}`?" }))
                 scope.item = .any
             }
+        }
+        // Inside foreach, `when` sees `item` and `index` (it is then evaluated per item).
+        if let when = step.when { checkWhen(when, step: step.id, scope: scope, &diagnostics) }
+        for mapping in step.with {
+            let schema = target(of: step, in: playbook)?.parameters.property(mapping.name)
+            warnAboutJinja(in: mapping.value, schema: schema, &diagnostics)
         }
 
         guard !step.skill.isEmpty || step.playbook != nil else { return }
@@ -188,7 +207,8 @@ public struct PlaybookChecker: Sendable {
         let subject = "step '\(step.id)' parameter '\(path.rendered())'"
         switch value.content {
         case .literal(let literal):
-            for violation in SchemaValidator.validate(literal, against: schema) {
+            let checked = RelativeDateLiterals.resolvedForChecking(literal, schema: schema)
+            for violation in SchemaValidator.validate(checked, against: schema) {
                 let place = violation.path.isEmpty ? subject : "step '\(step.id)' parameter '\((path + violation.path).rendered())'"
                 diagnostics.append(.error("\(place) \(violation.predicate)", at: value.location(of: violation.path)))
             }
@@ -252,7 +272,7 @@ public struct PlaybookChecker: Sendable {
     /// Type-checks every expression inside a mapped value; returns the static type of a single
     /// template, `nil` when there were errors or the value is not one template.
     @discardableResult
-    private func typeCheck(_ value: MappedValue, scope: ExpressionScope, _ diagnostics: inout [Diagnostic]) -> ExprType? {
+    func typeCheck(_ value: MappedValue, scope: ExpressionScope, _ diagnostics: inout [Diagnostic]) -> ExprType? {
         var result: ExprType?
         var failed = false
         for (template, holder) in value.templates {

@@ -43,6 +43,7 @@ public struct PlaybookDecoder: Sendable {
                 sawName = true
                 if let name = context.string(value, "name") {
                     playbook.name = name
+                    playbook.nameLocation = value.location
                     if !Self.isValidPlaybookName(name) {
                         context.error(
                             "playbook name '\(name)' must be lowercase letters, digits and '-', starting with a letter",
@@ -103,11 +104,18 @@ public struct PlaybookDecoder: Sendable {
                     at: pair.key.location)
             }
             var defaultExpression: MappedValue?
+            var defaultSource: MappedValue?
             var schemaNode = pair.value
-            // A default that is an expression is evaluated per run, not stored in the schema.
+            // A default that is an expression, or a relative date (`tomorrow 9am`), is evaluated
+            // per run, not stored in the schema.
             if let defaultNode = pair.value["default"] {
                 let mapped = context.mapped(defaultNode)
-                if mapped.literalValue == nil {
+                defaultSource = mapped
+                let format = pair.value["format"]?.scalar
+                let relative =
+                    mapped.literalValue.map { RelativeDateLiterals.isRelative($0, schema: Schema(type: .string, format: format)) }
+                    ?? false
+                if mapped.literalValue == nil || relative {
                     defaultExpression = mapped
                     if case .mapping(let members) = schemaNode.content {
                         schemaNode.content = .mapping(members.filter { $0.key.scalar != "default" })
@@ -115,8 +123,9 @@ public struct PlaybookDecoder: Sendable {
                 }
             }
             guard let schema = SchemaDecoder().decode(schemaNode, diagnostics: &context.diagnostics) else { continue }
-            inputs.append(
-                PlaybookInput(name: name, schema: schema, defaultExpression: defaultExpression, location: pair.key.location))
+            var input = PlaybookInput(name: name, schema: schema, defaultExpression: defaultExpression, location: pair.key.location)
+            input.defaultSource = defaultSource
+            inputs.append(input)
         }
         return inputs
     }

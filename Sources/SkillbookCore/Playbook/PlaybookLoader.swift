@@ -52,6 +52,7 @@ public struct PlaybookLoader: Sendable {
         guard var playbook = PlaybookDecoder().decode(root, file: file, diagnostics: &diagnostics) else {
             return Result(playbook: nil, diagnostics: diagnostics)
         }
+        if let problem = Self.nameMismatch(playbook) { diagnostics.append(problem) }
         resolveSubPlaybooks(&playbook, ancestry: ancestry, cache: &cache, &diagnostics)
         diagnostics += PlaybookChecker(registry: registry).check(playbook)
         diagnostics = diagnostics.sortedByLocation()
@@ -92,7 +93,8 @@ public struct PlaybookLoader: Sendable {
                 let errors = result.diagnostics.filter { $0.severity == .error }
                 let nested = errors.contains { $0.message.contains("playbook cycle") || $0.message.contains("nests playbooks") }
                 if nested, let first = errors.first {
-                    diagnostics.append(.error(first.message, at: at))
+                    // The nested message names a step of the other file; this position is this step.
+                    diagnostics.append(.error(Self.renamingStep(first.message, to: step.id), at: at))
                 } else {
                     let first = errors.first.map { ": \($0)" } ?? ""
                     diagnostics.append(
@@ -104,5 +106,27 @@ public struct PlaybookLoader: Sendable {
             }
             playbook.subPlaybooks[name] = sub
         }
+    }
+
+    /// `step 'x' makes a playbook cycle: …` with this file's step id in place of the nested one.
+    static func renamingStep(_ message: String, to id: String) -> String {
+        guard message.hasPrefix("step '"), let end = message.dropFirst(6).firstIndex(of: "'") else { return message }
+        return "step '\(id)'" + message[message.index(after: end)...]
+    }
+
+    /// A playbook in a `Playbooks/` folder is found by its file name (`run NAME`, `show`,
+    /// sub-playbook steps), so its `name` must be that name. Files elsewhere, run by path, are not
+    /// looked up by name and may be called anything.
+    static func nameMismatch(_ playbook: Playbook) -> Diagnostic? {
+        let parts = playbook.file.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count >= 2, parts[parts.count - 2] == "Playbooks", let fileName = parts.last else { return nil }
+        var stem = String(fileName)
+        for suffix in [".yaml", ".yml"] where stem.hasSuffix(suffix) { stem.removeLast(suffix.count) }
+        guard stem != String(fileName), !playbook.name.isEmpty, playbook.name != stem,
+            let location = playbook.nameLocation
+        else { return nil }
+        return .error(
+            "playbook name '\(playbook.name)' does not match its file name '\(fileName)'; a playbook is found by its file name",
+            at: location, hint: "write `name: \(stem)`, or rename the file to \(playbook.name).yaml")
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The OS scheduler's side of `schedule tick`: a crontab line, or a systemd user service and timer,
 /// that run `skillbook schedule tick` every minute with absolute workspace and state paths, so

@@ -1,6 +1,6 @@
 public import Foundation
 public import SkillbookCore
-public import SkillbookSchedule
+import SkillbookSchedule
 import SkillbookStore
 
 /// What `skillbook schedule` shows of one schedule entry: when it fires next, and its last fire.

@@ -1,5 +1,5 @@
-public import Foundation
-public import SkillbookCore
+import Foundation
+import SkillbookCore
 public import SkillbookSchedule
 import SkillbookStore
 

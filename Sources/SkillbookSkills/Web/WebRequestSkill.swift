@@ -27,9 +27,11 @@ struct WebRequestSkill: Skill {
                 "method": .string(
                     "POST (the default), PUT, PATCH or DELETE.", enum: ["POST", "PUT", "PATCH", "DELETE"],
                     default: "POST"),
-                "body": .string(
-                    "The request body. Sent as application/json when it is a JSON object or array, else as UTF-8 "
-                        + "text, unless a Content-Type header says otherwise."),
+                // A string, an object or an array; checked in `run` until schemas have union types.
+                "body": Schema(
+                    description: "The request body: an object or array (sent as JSON, application/json) or a "
+                        + "string (sent as application/json when it is JSON text, else as UTF-8 text), unless a "
+                        + "Content-Type header says otherwise."),
                 "headers": WebSupport.headersParameter(),
                 "token": WebSupport.tokenParameter,
                 "timeout": WebSupport.timeoutParameter,
@@ -47,6 +49,17 @@ struct WebRequestSkill: Skill {
             throw SkillError("web.request sends POST, PUT, PATCH or DELETE; use web.fetch to \(method)")
         }
         return try await WebSupport.call(
-            parameters, method: method, body: parameters["body"]?.stringValue, environment: environment)
+            parameters, method: method, body: try Self.bodyText(parameters["body"]), environment: environment)
+    }
+
+    /// The body as text: a string as is, an object or array as JSON; nothing for null.
+    static func bodyText(_ body: Value?) throws(SkillError) -> String? {
+        switch body {
+        case nil, .null?: nil
+        case .string(let text)?: text
+        case let value? where value.arrayValue != nil || value.objectValue != nil: JSONText.encode(value)
+        case let value?:
+            throw SkillError("web.request 'body' must be a string, an object or an array, got \(value.typeName)")
+        }
     }
 }

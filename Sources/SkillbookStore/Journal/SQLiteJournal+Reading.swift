@@ -142,10 +142,31 @@ extension SQLiteJournal {
     public func timeline(_ runID: String) throws(StoreError) -> RunTimeline? {
         guard let run = try run(runID) else { return nil }
         let extra = try query("SELECT source, report FROM runs WHERE id = ?1", [.text(runID)]).first
-        return RunTimeline(
+        var timeline = RunTimeline(
             run: run, source: extra?.string("source") ?? "", sessions: try sessions(of: runID), calls: try calls(of: runID),
             steps: try steps(of: runID), compensations: try compensations(of: runID),
             report: try decode(extra?.string("report"), "run report"))
+        timeline.waits = try waits(of: runID)
+        return timeline
+    }
+
+    /// The waits of a run's steps for resources other runs held, in order.
+    public func waits(of runID: String) throws(StoreError) -> [JournalWait] {
+        let rows = try query(
+            "SELECT step, resources, held_by, started, ended, outcome FROM resource_waits WHERE run = ?1 ORDER BY id",
+            [.text(runID)])
+        var waits: [JournalWait] = []
+        for row in rows {
+            guard let step = row.string("step"), let started = row.double("started"),
+                case .array(let names)? = try decode(row.string("resources"), "resource wait")
+            else { throw malformed("resource wait", of: runID) }
+            waits.append(
+                JournalWait(
+                    step: step, wait: ResourceWait(resources: names.compactMap(\.stringValue), heldBy: row.string("held_by")),
+                    started: Date(timeIntervalSince1970: started), ended: row.double("ended").map(Date.init(timeIntervalSince1970:)),
+                    outcome: row.string("outcome")))
+        }
+        return waits
     }
 
     /// When the oldest run in the journal started; `nil` when it holds none.

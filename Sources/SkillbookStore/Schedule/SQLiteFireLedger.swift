@@ -2,7 +2,7 @@ public import Foundation
 public import SkillbookCore
 
 /// The `FireLedger` of a state directory: the `fires` and `schedule_entries` tables of
-/// `skillbook.sqlite` (migration 5), shared by every daemon and `schedule tick` of that state.
+/// `skillbook.sqlite` (migration 6), shared by every daemon and `schedule tick` of that state.
 ///
 /// `commit` runs in one `BEGIN IMMEDIATE` transaction: the entry's state, the skipped fires and
 /// the claims are kept together or not at all, and the primary key (playbook, entry,

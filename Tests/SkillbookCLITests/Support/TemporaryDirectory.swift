@@ -1,32 +1,7 @@
 import SkillbookCore
 import Foundation
 import SkillbookCLI
-
-/// A fresh folder under the system temp directory, removed when the test is done with it.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-cli-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    var path: String { url.path }
-    var state: URL { url.appendingPathComponent("state") }
-    var playbooks: URL { url.appendingPathComponent("Playbooks") }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) -> URL {
-        let file = url.appendingPathComponent(name)
-        try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try! text.write(to: file, atomically: true, encoding: .utf8)
-        return file
-    }
-}
+import SkillbookTesting
 
 /// One in-process run of the CLI with its output.
 struct CLIRun {

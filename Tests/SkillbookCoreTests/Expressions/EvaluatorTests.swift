@@ -101,7 +101,8 @@ import Testing
 
     @Test(arguments: [
         ("${{ inputs.day.x }}", "cannot access field 'x' of string", 15),
-        ("${{ inputs.day[0] }}", "cannot index string", 14),
+        ("${{ inputs.count[0] }}", "cannot index integer", 16),
+        ("${{ inputs.day[10] }}", "index 10 is out of range for a string of 10 characters", 14),
         ("${{ inputs.feeds[5] }}", "index 5 is out of range for an array of 2 items", 16),
         ("${{ inputs.feeds[-3] }}", "index -3 is out of range for an array of 2 items", 16),
         ("${{ inputs.feeds['a'] }}", "cannot access field 'a' of array", 17),

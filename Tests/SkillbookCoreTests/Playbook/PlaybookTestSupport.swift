@@ -33,7 +33,8 @@ enum PlaybookFixture {
             descriptor: SkillDescriptor(
                 id: "text.template", summary: "Fills placeholders.", kind: .query,
                 parameters: .object(
-                    ["template": .string(), "values": Schema(type: .object, defaultValue: [:])], required: ["template"]),
+                    ["template": .string("Text with {{name}} placeholders."), "values": Schema(type: .object, defaultValue: [:])],
+                    required: ["template"]),
                 output: .object(["text": .string()], required: ["text"]))),
         StubSkill(
             descriptor: SkillDescriptor(
@@ -139,10 +140,18 @@ enum PlaybookFixture {
     }
 
     /// The diagnostics of a playbook as `LINE:COLUMN: severity: message`, in order.
-    static func diagnostics(_ yaml: String) -> [String] {
-        load(yaml).diagnostics.map { diagnostic in
+    static func diagnostics(_ yaml: String, file: String = "test.yaml") -> [String] {
+        load(yaml, file: file).diagnostics.map { diagnostic in
             let position = diagnostic.location.map { "\($0.line):\($0.column): " } ?? ""
             return "\(position)\(diagnostic.severity.rawValue): \(diagnostic.message)"
+        }
+    }
+
+    /// Like `diagnostics`, with each hint as `note: …` after its diagnostic.
+    static func diagnosticsWithHints(_ yaml: String, file: String = "test.yaml") -> [String] {
+        load(yaml, file: file).diagnostics.flatMap { diagnostic in
+            let position = diagnostic.location.map { "\($0.line):\($0.column): " } ?? ""
+            return ["\(position)\(diagnostic.severity.rawValue): \(diagnostic.message)"] + (diagnostic.hint.map { ["note: \($0)"] } ?? [])
         }
     }
 

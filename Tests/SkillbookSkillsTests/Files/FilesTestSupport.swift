@@ -142,22 +142,14 @@ struct FilesHarness {
 }
 
 func withFiles<T>(_ body: (FilesHarness) async throws -> T) async throws -> T {
-    let base = FileManager.default.temporaryDirectory
-        .appendingPathComponent("skillbook-files-tests-\(UUID().uuidString)", isDirectory: true)
+    let temporary = TemporaryDirectory(prefix: "skillbook-files-tests")
+    defer { withExtendedLifetime(temporary) {} }
+    let base = temporary.url
     let work = base.appendingPathComponent("work", isDirectory: true)
     let state = base.appendingPathComponent("state", isDirectory: true)
     let outside = base.appendingPathComponent("outside", isDirectory: true)
     for folder in [work, state, outside] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-    defer {
-        // Make everything removable again (tests change modes).
-        if let paths = FileManager.default.enumerator(atPath: base.path) {
-            for case let path as String in paths {
-                chmod(base.appendingPathComponent(path).path, 0o755)
-            }
-        }
-        try? FileManager.default.removeItem(at: base)
     }
     let environment = SkillEnvironment(stateDirectory: state, currentDirectory: work)
     let registry = try SkillRegistry(BuiltinSkills.all(environment: environment))

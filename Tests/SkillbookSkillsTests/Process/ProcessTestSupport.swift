@@ -1,16 +1,8 @@
+import SkillbookTesting
 import SkillbookCore
 import Foundation
 import SkillbookSkills
 import Testing
-
-/// A fresh folder under the system temp directory, removed by `withTemporaryDirectory`.
-func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("skillbook-process-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try await body(directory.resolvingSymlinksInPath())
-}
 
 /// Whether a process is gone: no `/proc` entry, or a zombie waiting for its parent (init in a
 /// container may be slow to reap what it inherits).

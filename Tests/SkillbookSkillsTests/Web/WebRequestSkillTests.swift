@@ -38,6 +38,24 @@ import Testing
         }
     }
 
+    @Test func objectAndArrayBodiesAreSentAsJSON() async throws {
+        try await withWeb { web, server in
+            server.route("/api", .text("{}", contentType: "application/json"))
+            _ = try await web.run(
+                "web.request", ["url": .string(server.url("/api")), "body": ["title": "Milk", "tags": ["shop", 2]]])
+            #expect(server.requests.last?.header("content-type") == "application/json")
+            #expect(server.requests.last?.text == #"{"title":"Milk","tags":["shop",2]}"#)
+            _ = try await web.run("web.request", ["url": .string(server.url("/api")), "method": "PUT", "body": [1, 2]])
+            #expect(server.requests.last?.text == "[1,2]")
+            #expect(server.requests.last?.header("content-type") == "application/json")
+            let before = server.requests.count
+            await expectFailure("web.request 'body' must be a string, an object or an array, got integer") {
+                _ = try await web.run("web.request", ["url": .string(server.url("/api")), "body": 42])
+            }
+            #expect(server.requests.count == before, "nothing was sent")
+        }
+    }
+
     @Test func errorStatusesFail() async throws {
         try await withWeb { web, server in
             server.route("/broken", .status(500))

@@ -9,10 +9,9 @@ func withWeb<T>(
     configure: (inout SkillEnvironment) -> Void = { _ in },
     _ body: (Harness, LocalHTTPServer) async throws -> T
 ) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("skillbook-web-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let temporary = TemporaryDirectory(prefix: "skillbook-web-tests")
+    let directory = temporary.url
+    defer { withExtendedLifetime(temporary) {} }
     var environment = SkillEnvironment(stateDirectory: directory)
     configure(&environment)
     let registry = try SkillRegistry(BuiltinSkills.all(environment: environment))
