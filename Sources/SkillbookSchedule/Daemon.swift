@@ -79,6 +79,15 @@ public actor Daemon {
         return now
     }
 
+    /// Starts fires already claimed (taken over from a process that died before their run began).
+    public func startClaimed(_ fires: [Fire]) {
+        for fire in fires {
+            let entry = playbooks.first { $0.name == fire.key.playbook }?.entries[safe: fire.key.entry]
+            log("fire adopted \(fire.key) (its claimer died before the run started)")
+            start(fire, id: "\(fire.key.playbook)#\(fire.key.entry)", inputs: entry?.inputs ?? [])
+        }
+    }
+
     /// Waits until every run started so far has ended.
     public func waitForRuns() async {
         while let (id, task) = runs.first {
@@ -138,4 +147,8 @@ public actor Daemon {
             group.cancelAll()
         }
     }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

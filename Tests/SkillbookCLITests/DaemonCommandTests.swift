@@ -136,6 +136,8 @@ import Testing
         let runs = try SQLiteJournal(stateDirectory: directory.state).runs(playbook: "minutely", status: nil, limit: 100)
         let instants = runs.compactMap(\.scheduledAt).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
         #expect(instants.sorted() == fires)
-        #expect(runs.filter { $0.status == .interrupted }.count == 1)
+        // The killed run, if the kill came after its start was journaled; a fire claimed but not yet
+        // begun is adopted by the restarted daemon instead.
+        #expect(runs.filter { $0.status == .interrupted }.count <= 1)
     }
 }

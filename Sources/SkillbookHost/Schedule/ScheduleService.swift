@@ -30,11 +30,22 @@ public final class ScheduleService: Sendable {
             machineZone: host.configuration.timeZone, maximumSleep: maximumSleep, log: log)
         Self.report(workspace, log: log)
         stamps = Stamps(workspace.stamps)
+        self.ledger = ledger
+    }
+
+    private let ledger: SQLiteFireLedger
+
+    /// Starts the fires a dead process claimed but never began (a `kill -9` between the claim and
+    /// the run's journal row), so that no claimed fire is lost.
+    func adoptOrphans() async throws {
+        let orphans = try ledger.adoptOrphans { pid in kill(pid, 0) == 0 || errno == EPERM }
+        await daemon.startClaimed(orphans)
     }
 
     /// One round of decisions now; waits for the runs it started. Returns how many it started.
     public func tick() async throws -> Int {
         let before = await daemon.startedCount
+        try await adoptOrphans()
         try await daemon.tick()
         let started = await daemon.startedCount - before
         await daemon.waitForRuns()
@@ -46,6 +57,11 @@ public final class ScheduleService: Sendable {
     /// (at least once a minute) re-reads changed playbook files.
     public func serve(grace: Double) async {
         let daemon = self.daemon
+        do {
+            try await adoptOrphans()
+        } catch {
+            log("orphaned fires not checked error=\(ScheduleFireStarter.oneLine("\(error)"))")
+        }
         let firing = Task { try await daemon.run() }
         let watching = Task { await self.watch() }
         await withTaskCancellationHandler {

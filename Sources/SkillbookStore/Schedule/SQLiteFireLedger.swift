@@ -68,6 +68,35 @@ public final class SQLiteFireLedger: FireLedger {
         }
     }
 
+    /// Fires claimed by a process that is gone (`isAlive` says no) before their run was journaled
+    /// (killed between the claim and the run's start): each is taken over by this process (its pid
+    /// recorded) and returned, to be started now. A fire another live process took over is left out.
+    public func adoptOrphans(isAlive: (Int32) -> Bool) throws -> [Fire] {
+        let rows = try database.query(
+            """
+            SELECT f.playbook, f.entry, f.scheduled_ms, f.catch_up, f.pid FROM fires f
+            WHERE f.outcome = 'started' AND f.pid IS NOT NULL AND f.pid != ?1 AND NOT EXISTS (
+                SELECT 1 FROM runs r WHERE r.playbook = f.playbook AND r.scheduled_at IS NOT NULL
+                AND abs(r.scheduled_at * 1000 - f.scheduled_ms) < 1)
+            ORDER BY f.scheduled_ms
+            """, [.integer(Int(pid))])
+        var adopted: [Fire] = []
+        for row in rows {
+            guard let playbook = row.string("playbook"), let entry = row.int("entry"), let ms = row.int("scheduled_ms"),
+                let owner = row.int("pid"), !isAlive(Int32(owner))
+            else { continue }
+            let changed = try database.run(
+                "UPDATE fires SET pid = ?1 WHERE playbook = ?2 AND entry = ?3 AND scheduled_ms = ?4 AND pid = ?5",
+                [.integer(Int(pid)), .text(playbook), .integer(entry), .integer(ms), .integer(owner)])
+            guard changed == 1 else { continue }
+            adopted.append(
+                Fire(
+                    key: FireKey(playbook: playbook, entry: entry, scheduledAt: Date(timeIntervalSince1970: Double(ms) / 1000)),
+                    isCatchUp: row.int("catch_up") == 1))
+        }
+        return adopted
+    }
+
     /// `true` when this call recorded the fire, `false` when its key was there before.
     private func insert(_ fire: Fire, outcome: String, at: Double) throws(StoreError) -> Bool {
         try database.run(

@@ -53,4 +53,18 @@ import Testing
             #expect(try database.query("SELECT count(*) FROM schedule_entries").first?[0].intValue == 0)
         }
     }
+
+    @Test func aFireClaimedByADeadProcessBeforeItsRunBeganIsAdoptedOnce() async throws {
+        try await withTemporaryDirectory { dir in
+            let dead = SQLiteFireLedger(database: try StateDatabase.openSeparately(stateDirectory: dir), pid: 4_000_001)
+            let live = SQLiteFireLedger(database: try StateDatabase.openSeparately(stateDirectory: dir), pid: 4_000_002)
+            let me = SQLiteFireLedger(database: try StateDatabase.openSeparately(stateDirectory: dir), pid: 4_000_003)
+            _ = try await dead.commit(FireDecision(start: [fire(0)], skipped: [], dropped: 0, state: EntryState()), playbook: "sync", entry: 0)
+            _ = try await live.commit(FireDecision(start: [fire(60)], skipped: [], dropped: 0, state: EntryState()), playbook: "sync", entry: 0)
+            let alive: (Int32) -> Bool = { $0 == 4_000_002 }
+            #expect(try me.adoptOrphans(isAlive: alive) == [fire(0)])
+            #expect(try me.adoptOrphans(isAlive: alive) == [])
+            #expect(try live.adoptOrphans(isAlive: { _ in true }) == [])
+        }
+    }
 }
