@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import SkillbookCore
 public import SkillbookRuntime
 import SkillbookStore
@@ -16,11 +16,14 @@ public struct RunRequest: Sendable {
     public var dryRun: Bool
     /// Who started the run, for the journal: `cli`, `schedule`, `mcp`, `agent`.
     public var trigger: String
+    /// The fire's scheduled instant, for a run with trigger `schedule` (journaled as `scheduled_at`).
+    public var scheduledAt: Date?
 
     public init(
         playbook: String, inputs: ValueObject = [:], inputsFile: String? = nil, inputTexts: [(key: String, text: String)] = [],
-        dryRun: Bool = false, trigger: String = "cli"
+        dryRun: Bool = false, trigger: String = "cli", scheduledAt: Date? = nil
     ) {
+        self.scheduledAt = scheduledAt
         self.playbook = playbook
         self.inputs = inputs
         self.inputsFile = inputsFile
@@ -56,7 +59,10 @@ extension PlaybookHost {
         try await HostError.journaling { try await journal?.setFile(url.path, forRun: runID) }
         return PreparedRun(
             playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: runID,
-            work: .run(Engine.RunOptions(dryRun: request.dryRun, trigger: request.trigger, source: file.text)), heldStatus: nil)
+            work: .run(
+                Engine.RunOptions(
+                    dryRun: request.dryRun, trigger: request.trigger, source: file.text, scheduledAt: request.scheduledAt)),
+            heldStatus: nil)
     }
 
     /// Prepares and executes a run (see `prepareRun` and `execute`).

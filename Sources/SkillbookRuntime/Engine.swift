@@ -1,4 +1,5 @@
-import Foundation
+import Synchronization
+public import Foundation
 public import SkillbookCore
 
 /// Runs checked playbooks: `when`, parameter mapping, run-time validation, batching driven by
@@ -35,11 +36,14 @@ public struct Engine: Sendable {
         public var source: String
         /// Continue this earlier run instead of starting a new one.
         public var resume: (runID: String, plan: ResumePlan)?
+        /// The fire's scheduled instant, for a run with trigger `schedule`.
+        public var scheduledAt: Date?
 
         public init(
             dryRun: Bool = false, trigger: String = "cli", source: String = "",
-            resume: (runID: String, plan: ResumePlan)? = nil
+            resume: (runID: String, plan: ResumePlan)? = nil, scheduledAt: Date? = nil
         ) {
+            self.scheduledAt = scheduledAt
             self.dryRun = dryRun
             self.trigger = trigger
             self.source = source
@@ -78,7 +82,8 @@ public struct Engine: Sendable {
                     RunRecord(
                         runID: runID, playbook: playbook.name, source: options.source,
                         sourceHash: SourceHash.of(options.source), inputs: state.redactor.redact(inputs),
-                        trigger: options.trigger, started: started, dryRun: options.dryRun))
+                        trigger: options.trigger, started: started, dryRun: options.dryRun,
+                        scheduledAt: options.scheduledAt))
             } catch {
                 return await finish(
                     execution, status: .failed, failure: "the run could not be recorded: \(error)", kind: .journal,

@@ -68,21 +68,24 @@ public actor Daemon {
             let id = "\(playbook)#\(index)"
             let state = try await ledger.state(playbook: playbook, entry: index)
             let decision = planner.decide(state, now: now, running: running[id, default: 0])
-            try await ledger.save(decision.state, playbook: playbook, entry: index)
-            for fire in decision.skipped {
-                try await ledger.recordSkipped(fire)
-                log("fire skipped \(fire.key) (the previous run still runs)")
-            }
+            let claimed = try await ledger.commit(decision, playbook: playbook, entry: index)
+            for fire in decision.skipped { log("fire skipped \(fire.key) (the previous run still runs)") }
             if decision.dropped > 0 { log("fires dropped \(id) count=\(decision.dropped) (catch_up \(entry.catchUp.rawValue))") }
-            for fire in decision.start {
-                guard try await ledger.claim(fire) else {
-                    log("fire taken \(fire.key) (already started elsewhere)")
-                    continue
-                }
-                start(fire, id: id, inputs: entry.inputs)
+            for fire in decision.start where !claimed.contains(fire) {
+                log("fire taken \(fire.key) (already started elsewhere)")
             }
+            for fire in claimed { start(fire, id: id, inputs: entry.inputs) }
         }
         return now
+    }
+
+    /// Starts fires already claimed (taken over from a process that died before their run began).
+    public func startClaimed(_ fires: [Fire]) {
+        for fire in fires {
+            let entry = playbooks.first { $0.name == fire.key.playbook }?.entries[safe: fire.key.entry]
+            log("fire adopted \(fire.key) (its claimer died before the run started)")
+            start(fire, id: "\(fire.key.playbook)#\(fire.key.entry)", inputs: entry?.inputs ?? [])
+        }
     }
 
     /// Waits until every run started so far has ended.
@@ -92,6 +95,15 @@ public actor Daemon {
             runs[id] = nil
         }
     }
+
+    /// Cancels every run in progress (each rolls back what it completed); `waitForRuns` then
+    /// returns when they have ended.
+    public func cancelRuns() {
+        for task in runs.values { task.cancel() }
+    }
+
+    /// Fires started since this daemon was made.
+    public private(set) var startedCount = 0
 
     /// Runs in progress.
     public var runningCount: Int { running.values.reduce(0, +) }
@@ -106,6 +118,7 @@ public actor Daemon {
 
     private func start(_ fire: Fire, id: String, inputs: [ScheduleInput]) {
         running[id, default: 0] += 1
+        startedCount += 1
         let late = clock.now().timeIntervalSince(fire.scheduledAt)
         log("fire started \(fire.key)\(fire.isCatchUp ? " catch-up" : "") late=\(Int((late * 1000).rounded()))ms")
         let runID = nextRunID
@@ -134,4 +147,8 @@ public actor Daemon {
             group.cancelAll()
         }
     }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -1,7 +1,8 @@
 import Foundation
+public import SkillbookCore
 import Synchronization
 
-/// A `FireLedger` in memory, for tests and dry runs: claims are atomic within the process.
+/// A `FireLedger` in memory, for tests and dry runs: commits are atomic within the process.
 public final class InMemoryFireLedger: FireLedger {
     struct Contents {
         var states: [String: EntryState] = [:]
@@ -23,19 +24,15 @@ public final class InMemoryFireLedger: FireLedger {
         contents.withLock { $0.states["\(playbook)#\(entry)"] ?? EntryState() }
     }
 
-    public func save(_ state: EntryState, playbook: String, entry: Int) async throws {
-        contents.withLock { $0.states["\(playbook)#\(entry)"] = state }
-    }
-
-    public func claim(_ fire: Fire) async throws -> Bool {
-        contents.withLock {
-            guard $0.claimedKeys.insert(fire.key).inserted else { return false }
-            $0.claimed.append(fire.key)
-            return true
+    public func commit(_ decision: FireDecision, playbook: String, entry: Int) async throws -> [Fire] {
+        contents.withLock { contents in
+            contents.states["\(playbook)#\(entry)"] = decision.state
+            contents.skipped += decision.skipped.map(\.key)
+            return decision.start.filter { fire in
+                guard contents.claimedKeys.insert(fire.key).inserted else { return false }
+                contents.claimed.append(fire.key)
+                return true
+            }
         }
-    }
-
-    public func recordSkipped(_ fire: Fire) async throws {
-        contents.withLock { $0.skipped.append(fire.key) }
     }
 }

@@ -148,6 +148,31 @@ public enum StateDatabase {
         """,
         // 6: the kind of a run's failure (see FailureKindMigration)
         FailureKindMigration.sql,
+        // 7: schedules (see SQLiteFireLedger). `fires` holds every fire decided, keyed by playbook,
+        // schedule entry and scheduled instant (milliseconds since 1970), so a fire starts at most
+        // once whoever decides it; `schedule_entries` the planner's state of each entry (JSON), kept
+        // in the transaction that claims its fires. A run started by a fire has its `scheduled_at`.
+        """
+        ALTER TABLE runs ADD COLUMN scheduled_at REAL;
+        CREATE TABLE fires (
+            playbook TEXT NOT NULL,
+            entry INTEGER NOT NULL,
+            scheduled_ms INTEGER NOT NULL,
+            outcome TEXT NOT NULL CHECK (outcome IN ('started', 'skipped')),
+            catch_up INTEGER NOT NULL DEFAULT 0 CHECK (catch_up IN (0, 1)),
+            recorded REAL NOT NULL,
+            pid INTEGER,
+            PRIMARY KEY (playbook, entry, scheduled_ms)
+        ) WITHOUT ROWID;
+        CREATE TABLE schedule_entries (
+            playbook TEXT NOT NULL,
+            entry INTEGER NOT NULL,
+            state TEXT NOT NULL CHECK (json_valid(state)),
+            updated REAL NOT NULL,
+            PRIMARY KEY (playbook, entry)
+        ) WITHOUT ROWID;
+        CREATE INDEX runs_by_schedule ON runs (playbook, scheduled_at) WHERE scheduled_at IS NOT NULL;
+        """,
     ]
 
     /// The schema version this build writes.

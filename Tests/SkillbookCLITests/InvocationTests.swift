@@ -4,6 +4,7 @@ import SkillbookCore
 @testable import SkillbookCLI
 import SkillbookHost
 import SkillbookStore
+import SkillbookTesting
 import Testing
 
 private func host(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> PlaybookHost {

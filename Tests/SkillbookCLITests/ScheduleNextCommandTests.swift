@@ -1,5 +1,6 @@
 import SkillbookTesting
 import Foundation
+import SkillbookTesting
 import Testing
 
 @Suite struct ScheduleNextCommandTests {

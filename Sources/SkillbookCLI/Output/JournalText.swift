@@ -65,6 +65,7 @@ enum JournalText {
         object["finished"] = run.finished.map { .string(iso($0)) } ?? .null
         object["duration"] = run.duration.map { .double(RunEventJSON.rounded($0)) } ?? .null
         object["trigger"] = .string(run.trigger)
+        object["scheduled_at"] = run.scheduledAt.map { .string(iso($0)) } ?? .null
         if let reason = run.interruption, run.status == .interrupted { object["interruption"] = .string(reason) }
         if let error = run.error { object["error"] = .string(error) }
         return .object(object)
@@ -141,6 +142,7 @@ enum JournalText {
         facts.append(("status", status))
         if let file = run.file { facts.append(("file", file)) }
         facts.append(("trigger", run.trigger))
+        if let scheduled = run.scheduledAt { facts.append(("scheduled", localTime(scheduled))) }
         facts.append(("started", localTime(run.started)))
         if let finished = run.finished {
             facts.append(("finished", localTime(finished)))

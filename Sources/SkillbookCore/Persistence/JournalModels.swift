@@ -48,6 +48,8 @@ public struct JournalRun: Sendable {
     public var error: String?
     /// Secrets redacted; `nil` until the run ends.
     public var outputs: ValueObject?
+    /// The fire's scheduled instant, for a run with trigger `schedule`.
+    public var scheduledAt: Date?
 
     /// Seconds from start to end; `nil` while it has not ended.
     public var duration: Double? { finished.map { $0.timeIntervalSince(started) } }

@@ -41,11 +41,14 @@ public struct RunRecord: Sendable {
     public var trigger: String
     public var started: Date
     public var dryRun: Bool
+    /// The fire's scheduled instant, for a run with trigger `schedule`.
+    public var scheduledAt: Date?
 
     public init(
         runID: String, playbook: String, source: String, sourceHash: String, inputs: ValueObject, trigger: String,
-        started: Date, dryRun: Bool
+        started: Date, dryRun: Bool, scheduledAt: Date? = nil
     ) {
+        self.scheduledAt = scheduledAt
         self.runID = runID
         self.playbook = playbook
         self.source = source

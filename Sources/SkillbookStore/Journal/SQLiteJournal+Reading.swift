@@ -4,7 +4,7 @@ public import SkillbookCore
 extension SQLiteJournal {
     static let runColumns = """
         id, playbook, file, source_hash, inputs, trigger, status, interrupted, started, finished, pid, host, boot,
-        process_start, heartbeat, error, outputs
+        process_start, heartbeat, error, outputs, scheduled_at
         """
 
     /// Runs newest first, optionally only of one playbook or in one status (as reported: `interrupted`
@@ -213,13 +213,15 @@ extension SQLiteJournal {
             guard case .object(let object)? = try decode(text, "run's outputs") else { throw malformed("run's outputs", of: id) }
             outputs = object
         }
-        return JournalRun(
+        var run = JournalRun(
             id: id, playbook: playbook, file: row.string("file"), sourceHash: row.string("source_hash") ?? "", inputs: inputs,
             trigger: row.string("trigger") ?? "cli", status: status,
             interruption: reason ?? (stored == "interrupted" ? "its process ended before it finished" : nil),
             interruptedBySignal: row.int("interrupted") == 1, started: Date(timeIntervalSince1970: started),
             finished: row.double("finished").map(Date.init(timeIntervalSince1970:)), holder: holder, heartbeat: heartbeat,
             error: row.string("error"), outputs: outputs)
+        run.scheduledAt = row.double("scheduled_at").map(Date.init(timeIntervalSince1970:))
+        return run
     }
 
     func malformed(_ what: String, of runID: String?) -> StoreError {

@@ -67,4 +67,11 @@ public struct FireDecision: Sendable, Hashable {
     public var dropped: Int
     /// The state to keep (and persist) for the next decision.
     public var state: EntryState
+
+    public init(start: [Fire], skipped: [Fire], dropped: Int, state: EntryState) {
+        self.start = start
+        self.skipped = skipped
+        self.dropped = dropped
+        self.state = state
+    }
 }

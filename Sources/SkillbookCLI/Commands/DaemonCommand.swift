@@ -1,0 +1,61 @@
+import Foundation
+import SkillbookCore
+import SkillbookHost
+
+extension Option where Value == String {
+    static var grace: Self {
+        Self("--grace", value: "DURATION", help: "On SIGTERM/SIGINT, how long running runs may go on before they are cancelled (default 30s).")
+    }
+}
+
+/// `skillbook daemon [--grace 30s]`: fires the workspace's schedules until SIGTERM or SIGINT.
+enum DaemonCommand: Command {
+    static let spec = CommandSpec(
+        name: "daemon", summary: "Run the workspace's scheduled playbooks at their times until stopped (SIGTERM or Ctrl-C).",
+        arguments: "", options: [Option.grace.spec],
+        discussion: """
+            Sleeps until the next fire (waking at least once a minute to notice suspend and clock jumps) and starts
+            each fire as a run with trigger 'schedule'; a changed playbook file is reloaded, a broken one reported
+            without dropping the others. One daemon per state directory: a second exits 2 at once, naming the
+            first one's pid (<state>/daemon.pid). On SIGTERM or SIGINT it starts no more fires, lets running runs
+            finish for the grace period, then cancels them (they roll back), and exits 0. One plain log line per
+            event on stderr ('fire started', 'run finished', 'playbook broken', 'daemon stopped', ...).
+            """,
+        examples: ["skillbook daemon", "skillbook daemon --grace 2m --state ~/.local/state/skillbook"])
+
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+        var grace = 30.0
+        if let text = arguments[.grace] {
+            guard let seconds = DurationText.seconds(text), seconds >= 0 else {
+                throw UsageError(message: "--grace expects a duration such as 30s or 2m, got '\(text)'", command: spec.name)
+            }
+            grace = seconds
+        }
+        let console = invocation.console
+        let host = invocation.host(arguments)
+        let log: @Sendable (String) -> Void = { console.err("skillbook: \($0)") }
+        let lock: DaemonLock
+        do {
+            lock = try DaemonLock(stateDirectory: host.configuration.stateDirectory)
+        } catch .held(let pid, let file) {
+            console.err("error: another skillbook daemon (pid \(pid)) is running on this state (\(file)); stop it first")
+            return 2
+        } catch .unavailable(let file, let reason) {
+            console.err("error: cannot create \(file): \(reason)")
+            return 2
+        }
+        let service = try ScheduleService(host: host, log: log)
+        log("daemon started pid=\(getpid()) state=\(host.configuration.stateDirectory.path)")
+        let period = grace
+        let serve: @Sendable () async -> Void = { await service.serve(grace: period) }
+        if invocation.handlesSignals {
+            await ShutdownSignal.cancellingOnSignal(
+                announce: { number in log("daemon signal=\(number == SIGTERM ? "SIGTERM" : "SIGINT"): no more fires") },
+                onRepeat: { _ in log("daemon second signal: exiting now"); exit(130) }, serve)
+        } else {
+            await serve()
+        }
+        withExtendedLifetime(lock) {}
+        return 0
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import SkillbookCore
+import SkillbookHost
+
+/// `skillbook schedule tick`: starts what is due now, waits for those runs, exits.
+enum ScheduleTickCommand: Command {
+    static let spec = CommandSpec(
+        name: "schedule tick", summary: "Start every scheduled fire that is due now, wait for those runs, then exit.",
+        arguments: "", options: [],
+        discussion: """
+            Makes the same decisions as 'skillbook daemon' (catch_up, overlap, the watermark in the state
+            database) and claims each fire by the same key (playbook, entry, scheduled instant), so a fire
+            starts at most once whichever of them, and how many, run. Meant to be run every minute by cron or
+            a systemd timer: 'skillbook schedule install --crontab|--systemd' prints the lines.
+            Log lines go to stderr. Exit 0 when every started run succeeded, 1 otherwise.
+            """,
+        examples: ["skillbook schedule tick --playbooks /home/ada/Routines --state /home/ada/.local/state/skillbook"])
+
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+        let console = invocation.console
+        let failures = Counter()
+        let host = invocation.host(arguments)
+        let service = try ScheduleService(host: host) { line in
+            if line.hasPrefix("run ") && !line.contains("status=succeeded") { failures.increment() }
+            console.err("skillbook: \(line)")
+        }
+        let started = try await service.tick()
+        console.err("skillbook: tick done started=\(started)")
+        return failures.value == 0 ? 0 : 1
+    }
+}
+
+/// A count shared with log callbacks.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}

@@ -1,0 +1,43 @@
+public import Foundation
+
+/// One daemon per state directory: an exclusive `flock` on `<state>/daemon.pid`, held for the
+/// life of the process (the kernel drops it when the process dies, even of `kill -9`), with the
+/// holder's pid written in the file so a second daemon can name it.
+public final class DaemonLock: Sendable {
+    public let file: URL
+    private let descriptor: Int32
+
+    /// Why the lock was not taken.
+    public enum Failure: Error, Sendable, Equatable {
+        /// Another live process holds it; `pid` as it wrote it (0 when unreadable).
+        case held(pid: Int32, file: String)
+        case unavailable(file: String, reason: String)
+    }
+
+    /// Takes the lock at once or fails; never waits.
+    public init(stateDirectory: URL) throws(Failure) {
+        file = stateDirectory.appendingPathComponent("daemon.pid")
+        do {
+            try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw .unavailable(file: file.path, reason: "\(error.localizedDescription)")
+        }
+        let fd = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .unavailable(file: file.path, reason: String(cString: strerror(errno))) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            close(fd)
+            throw .held(pid: Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, file: file.path)
+        }
+        let pid = "\(getpid())\n"
+        _ = ftruncate(fd, 0)
+        _ = pid.withCString { write(fd, $0, strlen($0)) }
+        descriptor = fd
+    }
+
+    /// Lets go of the lock (also done when the process ends).
+    deinit {
+        _ = ftruncate(descriptor, 0)
+        close(descriptor)
+    }
+}

@@ -1,0 +1,66 @@
+public import Foundation
+public import SkillbookCore
+public import SkillbookSchedule
+
+/// The scheduled playbooks of a workspace's playbooks folder, as last read: every file that checks
+/// and has a `schedule:`, and the files that do not check (reported, not dropped silently).
+public struct ScheduledWorkspace: Sendable {
+    /// One scheduled playbook and its file.
+    public struct Entry: Sendable {
+        public var playbook: Playbook
+        public var file: URL
+    }
+
+    /// A playbook file with errors: its schedule (if any) is not known until it is fixed.
+    public struct Broken: Sendable, Hashable {
+        public var file: String
+        /// The first error, `file:line:column: message`.
+        public var message: String
+    }
+
+    public var entries: [Entry]
+    public var broken: [Broken]
+    /// Each file's modification date and size when read, to notice a change.
+    public var stamps: [String: String]
+
+    /// The daemon's view of the schedules.
+    public var scheduled: [ScheduledPlaybook] { entries.map { ScheduledPlaybook($0.playbook) } }
+    /// Name to file, for the fire starter.
+    public var files: [String: URL] { Dictionary(entries.map { ($0.playbook.name, $0.file) }, uniquingKeysWith: { first, _ in first }) }
+}
+
+extension PlaybookHost {
+    /// Reads every playbook file of the playbooks folder and keeps those with a schedule; a file
+    /// with errors is listed in `broken`. Throws only when the skills cannot be loaded.
+    public func scheduledWorkspace() throws(HostError) -> ScheduledWorkspace {
+        let registry = try registry { _ in }
+        var entries: [ScheduledWorkspace.Entry] = []
+        var broken: [ScheduledWorkspace.Broken] = []
+        for url in playbookFiles() {
+            do throws(HostError) {
+                let file = try loadPlaybook(at: url, registry: registry)
+                guard let playbook = file.playbook else {
+                    let first = file.result.diagnostics.first { $0.severity == .error } ?? file.result.diagnostics.first
+                    broken.append(.init(file: file.displayName, message: first.map { "\($0)" } ?? "\(file.displayName): has errors"))
+                    continue
+                }
+                if !playbook.schedule.isEmpty { entries.append(.init(playbook: playbook, file: url)) }
+            } catch {
+                broken.append(.init(file: displayPath(url), message: "\(displayPath(url)): \(error)"))
+            }
+        }
+        return ScheduledWorkspace(entries: entries, broken: broken, stamps: scheduleStamps())
+    }
+
+    /// The modification date and size of each playbook file: a change means a reload.
+    public func scheduleStamps() -> [String: String] {
+        var stamps: [String: String] = [:]
+        for url in playbookFiles() {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            let date = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
+            stamps[url.path] = "\(date)/\(size)"
+        }
+        return stamps
+    }
+}
