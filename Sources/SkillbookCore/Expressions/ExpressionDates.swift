@@ -6,27 +6,14 @@ enum ExpressionDates {
     /// The dates these functions produce: years 1 to 9999.
     static let dayRange = days(year: 1, month: 1, day: 1)...days(year: 9999, month: 12, day: 31)
 
-    /// The day number of a civil date (H. Hinnant's `days_from_civil`). Inputs must be small.
+    /// The day number of a civil date (the calendar arithmetic lives in `CivilTime`).
     static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        CivilTime.days(year: year, month: month, day: day)
     }
 
     /// The civil date of a day number in `dayRange`.
     static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        CivilTime.civil(fromDays: days)
     }
 
     /// Seconds since 1970-01-01 00:00 of the wall-clock time of `date` in `timeZone`.
