@@ -1,11 +1,12 @@
 """A server built with the official Python SDK (MCPServer, formerly FastMCP), whose tools the
 Swift client lists and calls in SkillbookMCPTests."""
 
+import os
 import sys
 import time
-from typing import Optional
+from typing import Annotated, Optional
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -47,6 +48,22 @@ def nap(seconds: float) -> str:
     """Sleeps."""
     time.sleep(seconds)
     return "rested"
+
+
+class Process(BaseModel):
+    pid: int
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def whoami() -> Process:
+    """The server's process id."""
+    return Process(pid=os.getpid())
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def scale(value: Annotated[float, Field(multiple_of=0.5)], factor: Annotated[int, Field(gt=0)] = 2) -> float:
+    """Multiplies a value (its schema has keywords outside Skillbook's subset)."""
+    return value * factor
 
 
 if __name__ == "__main__":

@@ -1,5 +1,8 @@
 """An MCP server that misbehaves in one way, chosen by the first argument, for the client's
-failure tests: garbage, silent, exit, die_on_call, stubborn (ignores stdin EOF and SIGTERM)."""
+failure tests: garbage, silent, exit, die_on_call, stubborn (ignores stdin EOF and SIGTERM);
+garbage_on_call and silent_on_call answer the handshake and the tool list, then misbehave on a
+call; ok behaves. An argument @FILE reads the mode from FILE at each start, so a test can
+change how the next start of the same command behaves."""
 
 import json
 import signal
@@ -7,6 +10,9 @@ import sys
 import time
 
 mode = sys.argv[1]
+if mode.startswith("@"):
+    with open(mode[1:]) as f:
+        mode = f.read().strip()
 
 
 def send(message):
@@ -40,6 +46,12 @@ for line in sys.stdin:
         send({"jsonrpc": "2.0", "id": message["id"], "result": {"tools": [
             {"name": "crash", "description": "Dies.", "inputSchema": {"type": "object"}}]}})
     elif method == "tools/call":
+        if mode == "garbage_on_call":
+            sys.stdout.write("Traceback (most recent call last): oops\n")
+            sys.stdout.flush()
+            continue
+        if mode == "silent_on_call":
+            continue
         if mode == "die_on_call":
             print("segfault (pretend)", file=sys.stderr)
             sys.stderr.flush()
