@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 from pydantic import BaseModel, Field
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 server = MCPServer("calc")
@@ -39,8 +40,8 @@ def wipe(folder: str) -> str:
 
 @server.tool(annotations=ToolAnnotations(readOnlyHint=True))
 def broken(reason: str) -> str:
-    """Always raises."""
-    raise ValueError(f"broken on purpose: {reason}")
+    """Always fails (a ToolError keeps its text in the result)."""
+    raise ToolError(f"broken on purpose: {reason}")
 
 
 @server.tool(annotations=ToolAnnotations(readOnlyHint=True))

@@ -1,10 +1,12 @@
 """An MCP server that misbehaves in one way, chosen by the first argument, for the client's
 failure tests: garbage, silent, exit, die_on_call, stubborn (ignores stdin EOF and SIGTERM);
 garbage_on_call and silent_on_call answer the handshake and the tool list, then misbehave on a
-call; ok behaves. An argument @FILE reads the mode from FILE at each start, so a test can
+call; die_on_first_call dies on its first call unless the file 'died' exists in its folder
+(which it then makes), so a restarted server behaves; ok behaves. An argument @FILE reads the mode from FILE at each start, so a test can
 change how the next start of the same command behaves."""
 
 import json
+import os
 import signal
 import sys
 import time
@@ -52,6 +54,9 @@ for line in sys.stdin:
             continue
         if mode == "silent_on_call":
             continue
+        if mode == "die_on_first_call" and not os.path.exists("died"):
+            open("died", "w").close()
+            mode = "die_on_call"
         if mode == "die_on_call":
             print("segfault (pretend)", file=sys.stderr)
             sys.stderr.flush()

@@ -1,0 +1,282 @@
+import Foundation
+import SkillbookCore
+import SkillbookHost
+import SkillbookRuntime
+import SkillbookStore
+import SkillbookTesting
+import Testing
+
+/// `mcp:` manifests through the host: a Python SDK server's tools (`SkillbookMCPTests/Fixtures`,
+/// run with the Python of `.build/venv`) as skills of real runs, their tool list cached in the
+/// state folder, one server per manifest shared by the steps and stopped by `shutdown()`, and
+/// every way a server can fail as a step failure with its message.
+@Suite struct MCPServerSkillsTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("SkillbookMCPTests/Fixtures").path
+
+    static func python() throws -> String {
+        let python = URL(fileURLWithPath: fixtures).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            Issue.record("\(python) is missing: run 'make venv' (or 'make test', which creates it with PyPI 'mcp')")
+            throw CancellationError()
+        }
+        return python
+    }
+
+    /// A host on `fixture` whose `Skills` folder is loaded, approving confirmations.
+    static func host(_ fixture: HostFixture, pool: MCPServerPool = MCPServerPool()) -> PlaybookHost {
+        var configuration = fixture.configuration(confirmation: .approveAll)
+        configuration.skillDirectories = [fixture.url.appendingPathComponent("Skills")]
+        return PlaybookHost(configuration, mcpServers: pool)
+    }
+
+    static func calcManifest() throws -> String {
+        "mcp:\n  command: [\(try python()), \(fixtures)/calc_server.py]\n  prefix: calc\n  timeout: 20s\n"
+    }
+
+    static let sums = """
+        name: sums
+        inputs:
+          a: { type: integer }
+        steps:
+          - id: first
+            skill: calc.add
+            with: { a: "${{ inputs.a }}", b: 3 }
+          - id: again
+            skill: calc.add
+            with: { a: "${{ steps.first.output.sum }}", b: 10 }
+          - id: who
+            skill: calc.whoami
+          - id: loud
+            skill: calc.shout_text
+            with: { text: "sum ${{ steps.again.output.sum }}", times: 2 }
+        outputs:
+          sum: "${{ steps.again.output.sum }}"
+          loud: "${{ steps.loud.output.result }}"
+          pid: "${{ steps.who.output.pid }}"
+        """
+
+    static func isRunning(_ pid: Int) -> Bool { kill(pid_t(pid), 0) == 0 }
+
+    @Test func aServersToolsAreTheSkillsOfARealRun() async throws {
+        let fixture = HostFixture()
+        fixture.write("Skills/calc.yaml", try Self.calcManifest())
+        fixture.write("Playbooks/sums.yaml", Self.sums)
+        let pool = MCPServerPool()
+        let host = Self.host(fixture, pool: pool)
+
+        // No cached tool list yet: the registry (which never starts a server) says so.
+        let before = try host.loadRegistry()
+        #expect(before.registry["calc.add"] == nil)
+        #expect(
+            before.warnings.map(\.description) == [
+                "\(fixture.path)/Skills/calc.yaml:1:1: warning: MCP server 'calc' has no skills: its tools are not known yet "
+                    + "(no cached tool list); 'skillbook validate' starts it once to list them"
+            ])
+
+        // A run lists the tools first (the server then stays up for the run's calls).
+        let result = try await host.run(RunRequest(playbook: "sums", inputs: ["a": 2]))
+        #expect(result.status == .succeeded, "\(result.error ?? "")")
+        #expect(result.outputs["sum"] == 15)
+        #expect(result.outputs["loud"] == "SUM 15 SUM 15")
+        let pid = try #require(result.outputs["pid"]?.intValue)
+        #expect(Self.isRunning(pid))
+
+        // Another run of the same pool calls the same server process.
+        let second = try await Self.host(fixture, pool: pool).run(RunRequest(playbook: "sums", inputs: ["a": 1]))
+        #expect(second.outputs["pid"]?.intValue == pid)
+        #expect(second.outputs["sum"] == 14)
+
+        // The cache is in the state folder; the registry now reads the tools from it.
+        let cacheFiles = try FileManager.default.contentsOfDirectory(atPath: fixture.state.appendingPathComponent("mcp").path)
+        #expect(cacheFiles.count == 1)
+        #expect(cacheFiles.first?.hasPrefix("calc-") == true)
+        let loaded = try host.loadRegistry()
+        let add = try #require(loaded.registry["calc.add"]?.descriptor)
+        #expect(add.kind == .query)
+        #expect(add.output.property("sum")?.type == .integer)
+        #expect(loaded.registry["calc.wipe"]?.descriptor.confirm == true)
+        #expect(
+            loaded.warnings.map(\.description) == [
+                "\(fixture.path)/Skills/calc.yaml:1:1: warning: MCP server 'calc': calc.scale: inputSchema.properties.value: "
+                    + "'multipleOf' is not checked",
+                "\(fixture.path)/Skills/calc.yaml:1:1: warning: MCP server 'calc': calc.scale: inputSchema.properties.factor: "
+                    + "'exclusiveMinimum' is checked as 'minimum' (inclusive)",
+            ])
+
+        // Shutting the host down stops the server; a later run starts a new one.
+        await host.shutdown()
+        #expect(await eventually { !Self.isRunning(pid) })
+        let third = try await host.run(RunRequest(playbook: "sums", inputs: ["a": 0]))
+        #expect(third.status == .succeeded)
+        let newPID = try #require(third.outputs["pid"]?.intValue)
+        #expect(newPID != pid)
+        await host.shutdown()
+        #expect(!Self.isRunning(newPID))
+    }
+
+    @Test func aMappingOfAFieldTheOutputSchemaLacksIsAnErrorAtItsPosition() async throws {
+        let fixture = HostFixture()
+        fixture.write("Skills/calc.yaml", try Self.calcManifest())
+        let file = fixture.write("Playbooks/bad.yaml", Self.sums.replacingOccurrences(of: "output.sum }}\", b: 10", with: "output.total }}\", b: 10")
+                .replacingOccurrences(of: "name: sums", with: "name: bad"))
+        let host = Self.host(fixture)
+        await host.listUncachedMCPServers()
+        await host.shutdown()
+        let loaded = try host.loadPlaybook(at: file, registry: try host.loadRegistry().registry)
+        #expect(
+            loaded.result.diagnostics.filter { $0.severity == .error }.map(\.description) == [
+                "\(file.path):10:40: error: skill 'calc.add' has no output field 'total'; it has: sum, terms"
+            ])
+    }
+
+    @Test func aToolThatReportsAnErrorFailsTheStepWithItsText() async throws {
+        let fixture = HostFixture()
+        fixture.write("Skills/calc.yaml", try Self.calcManifest())
+        fixture.write(
+            "Playbooks/broken.yaml",
+            """
+            name: broken
+            steps:
+              - id: save
+                skill: notes.create
+                with: { title: kept until the failure }
+              - id: fail
+                skill: calc.broken
+                with: { reason: on purpose }
+            """)
+        let host = Self.host(fixture)
+        let result = try await host.run(RunRequest(playbook: "broken"))
+        await host.shutdown()
+        #expect(result.status == .rolledBack)
+        #expect(result.step("fail")?.error == "calc.broken: tool 'broken' failed: Error executing tool broken: broken on purpose: on purpose")
+        #expect(try NotesStore(stateDirectory: fixture.state).list(tag: nil, limit: 10).isEmpty)
+    }
+}
+
+/// A misbehaving server (`misbehaving_server.py`, its mode read from `Skills/mode.txt` at each
+/// start): listed while it behaves, then failing a call in one way.
+@Suite struct MCPServerFailureTests {
+    static func workspace(timeout: String = "2s") throws -> (HostFixture, PlaybookHost, command: String) {
+        let fixture = HostFixture()
+        let python = try MCPServerSkillsTests.python()
+        let script = "\(MCPServerSkillsTests.fixtures)/misbehaving_server.py"
+        fixture.write("Skills/bad.yaml", "mcp: { command: [\(python), \(script), \"@mode.txt\"], prefix: bad, timeout: \(timeout) }\n")
+        fixture.write("Skills/mode.txt", "ok")
+        fixture.write(
+            "Playbooks/crash.yaml",
+            """
+            name: crash
+            steps:
+              - id: save
+                skill: notes.create
+                with: { title: undone when the call fails }
+              - id: call
+                skill: bad.crash
+                retry: { attempts: 2, delay: 0 }
+            """)
+        return (fixture, MCPServerSkillsTests.host(fixture), "\(python) \(script) @mode.txt")
+    }
+
+    /// Lists the tools while the server behaves, stops it, and makes the next start misbehave.
+    static func failing(_ mode: String, timeout: String = "2s") async throws -> (HostFixture, PlaybookHost, command: String) {
+        let (fixture, host, command) = try workspace(timeout: timeout)
+        await host.listUncachedMCPServers()
+        #expect(try host.loadRegistry().registry["bad.crash"] != nil)
+        await host.shutdown()
+        fixture.write("Skills/mode.txt", mode)
+        return (fixture, host, command)
+    }
+
+    static func expectRolledBack(_ result: RunResult, _ fixture: HostFixture, error: String, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+        throws
+    {
+        #expect(result.status == .rolledBack, sourceLocation: sourceLocation)
+        #expect(result.step("call")?.error == error, sourceLocation: sourceLocation)
+        #expect(result.step("call")?.attempts == 2, sourceLocation: sourceLocation)
+        #expect(try NotesStore(stateDirectory: fixture.state).list(tag: nil, limit: 10).isEmpty, sourceLocation: sourceLocation)
+    }
+
+    @Test func aServerThatExitsAtStart() async throws {
+        let (fixture, host, command) = try await Self.failing("exit")
+        let result = try await fixture.driving { try await host.run(RunRequest(playbook: "crash")) }
+        await host.shutdown()
+        try Self.expectRolledBack(
+            result, fixture, error: "bad.crash: MCP server '\(command)' exited with code 3; its stderr ends: cannot find my configuration")
+    }
+
+    @Test func aServerWhoseProgramIsGone() async throws {
+        let (fixture, _, _) = try Self.workspace()
+        let python = try MCPServerSkillsTests.python()
+        try FileManager.default.createSymbolicLink(atPath: fixture.url.appendingPathComponent("Skills/py").path, withDestinationPath: python)
+        let script = "\(MCPServerSkillsTests.fixtures)/misbehaving_server.py"
+        fixture.write("Skills/bad.yaml", "mcp: { command: [./py, \(script), \"@mode.txt\"], prefix: bad, timeout: 2s }\n")
+        let host = MCPServerSkillsTests.host(fixture)
+        await host.listUncachedMCPServers()
+        await host.shutdown()
+        fixture.remove("Skills/py")
+        let program = fixture.url.appendingPathComponent("Skills/py").path
+        let loaded = try host.loadRegistry()
+        #expect(
+            loaded.registry["bad.crash"]?.descriptor.availability
+                == .unavailable(reason: "the MCP server's program '\(program)' is not an executable file"))
+        let result = try await fixture.driving { try await host.run(RunRequest(playbook: "crash")) }
+        await host.shutdown()
+        try Self.expectRolledBack(
+            result, fixture,
+            error: "bad.crash: cannot start MCP server '\(program) \(script) @mode.txt': '\(program)' is not an executable file")
+        #expect(result.failureKind == .unavailable)
+    }
+
+    @Test func aServerThatWritesGarbage() async throws {
+        let (fixture, host, command) = try await Self.failing("garbage_on_call")
+        let result = try await fixture.driving { try await host.run(RunRequest(playbook: "crash")) }
+        await host.shutdown()
+        try Self.expectRolledBack(
+            result, fixture,
+            error: "bad.crash: MCP server '\(command)' wrote something that is not JSON-RPC on stdout: Traceback (most recent call last): oops")
+    }
+
+    @Test func aServerThatHangsTimesOut() async throws {
+        let (fixture, host, command) = try await Self.failing("silent_on_call", timeout: "1s")
+        let started = ContinuousClock.now
+        let result = try await fixture.driving { try await host.run(RunRequest(playbook: "crash")) }
+        await host.shutdown()
+        try Self.expectRolledBack(result, fixture, error: "bad.crash: MCP server '\(command)' did not answer 'tools/call' within 1 s")
+        #expect(result.failureKind == .timeout)
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
+    @Test func aServerThatDiesMidCall() async throws {
+        let (fixture, host, command) = try await Self.failing("die_on_call")
+        let result = try await fixture.driving { try await host.run(RunRequest(playbook: "crash")) }
+        await host.shutdown()
+        try Self.expectRolledBack(
+            result, fixture, error: "bad.crash: MCP server '\(command)' exited with code 139; its stderr ends: segfault (pretend)")
+    }
+
+    @Test func aRetryStartsTheServerAgainAfterItDied() async throws {
+        let (fixture, host, _) = try await Self.failing("die_on_first_call")
+        let result = try await fixture.driving { try await host.run(RunRequest(playbook: "crash")) }
+        await host.shutdown()
+        #expect(result.status == .succeeded, "\(result.error ?? "")")
+        #expect(result.step("call")?.attempts == 2)
+        #expect(try NotesStore(stateDirectory: fixture.state).list(tag: nil, limit: 10).count == 1)
+    }
+
+    @Test func aServerThatCannotBeListedLeavesItsSkillsOutWithWhy() async throws {
+        let (fixture, host, command) = try Self.workspace()
+        fixture.write("Skills/mode.txt", "garbage")
+        await host.listUncachedMCPServers()
+        let loaded = try host.loadRegistry()
+        await host.shutdown()
+        #expect(loaded.registry["bad.crash"] == nil)
+        #expect(
+            loaded.warnings.map(\.description) == [
+                "\(fixture.path)/Skills/bad.yaml:1:1: warning: MCP server 'bad' has no skills: cannot list its tools: MCP server "
+                    + "'\(command)' wrote something that is not JSON-RPC on stdout: Welcome to my server!"
+            ])
+        await #expect(throws: HostError.self) { _ = try await host.run(RunRequest(playbook: "crash")) }
+    }
+}
