@@ -158,7 +158,7 @@ import Testing
 /// A misbehaving server (`misbehaving_server.py`, its mode read from `Skills/mode.txt` at each
 /// start): listed while it behaves, then failing a call in one way.
 @Suite struct MCPServerFailureTests {
-    static func workspace(timeout: String = "2s") throws -> (HostFixture, PlaybookHost, command: String) {
+    static func workspace(timeout: String = "10s") throws -> (HostFixture, PlaybookHost, command: String) {
         let fixture = HostFixture()
         let python = try MCPServerSkillsTests.python()
         let script = "\(MCPServerSkillsTests.fixtures)/misbehaving_server.py"
@@ -180,7 +180,7 @@ import Testing
     }
 
     /// Lists the tools while the server behaves, stops it, and makes the next start misbehave.
-    static func failing(_ mode: String, timeout: String = "2s") async throws -> (HostFixture, PlaybookHost, command: String) {
+    static func failing(_ mode: String, timeout: String = "10s") async throws -> (HostFixture, PlaybookHost, command: String) {
         let (fixture, host, command) = try workspace(timeout: timeout)
         await host.listUncachedMCPServers()
         #expect(try host.loadRegistry().registry["bad.crash"] != nil)
@@ -211,7 +211,7 @@ import Testing
         let python = try MCPServerSkillsTests.python()
         try FileManager.default.createSymbolicLink(atPath: fixture.url.appendingPathComponent("Skills/py").path, withDestinationPath: python)
         let script = "\(MCPServerSkillsTests.fixtures)/misbehaving_server.py"
-        fixture.write("Skills/bad.yaml", "mcp: { command: [./py, \(script), \"@mode.txt\"], prefix: bad, timeout: 2s }\n")
+        fixture.write("Skills/bad.yaml", "mcp: { command: [./py, \(script), \"@mode.txt\"], prefix: bad, timeout: 10s }\n")
         let host = MCPServerSkillsTests.host(fixture)
         await host.listUncachedMCPServers()
         await host.shutdown()
@@ -239,11 +239,11 @@ import Testing
     }
 
     @Test func aServerThatHangsTimesOut() async throws {
-        let (fixture, host, command) = try await Self.failing("silent_on_call", timeout: "1s")
+        let (fixture, host, command) = try await Self.failing("silent_on_call", timeout: "2s")
         let started = ContinuousClock.now
         let result = try await fixture.driving { try await host.run(RunRequest(playbook: "crash")) }
         await host.shutdown()
-        try Self.expectRolledBack(result, fixture, error: "bad.crash: MCP server '\(command)' did not answer 'tools/call' within 1 s")
+        try Self.expectRolledBack(result, fixture, error: "bad.crash: MCP server '\(command)' did not answer 'tools/call' within 2 s")
         #expect(result.failureKind == .timeout)
         #expect(ContinuousClock.now - started < .seconds(20))
     }
