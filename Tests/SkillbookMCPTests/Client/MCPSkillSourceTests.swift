@@ -20,6 +20,8 @@ import Testing
         let source = try Self.source(cache: state)
         #expect(source.cachedSkills() == nil)
         let set = try await source.loadSkills()
+        // The SDK's server answers `server/discover`: the client speaks 2026-07-28 to it.
+        #expect(await source.client.protocolVersion == "2026-07-28")
         #expect(
             set.warnings == [
                 "calc.scale: inputSchema.properties.value: 'multipleOf' is not checked",

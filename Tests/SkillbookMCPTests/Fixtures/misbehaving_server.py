@@ -2,7 +2,10 @@
 failure tests: garbage, silent, exit, die_on_call, stubborn (ignores stdin EOF and SIGTERM);
 garbage_on_call and silent_on_call answer the handshake and the tool list, then misbehave on a
 call; die_on_first_call dies on its first call unless the file 'died' exists in its folder
-(which it then makes), so a restarted server behaves; ok behaves. An argument @FILE reads the mode from FILE at each start, so a test can
+(which it then makes), so a restarted server behaves; ok behaves (and refuses
+'server/discover' as a server of the handshake era does); discover_legacy answers
+'server/discover' listing only handshake revisions; input_required speaks 2026-07-28 and
+answers every call with an 'input_required' result. An argument @FILE reads the mode from FILE at each start, so a test can
 change how the next start of the same command behaves."""
 
 import json
@@ -40,7 +43,14 @@ for line in sys.stdin:
         continue
     if mode == "silent":
         continue
-    if method == "initialize":
+    if method == "server/discover" and mode in ("discover_legacy", "input_required"):
+        versions = ["2025-06-18"] if mode == "discover_legacy" else ["2026-07-28"]
+        send({"jsonrpc": "2.0", "id": message["id"], "result": {
+            "supportedVersions": versions, "capabilities": {"tools": {}}, "resultType": "complete"}})
+    elif method == "tools/call" and mode == "input_required":
+        send({"jsonrpc": "2.0", "id": message["id"], "result": {
+            "resultType": "input_required", "inputRequests": {}, "requestState": "x"}})
+    elif method == "initialize":
         send({"jsonrpc": "2.0", "id": message["id"], "result": {
             "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
             "serverInfo": {"name": "misbehaving", "version": "1"}}})
@@ -63,6 +73,9 @@ for line in sys.stdin:
             sys.exit(139)
         send({"jsonrpc": "2.0", "id": message["id"], "result": {
             "content": [{"type": "text", "text": "ok"}], "isError": False}})
+    else:
+        # A server of the handshake era: 'server/discover' (2026-07-28) is unknown to it.
+        send({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": f"Method not found: {method}"}})
 
 if mode == "stubborn":
     while True:
