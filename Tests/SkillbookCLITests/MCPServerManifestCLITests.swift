@@ -91,6 +91,39 @@ import Testing
         #expect(one.out.hasPrefix("calc.add — Adds two whole numbers.\n\nquery, cannot be undone, idempotent, timeout 35s\n"), "\(one.out)")
     }
 
+    /// The processes whose working directory is `folder` (a server runs in its manifest's folder).
+    static func processes(in folder: URL) -> [String] {
+        let target = folder.resolvingSymlinksInPath().path
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { Int($0) != nil }.filter { pid in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) == target
+        }
+    }
+
+    @Test func ctrlCDuringACallRollsBackAndStopsTheServer() async throws {
+        let directory = try Self.workspace()
+        directory.write(
+            "Playbooks/napper.yaml",
+            """
+            name: napper
+            steps:
+              - id: save
+                skill: notes.create
+                with: { title: undone on Ctrl-C }
+              - id: nap
+                skill: calc.nap
+                with: { seconds: 60 }
+            """)
+        let child = try SkillbookChild(["run", "napper", "--json", "--state", directory.state.path], in: directory.url)
+        let signalled = try await child.kill(SIGINT, after: 0.5) { $0["type"] as? String == "step.started" && $0["step"] as? String == "nap" }
+        #expect(signalled, "\(child.transcript)")
+        #expect(child.process.terminationStatus == 130, "\(child.transcript)")
+        let finished = try #require(child.events.last)
+        #expect(finished["type"] as? String == "run.finished")
+        #expect(finished["status"] as? String == "rolled_back")
+        #expect(Self.processes(in: directory.url.appendingPathComponent("Skills")).isEmpty, "the server outlived skillbook")
+    }
+
     @Test func runCallsTheToolsThroughOneServerThatEndsWithTheCommand() async throws {
         let directory = try Self.workspace()
         let run = try await runSkillbook(["run", "sums", "-i", "a=2", "--state", directory.state.path], in: directory.url)
