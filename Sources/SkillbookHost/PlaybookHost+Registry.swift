@@ -9,6 +9,10 @@ public struct LoadedRegistry: Sendable {
     public var warnings: [Diagnostic]
     /// The manifest files' text by display name, so a diagnostic prints with its line.
     public var sources: [String: String]
+    /// The warnings (also in `warnings`) of MCP servers whose skills are missing because their
+    /// tools could not be listed: a run reports these even where manifest warnings are not shown,
+    /// since a step of such a server fails as an unknown skill.
+    public var serversWithoutSkills: [Diagnostic] = []
 }
 
 extension PlaybookHost {
@@ -39,22 +43,24 @@ extension PlaybookHost {
         let loader = ManifestLoader(runner: runner, workingDirectory: configuration.currentDirectory.path)
         let manifests = loader.load(directories: configuration.skillDirectories, into: &registry, displayPath: displayPath)
         var diagnostics = manifests.diagnostics
+        var withoutSkills: [Diagnostic] = []
         if !diagnostics.hasErrors {
-            registerMCPSkills(of: manifests.servers, into: &registry, runner: runner, diagnostics: &diagnostics)
+            withoutSkills = registerMCPSkills(of: manifests.servers, into: &registry, runner: runner, diagnostics: &diagnostics)
             diagnostics = diagnostics.sortedByLocation()
         }
         if diagnostics.hasErrors {
             throw .invalidManifests(diagnostics: diagnostics, sources: manifests.sources)
         }
-        return LoadedRegistry(registry: registry, warnings: diagnostics, sources: manifests.sources)
+        return LoadedRegistry(registry: registry, warnings: diagnostics, sources: manifests.sources, serversWithoutSkills: withoutSkills)
     }
 
     /// The registry (after listing the MCP servers that have no cached tool list), its manifest
-    /// warnings reported to `onNotice`.
+    /// warnings reported to `onNotice`, and the servers left without skills as `diagnostics`.
     func registry(_ onNotice: HostNoticeHandler) async throws(HostError) -> SkillRegistry {
         await listUncachedMCPServers()
         let loaded = try loadRegistry()
         if !loaded.warnings.isEmpty { onNotice(.manifestWarnings(loaded.warnings, sources: loaded.sources)) }
+        if !loaded.serversWithoutSkills.isEmpty { onNotice(.diagnostics(loaded.serversWithoutSkills, sources: loaded.sources)) }
         return loaded.registry
     }
 }

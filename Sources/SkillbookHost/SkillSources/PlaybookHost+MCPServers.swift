@@ -31,11 +31,12 @@ extension PlaybookHost {
     }
 
     /// Registers the skills of each server from its cached tool list. A server without one is a
-    /// warning (with why listing it failed, when it did); a skill id that is taken is an error at
-    /// the server's prefix; what its tools' schemas lose in our subset are warnings.
+    /// warning (with why listing it failed, when it did), also returned; a skill id that is taken
+    /// is an error at the server's prefix; what its tools' schemas lose in our subset are warnings.
     func registerMCPSkills(
         of servers: [MCPServerManifest], into registry: inout SkillRegistry, runner: any ProcessRunning, diagnostics: inout [Diagnostic]
-    ) {
+    ) -> [Diagnostic] {
+        var withoutSkills: [Diagnostic] = []
         for server in servers {
             let source = mcpSource(server, runner: runner)
             let name = "MCP server '\(server.prefix)'"
@@ -43,7 +44,9 @@ extension PlaybookHost {
                 let why =
                     mcpServers.listingFailure(of: source).map { "cannot list its tools: \($0)" }
                     ?? "its tools are not known yet (no cached tool list); 'skillbook validate' starts it once to list them"
-                diagnostics.append(.warning("\(name) has no skills: \(why)", at: server.location))
+                let warning = Diagnostic.warning("\(name) has no skills: \(why)", at: server.location)
+                diagnostics.append(warning)
+                withoutSkills.append(warning)
                 continue
             }
             for warning in set.warnings { diagnostics.append(.warning("\(name): \(warning)", at: server.location)) }
@@ -65,6 +68,7 @@ extension PlaybookHost {
                 }
             }
         }
+        return withoutSkills
     }
 
     /// The pooled source of a declared server: its command runs in the manifest's folder, with

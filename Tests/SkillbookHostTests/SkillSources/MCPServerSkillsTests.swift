@@ -277,6 +277,14 @@ import Testing
                 "\(fixture.path)/Skills/bad.yaml:1:1: warning: MCP server 'bad' has no skills: cannot list its tools: MCP server "
                     + "'\(command)' wrote something that is not JSON-RPC on stdout: Welcome to my server!"
             ])
-        await #expect(throws: HostError.self) { _ = try await host.run(RunRequest(playbook: "crash")) }
+        // A run says why its step's skill is unknown, even where manifest warnings are not shown.
+        let notices = NoticeLog()
+        await #expect(throws: HostError.self) { _ = try await host.run(RunRequest(playbook: "crash"), onNotice: notices.handler) }
+        await host.shutdown()
+        let reported = notices.all.compactMap { notice -> [String]? in
+            guard case .diagnostics(let diagnostics, _) = notice else { return nil }
+            return diagnostics.map(\.description)
+        }
+        #expect(reported == [loaded.warnings.map(\.description)])
     }
 }
