@@ -71,8 +71,11 @@ for line in sys.stdin:
             print("segfault (pretend)", file=sys.stderr)
             sys.stderr.flush()
             sys.exit(139)
+        text = "ok"
+        if "ECHO_ENV" in os.environ:  # the variables named there, as the server sees them
+            text = ",".join(f"{name}={os.environ.get(name, '-')}" for name in os.environ["ECHO_ENV"].split(","))
         send({"jsonrpc": "2.0", "id": message["id"], "result": {
-            "content": [{"type": "text", "text": "ok"}], "isError": False}})
+            "content": [{"type": "text", "text": text}], "isError": False}})
     else:
         # A server of the handshake era: 'server/discover' (2026-07-28) is unknown to it.
         send({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": f"Method not found: {method}"}})
