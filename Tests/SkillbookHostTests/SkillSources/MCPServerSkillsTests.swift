@@ -153,6 +153,41 @@ import Testing
         #expect(result.step("fail")?.error == "calc.broken: tool 'broken' failed: Error executing tool broken: broken on purpose: on purpose")
         #expect(try NotesStore(stateDirectory: fixture.state).list(tag: nil, limit: 10).isEmpty)
     }
+
+    @Test func theServerGetsTheVariablesItsManifestSetsOrPassesOnAndNoOthers() async throws {
+        let python = try Self.python()
+        let script = "\(Self.fixtures)/misbehaving_server.py"
+        let echo = """
+            name: echo
+            steps:
+              - id: call
+                skill: bad.crash
+            outputs:
+              seen: "${{ steps.call.output.text }}"
+            """
+        let fixture = HostFixture()
+        fixture.write("Playbooks/echo.yaml", echo)
+        fixture.write(
+            "Skills/bad.yaml", "mcp: { command: [\(python), \(script), ok], prefix: bad, env: { ECHO_ENV: 'GREETING,OTHER', GREETING: hi } }\n")
+        var configuration = fixture.configuration(confirmation: .approveAll)
+        configuration.skillDirectories = [fixture.url.appendingPathComponent("Skills")]
+        configuration.environment["OTHER"] = "not for the server"
+        let set = PlaybookHost(configuration)
+        let first = try await set.run(RunRequest(playbook: "echo"))
+        await set.shutdown()
+        #expect(first.outputs["seen"] == "GREETING=hi,OTHER=-")
+
+        let passing = HostFixture()
+        passing.write("Playbooks/echo.yaml", echo)
+        passing.write("Skills/bad.yaml", "mcp: { command: [\(python), \(script), ok], prefix: bad, env: [ECHO_ENV, TOKEN, UNSET] }\n")
+        configuration = passing.configuration(confirmation: .approveAll)
+        configuration.skillDirectories = [passing.url.appendingPathComponent("Skills")]
+        configuration.environment.merge(["ECHO_ENV": "TOKEN,UNSET,OTHER", "TOKEN": "s3cret", "OTHER": "not for the server"]) { $1 }
+        let passed = PlaybookHost(configuration)
+        let second = try await passed.run(RunRequest(playbook: "echo"))
+        await passed.shutdown()
+        #expect(second.outputs["seen"] == "TOKEN=s3cret,UNSET=-,OTHER=-")
+    }
 }
 
 /// A misbehaving server (`misbehaving_server.py`, its mode read from `Skills/mode.txt` at each
@@ -263,41 +298,6 @@ import Testing
         #expect(result.status == .succeeded, "\(result.error ?? "")")
         #expect(result.step("call")?.attempts == 2)
         #expect(try NotesStore(stateDirectory: fixture.state).list(tag: nil, limit: 10).count == 1)
-    }
-
-    @Test func theServerGetsTheVariablesItsManifestSetsOrPassesOnAndNoOthers() async throws {
-        let python = try MCPServerSkillsTests.python()
-        let script = "\(MCPServerSkillsTests.fixtures)/misbehaving_server.py"
-        let echo = """
-            name: echo
-            steps:
-              - id: call
-                skill: bad.crash
-            outputs:
-              seen: "${{ steps.call.output.text }}"
-            """
-        let fixture = HostFixture()
-        fixture.write("Playbooks/echo.yaml", echo)
-        fixture.write(
-            "Skills/bad.yaml", "mcp: { command: [\(python), \(script), ok], prefix: bad, env: { ECHO_ENV: 'GREETING,OTHER', GREETING: hi } }\n")
-        var configuration = fixture.configuration(confirmation: .approveAll)
-        configuration.skillDirectories = [fixture.url.appendingPathComponent("Skills")]
-        configuration.environment["OTHER"] = "not for the server"
-        let set = PlaybookHost(configuration)
-        let first = try await set.run(RunRequest(playbook: "echo"))
-        await set.shutdown()
-        #expect(first.outputs["seen"] == "GREETING=hi,OTHER=-")
-
-        let passing = HostFixture()
-        passing.write("Playbooks/echo.yaml", echo)
-        passing.write("Skills/bad.yaml", "mcp: { command: [\(python), \(script), ok], prefix: bad, env: [ECHO_ENV, TOKEN, UNSET] }\n")
-        configuration = passing.configuration(confirmation: .approveAll)
-        configuration.skillDirectories = [passing.url.appendingPathComponent("Skills")]
-        configuration.environment.merge(["ECHO_ENV": "TOKEN,UNSET,OTHER", "TOKEN": "s3cret", "OTHER": "not for the server"]) { $1 }
-        let passed = PlaybookHost(configuration)
-        let second = try await passed.run(RunRequest(playbook: "echo"))
-        await passed.shutdown()
-        #expect(second.outputs["seen"] == "TOKEN=s3cret,UNSET=-,OTHER=-")
     }
 
     @Test func aServerThatCannotBeListedLeavesItsSkillsOutWithWhy() async throws {
