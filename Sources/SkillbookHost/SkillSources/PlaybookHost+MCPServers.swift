@@ -14,7 +14,9 @@ extension PlaybookHost {
         let runner = processRunner
         var servers: [MCPServerManifest] = []
         for directory in configuration.skillDirectories where HostConfiguration.isDirectory(directory) {
-            servers += ManifestLoader(runner: runner).load(directory: directory, displayPath: displayPath).servers
+            let found = ManifestLoader(runner: runner).load(directory: directory, displayPath: displayPath).servers
+            // A prefix taken by an earlier folder is an error of the registry: never started.
+            servers += found.filter { server in !servers.contains { $0.prefix == server.prefix } }
         }
         let sources = servers.map { mcpSource($0, runner: runner) }.filter { $0.cachedSkills() == nil }
         guard !sources.isEmpty else { return }
