@@ -39,7 +39,7 @@ extension PlaybookHost {
     /// Reads every playbook file of the playbooks folder and keeps those with a schedule; a file
     /// with errors is listed in `broken`. Throws only when the skills cannot be loaded.
     public func scheduledWorkspace() throws(HostError) -> ScheduledWorkspace {
-        let registry = try registry { _ in }
+        let registry = try loadRegistry().registry
         var entries: [ScheduledWorkspace.Entry] = []
         var broken: [ScheduledWorkspace.Broken] = []
         for url in playbookFiles() {
