@@ -92,19 +92,9 @@ extension PlaybookHost {
             let result = await engine.run(prepared.playbook, inputs: prepared.inputs, options: options, onEvent: onEvent)
             if prepared.isNewRun, let journal = prepared.journal { await keepRetention(journal) }
             return result
-        case .rollback(let completed, let problem):
-            var result = await engine.rollBack(prepared.playbook, runID: prepared.runID, completed: completed) { event in
-                guard case .runFinished(var result) = event, let problem else { return onEvent(event) }
-                result.status = .rollbackIncomplete
-                result.error = problem
-                onEvent(.runFinished(result))
-            }
-            if let problem {
-                result.status = .rollbackIncomplete
-                result.error = problem
-                try? await prepared.journal?.runFinished(result)
-            }
-            return result
+        case .rollback(let completed, let unrecorded):
+            return await engine.rollBack(
+                prepared.playbook, runID: prepared.runID, completed: completed, unrecorded: unrecorded, onEvent: onEvent)
         }
     }
 

@@ -102,16 +102,20 @@ public struct Engine: Sendable {
     }
 
     /// Undoes the completed calls of an earlier run whose process ended (see `skillbook rollback`).
+    /// `unrecorded` calls cannot be undone: their steps end `uncertain`, the run `rollback_incomplete`
+    /// with their message as its error.
     public func rollBack(
-        _ playbook: Playbook, runID: String, completed: [RecordedCall], onEvent: @escaping RunEventHandler = { _ in }
+        _ playbook: Playbook, runID: String, completed: [RecordedCall], unrecorded: UnrecordedCalls? = nil,
+        onEvent: @escaping RunEventHandler = { _ in }
     ) async -> RunResult {
         let state = RunState(reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) })
         let execution = RunExecution(
             engine: self, playbook: playbook, inputs: [:], runID: runID, started: environment.now(), deadline: nil,
             dryRun: false, onEvent: onEvent, state: state, resume: nil)
         execution.restore(ResumePlan(completed: completed))
-        let status: RunStatus = await execution.rollBack() ? .rolledBack : .rollbackIncomplete
-        return await finish(execution, status: status, failure: nil, kind: nil, interrupted: false, onEvent: onEvent)
+        let complete = await execution.rollBack(unrecorded: unrecorded?.keys ?? [])
+        let status: RunStatus = complete && unrecorded == nil ? .rolledBack : .rollbackIncomplete
+        return await finish(execution, status: status, failure: unrecorded?.message, kind: nil, interrupted: false, onEvent: onEvent)
     }
 
     private func finish(

@@ -301,7 +301,7 @@ public final class RunSession {
                 case .succeeded: if row.state != .planned { row.state = .succeeded }
                 case .failed: row.state = .failed
                 case .compensated: row.state = .compensated
-                case .notCompensated: row.state = .notCompensated
+                case .notCompensated, .uncertain: row.state = .notCompensated
                 }
                 if report.attempts > 0 { row.attempt = max(row.attempt, report.attempts) }
                 if let error = report.error { row.error = error }

@@ -57,7 +57,7 @@ struct EventPrinter: Sendable {
             if result.interrupted { line += " (interrupted)" }
             console.err(line)
             if let error = result.error { console.err("  \(FailureRemedy.explain(error, kind: result.failureKind))") }
-            for step in result.steps where step.status == .notCompensated {
+            for step in result.steps where step.status == .notCompensated || step.status == .uncertain {
                 console.err("  not undone: \(step.id): \(step.compensationError ?? "unknown reason")")
             }
         }

@@ -33,6 +33,9 @@ public enum StepStatus: String, Sendable, Hashable {
     case compensated
     /// It completed, a rollback needed to undo it, and that was not possible.
     case notCompensated = "not_compensated"
+    /// A call of it started and never recorded a result (its process stopped during the call): it
+    /// may or may not have taken effect, so a rollback cannot undo it.
+    case uncertain
 }
 
 public struct StepReport: Sendable {
