@@ -44,7 +44,11 @@ extension PlaybookHost {
                         + "was never recorded (its process stopped during the call), so it cannot be undone; check by hand whether it took effect")
             return PreparedRun(
                 playbook: playbook, inputs: [:], registry: registry, journal: journal, runID: runID,
-                work: .rollback(completed: plan.completed, unrecorded: unrecorded), heldStatus: before.status)
+                work: .rollback(
+                    completed: RecordedRuns.addingFailedUndoable(plan.completed, calls: timeline.calls, registry: registry),
+                    unrecorded: unrecorded),
+                heldStatus: before.status,
+                workspace: WorkspaceFolder.of(recordedFile: timeline.run.file, fallback: configuration.currentDirectory).path)
         } catch {
             try? await journal.release(runID, status: before.status)
             throw HostError(error)

@@ -26,6 +26,8 @@ public struct PreparedRun: Sendable {
     public let work: Work
     /// The journal status to give the run back with when it is abandoned (resume, rollback).
     let heldStatus: JournalStatus?
+    /// The playbook's workspace folder (`run.workspace`; see `WorkspaceFolder`); empty: the current folder.
+    var workspace: String = ""
 
     /// Whether it is a dry run (nothing is recorded, actions only planned).
     public var isDryRun: Bool {

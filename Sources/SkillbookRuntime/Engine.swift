@@ -38,11 +38,14 @@ public struct Engine: Sendable {
         public var resume: (runID: String, plan: ResumePlan)?
         /// The fire's scheduled instant, for a run with trigger `schedule`.
         public var scheduledAt: Date?
+        /// The workspace folder the playbook belongs to, as `run.workspace` (empty when the front end does not say).
+        public var workspace: String
 
         public init(
             dryRun: Bool = false, trigger: String = "cli", source: String = "",
-            resume: (runID: String, plan: ResumePlan)? = nil, scheduledAt: Date? = nil
+            resume: (runID: String, plan: ResumePlan)? = nil, scheduledAt: Date? = nil, workspace: String = ""
         ) {
+            self.workspace = workspace
             self.scheduledAt = scheduledAt
             self.dryRun = dryRun
             self.trigger = trigger
@@ -67,7 +70,9 @@ public struct Engine: Sendable {
     ) async -> RunResult {
         let runID = options.resume?.runID ?? environment.makeRunID()
         let started = environment.now()
-        let state = RunState(reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) })
+        let state = RunState(
+            reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) },
+            workspace: options.workspace)
         for input in playbook.inputs {
             if let value = inputs[input.name] { state.addSecrets(in: value, schema: input.schema) }
         }
@@ -106,9 +111,11 @@ public struct Engine: Sendable {
     /// with their message as its error.
     public func rollBack(
         _ playbook: Playbook, runID: String, completed: [RecordedCall], unrecorded: UnrecordedCalls? = nil,
-        onEvent: @escaping RunEventHandler = { _ in }
+        workspace: String = "", onEvent: @escaping RunEventHandler = { _ in }
     ) async -> RunResult {
-        let state = RunState(reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) })
+        let state = RunState(
+            reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) },
+            workspace: workspace)
         let execution = RunExecution(
             engine: self, playbook: playbook, inputs: [:], runID: runID, started: environment.now(), deadline: nil,
             dryRun: false, onEvent: onEvent, state: state, resume: nil)

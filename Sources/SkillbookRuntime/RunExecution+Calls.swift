@@ -68,6 +68,14 @@ extension RunExecution {
                 if let failure = error as? StepFailure, failure.kind == .journal { throw failure }
                 let message = (label.isEmpty ? "" : "\(label): ") + describe(error)
                 let kind = Self.kind(of: error)
+                // It may have done part of its work (half an archive): undone on rollback when it can be.
+                if descriptor.compensatesFailedCalls, step.rollback == nil {
+                    var unit = CompletedUnit(
+                        stepIndex: reportIndex(index), stepID: id, key: key, skill: skill,
+                        call: CompletedCall(parameters: parameters, output: .null), rollback: nil, playbook: playbook)
+                    unit.failed = true
+                    state.completeFailed(unit)
+                }
                 if let recorder = engine.recorder {
                     do {
                         try await recorder.callFinished(

@@ -58,6 +58,7 @@ struct RunExecution: Sendable {
         var run = ValueObject()
         run["id"] = .string(runID)
         run["playbook"] = .string(playbook.name)
+        run["workspace"] = .string(state.workspace)
         run["started"] = .string(DateParser.formatDateTime(started, timeZone: engine.environment.timeZone))
         let steps = state.read { contents in
             guard !prefix.isEmpty else { return contents.outputs }
