@@ -390,7 +390,7 @@ func recordCrashedRun(
         try garbage.write(to: file)
         for command in [["runs"], ["run", "two-notes"], ["resume", "abc"], ["runs", "show", "abc"]] {
             let result = await skillbook(command, in: directory)
-            #expect(result.code == 1, "\(command)")
+            #expect(result.code == 2, "\(command): nothing ran")
             #expect(
                 result.err
                     == "skillbook: error: state database \(file.path) is not a valid SQLite database (file is not a database); "
