@@ -18,10 +18,18 @@ public enum RunEventJSON {
             object["skill"] = .string(skill.description)
             object["attempt"] = .int(attempt)
             object["parameters"] = .object(parameters)
-        case .stepProgress(let step, let completed, let total):
+        case .stepProgress(let step, let completed, let total, let unit):
             object["step"] = .string(step.description)
             object["completed"] = .int(completed)
             object["total"] = .int(total)
+            switch unit {
+            case .batches(let items, let of):
+                object["unit"] = "batch"
+                object["items"] = .int(items)
+                object["total_items"] = .int(of)
+            case .iterations: object["unit"] = "call"
+            case .skill: object["unit"] = "item"
+            }
         case .stepSkipped(let step, let reason):
             object["step"] = .string(step.description)
             object["reason"] = .string(reason)

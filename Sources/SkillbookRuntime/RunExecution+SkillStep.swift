@@ -48,8 +48,11 @@ extension RunExecution {
         defer { if !locked.isEmpty { Task { [resources = engine.resources, runID] in await resources.release(locked, for: runID) } } }
 
         let calls = plan.calls
-        let progress = Progress(total: calls)
-        if calls > 1 { onEvent(.stepProgress(step: id, completed: 0, total: calls)) }
+        // Items are counted for a step that batches one list (with foreach, its calls are counted).
+        let driver = step.foreach == nil ? plan.driver?.parameter : nil
+        let items = driver.map { name in plan.iterations.first?[name]?.arrayValue?.count ?? 0 } ?? 0
+        let progress = Progress(total: calls, driver: driver, totalItems: items)
+        if calls > 1 { onEvent(.stepProgress(step: id, completed: 0, total: calls, unit: progress.unit(items: 0))) }
         if step.foreach == nil {
             let outputs = try await runBatches(plan.batches[0], step: step, skill: skill, index: index, progress: progress)
             if dryRun { onEvent(.stepPlanned(plannedQuery(step, descriptor, plan))) }

@@ -8,6 +8,17 @@ struct EventPrinter: Sendable {
     var console: Console
     var json: Bool
 
+    /// `1300` as `1,300`.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var text = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return (number < 0 ? "-" : "") + text
+    }
+
     func print(_ event: RunEvent) {
         if json {
             console.out(JSONText.encode(.object(RunEventJSON.object(event))))
@@ -18,8 +29,15 @@ struct EventPrinter: Sendable {
             console.err(console.style("▶ \(playbook)", "1") + " (run \(runID))")
         case .stepStarted(let step, let skill, let attempt, _):
             console.err("  … \(step) (\(skill))\(attempt > 1 ? ", attempt \(attempt)" : "")")
-        case .stepProgress(let step, let completed, let total):
-            console.err("    \(step): \(completed)/\(total)")
+        case .stepProgress(let step, let completed, let total, let unit):
+            // One line per call done; a skill's own counts inside a call are for the live display only.
+            guard completed > 0 else { break }
+            switch unit {
+            case .batches(let items, let of):
+                console.err("    \(step): batch \(completed)/\(total) (\(Self.grouped(items))/\(Self.grouped(of)) items)")
+            case .iterations: console.err("    \(step): item \(completed)/\(total)")
+            case .skill: break
+            }
         case .stepSkipped(let step, let reason):
             console.err("  - \(step) skipped: \(reason)")
         case .stepRetrying(let step, let attempt, let error, let delay):

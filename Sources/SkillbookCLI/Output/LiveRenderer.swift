@@ -164,6 +164,10 @@ final class LiveRenderer {
             symbol = console.style(String(Self.spinner[frame]), "36")
             detail = row.elapsed(at: time).map(Self.seconds) ?? ""
             if let total = row.total { detail += "  " + Self.bar(row.completed ?? 0, of: total) }
+            // The skill's own count inside the call: a bar of its own for a single call, else beside the calls'.
+            if let items = row.itemsTotal {
+                detail += row.total == nil ? "  " + Self.bar(row.items ?? 0, of: items) : "  items \(row.items ?? 0)/\(items)"
+            }
             if row.attempt > 1 { detail += "  attempt \(row.attempt)" }
         case .pending:
             symbol = console.style("·", "2")
