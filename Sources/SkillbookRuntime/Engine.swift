@@ -68,7 +68,8 @@ public struct Engine: Sendable {
     public func run(
         _ playbook: Playbook, inputs: ValueObject, options: RunOptions, onEvent: @escaping RunEventHandler = { _ in }
     ) async -> RunResult {
-        let runID = options.resume?.runID ?? environment.makeRunID()
+        // A dry run is recorded nowhere, so it has no id (an empty one) to show.
+        let runID = options.dryRun ? "" : options.resume?.runID ?? environment.makeRunID()
         let started = environment.now()
         let state = RunState(
             reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) },
@@ -132,9 +133,11 @@ public struct Engine: Sendable {
         var failure = failure
         var kind = kind
         var outputs = ValueObject()
+        var unknown: [String] = []
         if status == .succeeded || status == .succeededWithErrors {
             do {
-                outputs = try execution.evaluateOutputs()
+                unknown = execution.dryRun ? execution.unknownOutputs() : []
+                outputs = try execution.evaluateOutputs(skipping: Set(unknown))
             } catch {
                 if failure == nil {
                     failure = error.message
@@ -148,6 +151,7 @@ public struct Engine: Sendable {
             outputs: redactor.redact(outputs), steps: execution.state.read(\.reports), error: failure.map(redactor.redact),
             started: execution.started, finished: environment.now())
         result.failureKind = failure == nil ? nil : kind
+        result.unknownOutputs = unknown
         if !execution.dryRun, let recorder {
             do { try await recorder.runFinished(result) } catch {
                 onEvent(.warning(RunWarning(step: nil, message: redactor.redact("the journal could not record the run's end: \(error)"))))

@@ -80,10 +80,10 @@ struct RunExecution: Sendable {
     }
 
     /// The playbook's `outputs:`, evaluated over what the steps produced.
-    func evaluateOutputs() throws(ExpressionError) -> ValueObject {
+    func evaluateOutputs(skipping unknown: Set<String> = []) throws(ExpressionError) -> ValueObject {
         let context = evaluationContext()
         var outputs = ValueObject()
-        for output in playbook.outputs {
+        for output in playbook.outputs where !unknown.contains(output.name) {
             do {
                 outputs[output.name] = try output.value.evaluate(in: context)
             } catch {

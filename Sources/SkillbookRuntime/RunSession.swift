@@ -311,6 +311,7 @@ public final class RunSession {
                 case .failed: row.state = .failed
                 case .compensated: row.state = .compensated
                 case .notCompensated, .uncertain: row.state = .notCompensated
+                case .planned: row.state = .planned
                 }
                 if report.attempts > 0 { row.attempt = max(row.attempt, report.attempts) }
                 if let error = report.error { row.error = error }

@@ -29,6 +29,8 @@ final class RunState: Sendable {
         var outputs: [String: Value] = [:]
         var reports: [StepReport]
         var completed: [CompletedUnit] = []
+        /// Dry-run: steps only planned (keyed like `outputs`), whose outputs are unknown.
+        var planned: Set<String> = []
         var redactor = Redactor()
     }
 

@@ -58,7 +58,12 @@ import Testing
     }
 
     @Test func aPlannedStepPrintsItsDryRunLine() {
-        #expect(DryRunText.line(Self.plan) == "save: notes.create_many (action) · would run · 3 batches · with {\"notes\":[{\"title\":\"a\"}]} · asks for confirmation · can be rolled back")
+        #expect(DryRunText.line(Self.plan) == "save: notes.create_many (action) · would run · 3 batches · with notes: [{\"title\":\"a\"}] · asks for confirmation · can be rolled back")
+        #expect(
+            DryRunText.parameter("paths", .array((1...1_300).map { .string("/home/ada/in/f\($0).txt") }), base: "/home/ada")
+                == "1,300 paths: in/f1.txt, in/f2.txt, … (1,298 more)")
+        #expect(DryRunText.parameter("tags", ["a", "b", "c"], base: nil) == "tags: [\"a\",\"b\",\"c\"]")
+        #expect(DryRunText.parameter("into", "/elsewhere/out", base: "/home/ada") == "into: /elsewhere/out")
     }
 
     @Test func withJSONEveryEventIsOneObjectOnStdout() {

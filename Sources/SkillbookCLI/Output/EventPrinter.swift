@@ -7,6 +7,8 @@ import SkillbookRuntime
 struct EventPrinter: Sendable {
     var console: Console
     var json: Bool
+    /// Paths in dry-run plans are shown relative to this folder when inside it.
+    var base: String? = nil
 
     /// `1300` as `1,300`.
     static func grouped(_ number: Int) -> String {
@@ -26,7 +28,7 @@ struct EventPrinter: Sendable {
         }
         switch event {
         case .runStarted(let runID, let playbook, _):
-            console.err(console.style("▶ \(playbook)", "1") + " (run \(runID))")
+            console.err(console.style("▶ \(playbook)", "1") + (runID.isEmpty ? " (dry run: nothing is recorded)" : " (run \(runID))"))
         case .stepStarted(let step, let skill, let attempt, _):
             console.err("  … \(step) (\(skill))\(attempt > 1 ? ", attempt \(attempt)" : "")")
         case .stepProgress(let step, let completed, let total, let unit):
@@ -55,7 +57,7 @@ struct EventPrinter: Sendable {
         case .confirmationAnswered(let step, let answer):
             console.err("  \(answer.isApproved ? "✓ approved" : "✗ not approved"): \(step)")
         case .stepPlanned(let plan):
-            console.err("  " + DryRunText.line(plan))
+            console.err("  " + DryRunText.line(plan, base: base))
         case .rollbackStarted:
             // The compensation lines that follow say what is undone.
             break

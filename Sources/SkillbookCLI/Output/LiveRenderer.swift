@@ -25,6 +25,9 @@ final class LiveRenderer {
     static let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
     static let barWidth = 12
 
+    /// Paths in dry-run plans are shown relative to this folder when inside it.
+    var base: String?
+
     init(session: RunSession, console: Console, now: @escaping @Sendable () -> Date = { Date() }, interval: Double = 0.1) {
         self.session = session
         self.console = console
@@ -54,7 +57,7 @@ final class LiveRenderer {
         session.apply(event)
         switch event {
         case .runStarted(let runID, let playbook, _):
-            printAbove(console.style("▶ \(playbook)", "1") + " (run \(runID))")
+            printAbove(console.style("▶ \(playbook)", "1") + (runID.isEmpty ? " (dry run: nothing is recorded)" : " (run \(runID))"))
         case .warning(let warning):
             printAbove(console.style("! warning: ", "33") + (warning.step.map { "\($0): " } ?? "") + warning.message)
         case .runFinished:
@@ -185,7 +188,7 @@ final class LiveRenderer {
         let columns = Columns(session.steps[...])
         var lines = session.steps.map { row in
             if let plan = row.plan, row.state == .planned || plan.ran {
-                return "  \(indent(row))\(symbol(row.state)) " + DryRunText.line(plan)
+                return "  \(indent(row))\(symbol(row.state)) " + DryRunText.line(plan, base: base)
             }
             return "  \(indent(row))\(symbol(row.state)) " + columns.pad(row) + summary(row)
         }
