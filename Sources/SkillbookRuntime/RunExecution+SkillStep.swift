@@ -35,7 +35,7 @@ extension RunExecution {
             .stepStarted(
                 step: id, target: .skill(descriptor.id), attempt: 1, parameters: state.redactor.redact(plan.firstParameters)))
         if step.confirm ?? descriptor.confirm, !dryRun {
-            try await confirm(step, descriptor, plan)
+            try await confirm(step, skill, plan)
         }
 
         let locked = descriptor.kind == .action ? descriptor.resources : []
@@ -109,11 +109,23 @@ extension RunExecution {
     }
 
     /// Asks the confirmer; throws a non-retryable `StepFailure` when it refuses.
-    func confirm(_ step: PlaybookStep, _ descriptor: SkillDescriptor, _ plan: CallPlan) async throws {
+    /// What every call of the step would touch, as its skill says (secrets masked), in call order.
+    func preview(_ skill: any Skill, _ plan: CallPlan) async -> CallPreview? {
+        var merged: CallPreview?
+        for parameters in plan.batches.joined() {
+            guard let one = await skill.preview(parameters) else { return nil }
+            merged = CallPreview(noun: one.noun, items: (merged?.items ?? []) + one.items.map(state.redactor.redact))
+        }
+        return merged
+    }
+
+    func confirm(_ step: PlaybookStep, _ skill: any Skill, _ plan: CallPlan) async throws {
+        let descriptor = skill.descriptor
         let id = path(of: step)
         let request = ConfirmationRequest(
             step: id, skill: descriptor.id, summary: descriptor.summary,
-            parameters: state.redactor.redact(plan.firstParameters), calls: plan.calls)
+            parameters: state.redactor.redact(plan.firstParameters), calls: plan.calls, title: descriptor.title,
+            touches: await preview(skill, plan))
         onEvent(.confirmationRequested(request))
         let answer = await engine.confirmer.confirm(request)
         onEvent(.confirmationAnswered(step: id, answer: answer))
