@@ -8,7 +8,7 @@ extension RunExecution {
     /// not undone and its step ends `uncertain`.
     func rollBack(unrecorded: [CallKey] = []) async -> Bool {
         onEvent(.rollbackStarted)
-        for key in unrecorded { onEvent(.compensationFailed(step: StepPath(parsing: key.step), error: UnrecordedCalls.reason)) }
+        for key in unrecorded { onEvent(.compensationFailed(step: key.step, error: UnrecordedCalls.reason)) }
         let units = state.read(\.completed)
         let execution = self
         // A fresh task: compensation must run even when the run itself was cancelled.
@@ -20,7 +20,7 @@ extension RunExecution {
     /// The steps of `keys` end `uncertain`, whatever became of their other calls.
     private func markUncertain(_ keys: [CallKey]) {
         for key in keys {
-            let path = StepPath(parsing: key.step)
+            let path = key.step
             guard let index = playbook.steps.firstIndex(where: { $0.id == path.root }) else { continue }
             // Named when it is not the step itself (a batch, an item, a sub-playbook's step).
             let reason = key.description == path.root ? UnrecordedCalls.reason : "\(key): \(UnrecordedCalls.reason)"
