@@ -29,7 +29,9 @@ var package = Package(
         .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "CSQLite"]),
         // libcurl through dlopen (no link-time dependency): the HTTP client of Linux.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "CCurl"]),
+        // fork and exec from one permanent thread, with the parent-death signal set (children die with the runner).
+        .target(name: "CSpawn"),
+        .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "CCurl", "CSpawn"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookAgent", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookSchedule", dependencies: ["SkillbookCore"]),

@@ -127,6 +127,9 @@ public enum SkillbookCLI {
         case let diagnostics as DiagnosticError:
             DiagnosticPrinter(console: console).print(diagnostics.diagnostics)
             return 2
+        case let store as StoreError where HostErrorText.isStateProblem(store):
+            console.err("skillbook: \(label) \(store.message)")
+            return 2
         case let journal as JournalError:
             // Refusals (unknown run, run still running): nothing ran.
             console.err("skillbook: \(label) \(journal.message)")

@@ -76,7 +76,8 @@ extension PlaybookHost {
             if !plan.maskedOutputs.isEmpty { onNotice(.maskedOutputs(plan.maskedOutputs, rollingBack: false)) }
             return PreparedRun(
                 playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: runID,
-                work: .run(Engine.RunOptions(trigger: run.trigger, source: text, resume: (runID, plan))), heldStatus: run.status)
+                work: .run(Engine.RunOptions(trigger: run.trigger, source: text, resume: (runID, plan))), heldStatus: run.status,
+                workspace: WorkspaceFolder.of(recordedFile: run.file, fallback: configuration.currentDirectory).path)
         } catch {
             try? await journal.release(runID, status: run.status)
             throw HostError(error)

@@ -35,14 +35,20 @@ extension PlaybookHost {
             // Actions whose result was never recorded cannot be undone: nothing says what they did.
             let unknown = try await RecordedRuns.uncertainCalls(journal, runID, registry: registry)
                 .filter { registry[$0.skill]?.descriptor.kind != .query }
-            let problem: String? =
+            let unrecorded: UnrecordedCalls? =
                 unknown.isEmpty
                 ? nil
-                : "the result of \(unknown.map { $0.described(in: configuration.timeZone) }.joined(separator: "; ")) was never recorded "
-                    + "(its process stopped during the call), so it cannot be undone; check by hand whether it took effect"
+                : UnrecordedCalls(
+                    keys: unknown.map(\.key),
+                    message: "the result of \(unknown.map { $0.described(in: configuration.timeZone) }.joined(separator: "; ")) "
+                        + "was never recorded (its process stopped during the call), so it cannot be undone; check by hand whether it took effect")
             return PreparedRun(
                 playbook: playbook, inputs: [:], registry: registry, journal: journal, runID: runID,
-                work: .rollback(completed: plan.completed, problem: problem), heldStatus: before.status)
+                work: .rollback(
+                    completed: RecordedRuns.addingFailedUndoable(plan.completed, calls: timeline.calls, registry: registry),
+                    unrecorded: unrecorded),
+                heldStatus: before.status,
+                workspace: WorkspaceFolder.of(recordedFile: timeline.run.file, fallback: configuration.currentDirectory).path)
         } catch {
             try? await journal.release(runID, status: before.status)
             throw HostError(error)

@@ -62,7 +62,7 @@ extension PlaybookHost {
             work: .run(
                 Engine.RunOptions(
                     dryRun: request.dryRun, trigger: request.trigger, source: file.text, scheduledAt: request.scheduledAt)),
-            heldStatus: nil)
+            heldStatus: nil, workspace: WorkspaceFolder.of(playbookFile: url).path)
     }
 
     /// Prepares and executes a run (see `prepareRun` and `execute`).
@@ -87,24 +87,17 @@ extension PlaybookHost {
             registry: prepared.registry, environment: fixedRunID(prepared.runID),
             confirmer: confirmer ?? configuration.confirmation.confirmer,
             resources: persistence.resourceLocks(prepared.journal), recorder: prepared.journal)
+        let workspace = prepared.workspace.isEmpty ? configuration.currentDirectory.path : prepared.workspace
         switch prepared.work {
-        case .run(let options):
+        case .run(var options):
+            if options.workspace.isEmpty { options.workspace = workspace }
             let result = await engine.run(prepared.playbook, inputs: prepared.inputs, options: options, onEvent: onEvent)
             if prepared.isNewRun, let journal = prepared.journal { await keepRetention(journal) }
             return result
-        case .rollback(let completed, let problem):
-            var result = await engine.rollBack(prepared.playbook, runID: prepared.runID, completed: completed) { event in
-                guard case .runFinished(var result) = event, let problem else { return onEvent(event) }
-                result.status = .rollbackIncomplete
-                result.error = problem
-                onEvent(.runFinished(result))
-            }
-            if let problem {
-                result.status = .rollbackIncomplete
-                result.error = problem
-                try? await prepared.journal?.runFinished(result)
-            }
-            return result
+        case .rollback(let completed, let unrecorded):
+            return await engine.rollBack(
+                prepared.playbook, runID: prepared.runID, completed: completed, unrecorded: unrecorded, workspace: workspace,
+                onEvent: onEvent)
         }
     }
 

@@ -11,9 +11,9 @@ public struct PreparedRun: Sendable {
     public enum Work: Sendable {
         /// A new run, or a resumed one (`options.resume`).
         case run(Engine.RunOptions)
-        /// Undo `completed` newest first; `problem` (an action whose result was never recorded)
+        /// Undo `completed` newest first; `unrecorded` (actions whose result was never recorded)
         /// leaves the rollback incomplete whatever the compensations do.
-        case rollback(completed: [RecordedCall], problem: String?)
+        case rollback(completed: [RecordedCall], unrecorded: UnrecordedCalls?)
     }
 
     public let playbook: Playbook
@@ -26,6 +26,8 @@ public struct PreparedRun: Sendable {
     public let work: Work
     /// The journal status to give the run back with when it is abandoned (resume, rollback).
     let heldStatus: JournalStatus?
+    /// The playbook's workspace folder (`run.workspace`; see `WorkspaceFolder`); empty: the current folder.
+    var workspace: String = ""
 
     /// Whether it is a dry run (nothing is recorded, actions only planned).
     public var isDryRun: Bool {

@@ -58,6 +58,35 @@ enum RecordedRuns {
         return latest.values.sorted { $0.started < $1.started }
     }
 
+    /// `completed` (in order of completion) with the failed calls a rollback also undoes merged in
+    /// where they ended: a call whose every attempt failed, not undone yet, of a skill that undoes
+    /// failed calls (see `SkillDescriptor.compensatesFailedCalls`), with a `null` output.
+    static func addingFailedUndoable(
+        _ completed: [RecordedCall], calls: [JournalCall], registry: SkillRegistry
+    ) -> [RecordedCall] {
+        var latest: [CallKey: JournalCall] = [:]
+        var succeeded: Set<CallKey> = []
+        var completedOrder: [CallKey: Int] = [:]
+        for call in calls {
+            if call.output != nil {
+                succeeded.insert(call.key)
+                if !call.compensated { completedOrder[call.key] = call.order }
+            }
+            if (latest[call.key]?.attempt ?? 0) <= call.attempt { latest[call.key] = call }
+        }
+        let failed = latest.values.filter { call in
+            !succeeded.contains(call.key) && !call.compensated && call.error != nil
+                && registry[call.skill]?.descriptor.compensatesFailedCalls == true
+        }
+        guard !failed.isEmpty else { return completed }
+        var ordered = completed.enumerated().map { (order: completedOrder[$0.element.key] ?? $0.offset, call: $0.element) }
+        for call in failed {
+            ordered.append(
+                (call.order, RecordedCall(key: call.key, skill: call.skill, call: CompletedCall(parameters: call.parameters, output: .null))))
+        }
+        return ordered.sorted { $0.order < $1.order }.map(\.call)
+    }
+
     /// Whether a skill is read-only (a query), as resume plans ask.
     static func isReadOnly(_ registry: SkillRegistry) -> (_ skill: String) -> Bool {
         { skill in registry[skill]?.descriptor.kind == .query }

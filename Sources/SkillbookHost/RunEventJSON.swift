@@ -10,7 +10,8 @@ public enum RunEventJSON {
         object["type"] = .string(event.type)
         switch event {
         case .runStarted(let runID, let playbook, let inputs):
-            object["run"] = .string(runID)
+            // A dry run has no id (nothing is recorded): it says so instead.
+            if runID.isEmpty { object["dry_run"] = true } else { object["run"] = .string(runID) }
             object["playbook"] = .string(playbook)
             object["inputs"] = .object(inputs)
         case .stepStarted(let step, let skill, let attempt, let parameters):
@@ -18,10 +19,18 @@ public enum RunEventJSON {
             object["skill"] = .string(skill.description)
             object["attempt"] = .int(attempt)
             object["parameters"] = .object(parameters)
-        case .stepProgress(let step, let completed, let total):
+        case .stepProgress(let step, let completed, let total, let unit):
             object["step"] = .string(step.description)
             object["completed"] = .int(completed)
             object["total"] = .int(total)
+            switch unit {
+            case .batches(let items, let of):
+                object["unit"] = "batch"
+                object["items"] = .int(items)
+                object["total_items"] = .int(of)
+            case .iterations: object["unit"] = "call"
+            case .skill: object["unit"] = "item"
+            }
         case .stepSkipped(let step, let reason):
             object["step"] = .string(step.description)
             object["reason"] = .string(reason)
@@ -81,11 +90,12 @@ public enum RunEventJSON {
     public static func finished(_ result: RunResult) -> ValueObject {
         var object = ValueObject()
         object["type"] = "run.finished"
-        object["run"] = .string(result.runID)
+        if result.isDryRun { object["dry_run"] = true } else { object["run"] = .string(result.runID) }
         object["playbook"] = .string(result.playbook)
         object["status"] = .string(result.status.rawValue)
         object["interrupted"] = .bool(result.interrupted)
         object["outputs"] = .object(result.outputs)
+        if !result.unknownOutputs.isEmpty { object["unknown_outputs"] = .array(result.unknownOutputs.map(Value.string)) }
         object["steps"] = .array(
             result.steps.map { step in
                 var entry = ValueObject()

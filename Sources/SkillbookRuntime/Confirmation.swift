@@ -9,13 +9,22 @@ public struct ConfirmationRequest: Sendable, Hashable {
     public var parameters: ValueObject
     /// Calls the step will make (batches or iterations).
     public var calls: Int
+    /// The skill's title (`Delete notes`).
+    public var title: String
+    /// What all the calls would touch, as the skill says (secrets masked); `nil` when it does not say.
+    public var touches: CallPreview?
 
-    public init(step: StepPath, skill: String, summary: String, parameters: ValueObject, calls: Int) {
+    public init(
+        step: StepPath, skill: String, summary: String, parameters: ValueObject, calls: Int, title: String? = nil,
+        touches: CallPreview? = nil
+    ) {
         self.step = step
         self.skill = skill
         self.summary = summary
         self.parameters = parameters
         self.calls = calls
+        self.title = title ?? skill
+        self.touches = touches
     }
 }
 

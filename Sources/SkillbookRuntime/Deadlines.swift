@@ -1,14 +1,22 @@
 import Foundation
+import SkillbookCore
 import Synchronization
 
 /// The timer of every call's timeout: one timer task sleeps until the earliest registered deadline,
 /// so a call that finishes in microseconds costs no timer of its own (no dispatch timer, no system
-/// call to arm one, no extra task).
+/// call to arm one, no extra task). Time is the `Clock` port's: `shared` runs on the system clock,
+/// a test's own instance on a `ManualClock`.
 final class Deadlines: Sendable {
-    static let shared = Deadlines()
+    static let shared = Deadlines(clock: SystemClock())
+
+    let clock: any SkillbookCore.Clock
+
+    init(clock: any SkillbookCore.Clock) {
+        self.clock = clock
+    }
 
     private struct Entry {
-        var deadline: ContinuousClock.Instant
+        var deadline: Date
         var action: @Sendable () -> Void
     }
 
@@ -16,7 +24,7 @@ final class Deadlines: Sendable {
         var lastID = 0
         var entries: [Int: Entry] = [:]
         /// The timer that re-arms (an older one that is still asleep only runs what is due) and when it fires.
-        var timer: (generation: Int, deadline: ContinuousClock.Instant)?
+        var timer: (generation: Int, deadline: Date)?
         var generation = 0
     }
 
@@ -71,7 +79,7 @@ final class Deadlines: Sendable {
 
     /// Calls `action` once `seconds` have passed, unless `cancel(id)` comes first.
     func schedule(after seconds: Double, _ action: @escaping @Sendable () -> Void) -> Int {
-        let deadline = ContinuousClock.now.advanced(by: .nanoseconds(UInt64(seconds * 1e9)))
+        let deadline = clock.now().addingTimeInterval(max(0, seconds))
         return state.withLock { state in
             state.lastID += 1
             state.entries[state.lastID] = Entry(deadline: deadline, action: action)
@@ -84,12 +92,13 @@ final class Deadlines: Sendable {
         _ = state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
-    private func startTimer(at deadline: ContinuousClock.Instant, _ state: inout State) {
+    private func startTimer(at deadline: Date, _ state: inout State) {
         state.generation += 1
         let generation = state.generation
         state.timer = (generation, deadline)
+        let clock = clock
         Task {
-            try? await Task.sleep(until: deadline, clock: .continuous)
+            try? await clock.sleep(until: deadline)
             self.fire(generation)
         }
     }
@@ -97,9 +106,9 @@ final class Deadlines: Sendable {
     /// Runs every action whose deadline has passed, and re-arms for the earliest one left.
     private func fire(_ generation: Int) {
         let due: [@Sendable () -> Void] = state.withLock { state in
-            let now = ContinuousClock.now
+            let now = clock.now()
             var due: [@Sendable () -> Void] = []
-            var earliest: ContinuousClock.Instant?
+            var earliest: Date?
             for (id, entry) in state.entries {
                 if entry.deadline <= now {
                     due.append(entry.action)

@@ -42,11 +42,14 @@ public struct Engine: Sendable {
         public var resume: (runID: String, plan: ResumePlan)?
         /// The fire's scheduled instant, for a run with trigger `schedule`.
         public var scheduledAt: Date?
+        /// The workspace folder the playbook belongs to, as `run.workspace` (empty when the front end does not say).
+        public var workspace: String
 
         public init(
             dryRun: Bool = false, trigger: String = "cli", source: String = "",
-            resume: (runID: String, plan: ResumePlan)? = nil, scheduledAt: Date? = nil
+            resume: (runID: String, plan: ResumePlan)? = nil, scheduledAt: Date? = nil, workspace: String = ""
         ) {
+            self.workspace = workspace
             self.scheduledAt = scheduledAt
             self.dryRun = dryRun
             self.trigger = trigger
@@ -69,9 +72,12 @@ public struct Engine: Sendable {
     public func run(
         _ playbook: Playbook, inputs: ValueObject, options: RunOptions, onEvent: @escaping RunEventHandler = { _ in }
     ) async -> RunResult {
-        let runID = options.resume?.runID ?? environment.makeRunID()
+        // A dry run is recorded nowhere, so it has no id (an empty one) to show.
+        let runID = options.dryRun ? "" : options.resume?.runID ?? environment.makeRunID()
         let started = environment.now()
-        let state = RunState(reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) })
+        let state = RunState(
+            reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) },
+            workspace: options.workspace)
         for input in playbook.inputs {
             if let value = inputs[input.name] { state.addSecrets(in: value, schema: input.schema) }
         }
@@ -106,16 +112,22 @@ public struct Engine: Sendable {
     }
 
     /// Undoes the completed calls of an earlier run whose process ended (see `skillbook rollback`).
+    /// `unrecorded` calls cannot be undone: their steps end `uncertain`, the run `rollback_incomplete`
+    /// with their message as its error.
     public func rollBack(
-        _ playbook: Playbook, runID: String, completed: [RecordedCall], onEvent: @escaping RunEventHandler = { _ in }
+        _ playbook: Playbook, runID: String, completed: [RecordedCall], unrecorded: UnrecordedCalls? = nil,
+        workspace: String = "", onEvent: @escaping RunEventHandler = { _ in }
     ) async -> RunResult {
-        let state = RunState(reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) })
+        let state = RunState(
+            reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) },
+            workspace: workspace)
         let execution = RunExecution(
             engine: self, playbook: playbook, inputs: [:], runID: runID, started: environment.now(), deadline: nil,
             dryRun: false, onEvent: onEvent, state: state, resume: nil)
         execution.restore(ResumePlan(completed: completed))
-        let status: RunStatus = await execution.rollBack() ? .rolledBack : .rollbackIncomplete
-        return await finish(execution, status: status, failure: nil, kind: nil, interrupted: false, onEvent: onEvent)
+        let complete = await execution.rollBack(unrecorded: unrecorded?.keys ?? [])
+        let status: RunStatus = complete && unrecorded == nil ? .rolledBack : .rollbackIncomplete
+        return await finish(execution, status: status, failure: unrecorded?.message, kind: nil, interrupted: false, onEvent: onEvent)
     }
 
     private func finish(
@@ -125,9 +137,11 @@ public struct Engine: Sendable {
         var failure = failure
         var kind = kind
         var outputs = ValueObject()
+        var unknown: [String] = []
         if status == .succeeded || status == .succeededWithErrors {
             do {
-                outputs = try execution.evaluateOutputs()
+                unknown = execution.dryRun ? execution.unknownOutputs() : []
+                outputs = try execution.evaluateOutputs(skipping: Set(unknown))
             } catch {
                 if failure == nil {
                     failure = error.message
@@ -141,6 +155,7 @@ public struct Engine: Sendable {
             outputs: redactor.redact(outputs), steps: execution.state.read(\.reports), error: failure.map(redactor.redact),
             started: execution.started, finished: environment.now())
         result.failureKind = failure == nil ? nil : kind
+        result.unknownOutputs = unknown
         if !execution.dryRun, let recorder {
             // The journal keeps large outputs cut short; the caller gets them whole.
             var recorded = result

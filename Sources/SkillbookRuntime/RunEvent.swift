@@ -4,7 +4,8 @@ public import SkillbookCore
 public enum RunEvent: Sendable {
     case runStarted(runID: String, playbook: String, inputs: ValueObject)
     case stepStarted(step: StepPath, target: StepTarget, attempt: Int, parameters: ValueObject)
-    case stepProgress(step: StepPath, completed: Int, total: Int)
+    /// `completed` of `total`: of the step's calls, or of the skill's own count inside a call (`unit`).
+    case stepProgress(step: StepPath, completed: Int, total: Int, unit: ProgressUnit)
     case stepSkipped(step: StepPath, reason: String)
     case stepRetrying(step: StepPath, attempt: Int, error: String, delay: Double)
     case stepSucceeded(step: StepPath, output: Value, duration: Double)

@@ -12,11 +12,11 @@ extension RunExecution {
         let id = path(of: step)
         if let resume {
             if let recorded = resume.completed[key] {
-                advance(progress, id)
+                advance(progress, id, parameters)
                 return recorded.call.output
             }
             if resume.plan.uncertain[key] == .skip {
-                advance(progress, id)
+                advance(progress, id, parameters)
                 return .null
             }
         }
@@ -63,13 +63,21 @@ extension RunExecution {
                     }
                 }
                 if !isNested { state.report(index) { $0.attempts = max($0.attempts, attempt) } }
-                advance(progress, id)
+                advance(progress, id, parameters)
                 return output
             } catch {
                 // A journal failure after the call completed is final: the call is not made again.
                 if let failure = error as? StepFailure, failure.kind == .journal { throw failure }
                 let message = (label.isEmpty ? "" : "\(label): ") + describe(error)
                 let kind = Self.kind(of: error)
+                // It may have done part of its work (half an archive): undone on rollback when it can be.
+                if descriptor.compensatesFailedCalls, step.rollback == nil {
+                    var unit = CompletedUnit(
+                        stepIndex: reportIndex(index), stepID: id, key: key, skill: skill,
+                        call: CompletedCall(parameters: parameters, output: .null), rollback: nil, playbook: playbook)
+                    unit.failed = true
+                    state.completeFailed(unit)
+                }
                 if let recorder = engine.recorder {
                     do {
                         try await recorder.callFinished(
@@ -96,9 +104,11 @@ extension RunExecution {
         }
     }
 
-    func advance(_ progress: Progress, _ id: StepPath) {
-        let done = progress.advance()
-        if progress.total > 1 { onEvent(.stepProgress(step: id, completed: done, total: progress.total)) }
+    func advance(_ progress: Progress, _ id: StepPath, _ parameters: ValueObject) {
+        let done = progress.advance(parameters)
+        if progress.total > 1 {
+            onEvent(.stepProgress(step: id, completed: done.calls, total: progress.total, unit: progress.unit(items: done.items)))
+        }
     }
 
     /// A journal write failed. For an action's record this fails the step (kind `journal`): a
@@ -153,7 +163,7 @@ extension RunExecution {
         let context = SkillContext(
             runID: runID, stepID: stepPath.description, attempt: attempt, timeZone: engine.environment.timeZone
         ) { done, total in
-            onEvent(.stepProgress(step: stepPath, completed: done, total: total))
+            onEvent(.stepProgress(step: stepPath, completed: done, total: total, unit: .skill))
         }
         // The skill's own result always decides: after a timeout (or an interrupt) the skill is
         // cancelled and awaited, so an effect it completed anyway is still recorded and can be undone.

@@ -3,8 +3,20 @@ import SkillbookCore
 extension RunExecution {
     /// In a dry-run: the earlier steps this step's mappings read whose outputs are unknown (actions not run).
     func unknownReferences(of step: PlaybookStep) -> [String] {
+        unknownSteps(read: step.with.map(\.value) + [step.foreach].compactMap { $0 })
+    }
+
+    /// In a dry-run: the playbook's outputs that read steps it only planned.
+    func unknownOutputs() -> [String] {
+        let planned = state.read(\.planned)
+        return playbook.outputs.filter { output in
+            unknownSteps(read: [output.value]).contains { planned.contains(prefix + $0) }
+        }.map(\.name)
+    }
+
+    /// The steps of this playbook that `values` read and that have no output yet.
+    private func unknownSteps(read values: [MappedValue]) -> [String] {
         let known = state.read { $0.outputs }
-        let values = step.with.map(\.value) + [step.foreach].compactMap { $0 }
         var unknown: [String] = []
         for value in values {
             for (template, _) in value.templates {
@@ -23,6 +35,7 @@ extension RunExecution {
 
     /// A dry-run's account of a step it does not run: an action, or a query reading unknown outputs.
     func plannedAction(_ step: PlaybookStep, _ descriptor: SkillDescriptor, _ plan: CallPlan) -> StepPlan {
+        state.update { _ = $0.planned.insert(prefix + step.id) }
         let resolved = plan.unknown.isEmpty
         return StepPlan(
             step: path(of: step), skill: descriptor.id, kind: descriptor.kind, ran: false,

@@ -3,13 +3,32 @@ import SkillbookCore
 
 extension RunExecution {
     /// Compensates completed calls in reverse order of completion; `false` when something stays done.
-    /// Emits `rollbackStarted` first, so front ends learn of it from the engine.
-    func rollBack() async -> Bool {
+    /// Emits `rollbackStarted` first, so front ends learn of it from the engine. `unrecorded` calls
+    /// (of an earlier process that died during them) come first, as the newest: each is reported as
+    /// not undone and its step ends `uncertain`.
+    func rollBack(unrecorded: [CallKey] = []) async -> Bool {
         onEvent(.rollbackStarted)
+        for key in unrecorded { onEvent(.compensationFailed(step: key.step, error: UnrecordedCalls.reason)) }
         let units = state.read(\.completed)
         let execution = self
         // A fresh task: compensation must run even when the run itself was cancelled.
-        return await Task { await execution.compensate(units) }.value
+        let complete = await Task { await execution.compensate(units) }.value
+        markUncertain(unrecorded)
+        return complete && unrecorded.isEmpty
+    }
+
+    /// The steps of `keys` end `uncertain`, whatever became of their other calls.
+    private func markUncertain(_ keys: [CallKey]) {
+        for key in keys {
+            let path = key.step
+            guard let index = playbook.steps.firstIndex(where: { $0.id == path.root }) else { continue }
+            // Named when it is not the step itself (a batch, an item, a sub-playbook's step).
+            let reason = key.description == path.root ? UnrecordedCalls.reason : "\(key): \(UnrecordedCalls.reason)"
+            state.report(index) { report in
+                report.status = .uncertain
+                report.compensationError = report.compensationError.map { "\($0); \(reason)" } ?? reason
+            }
+        }
     }
 
     private func compensate(_ units: [CompletedUnit]) async -> Bool {

@@ -35,7 +35,7 @@ extension RunExecution {
             .stepStarted(
                 step: id, target: .skill(descriptor.id), attempt: 1, parameters: state.redactor.redact(plan.firstParameters)))
         if step.confirm ?? descriptor.confirm, !dryRun {
-            try await confirm(step, descriptor, plan)
+            try await confirm(step, skill, plan)
         }
 
         let locked = descriptor.kind == .action ? descriptor.resources : []
@@ -48,8 +48,11 @@ extension RunExecution {
         defer { if !locked.isEmpty { Task { [resources = engine.resources, runID] in await resources.release(locked, for: runID) } } }
 
         let calls = plan.calls
-        let progress = Progress(total: calls)
-        if calls > 1 { onEvent(.stepProgress(step: id, completed: 0, total: calls)) }
+        // Items are counted for a step that batches one list (with foreach, its calls are counted).
+        let driver = step.foreach == nil ? plan.driver?.parameter : nil
+        let items = driver.map { name in plan.iterations.first?[name]?.arrayValue?.count ?? 0 } ?? 0
+        let progress = Progress(total: calls, driver: driver, totalItems: items)
+        if calls > 1 { onEvent(.stepProgress(step: id, completed: 0, total: calls, unit: progress.unit(items: 0))) }
         if step.foreach == nil {
             let outputs = try await runBatches(plan.batches[0], step: step, skill: skill, index: index, progress: progress)
             if dryRun { onEvent(.stepPlanned(plannedQuery(step, descriptor, plan))) }
@@ -106,11 +109,23 @@ extension RunExecution {
     }
 
     /// Asks the confirmer; throws a non-retryable `StepFailure` when it refuses.
-    func confirm(_ step: PlaybookStep, _ descriptor: SkillDescriptor, _ plan: CallPlan) async throws {
+    /// What every call of the step would touch, as its skill says (secrets masked), in call order.
+    func preview(_ skill: any Skill, _ plan: CallPlan) async -> CallPreview? {
+        var merged: CallPreview?
+        for parameters in plan.batches.joined() {
+            guard let one = await skill.preview(parameters) else { return nil }
+            merged = CallPreview(noun: one.noun, items: (merged?.items ?? []) + one.items.map(state.redactor.redact))
+        }
+        return merged
+    }
+
+    func confirm(_ step: PlaybookStep, _ skill: any Skill, _ plan: CallPlan) async throws {
+        let descriptor = skill.descriptor
         let id = path(of: step)
         let request = ConfirmationRequest(
             step: id, skill: descriptor.id, summary: descriptor.summary,
-            parameters: state.redactor.redact(plan.firstParameters), calls: plan.calls)
+            parameters: state.redactor.redact(plan.firstParameters), calls: plan.calls, title: descriptor.title,
+            touches: await preview(skill, plan))
         onEvent(.confirmationRequested(request))
         let answer = await engine.confirmer.confirm(request)
         onEvent(.confirmationAnswered(step: id, answer: answer))

@@ -122,6 +122,11 @@ extension RunExecution {
             await record(step: stepPath, .failed, output: output, error: partial.message, kind: partial.kind)
             throw failure
         }
+        // A dry run only planned it: `stepPlanned` said what it would do; it did not succeed.
+        if dryRun, output == nil, state.read({ $0.planned.contains(id) }) {
+            if !isNested { state.report(index) { $0.status = .planned } }
+            return
+        }
         state.update { contents in
             if let output { contents.outputs[id] = output }
             if !isNested {

@@ -58,6 +58,7 @@ struct RunExecution: Sendable {
         var run = ValueObject()
         run["id"] = .string(runID)
         run["playbook"] = .string(playbook.name)
+        run["workspace"] = .string(state.workspace)
         run["started"] = .string(DateParser.formatDateTime(started, timeZone: engine.environment.timeZone))
         let steps = state.read { contents in
             guard !prefix.isEmpty else { return contents.outputs }
@@ -79,10 +80,10 @@ struct RunExecution: Sendable {
     }
 
     /// The playbook's `outputs:`, evaluated over what the steps produced.
-    func evaluateOutputs() throws(ExpressionError) -> ValueObject {
+    func evaluateOutputs(skipping unknown: Set<String> = []) throws(ExpressionError) -> ValueObject {
         let context = evaluationContext()
         var outputs = ValueObject()
-        for output in playbook.outputs {
+        for output in playbook.outputs where !unknown.contains(output.name) {
             do {
                 outputs[output.name] = try output.value.evaluate(in: context)
             } catch {

@@ -37,6 +37,9 @@ public struct StepRow: Sendable, Identifiable, Hashable {
     public var failureKind: FailureKind?
     /// Why a rollback could not undo it.
     public var compensationError: String?
+    /// The skill's own count inside the call running now (files moved so far), as it reports it.
+    public var items: Int?
+    public var itemsTotal: Int?
     /// Calls of this step a rollback has undone.
     public var undone: Int
     /// Seconds it took, once it is over.
@@ -190,7 +193,13 @@ public final class RunSession {
             phase = .running(step: step, completed: nil, total: nil)
             log.append(.stepStarted(step, target))
 
-        case .stepProgress(let step, let completed, let total):
+        case .stepProgress(let step, let completed, let total, .skill):
+            update(step) { row in
+                row.items = completed
+                row.itemsTotal = total
+            }
+
+        case .stepProgress(let step, let completed, let total, _):
             update(step) { row in
                 // Calls of one step finish concurrently: a count can arrive after a higher one.
                 if row.total == total, let done = row.completed, done >= completed { return }
@@ -301,7 +310,8 @@ public final class RunSession {
                 case .succeeded: if row.state != .planned { row.state = .succeeded }
                 case .failed: row.state = .failed
                 case .compensated: row.state = .compensated
-                case .notCompensated: row.state = .notCompensated
+                case .notCompensated, .uncertain: row.state = .notCompensated
+                case .planned: row.state = .planned
                 }
                 if report.attempts > 0 { row.attempt = max(row.attempt, report.attempts) }
                 if let error = report.error { row.error = error }

@@ -14,6 +14,8 @@ struct CompletedUnit: Sendable {
     var rollback: [PlaybookStep]?
     /// The sub-playbook the call was made in, for evaluating its rollback steps.
     var playbook: Playbook
+    /// The call failed (its skill undoes failed calls, so a partial effect is undone too).
+    var failed = false
 
     /// A problem of this call as its step reports it: prefixed with the sub-step inside a sub-playbook.
     func describe(_ problem: String, in report: StepReport) -> String {
@@ -27,13 +29,18 @@ final class RunState: Sendable {
         var outputs: [String: Value] = [:]
         var reports: [StepReport]
         var completed: [CompletedUnit] = []
+        /// Dry-run: steps only planned (keyed like `outputs`), whose outputs are unknown.
+        var planned: Set<String> = []
         var redactor = Redactor()
     }
 
     private let contents: Mutex<Contents>
+    /// The run's workspace folder (`run.workspace`).
+    let workspace: String
 
-    init(reports: [StepReport]) {
+    init(reports: [StepReport], workspace: String = "") {
         contents = Mutex(Contents(reports: reports))
+        self.workspace = workspace
     }
 
     func read<T>(_ body: (Contents) -> T) -> T {
@@ -46,8 +53,21 @@ final class RunState: Sendable {
 
     var redactor: Redactor { read(\.redactor) }
 
+    /// A call completed: it replaces a failed attempt of the same call kept for rollback.
     func complete(_ unit: CompletedUnit) {
-        update { $0.completed.append(unit) }
+        update { contents in
+            contents.completed.removeAll { $0.failed && $0.key == unit.key }
+            contents.completed.append(unit)
+        }
+    }
+
+    /// A call failed and its skill undoes failed calls: kept for rollback once (a later attempt
+    /// that completes replaces it).
+    func completeFailed(_ unit: CompletedUnit) {
+        update { contents in
+            guard !contents.completed.contains(where: { $0.key == unit.key }) else { return }
+            contents.completed.append(unit)
+        }
     }
 
     func addSecrets(in value: Value, schema: Schema) {

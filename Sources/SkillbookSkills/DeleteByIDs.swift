@@ -13,6 +13,20 @@ struct DeleteByIDs {
 
     /// The `ids` parameter. The engine validates parameters first; this guards direct callers, so
     /// that one call never deletes more than a batch.
+    /// One line per id for a confirmation: what `title` finds for it (`nil`: nothing has that id,
+    /// it is skipped), or why it cannot be read.
+    func preview(_ parameters: ValueObject, title: (String) async throws -> String?) async -> CallPreview {
+        var items: [String] = []
+        for id in (parameters["ids"]?.arrayValue ?? []).compactMap(\.stringValue) {
+            do {
+                items.append(try await title(id).map { "\($0) (\(id))" } ?? "\(id): no such \(noun); skipped")
+            } catch {
+                items.append("\(id): cannot be read (\(error))")
+            }
+        }
+        return CallPreview(noun: "\(noun)s", items: items)
+    }
+
     func ids(_ parameters: ValueObject) throws -> [String] {
         let items = parameters["ids"]?.arrayValue ?? []
         let ids = items.compactMap(\.stringValue)

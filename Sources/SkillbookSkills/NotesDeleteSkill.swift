@@ -62,6 +62,12 @@ struct NotesDeleteSkill: Skill {
         return ["deleted": .int(deleted.count), "notes": .array(deleted.map(Self.value))]
     }
 
+    /// The notes it would delete, by title.
+    func preview(_ parameters: ValueObject) async -> CallPreview? {
+        guard let store = try? environment.notesStore() else { return nil }
+        return await Self.deletion.preview(parameters) { try await store.get(id: $0)?.title }
+    }
+
     /// Puts the deleted notes back exactly as they were (same id, fields, `created` and place in the
     /// list), all or none. Notes already back unchanged are left alone, so it is safe to retry.
     func compensate(_ call: CompletedCall, context: SkillContext) async throws {

@@ -40,6 +40,14 @@ public final class Database: @unchecked Sendable {
     public init(url: URL) throws(StoreError) {
         let path = url.path
         let directory = url.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw StoreError(
+                .cannotOpen,
+                message: "state directory \(directory.path) is not a folder (a file of that name is in the way); "
+                    + "pass --state DIR to use another state directory",
+                path: path)
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -61,10 +69,14 @@ public final class Database: @unchecked Sendable {
         }
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 5000)
-        do {
+        do throws(StoreError) {
             // Reading the schema reads the file header first: a file that is not a database fails
             // here with SQLITE_NOTADB before anything has been written to it.
             try Self.exec(db, "SELECT count(*) FROM sqlite_master", path: path)
+            // SQLite opens a file it may not write read-only without a word: say so before anything relies on writing.
+            if sqlite3_db_readonly(db, "main") == 1 {
+                throw StoreError.sqlite(code: 8, detail: "no permission to write it", path: path, operation: "opening")
+            }
             try Self.exec(db, "PRAGMA journal_mode = WAL", path: path)
             try Self.exec(db, "PRAGMA foreign_keys = ON", path: path)
             try Self.exec(db, "PRAGMA synchronous = NORMAL", path: path)

@@ -22,7 +22,8 @@ import Testing
             (.runStarted(runID: "r1", playbook: "demo", inputs: ValueObject()), "▶ demo (run r1)"),
             (.stepStarted(step: "save", target: .skill("notes.create"), attempt: 1, parameters: ValueObject()), "  … save (notes.create)"),
             (.stepStarted(step: "save", target: .skill("notes.create"), attempt: 2, parameters: ValueObject()), "  … save (notes.create), attempt 2"),
-            (.stepProgress(step: "save", completed: 13, total: 25), "    save: 13/25"),
+            (.stepProgress(step: "save", completed: 2, total: 13, unit: .batches(items: 200, of: 1300)), "    save: batch 2/13 (200/1,300 items)"),
+            (.stepProgress(step: "pages", completed: 3, total: 10, unit: .iterations), "    pages: item 3/10"),
             (.stepSkipped(step: "save", reason: "'when' is false"), "  - save skipped: 'when' is false"),
             (.stepRetrying(step: "save", attempt: 1, error: "flaky", delay: 2), "  ↻ save attempt 1 failed: flaky; retrying in 2s"),
             (.stepSucceeded(step: "save", output: .null, duration: 0.25), "  ✓ save 0.25s"),
@@ -57,7 +58,12 @@ import Testing
     }
 
     @Test func aPlannedStepPrintsItsDryRunLine() {
-        #expect(DryRunText.line(Self.plan) == "save: notes.create_many (action) · would run · 3 batches · with {\"notes\":[{\"title\":\"a\"}]} · asks for confirmation · can be rolled back")
+        #expect(DryRunText.line(Self.plan) == "save: notes.create_many (action) · would run · 3 batches · with notes: [{\"title\":\"a\"}] · asks for confirmation · can be rolled back")
+        #expect(
+            DryRunText.parameter("paths", .array((1...1_300).map { .string("/home/ada/in/f\($0).txt") }), base: "/home/ada")
+                == "1,300 paths: in/f1.txt, in/f2.txt, … (1,298 more)")
+        #expect(DryRunText.parameter("tags", ["a", "b", "c"], base: nil) == "tags: [\"a\",\"b\",\"c\"]")
+        #expect(DryRunText.parameter("into", "/elsewhere/out", base: "/home/ada") == "into: /elsewhere/out")
     }
 
     @Test func withJSONEveryEventIsOneObjectOnStdout() {

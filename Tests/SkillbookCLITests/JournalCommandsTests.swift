@@ -92,7 +92,11 @@ func recordCrashedRun(
         #expect(attached.code == 0, "\(attached.err)")
         let newest = try #require(try JSONSerialization.jsonObject(with: Data(attached.out.utf8)) as? [[String: Any]])
         #expect(newest.map { $0["status"] as? String } == ["failed"])
-        #expect(await skillbook(["runs", "--playbook", "other"], in: directory).err.hasPrefix("no runs recorded in "))
+        let other = await skillbook(["runs", "--playbook", "other"], in: directory)
+        #expect(other.code == 0)
+        #expect(other.err == "no runs of playbook 'other' recorded in \(directory.state.path)/skillbook.sqlite\n")
+        let none = await skillbook(["runs", "--playbook", "two-notes", "--status", "rolled_back"], in: directory)
+        #expect(none.err == "no rolled_back runs of playbook 'two-notes' recorded in \(directory.state.path)/skillbook.sqlite\n")
 
         let badStatus = await skillbook(["runs", "--status", "rolledback"], in: directory)
         #expect(badStatus.code == 2)
@@ -390,7 +394,7 @@ func recordCrashedRun(
         try garbage.write(to: file)
         for command in [["runs"], ["run", "two-notes"], ["resume", "abc"], ["runs", "show", "abc"]] {
             let result = await skillbook(command, in: directory)
-            #expect(result.code == 1, "\(command)")
+            #expect(result.code == 2, "\(command): nothing ran")
             #expect(
                 result.err
                     == "skillbook: error: state database \(file.path) is not a valid SQLite database (file is not a database); "

@@ -120,7 +120,7 @@ private final class Fixture {
         renderer.handle(.stepSucceeded(step: "first", output: .null, duration: 0.2))
         renderer.handle(.stepStarted(step: "many", target: .skill("test.batched"), attempt: 1, parameters: ValueObject()))
         clock.advance(1.2)
-        renderer.handle(.stepProgress(step: "many", completed: 13, total: 25))
+        renderer.handle(.stepProgress(step: "many", completed: 13, total: 25, unit: .batches(items: 1300, of: 2500)))
 
         let frame = try #require(screen.frames.last)
         #expect(frame.count == 3)
@@ -139,6 +139,12 @@ private final class Fixture {
         let next = try #require(line("many", in: screen.frames.last ?? []))
         #expect(next.first != many.first)
         #expect(next.contains("1.3s"))
+
+        // On a terminal the skill's own count inside the call shows beside the batches'.
+        clock.advance(0.2)
+        renderer.handle(.stepProgress(step: "many", completed: 70, total: 100, unit: .skill))
+        let items = try #require(line("many", in: screen.frames.last ?? []))
+        #expect(items.contains("[######......] 13/25  items 70/100"), "\(items)")
     }
 
     @Test func redrawsAreThrottled() throws {
@@ -151,7 +157,7 @@ private final class Fixture {
         renderer.handle(.stepStarted(step: "many", target: .skill("test.batched"), attempt: 1, parameters: ValueObject()))
         let before = screen.frames.count
         for done in 1...25 {
-            renderer.handle(.stepProgress(step: "many", completed: done, total: 25))
+            renderer.handle(.stepProgress(step: "many", completed: done, total: 25, unit: .iterations))
             clock.advance(0.001)
         }
         #expect(screen.frames.count == before, "25 events in 25 ms draw nothing new")
@@ -181,7 +187,7 @@ private final class Fixture {
         let handle = fixture.engine.events(playbook, inputs: ValueObject())
         for await event in handle.events {
             renderer.handle(event)
-            if case .stepProgress(_, let completed, _) = event { handled.append(completed) }
+            if case .stepProgress(_, let completed, _, _) = event { handled.append(completed) }
         }
         #expect(await handle.result.value.status == .succeeded)
         #expect(calls.values.count == 25)

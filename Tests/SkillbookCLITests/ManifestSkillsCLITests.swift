@@ -39,6 +39,23 @@ private let printSkill = """
         #expect(unavailable.out.contains("not available here: command 'no-such-tool-xyz' not found on PATH"))
     }
 
+    @Test func theSkillsTableMarksASkillThatCannotRunHere() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Skills/tool.yaml", "id: demo.tool\nsummary: Runs a tool that is not installed.\nrun: [no-such-tool-xyz]\n")
+        directory.write("Skills/print.yaml", printSkill)
+        let run = try await runSkillbook(["skills", "--state", directory.state.path], in: directory.url)
+        #expect(run.code == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        let width = "reminders.complete".count
+        #expect(lines.first == "SKILL".padding(toLength: width, withPad: " ", startingAt: 0) + "  KIND    AVAILABLE  SUMMARY")
+        #expect(
+            lines.contains(
+                "demo.tool".padding(toLength: width, withPad: " ", startingAt: 0)
+                    + "  action  no         (command 'no-such-tool-xyz' not found on PATH) Runs a tool that is not installed."),
+            "\(run.out)")
+        #expect(lines.contains { $0.hasPrefix("demo.print".padding(toLength: width, withPad: " ", startingAt: 0) + "  query   yes        Prints each argument in brackets.") })
+    }
+
     @Test func aBrokenManifestStopsEveryCommandWithItsSourceLine() async throws {
         let directory = TemporaryDirectory()
         let file = directory.write("Skills/bad.yaml", "id: demo.bad\nsummary: Broken.\nrun: echo hi\nconfrim: true\n")

@@ -83,7 +83,9 @@ private let localSkills: Set<String> = [
         let directory = TemporaryDirectory()
         directory.write("src/main.txt", "hello")
         directory.write("notes.md", "# notes")
-        let file = shippedFolder.appendingPathComponent("project-backup.yaml")
+        // Its paths are the workspace's: the playbook is put in this folder's Playbooks/.
+        let file = directory.write(
+            "Playbooks/project-backup.yaml", try String(contentsOf: shippedFolder.appendingPathComponent("project-backup.yaml"), encoding: .utf8))
         let run = await skillbook(
             ["run", file.path, "--json", "--skills", shippedSkills.path, "-i", "paths=[src, notes.md]", "-i", "folder=out"],
             in: directory)

@@ -16,13 +16,16 @@ private let builtinIDs = builtinSkills.map(\.id)
         let run = await skillbook(["skills"], in: directory)
         #expect(run.code == 0)
         let lines = run.out.split(separator: "\n").map(String.init)
-        #expect(lines.first == "SKILL".padding(toLength: builtinIDs.map(\.count).max()!, withPad: " ", startingAt: 0) + "  KIND    SUMMARY")
+        #expect(
+            lines.first == "SKILL".padding(toLength: builtinIDs.map(\.count).max()!, withPad: " ", startingAt: 0) + "  KIND    AVAILABLE  SUMMARY")
         let width = builtinIDs.map(\.count).max()!
-        #expect(lines.dropFirst().map { String($0.prefix(width + 10)) } == builtinSkills.map { skill in
-            skill.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + skill.kind.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + "  "
+        #expect(lines.dropFirst().map { String($0.prefix(width + 21)) } == builtinSkills.map { skill in
+            let available = skill.availability == .available ? "yes" : "no "
+            return skill.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + skill.kind.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
+                + "  " + available + "        "
         })
         let notesCreate = "notes.create".padding(toLength: width, withPad: " ", startingAt: 0)
-        #expect(lines.contains { $0.hasPrefix(notesCreate + "  action  Saves a new note with a title") })
+        #expect(lines.contains { $0.hasPrefix(notesCreate + "  action  yes        Saves a new note with a title") })
         // Listing skills touches no state.
         #expect(!FileManager.default.fileExists(atPath: directory.state.path))
     }

@@ -7,8 +7,14 @@ import Testing
 @Suite struct RunEventJSONTests {
     @Test func eachEventIsOneObjectWithItsType() {
         #expect(
-            RunEventJSON.line(.stepProgress(step: "many", completed: 3, total: 10))
-                == #"{"type":"step.progress","step":"many","completed":3,"total":10}"#)
+            RunEventJSON.line(.stepProgress(step: "many", completed: 3, total: 10, unit: .batches(items: 300, of: 1000)))
+                == #"{"type":"step.progress","step":"many","completed":3,"total":10,"unit":"batch","items":300,"total_items":1000}"#)
+        #expect(
+            RunEventJSON.line(.stepProgress(step: "pages", completed: 1, total: 4, unit: .iterations))
+                == #"{"type":"step.progress","step":"pages","completed":1,"total":4,"unit":"call"}"#)
+        #expect(
+            RunEventJSON.line(.stepProgress(step: "move", completed: 7, total: 9, unit: .skill))
+                == #"{"type":"step.progress","step":"move","completed":7,"total":9,"unit":"item"}"#)
         #expect(
             RunEventJSON.line(.stepRetrying(step: "fetch", attempt: 2, error: "timed out", delay: 1.5))
                 == #"{"type":"step.retrying","step":"fetch","attempt":2,"error":"timed out","delay":1.5}"#)

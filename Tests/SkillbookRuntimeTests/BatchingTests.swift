@@ -46,7 +46,7 @@ let bulkPlaybook = """
         #expect(notes.count == 1234)
         #expect(notes.map(\.title) == (1...1234).map { "note \($0)" }, "batches keep the list order")
         let progress = fixture.events.events.compactMap { event -> Int? in
-            if case .stepProgress(_, let done, 25) = event { return done }
+            if case .stepProgress(_, let done, 25, _) = event { return done }
             return nil
         }
         #expect(progress == Array(0...25), "0 of 25 as the step starts, then one per batch")

@@ -1,6 +1,7 @@
 import SkillbookCore
 import Foundation
 @testable import SkillbookRuntime
+import SkillbookTesting
 import Testing
 
 @Suite struct DeadlinesTests {
@@ -69,5 +70,40 @@ import Testing
         let (result, timedOut) = await caller.value
         #expect(try result.get() == "cleaned up")
         #expect(!timedOut)
+    }
+
+    @Test func theTimerKeepsTheClockPortsTime() async throws {
+        // On a manual clock an hour's timeout passes when the clock is moved on, not before.
+        let clock = ManualClock()
+        let deadlines = Deadlines(clock: clock)
+        let fired = Recorder<String>()
+        _ = deadlines.schedule(after: 3600) { fired.append("hour") }
+        let early = deadlines.schedule(after: 60) { fired.append("minute") }
+        deadlines.cancel(early)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(fired.values.isEmpty, "no real time counts")
+        clock.advance(3599)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(fired.values.isEmpty)
+        clock.advance(1)
+        #expect(await eventually(within: 5) { fired.values == ["hour"] }, "\(fired.values)")
+    }
+
+    @Test func aTimeoutOnAManualClockStopsTheOperationWhenTheClockSaysSo() async throws {
+        let clock = ManualClock()
+        let deadlines = Deadlines(clock: clock)
+        let started = Date()
+        let running = Task {
+            await deadlines.run(timeout: 600) { () async throws -> Int in
+                try await Task.sleep(for: .seconds(120))
+                return 1
+            }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        clock.advance(600)
+        let (result, timedOut) = await running.value
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(timedOut)
+        #expect(Date().timeIntervalSince(started) < 60)
     }
 }

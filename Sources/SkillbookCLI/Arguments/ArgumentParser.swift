@@ -50,14 +50,20 @@ enum ArgumentParser {
                 parsed.add(option, value: nil)
                 continue
             }
+            let value: String
             if let inlineValue {
-                parsed.add(option, value: inlineValue)
+                value = inlineValue
             } else if index < arguments.count {
-                parsed.add(option, value: arguments[index])
+                value = arguments[index]
                 index += 1
             } else {
                 throw fail("option '\(name)' needs a value (\(valueName))")
             }
+            // An empty folder or file name would quietly mean the default (or the current folder).
+            if value.isEmpty, valueName == "DIR" || valueName == "FILE" {
+                throw fail("option '\(name)' needs a \(valueName == "DIR" ? "folder" : "file"); got an empty value")
+            }
+            parsed.add(option, value: value)
             if !option.repeatable, parsed.count(option) > 1 { throw fail("option '\(name)' is given more than once") }
         }
         if parsed[.help] { return parsed }

@@ -50,7 +50,9 @@ enum RunsCommand: Command {
         if arguments[.json] {
             invocation.console.out(JSONText.encode(.array(runs.map(JournalText.row)), pretty: true))
         } else if runs.isEmpty {
-            invocation.console.err("no runs recorded in \(host.displayPath(URL(fileURLWithPath: journal.location)))")
+            // Says what was asked for: an empty answer to a filter is not an empty journal.
+            let what = (status.map { "\($0.rawValue) " } ?? "") + "runs" + (arguments[.playbook].map { " of playbook '\($0)'" } ?? "")
+            invocation.console.err("no \(what) recorded in \(host.displayPath(URL(fileURLWithPath: journal.location)))")
         } else {
             invocation.console.writeOut(JournalText.table(runs, now: Date()))
         }

@@ -41,11 +41,22 @@ enum SkillsCommand: Command {
         } else if arguments[.markdown] {
             console.writeOut(SkillReference.markdown(descriptors))
         } else if arguments.positionals.isEmpty {
-            let rows = descriptors.map { [$0.id, $0.kind.rawValue, $0.summary] }
-            console.writeOut(TextTable(header: ["SKILL", "KIND", "SUMMARY"], rows: rows).rendered)
+            console.writeOut(table(descriptors))
         } else {
             console.writeOut(SkillReference.text(descriptors[0]))
         }
         return 0
+    }
+
+    /// One row per skill: id, kind, whether it can run here (`yes`/`no`), summary (after why
+    /// not, for a skill that cannot run).
+    static func table(_ descriptors: [SkillDescriptor]) -> String {
+        let rows = descriptors.map { descriptor -> [String] in
+            switch descriptor.availability {
+            case .available: [descriptor.id, descriptor.kind.rawValue, "yes", descriptor.summary]
+            case .unavailable(let reason): [descriptor.id, descriptor.kind.rawValue, "no", "(\(reason)) \(descriptor.summary)"]
+            }
+        }
+        return TextTable(header: ["SKILL", "KIND", "AVAILABLE", "SUMMARY"], rows: rows).rendered
     }
 }

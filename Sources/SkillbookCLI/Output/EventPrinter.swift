@@ -7,6 +7,19 @@ import SkillbookRuntime
 struct EventPrinter: Sendable {
     var console: Console
     var json: Bool
+    /// Paths in dry-run plans are shown relative to this folder when inside it.
+    var base: String? = nil
+
+    /// `1300` as `1,300`.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var text = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return (number < 0 ? "-" : "") + text
+    }
 
     func print(_ event: RunEvent) {
         if json {
@@ -15,11 +28,18 @@ struct EventPrinter: Sendable {
         }
         switch event {
         case .runStarted(let runID, let playbook, _):
-            console.err(console.style("▶ \(playbook)", "1") + " (run \(runID))")
+            console.err(console.style("▶ \(playbook)", "1") + (runID.isEmpty ? " (dry run: nothing is recorded)" : " (run \(runID))"))
         case .stepStarted(let step, let skill, let attempt, _):
             console.err("  … \(step) (\(skill))\(attempt > 1 ? ", attempt \(attempt)" : "")")
-        case .stepProgress(let step, let completed, let total):
-            console.err("    \(step): \(completed)/\(total)")
+        case .stepProgress(let step, let completed, let total, let unit):
+            // One line per call done; a skill's own counts inside a call are for the live display only.
+            guard completed > 0 else { break }
+            switch unit {
+            case .batches(let items, let of):
+                console.err("    \(step): batch \(completed)/\(total) (\(Self.grouped(items))/\(Self.grouped(of)) items)")
+            case .iterations: console.err("    \(step): item \(completed)/\(total)")
+            case .skill: break
+            }
         case .stepSkipped(let step, let reason):
             console.err("  - \(step) skipped: \(reason)")
         case .stepRetrying(let step, let attempt, let error, let delay):
@@ -37,7 +57,7 @@ struct EventPrinter: Sendable {
         case .confirmationAnswered(let step, let answer):
             console.err("  \(answer.isApproved ? "✓ approved" : "✗ not approved"): \(step)")
         case .stepPlanned(let plan):
-            console.err("  " + DryRunText.line(plan))
+            console.err("  " + DryRunText.line(plan, base: base))
         case .rollbackStarted:
             // The compensation lines that follow say what is undone.
             break
@@ -57,7 +77,7 @@ struct EventPrinter: Sendable {
             if result.interrupted { line += " (interrupted)" }
             console.err(line)
             if let error = result.error { console.err("  \(FailureRemedy.explain(error, kind: result.failureKind))") }
-            for step in result.steps where step.status == .notCompensated {
+            for step in result.steps where step.status == .notCompensated || step.status == .uncertain {
                 console.err("  not undone: \(step.id): \(step.compensationError ?? "unknown reason")")
             }
         }

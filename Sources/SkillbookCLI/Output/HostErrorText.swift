@@ -34,7 +34,7 @@ enum HostErrorText {
         case .inputsFileUnreadable(let path): .usage("cannot read inputs file '\(path)'")
         case .invalidRegistry(let error): .refusal("\(error)")
         case .failed(let message): .failure(message)
-        case .store(let error): .failure("\(error)")
+        case .store(let error): isStateProblem(error) ? .refusal("\(error)") : .failure("\(error)")
         case .journal(let error): .refusal(error.message)
         case .runStillRunning(_, let message): .refusal(message)
         case .notResumable(let run, let reason): .refusal(notResumable(run, reason))
@@ -62,6 +62,15 @@ enum HostErrorText {
     }
 
     static func short(_ id: String) -> String { JournalText.shortID(id) }
+
+    /// A state folder that cannot be used (not a folder, not writable, not a database, damaged,
+    /// newer): found before anything ran, so a usage-class failure (exit 2), unlike one while working.
+    static func isStateProblem(_ error: StoreError) -> Bool {
+        switch error.kind {
+        case .notADatabase, .corrupt, .cannotOpen, .readOnly, .newerSchema: true
+        case .busy, .malformedRow, .conflict, .other: false
+        }
+    }
 
     static func notResumable(_ run: JournalRun, _ reason: HostError.NotResumable) -> String {
         switch reason {

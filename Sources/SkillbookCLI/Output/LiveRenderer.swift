@@ -25,6 +25,9 @@ final class LiveRenderer {
     static let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
     static let barWidth = 12
 
+    /// Paths in dry-run plans are shown relative to this folder when inside it.
+    var base: String?
+
     init(session: RunSession, console: Console, clock: any Clock = SystemClock(), interval: Double = 0.1) {
         self.session = session
         self.console = console
@@ -54,7 +57,7 @@ final class LiveRenderer {
         session.apply(event)
         switch event {
         case .runStarted(let runID, let playbook, _):
-            printAbove(console.style("▶ \(playbook)", "1") + " (run \(runID))")
+            printAbove(console.style("▶ \(playbook)", "1") + (runID.isEmpty ? " (dry run: nothing is recorded)" : " (run \(runID))"))
         case .warning(let warning):
             printAbove(console.style("! warning: ", "33") + (warning.step.map { "\($0): " } ?? "") + warning.message)
         case .runFinished:
@@ -164,6 +167,10 @@ final class LiveRenderer {
             symbol = console.style(String(Self.spinner[frame]), "36")
             detail = row.elapsed(at: time).map(Self.seconds) ?? ""
             if let total = row.total { detail += "  " + Self.bar(row.completed ?? 0, of: total) }
+            // The skill's own count inside the call: a bar of its own for a single call, else beside the calls'.
+            if let items = row.itemsTotal {
+                detail += row.total == nil ? "  " + Self.bar(row.items ?? 0, of: items) : "  items \(row.items ?? 0)/\(items)"
+            }
             if row.attempt > 1 { detail += "  attempt \(row.attempt)" }
         case .pending:
             symbol = console.style("·", "2")
@@ -181,7 +188,7 @@ final class LiveRenderer {
         let columns = Columns(session.steps[...])
         var lines = session.steps.map { row in
             if let plan = row.plan, row.state == .planned || plan.ran {
-                return "  \(indent(row))\(symbol(row.state)) " + DryRunText.line(plan)
+                return "  \(indent(row))\(symbol(row.state)) " + DryRunText.line(plan, base: base)
             }
             return "  \(indent(row))\(symbol(row.state)) " + columns.pad(row) + summary(row)
         }

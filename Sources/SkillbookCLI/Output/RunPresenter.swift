@@ -16,7 +16,7 @@ struct RunPresenter {
         if console.stderrIsTerminal && invocation.environment["TERM"] != "dumb" && !json {
             return await runLive(prepared)
         }
-        let events = EventPrinter(console: console, json: json)
+        let events = EventPrinter(console: console, json: json, base: invocation.currentDirectory.path)
         let host = host
         let run: @Sendable () async -> RunResult = { await host.execute(prepared, onEvent: events.print) }
         guard invocation.handlesSignals else { return await run() }
@@ -27,6 +27,7 @@ struct RunPresenter {
     @MainActor
     private func runLive(_ prepared: PreparedRun) async -> RunResult {
         let renderer = LiveRenderer(session: RunSession(playbook: prepared.playbook), console: invocation.console)
+        renderer.base = invocation.currentDirectory.path
         // A prompt must not be drawn over: the renderer stops while the question is open.
         var confirmer: (any Confirmer)?
         if case .ask(let asking) = host.configuration.confirmation { confirmer = PausingConfirmer(base: asking, renderer: renderer) }
@@ -60,7 +61,9 @@ struct RunPresenter {
 
     /// Prints the outputs as JSON on stdout (unless events are JSON lines) and gives the exit code.
     func finish(_ result: RunResult) -> Int32 {
-        if !json, !result.outputs.isEmpty {
+        if !json, !result.unknownOutputs.isEmpty {
+            invocation.console.out(DryRunText.outputs(result))
+        } else if !json, !result.outputs.isEmpty {
             invocation.console.out(JSONText.encode(.object(result.outputs), pretty: true))
         }
         return Self.exitCode(result)

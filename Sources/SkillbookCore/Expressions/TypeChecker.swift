@@ -5,7 +5,7 @@ struct TypeChecker {
     static let rootNames = "inputs, steps, item, index, run, env or this"
     static let runFields = [
         ObjectField(name: "id", type: .string), ObjectField(name: "playbook", type: .string),
-        ObjectField(name: "started", type: .string),
+        ObjectField(name: "started", type: .string), ObjectField(name: "workspace", type: .string),
     ]
 
     let scope: ExpressionScope

@@ -33,6 +33,11 @@ public enum StepStatus: String, Sendable, Hashable {
     case compensated
     /// It completed, a rollback needed to undo it, and that was not possible.
     case notCompensated = "not_compensated"
+    /// A call of it started and never recorded a result (its process stopped during the call): it
+    /// may or may not have taken effect, so a rollback cannot undo it.
+    case uncertain
+    /// Dry-run: not run (an action, or a step reading outputs a dry run cannot know), only planned.
+    case planned
 }
 
 public struct StepReport: Sendable {
@@ -71,6 +76,12 @@ public struct RunResult: Sendable {
     public var failureKind: FailureKind?
     public var started: Date
     public var finished: Date
+    /// Dry-run: the outputs that read steps it only planned, so their values are unknown (they are
+    /// not in `outputs`).
+    public var unknownOutputs: [String] = []
+
+    /// A dry run has no run id: nothing of it is recorded.
+    public var isDryRun: Bool { runID.isEmpty }
 
     public init(
         runID: String, playbook: String, status: RunStatus, interrupted: Bool = false, outputs: ValueObject = ValueObject(),

@@ -86,14 +86,19 @@ public struct ProcessRequest: Sendable, Hashable {
     public var outputLimit: Int
     /// Seconds between SIGTERM and SIGKILL when the child is stopped.
     public var killGracePeriod: Double
+    /// The child may outlive the runner (a skill that starts something to keep running, on purpose).
+    /// Otherwise a conformer must not let it: on Linux the real runner has the kernel kill it
+    /// when the runner ends, however it ends (SIGKILL included).
+    public var detached: Bool
 
     public static let defaultOutputLimit = 1 << 20
 
     public init(
         _ arguments: [String], workingDirectory: String? = nil, environment: [String: String] = [:],
         passedThrough: [String] = [], standardInput: Data? = nil, timeout: Double? = nil,
-        outputLimit: Int = defaultOutputLimit, killGracePeriod: Double = 2
+        outputLimit: Int = defaultOutputLimit, killGracePeriod: Double = 2, detached: Bool = false
     ) {
+        self.detached = detached
         self.arguments = arguments
         self.workingDirectory = workingDirectory
         self.environment = environment

@@ -15,11 +15,29 @@ public protocol Skill: Sendable {
 
     /// Undoes a completed call.
     func compensate(_ call: CompletedCall, context: SkillContext) async throws
+
+    /// What a call with these parameters would touch, for a person asked to confirm it (the titles
+    /// of the notes it deletes, the paths of the files); `nil` when the parameters say it best.
+    /// Reads only; never fails (what cannot be found is said in the item).
+    func preview(_ parameters: ValueObject) async -> CallPreview?
 }
 
 extension Skill {
     public func compensate(_ call: CompletedCall, context: SkillContext) async throws {
         throw SkillError("skill '\(descriptor.id)' cannot be undone")
+    }
+
+    public func preview(_ parameters: ValueObject) async -> CallPreview? { nil }
+}
+
+/// What a call would touch, one line per item: `noun` names them (`notes`, `files`).
+public struct CallPreview: Sendable, Hashable {
+    public var noun: String
+    public var items: [String]
+
+    public init(noun: String, items: [String]) {
+        self.noun = noun
+        self.items = items
     }
 }
 

@@ -36,12 +36,17 @@ public struct SkillDescriptor: Sendable {
     public var idempotent: Bool
     /// Whether a completed call can be undone.
     public var reversible: Bool
+    /// Whether its compensation can also undo a call that *failed*, from the call's parameters
+    /// alone (it is given a `null` output): a partial effect (half an archive) is then undone on
+    /// rollback like a completed call's. The engine relies on it only for an `idempotent`,
+    /// `reversible` action.
+    public var undoesFailedCalls: Bool
     public var availability: Availability
 
     public init(
         id: String, title: String? = nil, summary: String, examples: [String] = [], tags: [String] = [],
         kind: Kind, confirm: Bool = false, parameters: Schema, output: Schema, resources: [String] = [],
-        timeout: Double = 60, idempotent: Bool = false, reversible: Bool = false,
+        timeout: Double = 60, idempotent: Bool = false, reversible: Bool = false, undoesFailedCalls: Bool = false,
         availability: Availability = .available
     ) {
         self.id = id
@@ -57,7 +62,14 @@ public struct SkillDescriptor: Sendable {
         self.timeout = timeout
         self.idempotent = idempotent
         self.reversible = reversible
+        self.undoesFailedCalls = undoesFailedCalls
         self.availability = availability
+    }
+
+    /// Whether a failed call of it is compensated on rollback like a completed one: an idempotent,
+    /// reversible action whose compensation works from the parameters alone.
+    public var compensatesFailedCalls: Bool {
+        kind == .action && idempotent && reversible && undoesFailedCalls
     }
 
     /// Whether `id` has the shape `domain.name` (lowercase letters, digits, `_`), optionally `@N`.

@@ -96,7 +96,7 @@ final class RunProgress: Sendable {
         case .stepStarted(let step, let target, _, _):
             let finished = done.withLock { $0 }
             report(MCPProgress(progress: Double(finished) + 0.001, total: total, message: "step '\(step)' runs \(target)"))
-        case .stepProgress(let step, let completed, let of) where of > 0:
+        case .stepProgress(let step, let completed, let of, let unit) where of > 0 && unit != .skill:
             let finished = done.withLock { $0 }
             let fraction = 0.001 + 0.998 * Double(completed) / Double(of)
             report(MCPProgress(progress: Double(finished) + fraction, total: total, message: "step '\(step)': \(completed) of \(of)"))

@@ -60,6 +60,11 @@ struct FilesDeleteSkill: Skill {
         idempotent: false,
         reversible: true)
 
+    /// The paths it would move to the trash, as given.
+    func preview(_ parameters: ValueObject) async -> CallPreview? {
+        CallPreview(noun: "paths", items: (parameters["paths"]?.arrayValue ?? []).compactMap(\.stringValue))
+    }
+
     func run(_ parameters: ValueObject, context: SkillContext) async throws -> Value {
         let items = parameters["paths"]?.arrayValue ?? []
         let texts = items.compactMap(\.stringValue)

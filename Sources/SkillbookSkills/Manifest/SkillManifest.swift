@@ -79,10 +79,17 @@ public struct SkillManifest: Sendable {
     /// The output of a `stdin: json` command that declares none.
     public static let jsonOutput: Schema = .freeObject("The object the command printed as JSON.")
 
+    /// An `undo` that reads nothing of the output (argument mode, no `${{ output.… }}`) can undo a
+    /// call that failed partway too.
+    var undoNeedsNoOutput: Bool {
+        guard let undo, input != .json else { return false }
+        return !undo.references.contains { if case .output = $0 { true } else { false } }
+    }
+
     public func descriptor(availability: SkillDescriptor.Availability) -> SkillDescriptor {
         SkillDescriptor(
             id: id, title: title, summary: summary, examples: examples, tags: tags, kind: kind, confirm: confirm,
             parameters: parameters, output: output, resources: resources, timeout: timeout, idempotent: idempotent,
-            reversible: undo != nil, availability: availability)
+            reversible: undo != nil, undoesFailedCalls: undoNeedsNoOutput, availability: availability)
     }
 }

@@ -5,6 +5,9 @@ import Darwin
 #endif
 import Foundation
 import SkillbookCore
+#if os(Linux)
+internal import CSpawn
+#endif
 import Synchronization
 
 /// One spawned child of `ProcessRunner`: its process group, its captured output, how it ended.
@@ -176,7 +179,7 @@ final class ChildProcess: Sendable {
 
     static func spawn(
         executable: String, arguments: [String], environment: [String], workingDirectory: String?,
-        standardInput: Data?, timeout: Double?, outputLimit: Int, killGracePeriod: Double
+        standardInput: Data?, timeout: Double?, outputLimit: Int, killGracePeriod: Double, dieWithRunner: Bool = true
     ) throws(ProcessRunnerError) -> ChildProcess {
         var opened: Set<Int32> = []
         func makePipe() throws(ProcessRunnerError) -> (read: Int32, write: Int32) {
@@ -201,7 +204,7 @@ final class ChildProcess: Sendable {
             let pid = try posixSpawn(
                 executable: executable, arguments: arguments, environment: environment,
                 workingDirectory: workingDirectory, standardInput: input?.read, standardOutput: output.write,
-                standardError: error.write)
+                standardError: error.write, dieWithRunner: dieWithRunner)
             closeChildEnd(output.write)
             closeChildEnd(error.write)
             if let input { closeChildEnd(input.read) }
@@ -228,11 +231,27 @@ final class ChildProcess: Sendable {
         }
     }
 
+    /// Starts the child in a process group of its own, with default signals and an empty mask.
+    /// On Linux with `dieWithRunner` it is forked by `CSpawn`'s permanent thread with the
+    /// parent-death signal set, so it cannot outlive this process (posix_spawn cannot ask for that).
     static func posixSpawn(
         executable: String, arguments: [String], environment: [String], workingDirectory: String?,
-        standardInput: Int32?, standardOutput: Int32, standardError: Int32
+        standardInput: Int32?, standardOutput: Int32, standardError: Int32, dieWithRunner: Bool = true
     ) throws(ProcessRunnerError) -> pid_t {
         let command = arguments[0]
+        #if os(Linux)
+        if dieWithRunner {
+            let argv = arguments.map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            let envp = environment.map { strdup($0) } + [nil]
+            defer { for pointer in envp { free(pointer) } }
+            var pid: pid_t = 0
+            let result = skb_spawn(
+                executable, argv, envp, workingDirectory, standardInput ?? -1, standardOutput, standardError, 1, &pid)
+            guard result == 0 else { throw .startFailed(command, reason: Native.describe(result)) }
+            return pid
+        }
+        #endif
         func check(_ result: Int32, _ what: String) throws(ProcessRunnerError) {
             guard result == 0 else { throw .startFailed(command, reason: "\(what): \(Native.describe(result))") }
         }

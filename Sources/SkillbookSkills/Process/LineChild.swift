@@ -59,7 +59,7 @@ final class LineChild: RunningProcess {
 
     static func spawn(
         executable: String, arguments: [String], environment: [String], workingDirectory: String?, lineLimit: Int,
-        killGracePeriod: Double
+        killGracePeriod: Double, dieWithRunner: Bool = true
     ) throws(ProcessRunnerError) -> LineChild {
         var opened: [Int32] = []
         func makePipe() throws(ProcessRunnerError) -> (read: Int32, write: Int32) {
@@ -81,7 +81,8 @@ final class LineChild: RunningProcess {
             error = try makePipe()
             pid = try ChildProcess.posixSpawn(
                 executable: executable, arguments: arguments, environment: environment, workingDirectory: workingDirectory,
-                standardInput: input.read, standardOutput: output.write, standardError: error.write)
+                standardInput: input.read, standardOutput: output.write, standardError: error.write,
+                dieWithRunner: dieWithRunner)
         } catch {
             for fd in opened { closeDescriptor(fd) }
             throw error

@@ -122,7 +122,7 @@ public struct ProcessRunner: ProcessRunning {
         return try LineChild.spawn(
             executable: launch.executable, arguments: request.arguments, environment: launch.environment,
             workingDirectory: launch.directory, lineLimit: max(1, request.outputLimit),
-            killGracePeriod: max(0, request.killGracePeriod))
+            killGracePeriod: max(0, request.killGracePeriod), dieWithRunner: !request.detached)
     }
 
     public func run(_ request: ProcessRequest) async throws -> ProcessResult {
@@ -135,7 +135,7 @@ public struct ProcessRunner: ProcessRunning {
             executable: executable, arguments: request.arguments,
             environment: launch.environment, workingDirectory: directory, standardInput: request.standardInput,
             timeout: request.timeout.map { max(0, $0) }, outputLimit: max(0, request.outputLimit),
-            killGracePeriod: max(0, request.killGracePeriod))
+            killGracePeriod: max(0, request.killGracePeriod), dieWithRunner: !request.detached)
         let outcome = await withTaskCancellationHandler {
             await child.finished()
         } onCancel: {

@@ -60,6 +60,12 @@ struct RemindersDeleteSkill: Skill {
         return ["deleted": .int(deleted.count), "reminders": .array(deleted.map(ReminderValues.value))]
     }
 
+    /// The reminders it would delete, by title.
+    func preview(_ parameters: ValueObject) async -> CallPreview? {
+        guard let store = try? environment.remindersStore() else { return nil }
+        return await Self.deletion.preview(parameters) { try await store.get(id: $0)?.title }
+    }
+
     /// Puts the deleted reminders back exactly as they were (same id, fields, times, done state and
     /// place in the list), all or none. Reminders already back unchanged are left alone, so it is
     /// safe to retry.

@@ -45,7 +45,7 @@ import Testing
         try expectError(
             "${{ steps.notes.output.items[0].titel }}", "no field 'titel' in object with fields: id, title, done",
             at: "titel")
-        try expectError("${{ run.name }}", "no field 'name' in object with fields: id, playbook, started", at: "name")
+        try expectError("${{ run.name }}", "no field 'name' in object with fields: id, playbook, started, workspace", at: "name")
         try expectError("${{ inputs.day.length }}", "cannot access field 'length' of string", at: "length")
         try expectError("${{ inputs.feeds.first }}", "cannot access field 'first' of array of string", at: "first")
         try expectError("${{ inputs.count[0] }}", "cannot index integer", at: "[")

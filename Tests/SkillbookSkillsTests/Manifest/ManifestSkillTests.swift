@@ -141,11 +141,30 @@ private let printArguments = """
 
                 """)
             #expect(skill.descriptor.reversible)
+            #expect(!skill.descriptor.undoesFailedCalls, "its undo needs the output a failed call does not have")
             let parameters: Value = ["name": "report", "folder": .string(directory.path)]
             let output = try await call(skill, parameters)
             try await undo(skill, parameters, output: output)
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("undone-report.txt").path))
         }
+    }
+
+    @Test func anUndoOfTheParametersAloneUndoesFailedCallsOfAnIdempotentSkill() throws {
+        let yaml = """
+            id: demo.pack
+            summary: Packs.
+            parameters: { type: object, properties: { archive: { type: string } }, required: [archive] }
+            run: [tar, -czf, "${{ params.archive }}", .]
+            undo: [rm, -f, --, "${{ params.archive }}"]
+
+            """
+        let plain = try manifestSkill(yaml)
+        #expect(plain.descriptor.undoesFailedCalls)
+        #expect(!plain.descriptor.compensatesFailedCalls, "not idempotent")
+        let idempotent = try manifestSkill(yaml + "idempotent: true\n")
+        #expect(idempotent.descriptor.compensatesFailedCalls)
+        let json = try manifestSkill(yaml + "idempotent: true\nstdin: json\n")
+        #expect(!json.descriptor.undoesFailedCalls, "a stdin: json undo reads the output")
     }
 
     @Test func withoutUndoTheSkillIsIrreversible() async throws {

@@ -33,6 +33,8 @@ import Testing
             if descriptor.kind == .query { #expect(descriptor.idempotent, "\(id)") }
             #expect(descriptor.kind == (id == "archive.create" ? .action : .query), "\(id)")
             #expect(descriptor.reversible == (id == "archive.create"), "\(id)")
+            // `rm -f ARCHIVE` needs no output: a half-written archive of a failed call is removed too.
+            #expect(descriptor.compensatesFailedCalls == (id == "archive.create"), "\(id)")
             if id != "git.status" { #expect(descriptor.availability == .available, "\(id)") }
         }
     }

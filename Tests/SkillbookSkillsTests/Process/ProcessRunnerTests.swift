@@ -43,6 +43,26 @@ import Testing
         }
     }
 
+    @Test func aChildIsSetUpTheSameWhetherItDiesWithTheRunnerOrNot() async throws {
+        // Both ways: its own process group, default signals, only 0-2 open, the working directory.
+        let script = "ps -o pgid= -p $$ | tr -d ' '; echo $$; ls /proc/self/fd | sort -n | tr '\\n' ' '; echo; pwd"
+        try await withTemporaryDirectory { directory in
+            for detached in [false, true] {
+                let result = try await testRunner.run(
+                    ProcessRequest(["sh", "-c", script], workingDirectory: directory.path, detached: detached))
+                let lines = result.outputText.split(separator: "\n").map(String.init)
+                #expect(lines.count == 4, "\(result.outputText)")
+                #expect(lines.first == lines.dropFirst().first, "the child leads its own process group (detached: \(detached))")
+                #expect(lines.dropFirst(3).first == directory.path)
+                #expect(lines.dropFirst(2).first == "0 1 2 3 ", "only stdin, stdout, stderr (and ls's own): \(lines)")
+            }
+            let missing = directory.appendingPathComponent("missing").path
+            await #expect(throws: ProcessRunnerError.self) {
+                try await testRunner.run(ProcessRequest(["pwd"], workingDirectory: missing))
+            }
+        }
+    }
+
     @Test func runsInTheWorkingDirectory() async throws {
         try await withTemporaryDirectory { directory in
             let result = try await testRunner.run(ProcessRequest(["pwd"], workingDirectory: directory.path))
