@@ -38,7 +38,7 @@ public struct RollbackPreview: Sendable {
     ) -> RollbackPreview {
         var preview = RollbackPreview(run: run, undone: [], irreversible: [], uncertain: uncertain)
         for call in completed.reversed() {
-            let hasSteps = step(StepPath(parsing: call.key.step), in: playbook)?.rollback != nil
+            let hasSteps = step(call.key.step, in: playbook)?.rollback != nil
             let descriptor = registry[call.skill]?.descriptor
             if !hasSteps, descriptor?.kind == .query { continue }
             let item = Item(key: call.key, skill: call.skill, byRollbackSteps: hasSteps)
