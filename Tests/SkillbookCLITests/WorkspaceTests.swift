@@ -61,6 +61,11 @@ import Testing
         let run = try #require(try journal.runs().first)
         #expect(run.workspace == directory.url.appendingPathComponent("routines").standardizedFileURL.path)
 
+        // From a folder with no workspace, the run's own skills (demo.say) and sub-playbooks load:
+        // a resume gets as far as the failing step again (it is not refused for an unknown skill).
+        let resumed = try await runSkillbook(["resume", String(run.id.prefix(8)), "--state", state], in: elsewhere)
+        #expect(resumed.code == 1, "\(resumed.err)")
+        #expect(resumed.err.contains("stop here") && !resumed.err.contains("unknown skill"), "\(resumed.err)")
         // From a folder with no workspace, the run's own skills (demo.say) and sub-playbooks load.
         let undone = try await runSkillbook(["rollback", String(run.id.prefix(8)), "--state", state], in: elsewhere)
         #expect(undone.code == 0, "\(undone.err)")
