@@ -35,7 +35,7 @@ extension PlaybookHost {
     /// for it, journaled (its playbook text too) and so resumable and undoable like any run. Its
     /// result's `outputs["output"]` is the skill's output.
     public func prepareCall(_ request: CallRequest, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PreparedRun {
-        let registry = try registry(onNotice)
+        let registry = try await registry(onNotice)
         guard let skill = registry[request.skill] else {
             throw .skillNotFound(id: request.skill, suggestion: Suggestion.closest(to: request.skill, in: registry.ids))
         }

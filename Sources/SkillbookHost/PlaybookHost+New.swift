@@ -7,9 +7,9 @@ extension PlaybookHost {
     /// it is written, so it validates as written. Refuses, writing nothing, when the name is not a
     /// valid playbook name, a skill is unknown (every one is named), or `NAME.yaml` or `NAME.yml`
     /// already exists. Returns the file as written and checked.
-    public func newPlaybook(name: String, skills: [String], onNotice: HostNoticeHandler = { _ in }) throws(HostError) -> PlaybookFile {
+    public func newPlaybook(name: String, skills: [String], onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PlaybookFile {
         guard PlaybookDecoder.isValidPlaybookName(name) else { throw .invalidPlaybookName(name: name, suggestion: Self.validName(near: name)) }
-        let registry = try registry(onNotice)
+        let registry = try await registry(onNotice)
         var descriptors: [SkillDescriptor] = []
         var unknown: [Diagnostic] = []
         for id in skills {

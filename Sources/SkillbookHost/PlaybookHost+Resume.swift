@@ -47,7 +47,7 @@ extension PlaybookHost {
         if let run = try await recordedRun(request.run), let other = hostForRecordedWorkspace(of: run) {
             return try await other.prepareResume(request, onNotice: onNotice)
         }
-        let registry = try registry(onNotice)
+        let registry = try await registry(onNotice)
         let journal = try openJournal()
         let runID = try await HostError.journaling { try await journal.resolveRunID(request.run) }
         guard let timeline = try await HostError.journaling({ try await journal.timeline(runID) }) else {

@@ -23,7 +23,7 @@ extension PlaybookHost {
         if let run = try await HostError.journaling({ try await journal.run(runID) }), let other = hostForRecordedWorkspace(of: run) {
             return try await other.prepareRollback(.run(runID), approval: approval, onNotice: onNotice)
         }
-        let registry = try registry(onNotice)
+        let registry = try await registry(onNotice)
         guard let timeline = try await HostError.journaling({ try await journal.timeline(runID) }) else {
             throw .journal(JournalError(.notFound, "no run \(runID)"))
         }

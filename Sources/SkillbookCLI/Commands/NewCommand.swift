@@ -19,7 +19,7 @@ enum NewCommand: Command {
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         let host = try invocation.host(arguments)
-        let file = try host.newPlaybook(name: arguments.positionals[0], skills: arguments[.skill], onNotice: invocation.notices())
+        let file = try await host.newPlaybook(name: arguments.positionals[0], skills: arguments[.skill], onNotice: invocation.notices())
         invocation.console.out("wrote \(file.displayName)")
         return 0
     }

@@ -12,6 +12,8 @@ enum ValidateCommand: Command {
             Checks YAML syntax, keys, skills, parameters against each skill's schema, and every
             ${{ … }} expression; manifest skills are checked as they load (their warnings print too). PATH is a playbook file or a folder of them; with no PATH, every
             playbook in the playbooks folder. Problems print as file:line:column: error: message.
+            The skills of an MCP server (an 'mcp:' manifest) come from its tool list cached in the state
+            folder; when there is none yet, validate starts the server once to list its tools.
             Exit code 0 when all are valid, 2 when any has an error. With --json, each diagnostic is a line
             {"type":"diagnostic","file","line","column","severity","message","fix"} and the last line is
             {"type":"summary","files","failed","errors","warnings"}.
@@ -20,6 +22,7 @@ enum ValidateCommand: Command {
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         let host = try invocation.host(arguments)
+        await host.listUncachedMCPServers()
         let json = arguments[.json]
         guard let loaded = try registry(host, json: json, console: invocation.console) else { return 2 }
         var diagnostics = loaded.warnings
