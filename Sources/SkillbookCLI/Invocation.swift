@@ -13,13 +13,14 @@ struct Invocation: Sendable {
     /// when its command ends.
     var mcpServers = MCPServerPool()
 
-    /// The host configured by the workspace options (`--playbooks`, `--state`, `--skills`,
-    /// `--allow-path`) in this invocation's directory and environment. Confirmations are refused
-    /// (saying what to do about it) unless `confirmation` says otherwise.
-    func host(_ arguments: ParsedArguments, confirmation: ConfirmationPolicy? = nil) -> PlaybookHost {
-        var configuration = HostConfiguration.workspace(
-            in: currentDirectory, environment: environment, playbooks: arguments[.playbooks], state: arguments[.state],
-            skills: arguments[.skills], allowedPaths: arguments[.allowPath])
+    /// The host of the workspace found from `start` (default: this invocation's directory) upward,
+    /// with the workspace options (`--playbooks`, `--state`, `--skills`, `--allow-path`) and the
+    /// environment over its `skillbook.yaml`. Confirmations are refused (saying what to do about it)
+    /// unless `confirmation` says otherwise.
+    func host(_ arguments: ParsedArguments, confirmation: ConfirmationPolicy? = nil, from start: URL? = nil) throws(HostError) -> PlaybookHost {
+        var configuration = try HostConfiguration.discover(
+            from: start, currentDirectory: currentDirectory, environment: environment, playbooks: arguments[.playbooks],
+            state: arguments[.state], skills: arguments[.skills], allowedPaths: arguments[.allowPath])
         configuration.confirmation = confirmation ?? Self.noTerminal
         return PlaybookHost(configuration, mcpServers: mcpServers)
     }

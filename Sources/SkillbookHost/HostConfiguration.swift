@@ -31,6 +31,12 @@ public struct HostConfiguration: Sendable {
     /// How paths read in messages and diagnostics: relative to this folder when inside it
     /// (`nil`: always absolute).
     public var displayBase: URL?
+    /// The workspace folder (see `WorkspaceConfiguration`), recorded with each run so that `resume`
+    /// and `rollback` load its skills from anywhere; `nil` when none was found.
+    public var workspaceRoot: URL?
+    /// The model settings of the workspace, overridden by `SKILLBOOK_MODEL_URL` and `SKILLBOOK_MODEL`;
+    /// `nil` when neither says anything.
+    public var model: ModelSettings?
 
     public init(
         playbooksDirectory: URL, skillDirectories: [URL] = [], stateDirectory: URL, allowedPaths: [URL] = [],

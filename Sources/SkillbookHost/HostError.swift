@@ -11,10 +11,17 @@ public enum HostError: Error, Sendable {
     case invalidManifests(diagnostics: [Diagnostic], sources: [String: String])
     /// No playbook of that name in the playbooks folder: `suggestion` is the closest name, `available` every name.
     case playbookNotFound(name: String, folder: String, suggestion: String?, available: [String])
+    /// No skill with that id: `suggestion` is the closest id.
+    case skillNotFound(id: String, suggestion: String?)
+    /// The workspace's `skillbook.yaml` has errors; `sources` maps its name to its text.
+    case invalidConfiguration(diagnostics: [Diagnostic], sources: [String: String])
+    /// Not a playbook name (lowercase letters, digits and '-', starting with a letter); `suggestion` is a valid one near it.
+    case invalidPlaybookName(name: String, suggestion: String?)
+    /// `skillbook new` would overwrite this file.
+    case playbookExists(path: String)
     /// A playbook reference that is a path names no file.
     case playbookFileMissing(path: String)
     case playbookUnreadable(file: String)
-    case playbookNotText(file: String)
     /// The playbook has errors; `diagnostics` holds its warnings too.
     case invalidPlaybook(diagnostics: [Diagnostic], sources: [String: String])
     /// Inputs that are not valid (from `InputResolver` or an inputs file), each with its location.
@@ -37,6 +44,8 @@ public enum HostError: Error, Sendable {
     case notResumable(run: JournalRun, reason: NotResumable)
     /// The run cannot be rolled back in its state.
     case notUndoable(run: JournalRun, reason: NotUndoable)
+    /// Undoing the finished run was not approved (`reason`: declined, or no one could be asked); nothing was undone.
+    case rollbackNotApproved(run: JournalRun, reason: String)
 
     // Resume
     /// The playbook file changed since the run started: resuming would mix two versions.
@@ -69,8 +78,6 @@ public enum HostError: Error, Sendable {
 
     public enum NotUndoable: Sendable, Hashable {
         case alreadyRolledBack
-        /// It succeeded (with or without errors): rollback only undoes runs that stopped short.
-        case finished
     }
 }
 

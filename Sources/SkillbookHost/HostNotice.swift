@@ -15,6 +15,8 @@ public enum HostNotice: Sendable {
     /// Recorded outputs that held a secret were kept masked. On resume these action calls are not
     /// run again, so later steps (and their undo) see the masked value; on rollback the undo works from it.
     case maskedOutputs([CallKey], rollingBack: Bool)
+    /// What a rollback will undo and what it cannot, before anything is undone (or approval asked).
+    case rollbackPlan(RollbackPreview)
 }
 
 /// Receives notices; the default drops them.

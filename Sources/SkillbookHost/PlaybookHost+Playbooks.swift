@@ -59,11 +59,15 @@ extension PlaybookHost {
             name: reference, folder: displayPath(directory), suggestion: Suggestion.closest(to: reference, in: names), available: names)
     }
 
-    /// Reads and checks the playbook file at `url` against `registry`.
+    /// Reads and checks the playbook file at `url` against `registry`. A file that is not UTF-8
+    /// is not checked further: its result holds one error at the first bad byte.
     public func loadPlaybook(at url: URL, registry: SkillRegistry) throws(HostError) -> PlaybookFile {
         let displayName = displayPath(url)
         guard let data = FileManager.default.contents(atPath: url.path) else { throw .playbookUnreadable(file: displayName) }
-        guard let text = String(data: data, encoding: .utf8) else { throw .playbookNotText(file: displayName) }
+        let (text, problem) = SourceText.decode(data, file: displayName)
+        if let problem {
+            return PlaybookFile(url: url, displayName: displayName, text: text, result: .init(playbook: nil, diagnostics: [problem]))
+        }
         return PlaybookFile(url: url, displayName: displayName, text: text, result: check(text, file: displayName, registry: registry))
     }
 

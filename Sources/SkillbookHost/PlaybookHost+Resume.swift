@@ -43,6 +43,10 @@ extension PlaybookHost {
     /// rolled back; when its playbook file changed (unless `force`); when a secret input is not
     /// given again; and when an uncertain call has no decision. Takes the run over in the journal.
     public func prepareResume(_ request: ResumeRequest, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PreparedRun {
+        // The skills of the workspace the run was started in, from wherever it is resumed.
+        if let run = try await recordedRun(request.run), let other = hostForRecordedWorkspace(of: run) {
+            return try await other.prepareResume(request, onNotice: onNotice)
+        }
         let registry = try await registry(onNotice)
         let journal = try openJournal()
         let runID = try await HostError.journaling { try await journal.resolveRunID(request.run) }

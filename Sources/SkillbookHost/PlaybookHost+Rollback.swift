@@ -3,15 +3,27 @@ public import SkillbookCore
 public import SkillbookRuntime
 
 extension PlaybookHost {
-    /// Makes the undo of an interrupted, failed or incompletely rolled-back run ready: every call it
-    /// completed is compensated newest first, with the playbook text recorded when it ran (its
-    /// rollback steps), each compensation recorded. An action whose result was never recorded
-    /// cannot be undone: the rollback then ends `rollback_incomplete`, naming it.
+    /// Makes the undo of a recorded run ready: every call it completed is compensated newest
+    /// first, with the playbook text recorded when it ran (its rollback steps), each compensation
+    /// recorded. An interrupted, failed or incompletely rolled-back run is undone as it is; a
+    /// finished one (`succeeded`, `succeeded_with_errors`) only when `approval` approves; a
+    /// rolled-back one never again. An action whose result was never recorded cannot be undone:
+    /// the rollback then ends `rollback_incomplete`, naming it.
+    ///
+    /// Before anything is taken or undone, `onNotice` gets `.rollbackPlan` with what will and will
+    /// not be undone. A refusal (`rollbackNotApproved` among them) leaves the run as it was.
     /// Takes the run over in the journal.
-    public func prepareRollback(run reference: String, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PreparedRun {
-        let registry = try await registry(onNotice)
+    public func prepareRollback(
+        _ target: RollbackTarget, approval: RollbackApproval = .refuse(reason: "no one to approve undoing a finished run"),
+        onNotice: HostNoticeHandler = { _ in }
+    ) async throws(HostError) -> PreparedRun {
         let journal = try openJournal()
-        let runID = try await HostError.journaling { try await journal.resolveRunID(reference) }
+        let runID = try await resolve(target, in: journal)
+        // The skills of the workspace the run was started in, from wherever it is undone.
+        if let run = try await HostError.journaling({ try await journal.run(runID) }), let other = hostForRecordedWorkspace(of: run) {
+            return try await other.prepareRollback(.run(runID), approval: approval, onNotice: onNotice)
+        }
+        let registry = try await registry(onNotice)
         guard let timeline = try await HostError.journaling({ try await journal.timeline(runID) }) else {
             throw .journal(JournalError(.notFound, "no run \(runID)"))
         }
@@ -28,13 +40,29 @@ extension PlaybookHost {
         }
         let playbook = try checkedPlaybook(text, file: displayName, registry: registry, onNotice: onNotice)
 
-        let before = try await RecordedRuns.takeOver(runID, for: .rollback, journal: journal, check: RecordedRuns.checkUndoable)
+        let preview = try await HostError.journaling {
+            try await self.rollbackPreview(timeline.run, playbook: playbook, journal: journal, registry: registry)
+        }
+        onNotice(.rollbackPlan(preview))
+        if preview.needsApproval {
+            switch approval {
+            case .approveAll: break
+            case .refuse(let reason): throw .rollbackNotApproved(run: timeline.run, reason: reason)
+            case .ask(let ask):
+                if !(await ask(preview)) { throw .rollbackNotApproved(run: timeline.run, reason: "declined") }
+            }
+        }
+
+        let before = try await RecordedRuns.takeOver(runID, for: .rollback, journal: journal) { current, journal throws(HostError) in
+            try RecordedRuns.checkUndoable(current, journal: journal)
+            // What was shown (and approved) must be what is undone.
+            if current.status != timeline.run.status { throw .runChangedWhilePreparing(runID: runID) }
+        }
         do {
             let plan = try await journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .skip }
             if !plan.maskedOutputs.isEmpty { onNotice(.maskedOutputs(plan.maskedOutputs, rollingBack: true)) }
             // Actions whose result was never recorded cannot be undone: nothing says what they did.
-            let unknown = try await RecordedRuns.uncertainCalls(journal, runID, registry: registry)
-                .filter { registry[$0.skill]?.descriptor.kind != .query }
+            let unknown = try await uncertainActions(journal, runID, registry: registry)
             let unrecorded: UnrecordedCalls? =
                 unknown.isEmpty
                 ? nil
@@ -55,10 +83,51 @@ extension PlaybookHost {
         }
     }
 
+    /// The undo of an interrupted, failed or incompletely rolled-back run (see `prepareRollback(_:approval:onNotice:)`).
+    public func prepareRollback(run reference: String, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PreparedRun {
+        try await prepareRollback(.run(reference), onNotice: onNotice)
+    }
+
     /// Prepares and executes a rollback (see `prepareRollback` and `execute`).
+    public func rollback(
+        _ target: RollbackTarget, approval: RollbackApproval = .refuse(reason: "no one to approve undoing a finished run"),
+        onNotice: HostNoticeHandler = { _ in }, onEvent: @escaping RunEventHandler = { _ in }
+    ) async throws(HostError) -> RunResult {
+        await execute(try await prepareRollback(target, approval: approval, onNotice: onNotice), onEvent: onEvent)
+    }
+
+    /// Prepares and executes the rollback of an interrupted or failed run.
     public func rollback(
         run reference: String, onNotice: HostNoticeHandler = { _ in }, onEvent: @escaping RunEventHandler = { _ in }
     ) async throws(HostError) -> RunResult {
-        await execute(try await prepareRollback(run: reference, onNotice: onNotice), onEvent: onEvent)
+        try await rollback(.run(reference), onNotice: onNotice, onEvent: onEvent)
+    }
+
+    /// The full id of the run `target` names.
+    private func resolve(_ target: RollbackTarget, in journal: any RunJournal) async throws(HostError) -> String {
+        switch target {
+        case .run(let reference):
+            return try await HostError.journaling { try await journal.resolveRunID(reference) }
+        case .last:
+            guard let newest = try await HostError.journaling({ try await journal.runs(playbook: nil, status: nil, limit: 1) }).first else {
+                throw .journal(JournalError(.notFound, "no runs recorded in \(journal.location); nothing to undo"))
+            }
+            return newest.id
+        }
+    }
+
+    /// What undoing `run` would do, from the journal as it is now.
+    private func rollbackPreview(
+        _ run: JournalRun, playbook: Playbook, journal: any RunJournal, registry: SkillRegistry
+    ) async throws -> RollbackPreview {
+        let plan = try await journal.resumePlan(run.id, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .skip }
+        return RollbackPreview.make(
+            run: run, playbook: playbook, completed: plan.completed,
+            uncertain: try await uncertainActions(journal, run.id, registry: registry), registry: registry)
+    }
+
+    /// Actions whose result was never recorded: nothing says what they did.
+    private func uncertainActions(_ journal: any RunJournal, _ runID: String, registry: SkillRegistry) async throws -> [JournalCall] {
+        try await RecordedRuns.uncertainCalls(journal, runID, registry: registry).filter { registry[$0.skill]?.descriptor.kind != .query }
     }
 }

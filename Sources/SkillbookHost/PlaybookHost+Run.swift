@@ -57,6 +57,7 @@ extension PlaybookHost {
         let journal = request.dryRun ? nil : try openJournal()
         let runID = configuration.ids.next()
         try await HostError.journaling { try await journal?.setFile(url.path, forRun: runID) }
+        try await recordWorkspace(of: runID, in: journal)
         return PreparedRun(
             playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: runID,
             work: .run(

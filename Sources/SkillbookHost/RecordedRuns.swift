@@ -15,13 +15,13 @@ enum RecordedRuns {
         }
     }
 
-    /// Only a run that stopped without finishing its work, or whose rollback was incomplete, is undone.
+    /// Any run that is not running and not already rolled back can be undone (a finished one
+    /// after approval, which `prepareRollback` asks for).
     static func checkUndoable(_ run: JournalRun, journal: any RunJournal) throws(HostError) {
         switch run.status {
-        case .interrupted, .failed, .rollbackIncomplete: return
+        case .interrupted, .failed, .rollbackIncomplete, .succeeded, .succeededWithErrors: return
         case .running: throw .runStillRunning(run: run, message: journal.stillRunningMessage(run))
         case .rolledBack: throw .notUndoable(run: run, reason: .alreadyRolledBack)
-        case .succeeded, .succeededWithErrors: throw .notUndoable(run: run, reason: .finished)
         }
     }
 

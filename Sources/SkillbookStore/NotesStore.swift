@@ -58,6 +58,22 @@ public final class NotesStore: NotesStoring {
         return notes
     }
 
+    /// The newest `limit` notes, newest first, with `newestFirst` (see `NotesStoring`).
+    public func list(tag: String?, limit: Int, newestFirst: Bool) throws(StoreError) -> [Note] {
+        guard newestFirst else { return try list(tag: tag, limit: limit) }
+        let rows = try database.query(
+            """
+            SELECT \(Self.columns) FROM notes
+            WHERE ?1 IS NULL OR EXISTS (SELECT 1 FROM json_each(notes.tags) WHERE json_each.value = ?1)
+            ORDER BY created DESC, rowid DESC
+            LIMIT ?2
+            """,
+            [SQLValue(tag), .integer(max(0, limit))])
+        var notes: [Note] = []
+        for row in rows { notes.append(try note(from: row)) }
+        return notes
+    }
+
     /// The note with `id`, if there is one.
     public func get(id: String) throws(StoreError) -> Note? {
         guard let row = try database.query("SELECT \(Self.columns) FROM notes WHERE id = ?", [.text(id)]).first

@@ -173,6 +173,9 @@ public enum StateDatabase {
         ) WITHOUT ROWID;
         CREATE INDEX runs_by_schedule ON runs (playbook, scheduled_at) WHERE scheduled_at IS NOT NULL;
         """,
+        // 8: the workspace folder a run was started in (see HostConfiguration.discover), so that
+        // resume and rollback load its skills from anywhere.
+        "ALTER TABLE runs ADD COLUMN workspace TEXT;",
     ]
 
     /// The schema version this build writes.

@@ -11,7 +11,7 @@ private func host(_ arguments: [String], in directory: URL, environment: [String
     let parsed = try ArgumentParser.parse(arguments, for: ListCommand.spec)
     let invocation = Invocation(
         console: CapturedOutput().console, environment: environment, currentDirectory: directory, handlesSignals: false)
-    return invocation.host(parsed)
+    return try invocation.host(parsed)
 }
 
 @Suite struct InvocationTests {

@@ -165,7 +165,7 @@ func recordCrashedRun(
         #expect(resume.err.contains("was rolled back; nothing to resume"))
     }
 
-    @Test func aSucceededRunIsNeitherResumedNorRolledBack() async throws {
+    @Test func aSucceededRunIsUndoneOnlyWithYesWithoutATerminal() async throws {
         let directory = TemporaryDirectory()
         directory.write("Playbooks/two-notes.yaml", Self.twoNotes)
         #expect(await skillbook(["run", "two-notes"], in: directory).code == 0)
@@ -173,10 +173,87 @@ func recordCrashedRun(
         let resume = await skillbook(["resume", runID], in: directory)
         #expect(resume.code == 2)
         #expect(resume.err.contains("already finished (succeeded); nothing to resume"))
-        let rollback = await skillbook(["rollback", runID], in: directory)
-        #expect(rollback.code == 2)
-        #expect(rollback.err.contains("rollback undoes only interrupted or failed runs"))
+
+        let plan = "Rolling back run \(runID.prefix(8)) (two-notes, succeeded):\n  undo  two (notes.create)\n  undo  one (notes.create)\n"
+        let refused = await skillbook(["rollback", runID], in: directory)
+        #expect(refused.code == 2)
+        #expect(
+            refused.err == plan
+                + "skillbook: error: run \(runID) (two-notes) succeeded; undoing it was not approved (no terminal to ask on; "
+                + "pass --yes to undo it); nothing was undone\n")
         #expect(try notes(directory) == ["one", "two"])
+        let journal = try SQLiteJournal(stateDirectory: directory.state)
+        #expect(try journal.run(runID)?.status == .succeeded, "a refusal changes nothing")
+        #expect(try journal.timeline(runID)?.sessions.map(\.kind) == ["run"], "the run was not even taken over")
+
+        let undone = await skillbook(["rollback", "--last", "--yes"], in: directory)
+        #expect(undone.code == 0, "\(undone.err)")
+        #expect(undone.err.hasPrefix(plan), "\(undone.err)")
+        #expect(undone.err.contains("↶ two undone"))
+        #expect(try notes(directory).isEmpty)
+        #expect(try journal.run(runID)?.status == .rolledBack)
+
+        let twice = await skillbook(["rollback", "--last", "--yes"], in: directory)
+        #expect(twice.code == 2)
+        #expect(twice.errLines == ["skillbook: error: run \(runID) (two-notes) is already rolled back; nothing to undo"])
+    }
+
+    @Test func aTerminalIsAskedAndWhatCannotBeUndoneIsListed() async throws {
+        let directory = TemporaryDirectory()
+        directory.write(
+            "Playbooks/tell.yaml",
+            """
+            name: tell
+            steps:
+              - { id: save, skill: notes.create, with: { title: kept } }
+              - { id: look, skill: notes.list }
+              - { id: tell, skill: notify.send, with: { message: saved, desktop: false } }
+
+            """)
+        #expect(await skillbook(["run", "tell"], in: directory).code == 0)
+        let runID = try #require(try SQLiteJournal(stateDirectory: directory.state).runs().first?.id)
+        let plan = """
+            Rolling back run \(runID.prefix(8)) (tell, succeeded):
+              undo  save (notes.create)
+              keep  tell (notify.send): skill 'notify.send' cannot be undone
+            Undo run \(runID.prefix(8)), which succeeded? [y/N]\u{20}
+            """
+        let declined = await terminal(["rollback", String(runID.prefix(6))], answer: "n", in: directory)
+        #expect(declined.code == 2)
+        #expect(
+            declined.err == plan + "skillbook: error: run \(runID) (tell) succeeded; undoing it was not approved (declined); nothing was undone\n")
+        #expect(try notes(directory) == ["kept"])
+
+        let approved = await terminal(["rollback", String(runID.prefix(6))], answer: "y", in: directory)
+        #expect(approved.code == 3, "the notification stays sent: \(approved.err)")
+        #expect(approved.err.hasPrefix(plan))
+        #expect(try notes(directory).isEmpty)
+        #expect(try SQLiteJournal(stateDirectory: directory.state).run(runID)?.status == .rollbackIncomplete)
+    }
+
+    @Test func rollbackTakesOneOfRunAndLast() async throws {
+        let directory = TemporaryDirectory()
+        let both = await skillbook(["rollback", "abc", "--last"], in: directory)
+        #expect(both.code == 2)
+        #expect(both.errLines.first == "skillbook: error: give RUN or --last, not both")
+        let neither = await skillbook(["rollback"], in: directory)
+        #expect(neither.code == 2)
+        #expect(neither.errLines.first == "skillbook: error: 'skillbook rollback' needs RUN (or --last)")
+        let empty = await skillbook(["rollback", "--last"], in: directory)
+        #expect(empty.code == 2)
+        #expect(empty.errLines.first?.hasSuffix("; nothing to undo") == true, "\(empty.err)")
+    }
+
+    /// `skillbook ARGS` in-process as on a terminal whose user types `answer`.
+    private func terminal(_ arguments: [String], answer: String, in directory: TemporaryDirectory) async -> CLIRun {
+        let captured = CapturedOutput()
+        var console = captured.console
+        console.stdinIsTerminal = true
+        console.readLine = { answer }
+        let code = await SkillbookCLI.run(
+            arguments + ["--state", directory.state.path, "--playbooks", directory.playbooks.path], console: console,
+            currentDirectory: directory.url)
+        return CLIRun(code: code, out: captured.out, err: captured.err)
     }
 
     @Test func aChangedPlaybookFileIsRefusedUnlessForced() async throws {

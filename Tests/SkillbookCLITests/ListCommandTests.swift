@@ -30,6 +30,26 @@ import Testing
                 """)
     }
 
+    @Test func aFileThatIsNotUTF8IsListedAsInvalidAndTheRestAreListed() async throws {
+        let directory = folder()
+        _ = FileManager.default.createFile(
+            atPath: directory.playbooks.appendingPathComponent("latin1.yaml").path, contents: Data("name: caf".utf8) + Data([0xE9, 0x0A]))
+        let run = await skillbook(["list"], in: directory)
+        #expect(run.code == 0)
+        #expect(
+            run.out == """
+                NAME     STEPS  DESCRIPTION
+                broken   0      (2 errors; run 'skillbook validate')
+                latin1   0      (1 error; run 'skillbook validate')
+                morning  2      Starts the day.
+                plain    1
+
+                """)
+        let json = await skillbook(["list", "--json"], in: directory)
+        let rows = try #require(try parseJSON(json.out) as? [JSONObject])
+        #expect(rows.map { $0["valid"] as? Bool } == [false, false, true, true])
+    }
+
     @Test func listJSONIsAnArrayOfObjects() async throws {
         let directory = folder()
         let run = await skillbook(["list", "--json"], in: directory)

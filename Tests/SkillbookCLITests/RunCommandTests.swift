@@ -122,7 +122,7 @@ private func startedInputs(_ run: CLIRun) throws -> String {
         let list = await skillbook(["run", "typed", "--inputs", "list.yaml", "--json"], in: directory)
         #expect(list.code == 2)
         #expect(list.errLines == ["list.yaml:2:1: error: an inputs file must be a mapping of input names to values, not a list"])
-        #expect(list.out.isEmpty)
+        #expect(onlyDiagnostics(list.out), "with --json, stdout has the diagnostics as JSON and no event: \(list.out)")
 
         let broken = await skillbook(["run", "typed", "--inputs", "broken.yaml"], in: directory)
         #expect(broken.code == 2)
@@ -141,7 +141,7 @@ private func startedInputs(_ run: CLIRun) throws -> String {
         let run = await skillbook(["run", "typed", "--json"], in: directory)
         #expect(run.code == 2)
         #expect(run.errLines == ["inputs.count: error: missing required input 'count'; pass it with -i count=VALUE"])
-        #expect(run.out.isEmpty)
+        #expect(onlyDiagnostics(run.out), "\(run.out)")
     }
 
     @Test func anUnknownInputGetsADidYouMean() async throws {
@@ -288,7 +288,7 @@ private func startedInputs(_ run: CLIRun) throws -> String {
         directory.write("Playbooks/bad.yaml", "name: bad\nsteps:\n  - { id: a, skill: notes.create, with: { title: 42 } }\n")
         let run = await skillbook(["run", "bad", "--json"], in: directory)
         #expect(run.code == 2)
-        #expect(run.out.isEmpty)
+        #expect(onlyDiagnostics(run.out), "\(run.out)")
         #expect(run.errLines.first == "\(directory.playbooks.path)/bad.yaml:3:50: error: step 'a' parameter 'title' expects string, got integer")
     }
 

@@ -67,10 +67,12 @@ private let builtinIDs = builtinSkills.map(\.id)
         let run = await skillbook(["skills", "notes.list"], in: TemporaryDirectory())
         #expect(run.code == 0)
         let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines[1...7] == [
+        #expect(lines[1...8] == [
             "", "query, cannot be undone, idempotent, timeout 30s", "", "parameters:",
             "  tag: string (1… chars) — Only notes with this tag (exact match).",
-            "  limit: integer (1…1000), default 100 — At most this many notes.", "",
+            "  limit: integer (1…1000), default 100 — At most this many notes.",
+            "  order: string (one of newest, oldest), default \"newest\" — newest: the newest notes, newest first (so limit: 10 is the last 10); oldest: the oldest, oldest first.",
+            "",
         ])
         #expect(lines.first?.hasPrefix("notes.list — Lists saved notes") == true)
     }

@@ -101,12 +101,95 @@ private let bad = "name: bad\nsteps:\n  - id: a\n    skill: notes.create\n    wi
         #expect(noFolder.errLines.first == "skillbook: error: no playbooks in \(directory.playbooks.path)")
     }
 
-    @Test func aFileThatIsNotUTF8IsNamed() async {
+    @Test func aFileThatIsNotUTF8IsReportedAtItsFirstBadByteAndTheRestAreChecked() async {
         let directory = TemporaryDirectory()
-        let file = directory.url.appendingPathComponent("latin1.yaml")
-        _ = FileManager.default.createFile(atPath: file.path, contents: Data([0x6E, 0x61, 0x6D, 0x65, 0x3A, 0x20, 0xE9, 0x0A]))
-        let run = await skillbook(["validate", file.path], in: directory)
+        directory.write("mixed/a-good.yaml", good)
+        let latin1 = directory.url.appendingPathComponent("mixed/b-latin1.yaml")
+        // "description: caf\xE9": byte 27 (line 2, column 17) is Latin-1, not UTF-8.
+        _ = FileManager.default.createFile(
+            atPath: latin1.path, contents: Data("name: good\ndescription: caf".utf8) + Data([0xE9, 0x0A]))
+        let badFile = directory.write("mixed/c-bad.yaml", bad)
+        let run = await skillbook(["validate", "mixed"], in: directory)
         #expect(run.code == 2)
-        #expect(run.errLines.first == "skillbook: error: playbook file '\(file.path)' is not UTF-8 text")
+        #expect(run.out == "\(directory.path)/mixed/a-good.yaml: ok\n")
+        #expect(
+            run.errLines == [
+                "\(latin1.path):2:17: error: not UTF-8 text: byte 0xE9 at byte offset 27 is not valid UTF-8",
+                " 2 | description: caf\u{FFFD}",
+                "   |                 ^",
+                "note: save the file as UTF-8",
+                "\(badFile.path):5:20: error: step 'a' parameter 'title' expects string, got integer",
+                " 5 |     with: { title: 42 }",
+                "   |                    ^",
+                "2 of 3 playbooks failed validation",
+            ])
+
+        let single = await skillbook(["validate", latin1.path], in: directory)
+        #expect(single.code == 2)
+        #expect(single.errLines.first == "\(latin1.path):2:17: error: not UTF-8 text: byte 0xE9 at byte offset 27 is not valid UTF-8")
+        let run2 = await skillbook(["run", latin1.path], in: directory)
+        #expect(run2.code == 2, "a playbook that is not text does not run")
+        #expect(run2.errLines.first == single.errLines.first)
+    }
+}
+
+@Suite struct ValidateJSONTests {
+    @Test func eachDiagnosticIsAJSONLineThenASummary() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("mixed/good.yaml", good)
+        let badFile = directory.write("mixed/bad.yaml", bad)
+        let run = await skillbook(["validate", "mixed", "--json"], in: directory)
+        #expect(run.code == 2)
+        #expect(run.err.isEmpty, "\(run.err)")
+        #expect(
+            run.out == """
+                {"type":"diagnostic","file":"\(badFile.path)","line":5,"column":20,"severity":"error","message":"step 'a' parameter 'title' expects string, got integer","fix":null}
+                {"type":"summary","files":2,"failed":1,"errors":1,"warnings":0}
+
+                """)
+        let ok = await skillbook(["validate", "mixed/good.yaml", "--json"], in: directory)
+        #expect(ok.code == 0)
+        #expect(ok.out == "{\"type\":\"summary\",\"files\":1,\"failed\":0,\"errors\":0,\"warnings\":0}\n")
+    }
+
+    @Test func aFixIsCarried() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write(
+            "greet.yaml",
+            "name: greet\ninputs:\n  loud: { type: string }\nsteps:\n  - id: say\n    skill: debug.echo\n    when: \"${{ inputs.loud }}\"\n    with: { value: 1 }\n")
+        let run = await skillbook(["validate", "greet.yaml", "--json"], in: directory)
+        #expect(run.code == 2)
+        #expect(
+            run.out == """
+                {"type":"diagnostic","file":"\(file.path)","line":7,"column":12,"severity":"error","message":"step 'say' 'when' must be a boolean, got string","fix":"compare it: `${{ inputs.loud == 'yes' }}`"}
+                {"type":"summary","files":1,"failed":1,"errors":1,"warnings":0}
+
+                """)
+    }
+
+    @Test func runJSONPrintsLoadAndInputErrorsOnStdout() async throws {
+        let directory = TemporaryDirectory()
+        let badFile = directory.write("Playbooks/bad.yaml", bad)
+        let load = await skillbook(["run", "bad", "--json"], in: directory)
+        #expect(load.code == 2)
+        #expect(
+            load.out == """
+                {"type":"diagnostic","file":"\(badFile.path)","line":5,"column":20,"severity":"error","message":"step 'a' parameter 'title' expects string, got integer","fix":null}
+                {"type":"summary","files":1,"failed":1,"errors":1,"warnings":0}
+
+                """)
+        #expect(load.errLines.first == "\(badFile.path):5:20: error: step 'a' parameter 'title' expects string, got integer")
+
+        directory.write("Playbooks/count.yaml", "name: count\ninputs:\n  n: { type: integer }\nsteps:\n  - { id: a, skill: debug.echo, with: { value: \"${{ inputs.n }}\" } }\n")
+        let input = await skillbook(["run", "count", "-i", "n=many", "--json"], in: directory)
+        #expect(input.code == 2)
+        let lines = input.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(input.out)")
+        let first = try #require(try parseJSON(lines[0]) as? JSONObject)
+        #expect(first["type"] as? String == "diagnostic")
+        #expect(first["file"] is NSNull)
+        #expect(first["path"] as? String == "inputs.n")
+        #expect(first["severity"] as? String == "error")
+        #expect(lines[1] == "{\"type\":\"summary\",\"files\":1,\"failed\":0,\"errors\":1,\"warnings\":0}")
     }
 }

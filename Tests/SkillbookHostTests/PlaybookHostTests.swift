@@ -111,6 +111,41 @@ import Testing
         }
     }
 
+    @Test func aSucceededRunIsUndoneOnlyWhenApprovedAfterItsPreview() async throws {
+        let fixture = HostFixture()
+        fixture.write("Playbooks/save-then-read.yaml", Self.saveThenRead)
+        fixture.write("flag.txt", "ready")
+        let host = fixture.host()
+        let done = try await fixture.driving { try await host.run(RunRequest(playbook: "save-then-read")) }
+        #expect(done.status == .succeeded)
+
+        let notices = Recorder<RollbackPreview>()
+        let onNotice: HostNoticeHandler = { notice in if case .rollbackPlan(let preview) = notice { notices.append(preview) } }
+        do {
+            _ = try await host.prepareRollback(.last, onNotice: onNotice)
+            Issue.record("a finished run was undone without approval")
+        } catch {
+            guard case .rollbackNotApproved(let run, let reason) = error else { throw error }
+            #expect(run.id == done.runID)
+            #expect(reason == "no one to approve undoing a finished run")
+        }
+        #expect(try await host.openJournal().run(done.runID)?.status == .succeeded)
+        #expect(try notes(fixture) == ["hello"])
+        // What will be undone is known before the question; the read (a query) has nothing to undo.
+        let preview = try #require(notices.values.first)
+        #expect(preview.undone == [RollbackPreview.Item(key: CallKey(step: "save"), skill: "notes.create", byRollbackSteps: false)])
+        #expect(preview.irreversible.isEmpty && preview.uncertain.isEmpty && preview.needsApproval)
+
+        let asked = Recorder<String>()
+        let undone = try await host.rollback(.run(String(done.runID.prefix(9))), approval: .ask { preview in
+            asked.append(preview.run.id)
+            return true
+        })
+        #expect(asked.values == [done.runID])
+        #expect(undone.status == .rolledBack)
+        #expect(try notes(fixture).isEmpty)
+    }
+
     @Test func aChangedPlaybookIsRefusedUnlessForced() async throws {
         let fixture = HostFixture()
         let file = fixture.write("Playbooks/save-then-read.yaml", Self.saveThenRead)

@@ -28,7 +28,7 @@ import Testing
             with: { id: "${{ steps.rent.output.id }}" }
           - id: due
             skill: reminders.list
-            with: { due_on: "${{ inputs.day }}", include_done: true }
+            with: { due_on: "${{ inputs.day }}", include_done: true, order: oldest }
           - id: note
             skill: notes.create
             with: { title: Tomorrow, body: "${{ steps.due.output.text }}" }

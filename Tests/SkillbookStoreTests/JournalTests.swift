@@ -34,6 +34,21 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
 }
 
 @Suite struct JournalTests {
+    @Test func aRunRecordsItsWorkspaceGivenBeforeOrAfterItStarts() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try SQLiteJournal(stateDirectory: dir)
+            try journal.setWorkspace("/home/me/routines", forRun: "before")
+            try journal.runStarted(.sample("before"))
+            try journal.runStarted(.sample("after"))
+            try journal.setWorkspace("/home/me/other", forRun: "after")
+            try journal.runStarted(.sample("none"))
+            #expect(try journal.run("before")?.workspace == "/home/me/routines")
+            #expect(try journal.run("after")?.workspace == "/home/me/other")
+            #expect(try journal.run("none")?.workspace == nil)
+            #expect(StateDatabase.schemaVersion == 8, "migration 8 adds runs.workspace")
+        }
+    }
+
     @Test func aRunRoundTripsThroughTheJournal() async throws {
         try await withTemporaryDirectory { dir in
             let journal = try SQLiteJournal(stateDirectory: dir)

@@ -32,7 +32,7 @@ enum DaemonCommand: Command {
             grace = seconds
         }
         let console = invocation.console
-        let host = invocation.host(arguments)
+        let host = try invocation.host(arguments)
         let log: @Sendable (String) -> Void = { console.err("skillbook: \($0)") }
         let lock: DaemonLock
         do {

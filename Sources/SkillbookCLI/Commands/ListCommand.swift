@@ -9,7 +9,7 @@ enum ListCommand: Command {
         options: [Option.json.withHelp("Print a JSON array.").spec])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let host = invocation.host(arguments)
+        let host = try invocation.host(arguments)
         await host.listUncachedMCPServers()
         let registry = try host.loadRegistry().registry
         var rows: [Value] = []

@@ -29,7 +29,7 @@ enum MCPCommand: Command {
             let hint = Suggestion.closest(to: text, in: names).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError(message: "--tools expects one of \(names.joined(separator: ", ")), got '\(text)'\(hint)", command: spec.name)
         }
-        let host = invocation.host(arguments, confirmation: arguments[.yes] ? .approveAll : nil)
+        let host = try invocation.host(arguments, confirmation: arguments[.yes] ? .approveAll : nil)
         await host.listUncachedMCPServers()
         _ = try host.loadRegistry(reporting: invocation.notices(manifestWarnings: true))
         let console = invocation.console

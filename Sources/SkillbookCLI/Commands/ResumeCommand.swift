@@ -39,7 +39,7 @@ enum ResumeCommand: Command {
             throw UsageError(message: "--rerun-uncertain and --skip-uncertain exclude each other", command: spec.name)
         }
         let secrets = try Invocation.keyValues(arguments[.input], command: spec.name)
-        let host = invocation.host(arguments, confirmation: invocation.confirmation(approveAll: arguments[.yes]))
+        let host = try invocation.host(arguments, confirmation: invocation.confirmation(approveAll: arguments[.yes]))
         let request = ResumeRequest(
             run: arguments.positionals[0], force: arguments[.force], uncertain: uncertainPolicy(arguments, invocation.console),
             secretInputs: secrets)

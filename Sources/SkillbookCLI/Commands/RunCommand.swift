@@ -1,3 +1,4 @@
+import SkillbookCore
 import SkillbookHost
 import SkillbookStore
 
@@ -23,12 +24,38 @@ enum RunCommand: Command {
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         let inputTexts = try Invocation.keyValues(arguments[.input], command: spec.name)
-        let host = invocation.host(arguments, confirmation: invocation.confirmation(approveAll: arguments[.yes]))
+        let start = HostConfiguration.searchStart(forPlaybook: arguments.positionals[0], currentDirectory: invocation.currentDirectory)
+        let host = try invocation.host(arguments, confirmation: invocation.confirmation(approveAll: arguments[.yes]), from: start)
         let request = RunRequest(
             playbook: arguments.positionals[0], inputsFile: arguments[.inputsFile], inputTexts: inputTexts,
             dryRun: arguments[.dryRun], trigger: "cli")
-        let prepared = try await host.prepareRun(request, onNotice: invocation.notices())
+        let prepared = try await printingJSON(arguments[.json], invocation.console) {
+            try await host.prepareRun(request, onNotice: invocation.notices())
+        }
         let presenter = RunPresenter(host: host, invocation: invocation, json: arguments[.json])
         return presenter.finish(await presenter.perform(prepared))
+    }
+
+    /// `prepare`'s work; with `json`, a load or input error it throws is printed on stdout as
+    /// `validate --json` prints diagnostics first (and then on stderr as text, as without `--json`).
+    static func printingJSON(
+        _ json: Bool, _ console: Console, _ prepare: () async throws -> PreparedRun
+    ) async throws -> PreparedRun {
+        do {
+            return try await prepare()
+        } catch let error as HostError {
+            if json { printJSON(error, console: console) }
+            throw error
+        }
+    }
+
+    static func printJSON(_ error: HostError, console: Console) {
+        switch error {
+        case .invalidPlaybook(let diagnostics, _): console.writeOut(DiagnosticJSON.lines(diagnostics, files: 1, failed: 1))
+        case .invalidInputs(let diagnostics): console.writeOut(DiagnosticJSON.lines(diagnostics, files: 1, failed: 0))
+        case .invalidManifests(let diagnostics, _): console.writeOut(DiagnosticJSON.lines(diagnostics, files: 0, failed: 0))
+        default:
+            break
+        }
     }
 }

@@ -44,7 +44,7 @@ enum RunsCommand: Command {
             }
             status = value
         }
-        let host = invocation.host(arguments)
+        let host = try invocation.host(arguments)
         let journal = try host.openJournal()
         let runs = try await journal.runs(playbook: arguments[.playbook], status: status, limit: limit)
         if arguments[.json] {

@@ -26,7 +26,7 @@ enum RunsPruneCommand: Command {
         examples: ["skillbook runs prune --older-than 30d", "skillbook runs prune --keep 100"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let host = invocation.host(arguments)
+        let host = try invocation.host(arguments)
         var cutoff: Date?
         if let text = arguments[.olderThan] {
             guard text.last?.isLetter == true, let seconds = DurationText.seconds(text) else {

@@ -19,7 +19,7 @@ enum RunsShowCommand: Command {
         examples: ["skillbook runs show 5c0e", "skillbook runs show 5c0e --json"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let host = invocation.host(arguments)
+        let host = try invocation.host(arguments)
         let journal = try host.openJournal()
         let runID = try await journal.resolveRunID(arguments.positionals[0])
         guard let timeline = try await journal.timeline(runID) else {

@@ -17,7 +17,7 @@ enum ScheduleCommand: Command {
         examples: ["skillbook schedule", "skillbook schedule --playbooks ~/Routines"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let host = invocation.host(arguments)
+        let host = try invocation.host(arguments)
         let (entries, broken) = try await host.scheduleOverview(now: host.configuration.clock.now())
         let console = invocation.console
         if entries.isEmpty && broken.isEmpty {

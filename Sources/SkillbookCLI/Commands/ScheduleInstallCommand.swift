@@ -29,7 +29,7 @@ enum ScheduleInstallCommand: Command {
         guard arguments[.crontab] != arguments[.systemd] else {
             throw UsageError(message: "pass one of --crontab or --systemd", command: spec.name)
         }
-        let configuration = invocation.host(arguments).configuration
+        let configuration = try invocation.host(arguments).configuration
         let install = ScheduleInstall(
             executable: Self.executable(invocation), workspace: invocation.currentDirectory.standardizedFileURL.path,
             playbooks: configuration.playbooksDirectory.standardizedFileURL.path,

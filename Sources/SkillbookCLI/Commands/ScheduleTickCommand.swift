@@ -19,7 +19,7 @@ enum ScheduleTickCommand: Command {
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         let console = invocation.console
         let failures = Counter()
-        let host = invocation.host(arguments)
+        let host = try invocation.host(arguments)
         let service = try ScheduleService(host: host) { line in
             if line.hasPrefix("run ") && !line.contains("status=succeeded") { failures.increment() }
             console.err("skillbook: \(line)")

@@ -9,7 +9,7 @@ enum ShowCommand: Command {
         options: [], positionals: 1...1)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let host = invocation.host(arguments)
+        let host = try invocation.host(arguments)
         await host.listUncachedMCPServers()
         let registry = try host.loadRegistry().registry
         let file = try host.loadPlaybook(at: host.locatePlaybook(arguments.positionals[0]), registry: registry)

@@ -20,7 +20,7 @@ enum SkillsCommand: Command {
         examples: ["skillbook skills", "skillbook skills notes.create --json", "skillbook skills --markdown > docs/skills.md"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let host = invocation.host(arguments)
+        let host = try invocation.host(arguments)
         await host.listUncachedMCPServers()
         let registry = try host.loadRegistry(reporting: invocation.notices(manifestWarnings: true))
         let console = invocation.console

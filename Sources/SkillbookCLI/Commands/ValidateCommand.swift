@@ -2,25 +2,31 @@ import Foundation
 import SkillbookCore
 import SkillbookHost
 
-/// `skillbook validate [PATH…]`
+/// `skillbook validate [PATH…] [--json]`
 enum ValidateCommand: Command {
     static let spec = CommandSpec(
         name: "validate", summary: "Check playbooks without running anything.", arguments: "[PATH...]",
-        options: [], positionals: 0...Int.max,
+        options: [Option.json.withHelp("Print one JSON object per diagnostic, then a summary, on stdout.").spec],
+        positionals: 0...Int.max,
         discussion: """
             Checks YAML syntax, keys, skills, parameters against each skill's schema, and every
             ${{ … }} expression; manifest skills are checked as they load (their warnings print too). PATH is a playbook file or a folder of them; with no PATH, every
             playbook in the playbooks folder. Problems print as file:line:column: error: message.
             The skills of an MCP server (an 'mcp:' manifest) come from its tool list cached in the state
             folder; when there is none yet, validate starts the server once to list its tools.
-            Exit code 0 when all are valid, 2 when any has an error.
+            Exit code 0 when all are valid, 2 when any has an error. With --json, each diagnostic is a line
+            {"type":"diagnostic","file","line","column","severity","message","fix"} and the last line is
+            {"type":"summary","files","failed","errors","warnings"}.
             """,
-        examples: ["skillbook validate", "skillbook validate Playbooks/morning-briefing.yaml"])
+        examples: ["skillbook validate", "skillbook validate Playbooks/morning-briefing.yaml", "skillbook validate --json"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let host = invocation.host(arguments)
+        let host = try invocation.host(arguments)
         await host.listUncachedMCPServers()
-        let registry = try host.loadRegistry(reporting: invocation.notices(manifestWarnings: true))
+        let json = arguments[.json]
+        guard let loaded = try registry(host, json: json, console: invocation.console) else { return 2 }
+        var diagnostics = loaded.warnings
+        if !json { DiagnosticPrinter(console: invocation.console, sources: loaded.sources).print(loaded.warnings) }
         var files: [URL] = []
         if arguments.positionals.isEmpty {
             files = host.playbookFiles()
@@ -46,19 +52,33 @@ enum ValidateCommand: Command {
         }
         var failed = 0
         for url in files {
-            let file = try host.loadPlaybook(at: url, registry: registry)
+            let file = try host.loadPlaybook(at: url, registry: loaded.registry)
+            diagnostics += file.result.diagnostics
+            if file.result.playbook == nil { failed += 1 }
+            if json { continue }
             DiagnosticPrinter(console: invocation.console, sources: [file.displayName: file.text])
                 .print(file.result.diagnostics)
-            if file.result.playbook == nil {
-                failed += 1
-            } else {
-                invocation.console.out("\(file.displayName): ok")
-            }
+            if file.result.playbook != nil { invocation.console.out("\(file.displayName): ok") }
+        }
+        if json {
+            invocation.console.writeOut(DiagnosticJSON.lines(diagnostics, files: files.count, failed: failed))
+            return failed > 0 ? 2 : 0
         }
         if failed > 0 {
             invocation.console.err("\(failed) of \(files.count) playbook\(files.count == 1 ? "" : "s") failed validation")
             return 2
         }
         return 0
+    }
+
+    /// The registry; with `json`, manifest errors print as JSON lines and give `nil`.
+    static func registry(_ host: PlaybookHost, json: Bool, console: Console) throws -> LoadedRegistry? {
+        do {
+            return try host.loadRegistry()
+        } catch let error {
+            guard json, case .invalidManifests(let diagnostics, _) = error else { throw error }
+            console.writeOut(DiagnosticJSON.lines(diagnostics, files: 0, failed: 0))
+            return nil
+        }
     }
 }

@@ -20,16 +20,23 @@ enum HostErrorText {
     static func form(_ error: HostError) -> Form {
         switch error {
         case .missingSkillsFolder(let path): .usage("no skills folder at '\(path)'")
-        case .invalidManifests(let diagnostics, let sources), .invalidPlaybook(let diagnostics, let sources):
+        case .invalidManifests(let diagnostics, let sources), .invalidPlaybook(let diagnostics, let sources),
+            .invalidConfiguration(let diagnostics, let sources):
             .diagnostics(diagnostics, sources: sources)
         case .playbookNotFound(let name, let folder, let suggestion, let available):
             .usage(
                 "no playbook named '\(name)' in \(folder)"
                     + (suggestion.map { "; did you mean '\($0)'?" }
                         ?? (available.isEmpty ? "" : " (available: \(available.joined(separator: ", ")))")))
+        case .skillNotFound(let id, let suggestion):
+            .usage("no skill '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (see 'skillbook skills')"))
+        case .invalidPlaybookName(let name, let suggestion):
+            .usage(
+                "'\(name)' is not a playbook name: use lowercase letters, digits and '-', starting with a letter"
+                    + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+        case .playbookExists(let path): .refusal("\(path) already exists; nothing was written (pick another name or edit it)")
         case .playbookFileMissing(let path): .usage("no playbook file at '\(path)'")
         case .playbookUnreadable(let file): .usage("cannot read playbook file '\(file)'")
-        case .playbookNotText(let file): .usage("playbook file '\(file)' is not UTF-8 text")
         case .invalidInputs(let diagnostics): .diagnostics(diagnostics, sources: [:])
         case .inputsFileUnreadable(let path): .usage("cannot read inputs file '\(path)'")
         case .invalidRegistry(let error): .refusal("\(error)")
@@ -39,8 +46,8 @@ enum HostErrorText {
         case .runStillRunning(_, let message): .refusal(message)
         case .notResumable(let run, let reason): .refusal(notResumable(run, reason))
         case .notUndoable(let run, .alreadyRolledBack): .refusal("run \(run.id) (\(run.playbook)) is already rolled back; nothing to undo")
-        case .notUndoable(let run, .finished):
-            .refusal("run \(run.id) (\(run.playbook)) \(run.status.rawValue); rollback undoes only interrupted or failed runs")
+        case .rollbackNotApproved(let run, let reason):
+            .refusal("run \(run.id) (\(run.playbook)) \(run.status.rawValue); undoing it was not approved (\(reason)); nothing was undone")
         case .playbookChanged(let file, let runID, let recorded, let current):
             .refusal(
                 "\(file) changed since run \(short(runID)) started (recorded hash \(recorded), now \(current)); "

@@ -24,6 +24,27 @@ enum NoticeText {
             console.err(
                 "skillbook: note: the recorded output of \(keys.map(\.description).joined(separator: ", ")) held a secret and was kept "
                     + "masked; undoing works from that record, so what it puts back shows *** where the secret was")
+        case .rollbackPlan(let preview):
+            console.writeErr(rollbackPlan(preview))
         }
+    }
+
+    /// What a rollback will undo (newest first) and what stays done, one call a line.
+    static func rollbackPlan(_ preview: RollbackPreview) -> String {
+        let run = preview.run
+        var text = "Rolling back run \(JournalText.shortID(run.id)) (\(run.playbook), \(run.status.rawValue)):\n"
+        for item in preview.undone {
+            text += "  undo  \(item.key) (\(item.skill))\(item.byRollbackSteps ? ", by its rollback steps" : "")\n"
+        }
+        for item in preview.irreversible {
+            text += "  keep  \(item.key) (\(item.skill)): skill '\(item.skill)' cannot be undone\n"
+        }
+        for call in preview.uncertain {
+            text += "  keep  \(call.key) (\(call.skill)): its result was never recorded (its process stopped during the call)\n"
+        }
+        if preview.undone.isEmpty && preview.irreversible.isEmpty && preview.uncertain.isEmpty {
+            text += "  nothing to undo (it made no changes)\n"
+        }
+        return text
     }
 }

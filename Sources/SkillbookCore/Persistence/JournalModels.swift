@@ -50,6 +50,8 @@ public struct JournalRun: Sendable {
     public var outputs: ValueObject?
     /// The fire's scheduled instant, for a run with trigger `schedule`.
     public var scheduledAt: Date?
+    /// The workspace folder the run was started in, when the host said (see `RunJournal.setWorkspace`).
+    public var workspace: String?
 
     /// Seconds from start to end; `nil` while it has not ended.
     public var duration: Double? { finished.map { $0.timeIntervalSince(started) } }

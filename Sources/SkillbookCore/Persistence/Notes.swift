@@ -70,6 +70,10 @@ public protocol NotesStoring: Sendable {
     func create(_ drafts: [NoteDraft]) async throws -> [Note]
     /// Notes oldest first, only those tagged `tag` when given, at most `limit`.
     func list(tag: String?, limit: Int) async throws -> [Note]
+    /// With `newestFirst`, the newest `limit` notes (only those tagged `tag` when given), newest
+    /// first: the exact reverse of the end of `list(tag:limit:)`'s order. Without it, `list(tag:limit:)`.
+    /// The default reads every note; a conformer should ask its store for the newest directly.
+    func list(tag: String?, limit: Int, newestFirst: Bool) async throws -> [Note]
     /// The note with `id`, if there is one.
     func get(id: String) async throws -> Note?
     /// Deletes the note with `id`; `false` when there was none.
@@ -82,4 +86,11 @@ public protocol NotesStoring: Sendable {
     func restore(_ note: Note) async throws
     /// Puts back deleted notes exactly as they were (in their old places where free), all or none.
     func restore(_ notes: [DeletedNote]) async throws
+}
+
+extension NotesStoring {
+    public func list(tag: String?, limit: Int, newestFirst: Bool) async throws -> [Note] {
+        guard newestFirst else { return try await list(tag: tag, limit: limit) }
+        return Array(try await list(tag: tag, limit: Int.max).suffix(max(0, limit)).reversed())
+    }
 }

@@ -80,6 +80,10 @@ public protocol RemindersStoring: Sendable {
     /// Due at or after `dueFrom` and before `dueBefore` when given (then only those with a time),
     /// not done unless `includeDone`, at most `limit`.
     func list(dueFrom: Date?, dueBefore: Date?, includeDone: Bool, limit: Int) async throws -> [Reminder]
+    /// With `lastFirst`, the last `limit` of the reminders `list(dueFrom:dueBefore:includeDone:limit:)`
+    /// would give without a limit, last first (latest due first, those without a time before them).
+    /// The default reads every match.
+    func list(dueFrom: Date?, dueBefore: Date?, includeDone: Bool, limit: Int, lastFirst: Bool) async throws -> [Reminder]
     /// Marks the reminder done, completed now; one already done is left as it is. `nil` when
     /// there is no reminder with `id`.
     func complete(id: String) async throws -> ReminderCompletion?
@@ -92,4 +96,12 @@ public protocol RemindersStoring: Sendable {
     func delete(ids: [String]) async throws -> [DeletedReminder]
     /// Puts back deleted reminders exactly as they were, all or none.
     func restore(_ reminders: [DeletedReminder]) async throws
+}
+
+extension RemindersStoring {
+    public func list(dueFrom: Date?, dueBefore: Date?, includeDone: Bool, limit: Int, lastFirst: Bool) async throws -> [Reminder] {
+        guard lastFirst else { return try await list(dueFrom: dueFrom, dueBefore: dueBefore, includeDone: includeDone, limit: limit) }
+        let all = try await list(dueFrom: dueFrom, dueBefore: dueBefore, includeDone: includeDone, limit: Int.max)
+        return Array(all.suffix(max(0, limit)).reversed())
+    }
 }

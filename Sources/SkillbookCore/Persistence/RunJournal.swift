@@ -23,6 +23,10 @@ public protocol RunJournal: RunRecorder {
 
     /// Records which playbook file the run comes from (before or after it starts), so a resume finds it again.
     func setFile(_ path: String, forRun runID: String) async throws
+    /// Records the workspace folder the run was started in (before or after it starts), so that a
+    /// resume or rollback loads the same skills from anywhere. The default records nothing: such a
+    /// journal's runs are resumed with the skills of the workspace they are resumed in.
+    func setWorkspace(_ path: String, forRun runID: String) async throws
     /// Replaces the recorded playbook text of a run (and its hash), when a resume runs a changed file.
     func setSource(_ source: String, forRun runID: String) async throws
 
@@ -78,6 +82,8 @@ public protocol RunJournal: RunRecorder {
 }
 
 extension RunJournal {
+    public func setWorkspace(_ path: String, forRun runID: String) async throws {}
+
     /// The plan a resume of `runID` starts from; `decide` chooses for each call whose process died
     /// during it, `isReadOnly` says which skills run again rather than reuse a masked output (see
     /// `ResumePlan.from`).

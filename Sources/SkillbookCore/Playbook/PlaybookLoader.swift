@@ -34,6 +34,11 @@ public struct PlaybookLoader: Sendable {
         /// The playbook, when it has no errors.
         public var playbook: Playbook?
         public var diagnostics: [Diagnostic]
+
+        public init(playbook: Playbook?, diagnostics: [Diagnostic]) {
+            self.playbook = playbook
+            self.diagnostics = diagnostics
+        }
     }
 
     public func load(_ text: String, file: String) -> Result {

@@ -32,12 +32,16 @@ struct RemindersListSkill: Skill {
                     format: "date"),
                 "include_done": .boolean("Also list reminders that are done.", default: false),
                 "limit": .integer("At most this many reminders.", minimum: 1, maximum: 1000, default: 100),
+                "order": .string(
+                    "newest: the last reminders of the list order (latest due first; so limit: 10 is the last 10); "
+                        + "oldest: the first, soonest due first.",
+                    enum: ["newest", "oldest"], default: "newest"),
             ]),
         output: .object(
             [
                 "items": .array(
                     ReminderValues.schema(),
-                    "The reminders by due time (those without a time last), then oldest first."),
+                    "The reminders by due time (those without a time last), then oldest first; reversed with order: newest."),
                 "count": .integer("How many reminders are in items.", minimum: 0),
                 "text": .string(
                     "A summary for people: a heading line ('3 reminders due:') and one line per reminder with "
@@ -65,7 +69,9 @@ struct RemindersListSkill: Skill {
         let limit = parameters["limit"]?.intValue ?? 100
         let store = try environment.remindersStore()
         let reminders = try await SkillError.reporting {
-            try await store.list(dueFrom: from, dueBefore: before, includeDone: includeDone, limit: limit)
+            try await store.list(
+                dueFrom: from, dueBefore: before, includeDone: includeDone, limit: limit,
+                lastFirst: parameters["order"]?.stringValue != "oldest")
         }
         let text = Self.summary(
             reminders, filtered: from != nil || before != nil, oneDay: parameters["due_on"] != nil, timeZone: timeZone)

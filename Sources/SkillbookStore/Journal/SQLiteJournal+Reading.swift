@@ -4,7 +4,7 @@ public import SkillbookCore
 extension SQLiteJournal {
     static let runColumns = """
         id, playbook, file, source_hash, inputs, trigger, status, interrupted, started, finished, pid, host, boot,
-        process_start, heartbeat, error, outputs, scheduled_at
+        process_start, heartbeat, error, outputs, scheduled_at, workspace
         """
 
     /// Runs newest first, optionally only of one playbook or in one status (as reported: `interrupted`
@@ -221,6 +221,7 @@ extension SQLiteJournal {
             finished: row.double("finished").map(Date.init(timeIntervalSince1970:)), holder: holder, heartbeat: heartbeat,
             error: row.string("error"), outputs: outputs)
         run.scheduledAt = row.double("scheduled_at").map(Date.init(timeIntervalSince1970:))
+        run.workspace = row.string("workspace")
         return run
     }
 

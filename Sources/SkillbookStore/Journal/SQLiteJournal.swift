@@ -50,6 +50,8 @@ public final class SQLiteJournal: RunJournal {
     let deferred = Mutex(DeferredQueue())
     /// Playbook files of runs about to start.
     private let pendingFiles = Mutex<[String: String]>([:])
+    /// Workspace folders of runs about to start.
+    private let pendingWorkspaces = Mutex<[String: String]>([:])
     let heartbeats = Mutex(Heartbeats())
     /// The connection background checkpoints run on, opened on first use.
     let checkpointer = Mutex<Database?>(nil)
@@ -108,6 +110,12 @@ public final class SQLiteJournal: RunJournal {
         if changed == 0 { pendingFiles.withLock { $0[runID] = path } }
     }
 
+    /// Records the workspace folder of the run `runID` (before or after it starts).
+    public func setWorkspace(_ path: String, forRun runID: String) throws(StoreError) {
+        let changed = try execute("UPDATE runs SET workspace = ?2 WHERE id = ?1", [.text(runID), .text(path)])
+        if changed == 0 { pendingWorkspaces.withLock { $0[runID] = path } }
+    }
+
     /// Replaces the recorded playbook text of a run (and its hash), when a resume runs a changed file.
     public func setSource(_ source: String, forRun runID: String) throws(StoreError) {
         try execute(
@@ -118,21 +126,22 @@ public final class SQLiteJournal: RunJournal {
 
     public func runStarted(_ run: RunRecord) throws {
         let file = pendingFiles.withLock { $0.removeValue(forKey: run.runID) }
+        let workspace = pendingWorkspaces.withLock { $0.removeValue(forKey: run.runID) }
         let me = probe.current()
         let now = clock.now().timeIntervalSince1970
         try commit { () throws(StoreError) in
             try execute(
                 """
                 INSERT INTO runs (id, playbook, file, source, source_hash, inputs, trigger, status, started, pid, host, boot,
-                    process_start, heartbeat, scheduled_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                    process_start, heartbeat, scheduled_at, workspace)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
                 """,
                 [
                     .text(run.runID), .text(run.playbook), SQLValue(file), .text(run.source), .text(run.sourceHash),
                     .text(JSONText.encode(.object(run.inputs))), .text(run.trigger),
                     .real(run.started.timeIntervalSince1970), .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot),
                     SQLValue(me.start), .real(now),
-                    run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null,
+                    run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, SQLValue(workspace),
                 ])
             try openSession(run.runID, kind: "run", holder: me, at: now)
         }

@@ -20,3 +20,12 @@ func skillbook(_ arguments: [String], in directory: TemporaryDirectory, environm
         console: captured.console, environment: environment, currentDirectory: directory.url)
     return CLIRun(code: code, out: captured.out, err: captured.err)
 }
+
+/// Whether `--json` output is diagnostics only (`validate --json`'s form, a summary last): what
+/// `run --json` prints when nothing ran.
+func onlyDiagnostics(_ out: String) -> Bool {
+    let types = out.split(separator: "\n").map { line in
+        ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["type"] as? String
+    }
+    return types.last == "summary" && types.dropLast().allSatisfy { $0 == "diagnostic" }
+}

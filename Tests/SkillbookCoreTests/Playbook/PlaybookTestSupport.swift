@@ -94,7 +94,8 @@ enum PlaybookFixture {
         StubSkill(
             descriptor: SkillDescriptor(
                 id: "reminders.list", summary: "Lists reminders.", kind: .query,
-                parameters: .object(["due_on": .string(format: "date"), "due_before": .string(format: "date-time")]),
+                parameters: .object(
+                    ["due_on": .string(format: "date"), "due_before": .string(format: "date-time"), "order": .string(enum: ["newest", "oldest"])]),
                 output: .object(["items": .array(.freeObject()), "count": .integer(), "text": .string()]))),
         StubSkill(
             descriptor: SkillDescriptor(

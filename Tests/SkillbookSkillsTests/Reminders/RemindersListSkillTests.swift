@@ -45,7 +45,7 @@ import Testing
     @Test func listsOpenRemindersByDueTimeWithASummary() async throws {
         try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
             try await seed(harness)
-            let output = try await harness.run("reminders.list", [:], context: try context("UTC"))
+            let output = try await harness.run("reminders.list", ["order": "oldest"], context: try context("UTC"))
             #expect(titles(output) == ["late sunday utc", "monday morning", "monday late", "tuesday noon", "undated"])
             #expect(output["count"] == 5)
             let first = try #require(output["items"]?.arrayValue?.first)
@@ -67,20 +67,20 @@ import Testing
     @Test func dueOnIsADayOfTheRunsTimeZone() async throws {
         try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
             try await seed(harness)
-            let utc = try await harness.run("reminders.list", ["due_on": "2026-11-30"], context: try context("UTC"))
+            let utc = try await harness.run("reminders.list", ["order": "oldest", "due_on": "2026-11-30"], context: try context("UTC"))
             #expect(titles(utc) == ["monday morning", "monday late"])
             #expect(utc["text"] == "2 reminders due:\n- 08:00 monday morning\n- 23:30 monday late")
 
             // Berlin is an hour ahead: 23:30 UTC on Monday is already Tuesday there, and Sunday's 23:30 is Monday.
-            let berlin = try await harness.run("reminders.list", ["due_on": "2026-11-30"], context: try context("Europe/Berlin"))
+            let berlin = try await harness.run("reminders.list", ["order": "oldest", "due_on": "2026-11-30"], context: try context("Europe/Berlin"))
             #expect(titles(berlin) == ["late sunday utc", "monday morning"])
             #expect(berlin["text"] == "2 reminders due:\n- 00:30 late sunday utc\n- 09:00 monday morning")
             let berlinTuesday = try await harness.run(
-                "reminders.list", ["due_on": "2026-12-01"], context: try context("Europe/Berlin"))
+                "reminders.list", ["order": "oldest", "due_on": "2026-12-01"], context: try context("Europe/Berlin"))
             #expect(titles(berlinTuesday) == ["monday late", "tuesday noon"])
 
             // New York is five hours behind: Monday there runs from 05:00 UTC Monday to 05:00 UTC Tuesday.
-            let newYork = try await harness.run("reminders.list", ["due_on": "2026-11-30"], context: try context("America/New_York"))
+            let newYork = try await harness.run("reminders.list", ["order": "oldest", "due_on": "2026-11-30"], context: try context("America/New_York"))
             #expect(titles(newYork) == ["monday morning", "monday late"])
             #expect(newYork["text"] == "2 reminders due:\n- 03:00 monday morning\n- 18:30 monday late")
         }
@@ -95,7 +95,7 @@ import Testing
             ] {
                 _ = try await harness.run("reminders.create", ["title": .string(title), "due": .string(due)])
             }
-            let output = try await harness.run("reminders.list", ["due_on": "2026-03-29"], context: try context("Europe/Berlin"))
+            let output = try await harness.run("reminders.list", ["order": "oldest", "due_on": "2026-03-29"], context: try context("Europe/Berlin"))
             #expect(titles(output) == ["first second", "last second"])
             #expect(output["text"] == "2 reminders due:\n- 00:00 first second\n- 23:59 last second")
         }
@@ -105,12 +105,12 @@ import Testing
         try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
             try await seed(harness)
             let berlin = try zone("Europe/Berlin")
-            let tomorrow = try await harness.runCoerced("reminders.list", ["due_on": "tomorrow"], now: Self.now, timeZone: berlin)
+            let tomorrow = try await harness.runCoerced("reminders.list", ["order": "oldest", "due_on": "tomorrow"], now: Self.now, timeZone: berlin)
             #expect(titles(tomorrow) == ["monday late", "tuesday noon"])
-            let today = try await harness.runCoerced("reminders.list", ["due_on": "today"], now: Self.now, timeZone: berlin)
+            let today = try await harness.runCoerced("reminders.list", ["order": "oldest", "due_on": "today"], now: Self.now, timeZone: berlin)
             #expect(titles(today) == ["late sunday utc", "monday morning"])
             let beforeNine = try await harness.runCoerced(
-                "reminders.list", ["due_before": "today 9am"], now: Self.now, timeZone: berlin)
+                "reminders.list", ["order": "oldest", "due_before": "today 9am"], now: Self.now, timeZone: berlin)
             #expect(titles(beforeNine) == ["late sunday utc"])  // 09:00 in Berlin is 08:00Z: not before it
         }
     }
@@ -119,13 +119,13 @@ import Testing
         try await withHarness(clock: FixedClock(Self.now)) { (harness) async throws in
             try await seed(harness)
             let utc = try context("UTC")
-            let before = try await harness.run("reminders.list", ["due_before": "2026-11-30T23:30:00Z"], context: utc)
+            let before = try await harness.run("reminders.list", ["order": "oldest", "due_before": "2026-11-30T23:30:00Z"], context: utc)
             #expect(titles(before) == ["late sunday utc", "monday morning"])
             #expect(before["text"] == "2 reminders due:\n- 2026-11-29 23:30 late sunday utc\n- 2026-11-30 08:00 monday morning")
             let both = try await harness.run(
-                "reminders.list", ["due_on": "2026-11-30", "due_before": "2026-11-30T12:00:00Z"], context: utc)
+                "reminders.list", ["order": "oldest", "due_on": "2026-11-30", "due_before": "2026-11-30T12:00:00Z"], context: utc)
             #expect(titles(both) == ["monday morning"])
-            let none = try await harness.run("reminders.list", ["due_before": "2026-01-01T00:00:00Z"], context: utc)
+            let none = try await harness.run("reminders.list", ["order": "oldest", "due_before": "2026-01-01T00:00:00Z"], context: utc)
             #expect(none == ["items": [], "count": 0, "text": "No reminders due."])
         }
     }
@@ -135,30 +135,35 @@ import Testing
             let ids = try await seed(harness)
             _ = try await harness.run("reminders.complete", ["id": .string(try #require(ids["monday morning"]))])
             let utc = try context("UTC")
-            let open = try await harness.run("reminders.list", ["due_on": "2026-11-30"], context: utc)
+            let open = try await harness.run("reminders.list", ["order": "oldest", "due_on": "2026-11-30"], context: utc)
             #expect(titles(open) == ["monday late"])
             #expect(open["text"] == "1 reminder due:\n- 23:30 monday late")
-            let all = try await harness.run("reminders.list", ["due_on": "2026-11-30", "include_done": true], context: utc)
+            let all = try await harness.run("reminders.list", ["order": "oldest", "due_on": "2026-11-30", "include_done": true], context: utc)
             #expect(titles(all) == ["monday morning", "monday late"])
             #expect(all["items"]?.arrayValue?.first?["done"] == true)
             #expect(all["text"] == "2 reminders due:\n- 08:00 monday morning (done)\n- 23:30 monday late")
-            let limited = try await harness.run("reminders.list", ["limit": 2], context: utc)
+            let limited = try await harness.run("reminders.list", ["order": "oldest", "limit": 2], context: utc)
             #expect(titles(limited) == ["late sunday utc", "monday late"])
             #expect(limited["count"] == 2)
+            // The default, newest, is the end of that order, last first: limit 2 is the last two.
+            let newest = try await harness.run("reminders.list", ["limit": 2], context: utc)
+            let every = try await harness.run("reminders.list", ["order": "oldest"], context: utc)
+            #expect(titles(newest) == Array(titles(every).suffix(2).reversed()))
+            #expect(newest["count"] == 2)
         }
     }
 
     @Test func emptyListsSaySo() async throws {
         try await withHarness { (harness) async throws in
-            #expect(try await harness.run("reminders.list", [:])["text"] == "No reminders.")
-            #expect(try await harness.run("reminders.list", ["due_on": "2026-11-30"])["text"] == "No reminders due.")
+            #expect(try await harness.run("reminders.list", ["order": "oldest"])["text"] == "No reminders.")
+            #expect(try await harness.run("reminders.list", ["order": "oldest", "due_on": "2026-11-30"])["text"] == "No reminders due.")
         }
     }
 
     @Test func aLineBreakInATitleDoesNotBreakTheSummary() async throws {
         try await withHarness { (harness) async throws in
             _ = try await harness.run("reminders.create", ["title": "two\nlines"])
-            #expect(try await harness.run("reminders.list", [:])["text"] == "1 reminder:\n- two lines")
+            #expect(try await harness.run("reminders.list", ["order": "oldest"])["text"] == "1 reminder:\n- two lines")
         }
     }
 

@@ -1,0 +1,48 @@
+import SkillbookCore
+
+/// The one-step playbook `skillbook call SKILL` runs: its parameters are the playbook's inputs
+/// (each with the parameter's own schema, so values are coerced, checked and masked like a
+/// playbook's inputs, and never read as expressions), its one output the skill's output.
+///
+/// Written as playbook text, so the journal keeps it like any run's: `resume` and `rollback`
+/// work on a call as on a playbook.
+enum CallPlaybook {
+    /// The name of the run in the journal: `call-` and the skill id in lower case with `-`.
+    static func name(of skill: String) -> String {
+        "call-" + String(skill.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+    }
+
+    /// The step's id: the skill id with `_` for what is not a letter or digit.
+    static func stepID(of skill: String) -> String {
+        String(skill.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    }
+
+    /// Whether a parameter can be an input of the generated playbook (`inputs.NAME` reads it).
+    static func isPlainName(_ name: String) -> Bool {
+        guard let first = name.first, first.isASCII, first.isLetter || first == "_" else { return false }
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+
+    /// The text of the playbook calling `descriptor` with the parameters `given` (and every
+    /// required one, which the inputs then ask for).
+    static func text(_ descriptor: SkillDescriptor, given: [String]) -> String {
+        let properties = descriptor.parameters.fields.properties
+        let required = descriptor.parameters.fields.required
+        let names = properties.map(\.name).filter { given.contains($0) || required.contains($0) }
+        let step = stepID(of: descriptor.id)
+        var text = "# skillbook call \(descriptor.id)\nname: \(name(of: descriptor.id))\n"
+        text += "description: \(JSONText.encode(.string("skillbook call \(descriptor.id)")))\n"
+        if !names.isEmpty {
+            text += "inputs:\n"
+            for (name, schema) in properties where names.contains(name) {
+                text += "  \(name): \(JSONText.encode(JSONSchemaExport.export(schema)))\n"
+            }
+        }
+        text += "steps:\n  - id: \(step)\n    skill: \(descriptor.id)\n"
+        if !names.isEmpty {
+            text += "    with:\n" + names.map { "      \($0): \"${{ inputs.\($0) }}\"\n" }.joined()
+        }
+        text += "outputs:\n  output: \"${{ steps.\(step).output }}\"\n"
+        return text
+    }
+}

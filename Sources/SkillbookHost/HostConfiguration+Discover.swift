@@ -1,0 +1,69 @@
+public import Foundation
+
+extension HostConfiguration {
+    /// The workspace found from `start` (default: `currentDirectory`) upward — the nearest folder
+    /// holding `Playbooks/` or `skillbook.yaml` — with its `skillbook.yaml` defaults; each option
+    /// given (`playbooks`, `state`, `skills`, `allowedPaths`, relative to `currentDirectory`) and
+    /// each environment variable overrides them:
+    ///
+    /// - playbooks: `playbooks`, else the workspace's `Playbooks`;
+    /// - skills: the workspace's `Skills` when it exists, then each of `skills`;
+    /// - state: `state`, else `$SKILLBOOK_HOME`, else the file's `state`, else `$XDG_STATE_HOME/skillbook`,
+    ///   else `~/.local/state/skillbook`;
+    /// - allowed paths: the workspace folder (when it is not the current one), the file's `allow_paths`, then `allowedPaths`;
+    /// - time zone: `$TZ` when it names a zone, else the file's `timezone`, else the system's;
+    /// - model: `$SKILLBOOK_MODEL_URL` and `$SKILLBOOK_MODEL` over the file's `model`.
+    ///
+    /// Without a workspace it is `workspace(in:…)` of `currentDirectory`. Throws
+    /// `invalidConfiguration` when `skillbook.yaml` has errors.
+    public static func discover(
+        from start: URL? = nil, currentDirectory: URL, environment: [String: String], playbooks: String? = nil,
+        state: String? = nil, skills: [String] = [], allowedPaths: [String] = []
+    ) throws(HostError) -> HostConfiguration {
+        var configuration = workspace(
+            in: currentDirectory, environment: environment, playbooks: playbooks, state: state, skills: skills,
+            allowedPaths: allowedPaths)
+        guard let root = WorkspaceConfiguration.find(from: start ?? currentDirectory) else {
+            configuration.model = modelSettings(nil, environment: environment)
+            return configuration
+        }
+        let workspace = try WorkspaceConfiguration.load(root: root, display: { PlaybookHost(configuration).displayPath($0) })
+        configuration.workspaceRoot = root
+        if playbooks?.isEmpty ?? true { configuration.playbooksDirectory = root.appendingPathComponent("Playbooks") }
+        var directories: [URL] = []
+        let local = root.appendingPathComponent("Skills")
+        if isDirectory(local) { directories.append(local) }
+        for path in skills {
+            let url = resolve(path, against: currentDirectory)
+            if !directories.contains(where: { $0.path == url.path }) { directories.append(url) }
+        }
+        configuration.skillDirectories = directories
+        let stateGiven = !(state?.isEmpty ?? true) || !(environment["SKILLBOOK_HOME"]?.isEmpty ?? true)
+        if !stateGiven, let folder = workspace.state { configuration.stateDirectory = folder }
+        let rootAllowed = root.path == currentDirectory.standardizedFileURL.path ? [] : [root]
+        configuration.allowedPaths = rootAllowed + workspace.allowedPaths + configuration.allowedPaths
+        if let zone = environment["TZ"].flatMap(TimeZone.init(identifier:)) {
+            configuration.timeZone = zone
+        } else if let zone = workspace.timeZone {
+            configuration.timeZone = zone
+        }
+        configuration.model = modelSettings(workspace.model, environment: environment)
+        return configuration
+    }
+
+    /// Where to look for the workspace of a playbook reference: a path's own folder (so
+    /// `skillbook run ~/routines/Playbooks/evening.yaml` finds `~/routines` from anywhere); `nil`
+    /// for a name, which is looked up from the current directory.
+    public static func searchStart(forPlaybook reference: String, currentDirectory: URL) -> URL? {
+        guard reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml") else { return nil }
+        return resolve(reference, against: currentDirectory).deletingLastPathComponent()
+    }
+
+    /// The file's model settings with the environment's over them; `nil` when neither has any.
+    static func modelSettings(_ file: ModelSettings?, environment: [String: String]) -> ModelSettings? {
+        var settings = file ?? ModelSettings()
+        if let url = environment["SKILLBOOK_MODEL_URL"], !url.isEmpty { settings.url = url }
+        if let name = environment["SKILLBOOK_MODEL"], !name.isEmpty { settings.name = name }
+        return file == nil && settings == ModelSettings() ? nil : settings
+    }
+}
