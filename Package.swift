@@ -16,6 +16,7 @@ var package = Package(
         .library(name: "SkillbookRuntime", targets: ["SkillbookRuntime"]),
         .library(name: "SkillbookHost", targets: ["SkillbookHost"]),
         .library(name: "SkillbookStore", targets: ["SkillbookStore"]),
+        .library(name: "SkillbookPostgres", targets: ["SkillbookPostgres"]),
         .library(name: "SkillbookSkills", targets: ["SkillbookSkills"]),
         .library(name: "SkillbookTesting", targets: ["SkillbookTesting"]),
         .library(name: "SkillbookAgent", targets: ["SkillbookAgent"]),
@@ -25,8 +26,11 @@ var package = Package(
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .target(name: "SkillbookCore", dependencies: ["CYAML"]),
         .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "CSQLite"]),
+        // The PostgreSQL state (journal, leases, locks, fires, built-in stores) through libpq.
+        .target(name: "SkillbookPostgres", dependencies: ["SkillbookCore", "SkillbookStore", "CPostgres"]),
         // libcurl through dlopen (no link-time dependency): the HTTP client of Linux.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "CCurl"]),
@@ -39,7 +43,10 @@ var package = Package(
         .executableTarget(name: "skillbook-mcp-testserver", dependencies: ["SkillbookMCP", "SkillbookMCPTesting"]),
         .target(
             name: "SkillbookHost",
-            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookMCP", "SkillbookSchedule"]
+            dependencies: [
+                "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookPostgres", "SkillbookSkills", "SkillbookMCP",
+                "SkillbookSchedule",
+            ]
         ),
         .target(
             name: "SkillbookCLI",
@@ -64,6 +71,8 @@ var package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookTesting"]),
+        .testTarget(
+            name: "SkillbookPostgresTests", dependencies: ["SkillbookPostgres", "SkillbookStore", "SkillbookCore", "SkillbookTesting"]),
         .testTarget(
             name: "SkillbookSkillsTests",
             dependencies: ["SkillbookSkills", "SkillbookCore", "SkillbookStore", "SkillbookTesting"]),
