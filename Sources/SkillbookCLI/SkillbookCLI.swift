@@ -31,7 +31,7 @@ public enum SkillbookCLI {
         CommandEntry(RunsCommand.self), CommandEntry(RunsShowCommand.self), CommandEntry(RunsPruneCommand.self),
         CommandEntry(ResumeCommand.self), CommandEntry(RollbackCommand.self), CommandEntry(ScheduleNextCommand.self),
         CommandEntry(MCPCommand.self),
-        CommandEntry(ScheduleTickCommand.self), CommandEntry(ScheduleInstallCommand.self), CommandEntry(ScheduleCommand.self), CommandEntry(DaemonCommand.self),
+        CommandEntry(ScheduleTickCommand.self), CommandEntry(ScheduleInstallCommand.self), CommandEntry(ScheduleCommand.self), CommandEntry(DaemonCommand.self), CommandEntry(WorkerCommand.self),
     ]
 
     /// The command an argument list names: a two-word command (`runs show`) before a one-word one;

@@ -18,7 +18,9 @@ extension PostgresJournal {
             guard let row = try transaction.query("SELECT \(Self.runColumns) FROM runs WHERE id = $1 FOR UPDATE", [.text(runID)]).first
             else { throw JournalError(.notFound, "no run \(runID) in \(location)") }
             let current = try journalRun(row)
-            if current.status == .running { throw JournalError(.busy, stillRunningMessage(current)) }
+            if current.status == .running || current.status == .queued {
+                throw JournalError(.busy, stillRunningMessage(current))
+            }
             try check(current)
             let epoch = (row.int("epoch") ?? 0) + 1
             try claim(transaction, runID, epoch: epoch, holder: me, at: now, kind: purpose.rawValue)
@@ -73,6 +75,9 @@ extension PostgresJournal {
     }
 
     public func stillRunningMessage(_ run: JournalRun) -> String {
+        if run.status == .queued {
+            return "run \(run.id) (\(run.playbook)) is queued; a worker will run it ('skillbook worker' on a machine sharing the state)"
+        }
         var holder = ""
         if let process = run.holder {
             holder = " in process \(process.pid)" + (process.host == probe.current().host ? "" : " on \(process.host)")

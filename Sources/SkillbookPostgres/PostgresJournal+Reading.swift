@@ -169,7 +169,7 @@ extension PostgresJournal {
         var live: [Value] = []
         for row in try database.query("SELECT \(Self.runColumns) FROM runs WHERE status IN ('running', 'queued')") {
             let run = try journalRun(row)
-            if run.status == .running || row.string("status") == "queued" { live.append(.string(run.id)) }
+            if run.status == .running || run.status == .queued { live.append(.string(run.id)) }
         }
         let keepIDs = SQLValue.text(JSONText.encode(.array(live)))
         var deleted = 0
@@ -219,11 +219,12 @@ extension PostgresJournal {
             finished: row.double("finished").map(Date.init(timeIntervalSince1970:)), holder: holder,
             heartbeat: row.double("heartbeat").map(Date.init(timeIntervalSince1970:)), error: row.string("error"), outputs: outputs)
         run.scheduledAt = row.double("scheduled_at").map(Date.init(timeIntervalSince1970:))
+        run.worker = row.string("worker")
         return run
     }
 
     private func liveStatus(stored: String, holder: ProcessIdentity?, row: Row) -> (JournalStatus, String?) {
-        if stored == "queued" { return (.running, nil) }
+        if stored == "queued" { return (.queued, nil) }
         guard let status = JournalStatus(rawValue: stored) else { return (.interrupted, "unknown status '\(stored)'") }
         guard status == .running else { return (status, nil) }
         guard let holder else { return (.interrupted, "no process holds it") }

@@ -28,7 +28,7 @@ import Synchronization
 /// live holder's claim: fencing makes that safe.
 ///
 /// Safe to use from concurrent tasks, and from any number of processes and machines.
-public final class PostgresJournal: RunJournal {
+public final class PostgresJournal: RunJournal, LeaseHolding {
     public let database: PostgresDatabase
     let probe: ProcessProbe
     let clock: any Clock
@@ -70,6 +70,8 @@ public final class PostgresJournal: RunJournal {
     public static func leaseLostMessage(_ runID: String) -> String {
         "run \(runID) was taken over by another process (this process's lease on it expired); it stops here"
     }
+
+    public func holdsLease(_ runID: String) -> Bool { epoch(of: runID) != nil }
 
     /// The epoch this journal holds `runID` with, if it holds it.
     public func epoch(of runID: String) -> Int? { held.withLock { $0[runID] } }

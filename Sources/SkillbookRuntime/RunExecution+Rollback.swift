@@ -5,6 +5,8 @@ extension RunExecution {
     /// Compensates completed calls in reverse order of completion; `false` when something stays done.
     /// Emits `rollbackStarted` first, so front ends learn of it from the engine.
     func rollBack() async -> Bool {
+        // Another process took the run over (its lease was lost): undoing is that process's to do.
+        if leaseLost { return false }
         onEvent(.rollbackStarted)
         let units = state.read(\.completed)
         let execution = self
@@ -17,6 +19,7 @@ extension RunExecution {
         var failedSteps: Set<Int> = []
         var undoneSteps: Set<Int> = []
         for unit in units.reversed() {
+            if leaseLost { return false }
             let descriptor = unit.skill.descriptor
             if unit.rollback == nil, descriptor.kind == .query { continue }
             guard unit.rollback != nil || descriptor.reversible else {
@@ -47,6 +50,12 @@ extension RunExecution {
             for index in failedSteps { contents.reports[index].status = .notCompensated }
         }
         return complete
+    }
+
+    /// The recorder holds runs by leases and no longer holds this one (see `LeaseHolding`).
+    var leaseLost: Bool {
+        guard let leases = engine.recorder as? any LeaseHolding else { return false }
+        return !leases.holdsLease(runID)
     }
 
     /// Journals a compensation's outcome; a failed write is a warning (the rollback goes on).
