@@ -79,10 +79,12 @@ public final class ScheduleService: Sendable {
     }
 
     /// Reloads when a playbook file changed, checking every 2 s (a stat of each file; the
-    /// daemon itself sleeps until its next fire).
+    /// daemon itself sleeps until its next fire), and adopts orphaned fires as often.
     private func watch() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(2))
+            // A daemon killed between claiming a fire and starting its run left it orphaned: start it here.
+            try? await adoptOrphans()
             let now = host.scheduleStamps()
             guard now != stamps.value else { continue }
             do {
