@@ -24,7 +24,9 @@ enum ImportRules {
         var table: [String: Set<String>] = [:]
         table["SkillbookCore"] = cShims
         for module in middle { table[module] = cShims.union(["SkillbookCore"]) }
-        table["SkillbookHost"] = middle.union(["SkillbookCore"])
+        // The PostgreSQL backend sits beside the store, on its values, rows and process probe.
+        table["SkillbookPostgres"] = cShims.union(["SkillbookCore", "SkillbookStore"])
+        table["SkillbookHost"] = middle.union(["SkillbookCore", "SkillbookPostgres"])
         table["SkillbookCLI"] = middle.union(["SkillbookHost", "SkillbookCore"])
         table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
         table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
