@@ -71,7 +71,7 @@ extension PostgresJournal {
                 case .object(let parameters)? = try decode(row.string("parameters"), "call parameters")
             else { throw malformed("call", of: runID) }
             return JournalCall(
-                key: CallKey(step: step, iteration: row.int("iteration"), batch: row.int("batch")), skill: skill, attempt: attempt,
+                key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), skill: skill, attempt: attempt,
                 parameters: parameters, output: try decode(row.string("output"), "call output"), error: row.string("error"),
                 started: Date(timeIntervalSince1970: started), finished: row.double("finished").map(Date.init(timeIntervalSince1970:)),
                 compensated: row.int("compensated") == 1, order: order, outputMasked: row.int("masked") == 1)
@@ -99,7 +99,7 @@ extension PostgresJournal {
         return try rows.map { row in
             guard let step = row.string("step"), let finished = row.double("finished") else { throw malformed("compensation", of: runID) }
             return JournalCompensation(
-                key: CallKey(step: step, iteration: row.int("iteration"), batch: row.int("batch")), error: row.string("error"),
+                key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), error: row.string("error"),
                 finished: Date(timeIntervalSince1970: finished))
         }
     }

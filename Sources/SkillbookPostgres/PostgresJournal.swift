@@ -121,7 +121,7 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
             WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $9 AND status = 'running')
             """,
             [
-                .text(call.runID), .text(call.key.step), SQLValue(call.key.iteration), SQLValue(call.key.batch), .text(call.skill),
+                .text(call.runID), .text(call.key.step.description), SQLValue(call.key.iteration), SQLValue(call.key.batch), .text(call.skill),
                 .integer(call.attempt), .text(JSONText.encode(.object(call.parameters))), .real(call.started.timeIntervalSince1970),
                 .integer(epoch),
             ], doing: "recording the start of \(call.key)")
@@ -140,7 +140,7 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
               AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $10 AND status = 'running')
             """,
             [
-                .text(call.runID), .text(call.key.step), SQLValue(call.key.iteration), SQLValue(call.key.batch),
+                .text(call.runID), .text(call.key.step.description), SQLValue(call.key.iteration), SQLValue(call.key.batch),
                 .integer(call.attempt), SQLValue(output.map { JSONText.encode($0) }), SQLValue(error),
                 .real(finished.timeIntervalSince1970), .text(call.outputMasked ? "true" : "false"), .integer(epoch),
             ], doing: "recording the result of \(call.key)")
@@ -166,7 +166,7 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
 
     public func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) throws {
         let epoch = try fence(runID)
-        let keyValues: [SQLValue] = [.text(runID), .text(key.step), SQLValue(key.iteration), SQLValue(key.batch)]
+        let keyValues: [SQLValue] = [.text(runID), .text(key.step.description), SQLValue(key.iteration), SQLValue(key.batch)]
         try database.transaction(doing: "recording the undoing of \(key)") { transaction in
             let changed = try transaction.run(
                 """
