@@ -59,6 +59,7 @@ var package = Package(
             name: "skillbook-bench",
             dependencies: [
                 "CYAML", "SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule",
+                "SkillbookHost", "SkillbookPostgres", "SkillbookTesting",
             ]),
         .target(
             name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]),

@@ -166,6 +166,10 @@ extension PostgresJournal {
     /// that is running (by the rules of `journalRun`) or queued. Returns how many were deleted.
     @discardableResult
     public func prune(olderThan cutoff: Date?, keepingNewest keep: Int?) throws -> Int {
+        if cutoff == nil, let keep {
+            // The common case after every run: nothing to do unless over the cap.
+            guard try (database.query("SELECT count(*) AS n FROM runs").first?.int("n") ?? 0) > keep else { return 0 }
+        }
         var live: [Value] = []
         for row in try database.query("SELECT \(Self.runColumns) FROM runs WHERE status IN ('running', 'queued')") {
             let run = try journalRun(row)

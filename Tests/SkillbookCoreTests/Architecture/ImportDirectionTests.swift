@@ -34,7 +34,7 @@ enum ImportRules {
         table["SkillbookMCPTesting"] = ["SkillbookCore", "SkillbookMCP"]
         table["skillbook-mcp-testserver"] = ["SkillbookCore", "SkillbookMCP", "SkillbookMCPTesting"]
         // The bench also measures the C libraries raw (libyaml's parser: the floor of the YAML figure).
-        table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting"]).union(cShims)
+        table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting", "SkillbookPostgres"]).union(cShims)
         return table
     }()
 
