@@ -4,8 +4,9 @@ import SkillbookStore
 
 /// The `FireLedger` in the PostgreSQL state: the `fires` and `schedule_entries` tables shared by
 /// every daemon and `schedule tick` of every machine on that database. `commit` is one
-/// transaction; the primary key (playbook, entry, scheduled_ms) and `ON CONFLICT DO NOTHING` let
-/// exactly one of any number of daemons claim a fire.
+/// transaction, serialised per entry by an advisory lock; the primary key (playbook, entry,
+/// scheduled_ms) and `ON CONFLICT DO NOTHING` let exactly one of any number of daemons claim a
+/// fire, and a decision made on another interval anchor than the stored one is dropped.
 public final class PostgresFireLedger: FireLedger {
     public let database: PostgresDatabase
     private let now: @Sendable () -> Date
@@ -38,7 +39,20 @@ public final class PostgresFireLedger: FireLedger {
     public func commit(_ decision: FireDecision, playbook: String, entry: Int) async throws -> [Fire] {
         let state = String(decoding: try JSONEncoder().encode(decision.state), as: UTF8.self)
         let at = now().timeIntervalSince1970
-        return try database.transaction(doing: "claiming fires of \(playbook)") { transaction in
+        return try database.transaction(doing: "claiming fires of \(playbook)") { transaction -> [Fire] in
+            // One decision of an entry at a time, across daemons; an interval entry's anchor is set
+            // once, so a decision made on another anchor was made before this one was stored (two
+            // daemons starting together): it is dropped, and that daemon decides again from the
+            // stored state.
+            try transaction.query("SELECT pg_advisory_xact_lock(hashtext($1), $2::integer)", [.text(playbook), .integer(entry)])
+            if let text = try transaction.query(
+                "SELECT state FROM schedule_entries WHERE playbook = $1 AND entry = $2", [.text(playbook), .integer(entry)]
+            ).first?.string("state"),
+                let stored = try? JSONDecoder().decode(EntryState.self, from: Data(text.utf8)),
+                let anchor = stored.anchor, decision.state.anchor != anchor
+            {
+                return []
+            }
             try transaction.run(
                 """
                 INSERT INTO schedule_entries (playbook, entry, state, updated) VALUES ($1, $2, $3, $4)

@@ -78,4 +78,20 @@ import Testing
         #expect(run.file == "/p/sample.yaml")
         #expect(try enqueuer.sessions(of: "q3").map(\.kind) == ["worker"])
     }
+
+    @Test func aDecisionOnAnotherIntervalAnchorIsDroppedByTheLedger() async throws {
+        let state = try Backend.postgres.makeState()
+        let first = try state.ledger(pid: 1)
+        let second = try state.ledger(pid: 2)
+        let t0 = Date(timeIntervalSince1970: 1_780_000_000)
+        func decision(anchor: Date) -> FireDecision {
+            FireDecision(
+                start: [Fire(key: FireKey(playbook: "pulse", entry: 0, scheduledAt: anchor))], skipped: [], dropped: 0,
+                state: EntryState(watermark: anchor, anchor: anchor))
+        }
+        #expect(try await first.commit(decision(anchor: t0), playbook: "pulse", entry: 0).count == 1)
+        // A second daemon that read the entry before the first stored its anchor.
+        #expect(try await second.commit(decision(anchor: t0.addingTimeInterval(0.012)), playbook: "pulse", entry: 0).isEmpty)
+        #expect(try await second.state(playbook: "pulse", entry: 0).anchor == t0)
+    }
 }
