@@ -9,6 +9,9 @@ struct Invocation: Sendable {
     var currentDirectory: URL
     /// Whether Ctrl-C and SIGTERM are routed to the running playbook (only in the real process).
     var handlesSignals: Bool
+    /// The MCP servers of `mcp:` manifests, shared by every host of this invocation and stopped
+    /// when its command ends.
+    var mcpServers = MCPServerPool()
 
     /// The host configured by the workspace options (`--playbooks`, `--state`, `--skills`,
     /// `--allow-path`) in this invocation's directory and environment. Confirmations are refused
@@ -18,7 +21,7 @@ struct Invocation: Sendable {
             in: currentDirectory, environment: environment, playbooks: arguments[.playbooks], state: arguments[.state],
             skills: arguments[.skills], allowedPaths: arguments[.allowPath])
         configuration.confirmation = confirmation ?? Self.noTerminal
-        return PlaybookHost(configuration)
+        return PlaybookHost(configuration, mcpServers: mcpServers)
     }
 
     /// `--yes` approves, a terminal asks, anything else refuses.

@@ -86,16 +86,20 @@ public enum SkillbookCLI {
             let suggestion = Suggestion.closest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
             return report(UsageError(message: "unknown command '\(name)'\(suggestion)"), console: console)
         }
+        let code: Int32
         do {
             let parsed: ParsedArguments = try ArgumentParser.parse(Array(arguments.dropFirst(words)), for: command.spec)
             if parsed[.help] {
                 console.writeOut(command.spec.helpText)
                 return 0
             }
-            return try await command.execute(parsed, invocation)
+            code = try await command.execute(parsed, invocation)
         } catch {
-            return report(error, console: console, command: command.spec.name)
+            code = report(error, console: console, command: command.spec.name)
         }
+        // The MCP servers the command's skills started end with it.
+        await invocation.mcpServers.shutdown()
+        return code
     }
 
     /// The one place that turns an error into a message and an exit code.

@@ -9,10 +9,16 @@ public struct LoadedRegistry: Sendable {
     public var warnings: [Diagnostic]
     /// The manifest files' text by display name, so a diagnostic prints with its line.
     public var sources: [String: String]
+    /// The warnings (also in `warnings`) of MCP servers whose skills are missing because their
+    /// tools could not be listed: a run reports these even where manifest warnings are not shown,
+    /// since a step of such a server fails as an unknown skill.
+    public var serversWithoutSkills: [Diagnostic] = []
 }
 
 extension PlaybookHost {
-    /// The built-in skills and the manifest skills of the configuration's skill folders.
+    /// The built-in skills, the manifest skills of the configuration's skill folders, and the
+    /// skills of their MCP servers from the servers' cached tool lists (this never starts a
+    /// server: `listUncachedMCPServers()` fills the caches first where needed).
     ///
     /// Throws `missingSkillsFolder` for a folder that does not exist, `invalidManifests` with every
     /// manifest problem when any is an error, `invalidRegistry` for a duplicate id.
@@ -23,7 +29,7 @@ extension PlaybookHost {
             let path = directory.standardizedFileURL.path
             throw .missingSkillsFolder(path: path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path)
         }
-        let runner = ProcessRunner(inheritedEnvironment: configuration.environment, workingDirectory: configuration.currentDirectory.path)
+        let runner = processRunner
         let skills = SkillEnvironment(
             stateDirectory: configuration.stateDirectory, currentDirectory: configuration.currentDirectory,
             allowedRoots: [configuration.currentDirectory, configuration.stateDirectory] + configuration.allowedPaths,
@@ -36,23 +42,35 @@ extension PlaybookHost {
         }
         let loader = ManifestLoader(runner: runner, workingDirectory: configuration.currentDirectory.path)
         let manifests = loader.load(directories: configuration.skillDirectories, into: &registry, displayPath: displayPath)
-        if manifests.diagnostics.hasErrors {
-            throw .invalidManifests(diagnostics: manifests.diagnostics, sources: manifests.sources)
+        var diagnostics = manifests.diagnostics
+        var withoutSkills: [Diagnostic] = []
+        if !diagnostics.hasErrors {
+            withoutSkills = registerMCPSkills(of: manifests.servers, into: &registry, runner: runner, diagnostics: &diagnostics)
+            diagnostics = diagnostics.sortedByLocation()
         }
-        return LoadedRegistry(registry: registry, warnings: manifests.diagnostics, sources: manifests.sources)
+        if diagnostics.hasErrors {
+            throw .invalidManifests(diagnostics: diagnostics, sources: manifests.sources)
+        }
+        return LoadedRegistry(registry: registry, warnings: diagnostics, sources: manifests.sources, serversWithoutSkills: withoutSkills)
     }
 
-    /// The registry, its manifest warnings reported to `onNotice`.
-    func registry(_ onNotice: HostNoticeHandler) throws(HostError) -> SkillRegistry {
+    /// The registry (after listing the MCP servers that have no cached tool list), its manifest
+    /// warnings reported to `onNotice`, and the servers left without skills as `diagnostics`.
+    func registry(_ onNotice: HostNoticeHandler) async throws(HostError) -> SkillRegistry {
+        await listUncachedMCPServers()
         let loaded = try loadRegistry()
         if !loaded.warnings.isEmpty { onNotice(.manifestWarnings(loaded.warnings, sources: loaded.sources)) }
+        if !loaded.serversWithoutSkills.isEmpty { onNotice(.diagnostics(loaded.serversWithoutSkills, sources: loaded.sources)) }
         return loaded.registry
     }
 }
 
 extension PlaybookHost {
-    /// The registry, its manifest warnings reported to `onNotice` as `manifestWarnings`.
+    /// The registry, its manifest warnings reported to `onNotice` as `manifestWarnings` (from
+    /// cached tool lists only: call `listUncachedMCPServers()` first to fill them).
     public func loadRegistry(reporting onNotice: HostNoticeHandler) throws(HostError) -> SkillRegistry {
-        try registry(onNotice)
+        let loaded = try loadRegistry()
+        if !loaded.warnings.isEmpty { onNotice(.manifestWarnings(loaded.warnings, sources: loaded.sources)) }
+        return loaded.registry
     }
 }

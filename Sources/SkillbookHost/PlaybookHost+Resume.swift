@@ -43,7 +43,7 @@ extension PlaybookHost {
     /// rolled back; when its playbook file changed (unless `force`); when a secret input is not
     /// given again; and when an uncertain call has no decision. Takes the run over in the journal.
     public func prepareResume(_ request: ResumeRequest, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PreparedRun {
-        let registry = try registry(onNotice)
+        let registry = try await registry(onNotice)
         let journal = try openJournal()
         let runID = try await HostError.journaling { try await journal.resolveRunID(request.run) }
         guard let timeline = try await HostError.journaling({ try await journal.timeline(runID) }) else {

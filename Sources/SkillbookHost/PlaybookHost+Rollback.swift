@@ -9,7 +9,7 @@ extension PlaybookHost {
     /// cannot be undone: the rollback then ends `rollback_incomplete`, naming it.
     /// Takes the run over in the journal.
     public func prepareRollback(run reference: String, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PreparedRun {
-        let registry = try registry(onNotice)
+        let registry = try await registry(onNotice)
         let journal = try openJournal()
         let runID = try await HostError.journaling { try await journal.resolveRunID(reference) }
         guard let timeline = try await HostError.journaling({ try await journal.timeline(runID) }) else {

@@ -38,7 +38,7 @@ extension PlaybookHost {
     /// checks the playbook, reads and coerces the inputs, opens the journal (not for a dry run)
     /// and records the playbook's file for the run. Nothing runs yet; warnings go to `onNotice`.
     public func prepareRun(_ request: RunRequest, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PreparedRun {
-        let registry = try registry(onNotice)
+        let registry = try await registry(onNotice)
         let url = try locatePlaybook(request.playbook)
         let file = try loadPlaybook(at: url, registry: registry)
         guard let playbook = file.playbook else { throw .invalidPlaybook(diagnostics: file.result.diagnostics, sources: file.sources) }

@@ -10,12 +10,17 @@ import SkillbookSkills
 /// app each make one and render what it reports.
 ///
 /// A host keeps no state between calls: every call builds what it needs from the configuration,
-/// so manifests or playbooks changed on disk are picked up by the next call.
+/// so manifests or playbooks changed on disk are picked up by the next call. The one exception is
+/// `mcpServers`: the MCP servers its skills started stay up for later calls, until `shutdown()`.
 public struct PlaybookHost: Sendable {
     public let configuration: HostConfiguration
+    /// The MCP servers of `mcp:` manifests, shared by every copy of this host (and by other hosts
+    /// given the same pool). Whoever makes the host calls `shutdown()` when done.
+    public let mcpServers: MCPServerPool
 
-    public init(_ configuration: HostConfiguration) {
+    public init(_ configuration: HostConfiguration, mcpServers: MCPServerPool = MCPServerPool()) {
         self.configuration = configuration
+        self.mcpServers = mcpServers
     }
 
     /// The engine's side effects, from the configuration.

@@ -12,14 +12,18 @@ public struct Engine: Sendable {
     public let resources: any ResourceLocking
     /// The journal, when runs are recorded.
     public let recorder: (any RunRecorder)?
+    /// How long a text the journal keeps whole (see `JournalValueLimit`).
+    public let journalValueLimit: JournalValueLimit
 
     /// Attempts per compensation before giving up on it.
     public static let compensationAttempts = 3
 
     public init(
         registry: SkillRegistry, environment: EngineEnvironment = .live, confirmer: any Confirmer = RefusingConfirmer(),
-        resources: any ResourceLocking = ResourceLocks.shared, recorder: (any RunRecorder)? = nil
+        resources: any ResourceLocking = ResourceLocks.shared, recorder: (any RunRecorder)? = nil,
+        journalValueLimit: JournalValueLimit = .standard
     ) {
+        self.journalValueLimit = journalValueLimit
         self.registry = registry
         self.environment = environment
         self.confirmer = confirmer
@@ -138,7 +142,12 @@ public struct Engine: Sendable {
             started: execution.started, finished: environment.now())
         result.failureKind = failure == nil ? nil : kind
         if !execution.dryRun, let recorder {
-            do { try await recorder.runFinished(result) } catch {
+            // The journal keeps large outputs cut short; the caller gets them whole.
+            var recorded = result
+            if case .object(let bounded) = journalValueLimit.bounded(.object(recorded.outputs)).value {
+                recorded.outputs = bounded
+            }
+            do { try await recorder.runFinished(recorded) } catch {
                 onEvent(.warning(RunWarning(step: nil, message: redactor.redact("the journal could not record the run's end: \(error)"))))
             }
         }

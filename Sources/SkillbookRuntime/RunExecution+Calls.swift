@@ -50,9 +50,11 @@ extension RunExecution {
                         call: CompletedCall(parameters: parameters, output: output), rollback: step.rollback,
                         playbook: playbook))
                 if let recorder = engine.recorder {
-                    let kept = state.redactor.redact(output)
+                    let redacted = state.redactor.redact(output)
+                    // A query's large texts are kept cut short: a resume runs the query again.
+                    let (kept, cut) = descriptor.kind == .query ? engine.journalValueLimit.bounded(redacted) : (redacted, false)
                     var finished = record
-                    finished.outputMasked = kept != output
+                    finished.outputMasked = redacted != output || cut
                     do {
                         try await recorder.callFinished(finished, output: kept, error: nil, finished: engine.environment.now())
                     } catch {

@@ -139,10 +139,14 @@ extension RunExecution {
     func record(step: StepPath, _ status: StepStatus, output: Value?, error: String?, kind: FailureKind? = nil) async {
         guard !dryRun, let recorder = engine.recorder else { return }
         let redactor = state.redactor
-        let kept = output.map(redactor.redact)
+        let redacted = output.map(redactor.redact)
+        // Large texts are kept cut short: a resume works the step's output out again from its calls.
+        let bounded = redacted.map(engine.journalValueLimit.bounded)
+        let kept = bounded?.value
         do {
             try await recorder.stepFinished(
-                runID: runID, step: step.description, status: status, output: kept, outputMasked: kept != output,
+                runID: runID, step: step.description, status: status, output: kept,
+                outputMasked: redacted != output || bounded?.cut == true,
                 error: error.map(redactor.redact))
         } catch {
             onEvent(.warning(RunWarning(step: step, message: redactor.redact("the journal could not record the end of the step: \(error)"))))

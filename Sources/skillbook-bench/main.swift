@@ -27,6 +27,7 @@ func runBenchmarks(state: URL) async throws {
         ("yaml_throughput", { try await YAMLThroughputBench().run() }),
         ("schedule_next_fire", { [try await ScheduleNextFireBench().run()] }),
         ("cold_start", { try ColdStartBench(state: state).run() }),
+        ("big_value", { try BigValueBench(state: state).run() }),
         // The real daemon: fire latency, then idle CPU and RSS with 100 schedules (see ScheduleDaemonBench).
         ("schedule", { try ScheduleDaemonBench(state: state).run() }),
         // The agent's four figures (top-1, uncovered refused, decision p50/p95 over 200 skills) come from one pass.

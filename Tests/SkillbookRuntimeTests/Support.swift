@@ -18,6 +18,7 @@ final class EngineFixture {
     var library: [String: String] = [:]
     var confirmer: any Confirmer = RefusingConfirmer()
     var recorder: (any RunRecorder)?
+    var journalValueLimit = JournalValueLimit.standard
     let resources = ResourceLocks()
 
     /// - Parameter replacing: built-in skills to swap for test doubles, given the real ones.
@@ -51,7 +52,7 @@ final class EngineFixture {
     var engine: Engine {
         Engine(
             registry: registry, environment: .test(sleeps: sleeps), confirmer: confirmer, resources: resources,
-            recorder: recorder)
+            recorder: recorder, journalValueLimit: journalValueLimit)
     }
 
     func run(_ yaml: String, inputs: ValueObject = ValueObject(), dryRun: Bool = false) async throws -> RunResult {

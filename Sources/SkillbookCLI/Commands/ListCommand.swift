@@ -10,6 +10,7 @@ enum ListCommand: Command {
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         let host = invocation.host(arguments)
+        await host.listUncachedMCPServers()
         let registry = try host.loadRegistry().registry
         var rows: [Value] = []
         var table: [[String]] = []

@@ -30,6 +30,7 @@ enum MCPCommand: Command {
             throw UsageError(message: "--tools expects one of \(names.joined(separator: ", ")), got '\(text)'\(hint)", command: spec.name)
         }
         let host = invocation.host(arguments, confirmation: arguments[.yes] ? .approveAll : nil)
+        await host.listUncachedMCPServers()
         _ = try host.loadRegistry(reporting: invocation.notices(manifestWarnings: true))
         let console = invocation.console
         await host.serveMCP(tools: selection, approveAll: arguments[.yes], version: SkillbookCLI.version) { line in

@@ -13,7 +13,9 @@ enum SchemaCommand: Command {
         examples: ["skillbook schema > playbook.schema.json"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let registry = try invocation.host(arguments).loadRegistry().registry
+        let host = invocation.host(arguments)
+        await host.listUncachedMCPServers()
+        let registry = try host.loadRegistry().registry
         invocation.console.out(JSONText.encode(PlaybookJSONSchema.make(skillIDs: registry.ids), pretty: true))
         return 0
     }

@@ -10,6 +10,7 @@ enum ShowCommand: Command {
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         let host = invocation.host(arguments)
+        await host.listUncachedMCPServers()
         let registry = try host.loadRegistry().registry
         let file = try host.loadPlaybook(at: host.locatePlaybook(arguments.positionals[0]), registry: registry)
         DiagnosticPrinter(console: invocation.console, sources: [file.displayName: file.text]).print(file.result.diagnostics)

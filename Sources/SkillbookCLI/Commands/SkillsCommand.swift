@@ -13,10 +13,16 @@ enum SkillsCommand: Command {
         options: [Option.json.withHelp("Print descriptors with parameters and output as JSON Schema.").spec, Option.markdown.spec],
         alternatives: [[Option.json.spec, Option.markdown.spec]],
         positionals: 0...1,
+        discussion: """
+            The skills of an MCP server (an 'mcp:' manifest) come from its tool list cached in the state
+            folder; when there is none yet, the server is started once to list its tools.
+            """,
         examples: ["skillbook skills", "skillbook skills notes.create --json", "skillbook skills --markdown > docs/skills.md"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
-        let registry = try invocation.host(arguments).loadRegistry(reporting: invocation.notices(manifestWarnings: true))
+        let host = invocation.host(arguments)
+        await host.listUncachedMCPServers()
+        let registry = try host.loadRegistry(reporting: invocation.notices(manifestWarnings: true))
         let console = invocation.console
         if arguments[.json] && arguments[.markdown] {
             throw UsageError(message: "choose one of --json and --markdown", command: "skills")

@@ -11,12 +11,15 @@ enum ValidateCommand: Command {
             Checks YAML syntax, keys, skills, parameters against each skill's schema, and every
             ${{ … }} expression; manifest skills are checked as they load (their warnings print too). PATH is a playbook file or a folder of them; with no PATH, every
             playbook in the playbooks folder. Problems print as file:line:column: error: message.
+            The skills of an MCP server (an 'mcp:' manifest) come from its tool list cached in the state
+            folder; when there is none yet, validate starts the server once to list its tools.
             Exit code 0 when all are valid, 2 when any has an error.
             """,
         examples: ["skillbook validate", "skillbook validate Playbooks/morning-briefing.yaml"])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         let host = invocation.host(arguments)
+        await host.listUncachedMCPServers()
         let registry = try host.loadRegistry(reporting: invocation.notices(manifestWarnings: true))
         var files: [URL] = []
         if arguments.positionals.isEmpty {

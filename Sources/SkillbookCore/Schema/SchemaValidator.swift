@@ -107,12 +107,16 @@ public enum SchemaValidator {
 
     /// Lengths in Unicode code points; `pattern` searches the same text, scalar by scalar.
     private static func checkString(_ text: String, _ fields: SchemaFields, _ fail: (String) -> Void) {
-        let length = text.unicodeScalars.count
-        if let minLength = fields.minLength, length < minLength {
-            fail(minLength == 1 ? "must not be empty" : "must be at least \(minLength) characters long, got \(length)")
-        }
-        if let maxLength = fields.maxLength, length > maxLength {
-            fail("must be at most \(maxLength) characters long, got \(length)")
+        // Counted only when a bound asks, over the UTF-8 bytes (every byte but a continuation byte
+        // starts a code point): a large text costs one quick pass, or none.
+        if fields.minLength != nil || fields.maxLength != nil {
+            let length = text.utf8.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+            if let minLength = fields.minLength, length < minLength {
+                fail(minLength == 1 ? "must not be empty" : "must be at least \(minLength) characters long, got \(length)")
+            }
+            if let maxLength = fields.maxLength, length > maxLength {
+                fail("must be at most \(maxLength) characters long, got \(length)")
+            }
         }
         if let pattern = fields.pattern, !matches(text, pattern) {
             fail((try? Regex(pattern)) == nil ? "has an invalid pattern '\(pattern)' in its schema" : "must match the pattern '\(pattern)'")

@@ -9,7 +9,7 @@ extension PlaybookHost {
     public func prepareSkillRun(_ skill: String, arguments: ValueObject, onNotice: HostNoticeHandler = { _ in })
         async throws(HostError) -> PreparedRun
     {
-        let registry = try registry(onNotice)
+        let registry = try await registry(onNotice)
         let file = "mcp:\(skill)"
         let here = SourceLocation(file: file, line: 1, column: 1)
         let range = SourceRange(start: here, end: here)

@@ -21,7 +21,7 @@ extension PlaybookHost {
     public func prepareClaimed(_ claimed: ClaimedRun, journal: PostgresJournal) async -> ClaimedWork {
         let runID = claimed.run.id
         do throws(HostError) {
-            let registry = try registry { _ in }
+            let registry = try await registry { _ in }
             guard let timeline = try HostError.journaling({ try journal.timeline(runID) }) else {
                 throw .journal(JournalError(.notFound, "no run \(runID)"))
             }

@@ -1,4 +1,10 @@
 public import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 public import SkillbookCore
 public import SkillbookSchedule
 
@@ -33,7 +39,7 @@ extension PlaybookHost {
     /// Reads every playbook file of the playbooks folder and keeps those with a schedule; a file
     /// with errors is listed in `broken`. Throws only when the skills cannot be loaded.
     public func scheduledWorkspace() throws(HostError) -> ScheduledWorkspace {
-        let registry = try registry { _ in }
+        let registry = try loadRegistry().registry
         var entries: [ScheduledWorkspace.Entry] = []
         var broken: [ScheduledWorkspace.Broken] = []
         for url in playbookFiles() {
@@ -55,12 +61,21 @@ extension PlaybookHost {
     /// The modification date and size of each playbook file: a change means a reload.
     public func scheduleStamps() -> [String: String] {
         var stamps: [String: String] = [:]
-        for url in playbookFiles() {
-            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-            let date = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
-            stamps[url.path] = "\(date)/\(size)"
-        }
+        for url in playbookFiles() { stamps[url.path] = Self.stamp(url.path) }
         return stamps
+    }
+
+    /// A file's modification time (to the nanosecond) and size from one `stat` call: the daemon's
+    /// watcher takes this every 2 s for every playbook, so it avoids `attributesOfItem` (which also
+    /// looks up owner and group names).
+    static func stamp(_ path: String) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "missing" }
+        #if canImport(Darwin)
+            let time = status.st_mtimespec
+        #else
+            let time = status.st_mtim
+        #endif
+        return "\(time.tv_sec).\(time.tv_nsec)/\(status.st_size)"
     }
 }

@@ -1,6 +1,5 @@
 public import SkillbookCore
 import Foundation
-import Synchronization
 
 /// What a `tools/call` returned.
 public struct MCPCallResult: Sendable, Hashable {
@@ -15,8 +14,16 @@ public struct MCPCallResult: Sendable, Hashable {
     }
 }
 
-/// A client of one MCP server on stdio: it spawns the server, does the `initialize` handshake
-/// (2025-11-25), lists and calls tools, and shuts it down as the stdio transport says.
+/// A client of one MCP server on stdio: it spawns the server, agrees on a protocol revision,
+/// lists and calls tools, and shuts it down as the stdio transport says.
+///
+/// Revision: it asks `server/discover` first (the stateless 2026-07-28 revision); when the
+/// server answers listing 2026-07-28, every request then carries its `_meta` (revision, client
+/// capabilities, client info) and no handshake is made. When the server refuses the request (a
+/// JSON-RPC error such as -32601, as servers of earlier revisions answer) or does not list that
+/// revision, it falls back to the `initialize` handshake (2025-11-25, or what the server offers
+/// of 2025-06-18 and 2025-03-26). A server that does not answer `server/discover` at all within
+/// the timeout is taken as hanging, not as old.
 ///
 /// Semantics: every request has the command's `timeout`; a server that exits, closes its
 /// output, writes a line that is not JSON-RPC or does not answer in time fails the request
@@ -35,6 +42,9 @@ public actor MCPClient {
     /// What the server said about itself in `initialize`.
     public private(set) var serverInfo: Value?
     public private(set) var protocolVersion: String?
+    /// Requests carry `_meta` (2026-07-28) instead of relying on the handshake.
+    private var stateless = false
+    private static let clientInfo: Value = ["name": "skillbook", "version": "1"]
 
     /// `processes` starts the server (the host's `ProcessRunning`: no shell, a clean environment).
     public init(command: MCPServerCommand, processes: any ProcessRunning, log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -86,11 +96,13 @@ public actor MCPClient {
                 }
             }
         }
+        stateless = false
+        if try await discover() { return }
         let result = try await send(
             "initialize",
             [
                 "protocolVersion": .string(MCPProtocolVersion.v2025_11_25.name), "capabilities": [:],
-                "clientInfo": ["name": "skillbook", "version": "1"],
+                "clientInfo": Self.clientInfo,
             ])
         guard let version = result["protocolVersion"]?.stringValue else {
             await stop()
@@ -104,6 +116,39 @@ public actor MCPClient {
         protocolVersion = version
         serverInfo = result["serverInfo"]
         connection.notify("notifications/initialized")
+    }
+
+    /// `server/discover`: whether the server speaks 2026-07-28 (then requests carry `_meta`).
+    /// A refusal means an older server; any other failure is thrown.
+    private func discover() async throws(MCPClientError) -> Bool {
+        stateless = true
+        let result: Value
+        do {
+            result = try await send("server/discover", nil)
+        } catch .refused {
+            stateless = false
+            return false
+        }
+        let modern = MCPProtocolVersion.v2026_07_28.name
+        guard result["supportedVersions"]?.arrayValue?.contains(.string(modern)) == true else {
+            stateless = false
+            return false
+        }
+        protocolVersion = modern
+        serverInfo = result["_meta"]?[MCPRequestMeta.serverInfoKey] ?? result["serverInfo"]
+        return true
+    }
+
+    /// `params` with the per-request `_meta` of 2026-07-28 when the client speaks it.
+    private func enveloped(_ params: ValueObject?) -> ValueObject? {
+        guard stateless else { return params }
+        var params = params ?? [:]
+        var meta = params["_meta"]?.objectValue ?? [:]
+        meta[MCPRequestMeta.versionKey] = .string(MCPProtocolVersion.v2026_07_28.name)
+        meta[MCPRequestMeta.capabilitiesKey] = [:]
+        meta[MCPRequestMeta.clientInfoKey] = Self.clientInfo
+        params["_meta"] = .object(meta)
+        return params
     }
 
     /// Every tool the server offers (following `nextCursor`), starting the server if needed.
@@ -188,7 +233,14 @@ public actor MCPClient {
     private func send(_ method: String, _ params: ValueObject?) async throws(MCPClientError) -> Value {
         guard let connection, let process else { throw .exited(command: command.display, status: "is not running", stderr: "") }
         do {
-            return try await connection.request(method, params: params, timeout: command.timeout)
+            let result = try await connection.request(method, params: enveloped(params), timeout: command.timeout)
+            if stateless, let type = result["resultType"]?.stringValue, type != "complete" {
+                throw MCPClientError.badAnswer(
+                    command: command.display, method: method, detail: "it asks for more input ('\(type)'), which this client cannot give")
+            }
+            return result
+        } catch let error as MCPClientError {
+            throw error
         } catch let error as JSONRPCError {
             throw .refused(command: command.display, method: method, error: error)
         } catch let error as JSONRPCConnectionError {
@@ -208,42 +260,5 @@ public actor MCPClient {
             // Cancelled: the connection told the server; the server stays up.
             throw .cancelled(command: command.display)
         }
-    }
-}
-
-/// Progress callbacks by token.
-final class ProgressHandlers: Sendable {
-    private let state = Mutex<(next: Int, handlers: [String: @Sendable (MCPProgress) -> Void])>((1, [:]))
-
-    func register(_ handler: @escaping @Sendable (MCPProgress) -> Void) -> String {
-        state.withLock { state in
-            defer { state.next += 1 }
-            let key = "skillbook-\(state.next)"
-            state.handlers[key] = handler
-            return key
-        }
-    }
-
-    func remove(_ key: String) { _ = state.withLock { $0.handlers.removeValue(forKey: key) } }
-
-    func deliver(_ params: ValueObject) {
-        guard let key = params["progressToken"].map({ $0.stringValue ?? $0.interpolatedText }),
-            let progress = params["progress"]?.doubleValue,
-            let handler = state.withLock({ $0.handlers[key] })
-        else { return }
-        handler(MCPProgress(progress: progress, total: params["total"]?.doubleValue, message: params["message"]?.stringValue))
-    }
-}
-
-/// A continuation resumed by whichever caller comes first.
-final class OneShot<T: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<T, Never>?>
-
-    init(_ continuation: CheckedContinuation<T, Never>) {
-        self.continuation = Mutex(continuation)
-    }
-
-    func resume(_ value: T) {
-        continuation.withLock { $0.take() }?.resume(returning: value)
     }
 }

@@ -5,10 +5,13 @@ public struct MCPSourceConfiguration: Sendable, Hashable {
     /// The first part of every skill id (`calc` → `calc.add`): lowercase letters, digits, `_`.
     public var prefix: String
     public var command: MCPServerCommand
+    /// The path of the manifest that declares it (with the command, the key of its tool-list cache).
+    public var manifest: String?
 
-    public init(prefix: String, command: MCPServerCommand) {
+    public init(prefix: String, command: MCPServerCommand, manifest: String? = nil) {
         self.prefix = prefix
         self.command = command
+        self.manifest = manifest
     }
 
     /// Whether `prefix` can start a skill id.
@@ -35,6 +38,7 @@ public final class MCPSkillSource: Sendable {
     public let configuration: MCPSourceConfiguration
     let client: MCPClient
     let cache: MCPToolListCache?
+    private let processes: any ProcessRunning
     private let log: @Sendable (String) -> Void
 
     /// `processes` starts the server; `cacheDirectory`: the state folder (`nil` keeps no cache);
@@ -45,12 +49,15 @@ public final class MCPSkillSource: Sendable {
     ) {
         self.configuration = configuration
         self.log = log
+        self.processes = processes
         client = MCPClient(command: configuration.command, processes: processes, log: log)
-        cache = cacheDirectory.map { MCPToolListCache(directory: $0, prefix: configuration.prefix) }
+        cache = cacheDirectory.map {
+            MCPToolListCache(directory: $0, prefix: configuration.prefix, manifest: configuration.manifest, command: configuration.command)
+        }
     }
 
     public func cachedSkills() -> MCPSkillSet? {
-        cache?.load(for: configuration.command).map(skillSet)
+        cache?.load().map(skillSet)
     }
 
     public func loadSkills() async throws(MCPClientError) -> MCPSkillSet {
@@ -70,18 +77,34 @@ public final class MCPSkillSource: Sendable {
     private func refreshedTools() async throws(MCPClientError) -> [MCPTool] {
         let tools = try await client.listTools()
         do {
-            try cache?.save(tools, for: configuration.command)
+            try cache?.save(tools)
         } catch {
             log("cannot write the tool list cache \(cache?.file ?? ""): \(error)")
         }
         return tools
     }
 
+    /// A skill's own timeout: the server's answer time, plus time to start and stop it, so that
+    /// a server that does not answer fails with the client's message naming it (and is restarted).
+    public var skillTimeout: Double {
+        configuration.command.timeout + 2 * configuration.command.shutdownGrace + 1
+    }
+
+    /// Whether the server's program can be started here, and why not.
+    public var availability: SkillDescriptor.Availability {
+        let program = configuration.command.arguments.first ?? ""
+        guard processes.locate(program) == nil else { return .available }
+        return .unavailable(
+            reason: program.contains("/")
+                ? "the MCP server's program '\(program)' is not an executable file" : "the MCP server's program '\(program)' not found on PATH")
+    }
+
     private func skillSet(_ tools: [MCPTool]) -> MCPSkillSet {
-        let (descriptors, warnings) = MCPToolMapping.descriptors(
-            for: tools, prefix: configuration.prefix, timeout: configuration.command.timeout)
+        let (descriptors, warnings) = MCPToolMapping.descriptors(for: tools, prefix: configuration.prefix, timeout: skillTimeout)
+        let availability = availability
         var skills: [any Skill] = []
-        for descriptor in descriptors {
+        for var descriptor in descriptors {
+            descriptor.availability = availability
             guard let tool = tools.first(where: { MCPToolMapping.skillID(prefix: configuration.prefix, tool: $0.name) == descriptor.id })
             else { continue }
             skills.append(MCPToolSkill(descriptor: descriptor, toolName: tool.name, structured: tool.outputSchema != nil, source: self))
@@ -115,7 +138,13 @@ struct MCPToolSkill: Skill {
         } catch .cancelled {
             throw CancellationError()
         } catch {
-            throw SkillError("\(descriptor.id): \(error)")
+            let kind: FailureKind =
+                switch error {
+                case .cannotStart: .unavailable
+                case .timedOut: .timeout
+                default: .skill
+                }
+            throw SkillError("\(descriptor.id): \(error)", kind: kind)
         }
         if result.isError {
             throw SkillError("\(descriptor.id): " + MCPClientError.toolFailed(tool: toolName, text: result.text).description)

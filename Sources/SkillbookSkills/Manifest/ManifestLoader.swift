@@ -4,7 +4,8 @@ public import SkillbookCore
 /// Reads skill manifests (`*.yaml`, `*.yml`) from folders, with every problem as a diagnostic.
 ///
 /// A manifest with errors is left out (and its diagnostics reported); a manifest whose command
-/// is not on PATH is kept, marked unavailable with the reason.
+/// is not on PATH is kept, marked unavailable with the reason. A manifest with the key `mcp`
+/// declares an MCP server instead of a command (`MCPServerManifest`): the host makes its skills.
 public struct ManifestLoader: Sendable {
     public var runner: any ProcessRunning
     /// Where manifest commands run; `nil` keeps the current directory.
@@ -17,6 +18,8 @@ public struct ManifestLoader: Sendable {
 
     public struct Result: Sendable {
         public var skills: [ManifestSkill] = []
+        /// The manifests that declare an MCP server (`mcp:`), in file order.
+        public var servers: [MCPServerManifest] = []
         /// Sorted by file, line and column.
         public var diagnostics: [Diagnostic] = []
         /// Each file's text by its display name, so a printer can show the offending line.
@@ -35,6 +38,7 @@ public struct ManifestLoader: Sendable {
             return result
         }
         var seen: [String: SourceLocation] = [:]
+        var prefixes: [String: SourceLocation] = [:]
         for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
             let url = directory.appendingPathComponent(name)
             let file = displayPath(url)
@@ -45,9 +49,24 @@ public struct ManifestLoader: Sendable {
                 continue
             }
             result.sources[file] = text
-            let (skill, diagnostics) = load(text, file: file, manifestDirectory: directory.path)
+            let (entry, diagnostics) = loadEntry(text, file: file, path: url.path, manifestDirectory: directory.path)
             result.diagnostics += diagnostics
-            guard let skill else { continue }
+            let skill: ManifestSkill
+            switch entry {
+            case nil: continue
+            case .server(let server):
+                if let first = prefixes[server.prefix] {
+                    result.diagnostics.append(
+                        .error(
+                            "prefix '\(server.prefix)' is already used by the MCP server declared at \(first); prefixes must be unique",
+                            at: server.prefixLocation))
+                } else {
+                    prefixes[server.prefix] = server.prefixLocation
+                    result.servers.append(server)
+                }
+                continue
+            case .skill(let loaded): skill = loaded
+            }
             if let first = seen[skill.manifest.id] {
                 result.diagnostics.append(
                     .error(
@@ -62,8 +81,19 @@ public struct ManifestLoader: Sendable {
         return result
     }
 
-    /// One manifest's text.
-    public func load(_ text: String, file: String, manifestDirectory: String? = nil) -> (skill: ManifestSkill?, diagnostics: [Diagnostic]) {
+    /// What one manifest declares.
+    public enum Entry: Sendable {
+        /// A command run as a skill.
+        case skill(ManifestSkill)
+        /// An MCP server whose tools are skills.
+        case server(MCPServerManifest)
+    }
+
+    /// One manifest's text: a command skill, or (with the key `mcp`) an MCP server. `path` is
+    /// the file's absolute path when it has one.
+    public func loadEntry(_ text: String, file: String, path: String? = nil, manifestDirectory: String? = nil) -> (
+        entry: Entry?, diagnostics: [Diagnostic]
+    ) {
         let root: YAMLNode?
         do {
             root = try YAMLLoader().load(text, file: file)
@@ -71,12 +101,25 @@ public struct ManifestLoader: Sendable {
             return (nil, error.diagnostics)
         }
         var diagnostics: [Diagnostic] = []
+        if let root, root["mcp"] != nil {
+            var server = MCPServerManifestDecoder().decode(root, file: file, diagnostics: &diagnostics)
+            server?.path = path ?? file
+            server?.directory = manifestDirectory
+            return (server.map(Entry.server), diagnostics.sortedByLocation())
+        }
         guard let manifest = ManifestDecoder().decode(root, file: file, diagnostics: &diagnostics) else {
             return (nil, diagnostics.sortedByLocation())
         }
         let skill = ManifestSkill(
             manifest: manifest, runner: runner, workingDirectory: workingDirectory, manifestDirectory: manifestDirectory)
-        return (skill, diagnostics.sortedByLocation())
+        return (.skill(skill), diagnostics.sortedByLocation())
+    }
+
+    /// One manifest's text as a command skill (`nil` for one that declares an MCP server).
+    public func load(_ text: String, file: String, manifestDirectory: String? = nil) -> (skill: ManifestSkill?, diagnostics: [Diagnostic]) {
+        let (entry, diagnostics) = loadEntry(text, file: file, manifestDirectory: manifestDirectory)
+        guard case .skill(let skill) = entry else { return (nil, diagnostics) }
+        return (skill, diagnostics)
     }
 
     /// Loads each folder and registers its skills in `registry`. A manifest whose id is already
@@ -89,6 +132,17 @@ public struct ManifestLoader: Sendable {
             let result = load(directory: directory, displayPath: displayPath)
             combined.diagnostics += result.diagnostics
             combined.sources.merge(result.sources) { first, _ in first }
+            for server in result.servers {
+                if let first = combined.servers.first(where: { $0.prefix == server.prefix }) {
+                    combined.diagnostics.append(
+                        .error(
+                            "prefix '\(server.prefix)' is already used by the MCP server declared at \(first.prefixLocation); "
+                                + "prefixes must be unique",
+                            at: server.prefixLocation))
+                } else {
+                    combined.servers.append(server)
+                }
+            }
             for skill in result.skills {
                 do {
                     try registry.register(skill)

@@ -16,7 +16,9 @@ import Testing
         let client = MCPClient(command: MCPServerCommand([Paths.testServer]), processes: ProcessRunner())
         let tools = try await client.listTools()
         #expect(tools.map(\.name) == ["demo.add_note", "demo.count", "demo.echo", "demo.fail", "demo.list_notes"])
-        #expect(await client.protocolVersion == "2025-11-25")
+        // Our own server speaks the stateless revision: discovered, no handshake, `_meta` on each
+        // request (the server refuses a request without it when there was no `initialize`).
+        #expect(await client.protocolVersion == "2026-07-28")
         #expect(await client.serverInfo == ["name": "skillbook-mcp-testserver", "version": "1.0"])
         let echo = try await client.callTool("demo.echo", arguments: ["text": "hi", "times": 2])
         #expect(echo == MCPCallResult(content: [["type": "text", "text": #"{"text":"hi hi"}"#]], structuredContent: ["text": "hi hi"], isError: false))
@@ -29,6 +31,36 @@ import Testing
         #expect(reports.all.map(\.progress) == [1, 2, 3])
         await client.stop()
         #expect(await !client.isRunning)
+    }
+
+    @Test func aServerOfTheHandshakeEraIsReachedThroughInitialize() async throws {
+        let client = MCPClient(command: try Self.misbehaving("ok"), processes: ProcessRunner())
+        #expect(try await client.listTools().map(\.name) == ["crash"])
+        #expect(await client.protocolVersion == "2025-06-18")
+        #expect(await client.serverInfo == ["name": "misbehaving", "version": "1"])
+        #expect(try await client.callTool("crash", arguments: [:]).text == "ok")
+        await client.stop()
+    }
+
+    @Test func aDiscoverAnswerWithoutTheStatelessRevisionFallsBackToInitialize() async throws {
+        let client = MCPClient(command: try Self.misbehaving("discover_legacy"), processes: ProcessRunner())
+        #expect(try await client.listTools().map(\.name) == ["crash"])
+        #expect(await client.protocolVersion == "2025-06-18")
+        await client.stop()
+    }
+
+    @Test func aStatelessResultAskingForInputIsAClearError() async throws {
+        let command = try Self.misbehaving("input_required")
+        let client = MCPClient(command: command, processes: ProcessRunner())
+        #expect(try await client.listTools().map(\.name) == ["crash"])
+        #expect(await client.protocolVersion == "2026-07-28")
+        await #expect(
+            throws: MCPClientError.badAnswer(
+                command: command.display, method: "tools/call", detail: "it asks for more input ('input_required'), which this client cannot give")
+        ) {
+            _ = try await client.callTool("crash", arguments: [:])
+        }
+        await client.stop()
     }
 
     @Test func anUnknownToolIsARefusal() async throws {
@@ -71,7 +103,7 @@ import Testing
         let command = try Self.misbehaving("silent", timeout: 1, grace: 0.5)
         let client = MCPClient(command: command, processes: ProcessRunner())
         let started = ContinuousClock.now
-        await #expect(throws: MCPClientError.timedOut(command: command.display, method: "initialize", seconds: 1)) {
+        await #expect(throws: MCPClientError.timedOut(command: command.display, method: "server/discover", seconds: 1)) {
             try await client.start()
         }
         #expect(ContinuousClock.now - started < .seconds(60))

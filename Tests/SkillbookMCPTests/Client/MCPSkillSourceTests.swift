@@ -20,9 +20,19 @@ import Testing
         let source = try Self.source(cache: state)
         #expect(source.cachedSkills() == nil)
         let set = try await source.loadSkills()
-        #expect(set.warnings.isEmpty)
+        // The SDK's server answers `server/discover`: the client speaks 2026-07-28 to it.
+        #expect(await source.client.protocolVersion == "2026-07-28")
+        #expect(
+            set.warnings == [
+                "calc.scale: inputSchema.properties.value: 'multipleOf' is not checked",
+                "calc.scale: inputSchema.properties.factor: 'exclusiveMinimum' is checked as 'minimum' (inclusive)",
+            ])
         let descriptors = Dictionary(uniqueKeysWithValues: set.skills.map { ($0.descriptor.id, $0.descriptor) })
-        #expect(set.skills.map(\.descriptor.id) == ["calc.add", "calc.shout_text", "calc.wipe", "calc.broken", "calc.nap"])
+        #expect(
+            set.skills.map(\.descriptor.id) == [
+                "calc.add", "calc.shout_text", "calc.wipe", "calc.broken", "calc.nap", "calc.whoami", "calc.scale",
+            ])
+        #expect(descriptors["calc.add"]?.timeout == 35)
 
         let add = try #require(descriptors["calc.add"])
         #expect(add.kind == .query)

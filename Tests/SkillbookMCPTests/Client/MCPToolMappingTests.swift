@@ -1,3 +1,4 @@
+import Foundation
 import SkillbookCore
 import Testing
 
@@ -76,15 +77,26 @@ import Testing
         #expect(descriptors[0].summary == "The tool 't' of an MCP server.")
     }
 
-    @Test func aToolListCacheIsKeptPerCommand() throws {
+    @Test func aToolListCacheIsKeptPerManifestAndCommand() throws {
         let directory = try Paths.temporaryDirectory()
-        let cache = MCPToolListCache(directory: directory, prefix: "calc")
         let command = MCPServerCommand(["python3", "server.py"])
-        #expect(cache.load(for: command) == nil)
+        let cache = MCPToolListCache(directory: directory, prefix: "calc", manifest: "/w/Skills/calc.yaml", command: command)
+        #expect(cache.load() == nil)
         let tools = [Self.tool("add", MCPToolAnnotations(readOnlyHint: true), output: ["type": "object"])]
-        try cache.save(tools, for: command)
-        #expect(cache.file == directory + "/mcp-calc.json")
-        #expect(cache.load(for: command) == tools)
-        #expect(cache.load(for: MCPServerCommand(["python3", "other.py"])) == nil)
+        try cache.save(tools)
+        #expect(cache.file.hasPrefix(directory + "/mcp/calc-"))
+        #expect(cache.file.hasSuffix(".json"))
+        #expect(cache.load() == tools)
+        #expect(MCPToolListCache(directory: directory, prefix: "calc", manifest: "/w/Skills/calc.yaml", command: command).load() == tools)
+        let otherCommand = MCPToolListCache(
+            directory: directory, prefix: "calc", manifest: "/w/Skills/calc.yaml", command: MCPServerCommand(["python3", "other.py"]))
+        #expect(otherCommand.file != cache.file)
+        #expect(otherCommand.load() == nil)
+        let otherManifest = MCPToolListCache(directory: directory, prefix: "calc", manifest: "/v/Skills/calc.yaml", command: command)
+        #expect(otherManifest.file != cache.file)
+        #expect(otherManifest.load() == nil)
+        // A file written for another key under this name (a collision, a copy) is not believed.
+        try FileManager.default.copyItem(atPath: cache.file, toPath: otherManifest.file)
+        #expect(otherManifest.load() == nil)
     }
 }

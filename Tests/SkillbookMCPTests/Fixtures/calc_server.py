@@ -1,13 +1,15 @@
 """A server built with the official Python SDK (MCPServer, formerly FastMCP), whose tools the
 Swift client lists and calls in SkillbookMCPTests."""
 
+import os
 import sys
 import time
-from typing import Optional
+from typing import Annotated, Optional
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 server = MCPServer("calc")
@@ -38,8 +40,8 @@ def wipe(folder: str) -> str:
 
 @server.tool(annotations=ToolAnnotations(readOnlyHint=True))
 def broken(reason: str) -> str:
-    """Always raises."""
-    raise ValueError(f"broken on purpose: {reason}")
+    """Always fails (a ToolError keeps its text in the result)."""
+    raise ToolError(f"broken on purpose: {reason}")
 
 
 @server.tool(annotations=ToolAnnotations(readOnlyHint=True))
@@ -47,6 +49,22 @@ def nap(seconds: float) -> str:
     """Sleeps."""
     time.sleep(seconds)
     return "rested"
+
+
+class Process(BaseModel):
+    pid: int
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def whoami() -> Process:
+    """The server's process id."""
+    return Process(pid=os.getpid())
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def scale(value: Annotated[float, Field(multiple_of=0.5)], factor: Annotated[int, Field(gt=0)] = 2) -> float:
+    """Multiplies a value (its schema has keywords outside Skillbook's subset)."""
+    return value * factor
 
 
 if __name__ == "__main__":

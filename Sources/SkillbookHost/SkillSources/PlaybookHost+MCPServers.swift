@@ -1,0 +1,96 @@
+import Foundation
+import SkillbookCore
+import SkillbookMCP
+import SkillbookSkills
+
+extension PlaybookHost {
+    /// Lists the tools of every MCP server declared in the skill folders (`mcp:` manifests) that
+    /// has no cached tool list yet, all at once: each is started, its tools are listed into the
+    /// cache of the state folder, and it keeps running for this host's calls until `shutdown()`.
+    /// The registry built next then has its skills. A server whose tools cannot be listed is
+    /// reported by the registry, as a warning at its manifest; nothing here throws.
+    public func listUncachedMCPServers() async {
+        guard !configuration.skillDirectories.isEmpty else { return }
+        let runner = processRunner
+        var servers: [MCPServerManifest] = []
+        for directory in configuration.skillDirectories where HostConfiguration.isDirectory(directory) {
+            let found = ManifestLoader(runner: runner).load(directory: directory, displayPath: displayPath).servers
+            // A prefix taken by an earlier folder is an error of the registry: never started.
+            servers += found.filter { server in !servers.contains { $0.prefix == server.prefix } }
+        }
+        let sources = servers.map { mcpSource($0, runner: runner) }.filter { $0.cachedSkills() == nil }
+        guard !sources.isEmpty else { return }
+        let pool = mcpServers
+        await withTaskGroup(of: Void.self) { group in
+            for source in sources { group.addTask { await pool.list(source) } }
+        }
+    }
+
+    /// Stops the MCP servers this host's skills started (see `MCPServerPool.shutdown()`). Call
+    /// it when done with the host and every copy of it.
+    public func shutdown() async {
+        await mcpServers.shutdown()
+    }
+
+    /// Registers the skills of each server from its cached tool list. A server without one is a
+    /// warning (with why listing it failed, when it did), also returned; a skill id that is taken
+    /// is an error at the server's prefix; what its tools' schemas lose in our subset are warnings.
+    func registerMCPSkills(
+        of servers: [MCPServerManifest], into registry: inout SkillRegistry, runner: any ProcessRunning, diagnostics: inout [Diagnostic]
+    ) -> [Diagnostic] {
+        var withoutSkills: [Diagnostic] = []
+        for server in servers {
+            let source = mcpSource(server, runner: runner)
+            let name = "MCP server '\(server.prefix)'"
+            guard let set = source.cachedSkills() else {
+                let why =
+                    mcpServers.listingFailure(of: source).map { "cannot list its tools: \($0)" }
+                    ?? "its tools are not known yet (no cached tool list); 'skillbook validate' starts it once to list them"
+                let warning = Diagnostic.warning("\(name) has no skills: \(why)", at: server.location)
+                diagnostics.append(warning)
+                withoutSkills.append(warning)
+                continue
+            }
+            for warning in set.warnings { diagnostics.append(.warning("\(name): \(warning)", at: server.location)) }
+            for skill in set.skills {
+                do throws(SkillRegistry.RegistryError) {
+                    try registry.register(skill)
+                } catch {
+                    let message: String =
+                        switch (error, registry[skill.descriptor.id]) {
+                        case (.duplicate, let existing as ManifestSkill):
+                            "\(name) has a tool that becomes skill '\(skill.descriptor.id)', which is already declared at "
+                                + "\(existing.manifest.idLocation); choose another prefix"
+                        case (.duplicate, _):
+                            "\(name) has a tool that becomes skill '\(skill.descriptor.id)', the id of a built-in skill; choose another prefix"
+                        default:
+                            "\(name): \(error)"
+                        }
+                    diagnostics.append(.error(message, at: server.prefixLocation))
+                }
+            }
+        }
+        return withoutSkills
+    }
+
+    /// The pooled source of a declared server: its command runs in the manifest's folder, with
+    /// the variables it sets and those it passes on from the configuration's environment.
+    private func mcpSource(_ server: MCPServerManifest, runner: any ProcessRunning) -> MCPSkillSource {
+        var environment: [String: String] = [:]
+        for name in server.passedEnvironment {
+            if let value = configuration.environment[name] { environment[name] = value }
+        }
+        environment.merge(server.environment) { _, set in set }
+        let command = MCPServerCommand(
+            [server.program] + server.command.dropFirst(), environment: environment,
+            workingDirectory: server.directory ?? configuration.currentDirectory.path, timeout: server.timeout)
+        return mcpServers.source(
+            for: MCPSourceConfiguration(prefix: server.prefix, command: command, manifest: server.path), processes: runner,
+            cacheDirectory: configuration.stateDirectory.path)
+    }
+
+    /// The process port of skills and servers: no shell, the configuration's environment and folder.
+    var processRunner: ProcessRunner {
+        ProcessRunner(inheritedEnvironment: configuration.environment, workingDirectory: configuration.currentDirectory.path)
+    }
+}
