@@ -1,5 +1,5 @@
 # Skillbook — the two commands of the README: `make run` and `make test` (and `make bench`).
-SYSTEM_PACKAGES := libyaml-dev libsqlite3-dev pkg-config
+SYSTEM_PACKAGES := libyaml-dev libsqlite3-dev libpq-dev postgresql pkg-config
 SWIFT ?= swift
 # The shipped binary carries the Swift runtime and Foundation inside (no libswiftCore.so,
 # libFoundation.so… to load and relocate at start: ~3 ms to start instead of ~13 ms). Tests build
@@ -16,7 +16,8 @@ MCP_SDK ?= mcp>=2.3,<3
 .PHONY: run test build deps venv bench clean cron-vectors
 
 deps:
-	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists yaml-0.1 sqlite3; then \
+	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists yaml-0.1 sqlite3 libpq \
+		&& ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		exit 0; \
 	fi; \
 	echo "skillbook: installing system packages: $(SYSTEM_PACKAGES)"; \

@@ -16,6 +16,7 @@ var package = Package(
         .library(name: "SkillbookRuntime", targets: ["SkillbookRuntime"]),
         .library(name: "SkillbookHost", targets: ["SkillbookHost"]),
         .library(name: "SkillbookStore", targets: ["SkillbookStore"]),
+        .library(name: "SkillbookPostgres", targets: ["SkillbookPostgres"]),
         .library(name: "SkillbookSkills", targets: ["SkillbookSkills"]),
         .library(name: "SkillbookTesting", targets: ["SkillbookTesting"]),
         .library(name: "SkillbookAgent", targets: ["SkillbookAgent"]),
@@ -25,8 +26,11 @@ var package = Package(
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .target(name: "SkillbookCore", dependencies: ["CYAML"]),
         .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "CSQLite"]),
+        // The PostgreSQL state (journal, leases, locks, fires, built-in stores) through libpq.
+        .target(name: "SkillbookPostgres", dependencies: ["SkillbookCore", "SkillbookStore", "CPostgres"]),
         // libcurl through dlopen (no link-time dependency): the HTTP client of Linux.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // fork and exec from one permanent thread, with the parent-death signal set (children die with the runner).
@@ -41,7 +45,10 @@ var package = Package(
         .executableTarget(name: "skillbook-mcp-testserver", dependencies: ["SkillbookMCP", "SkillbookMCPTesting"]),
         .target(
             name: "SkillbookHost",
-            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookMCP", "SkillbookSchedule"]
+            dependencies: [
+                "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookPostgres", "SkillbookSkills", "SkillbookMCP",
+                "SkillbookSchedule",
+            ]
         ),
         .target(
             name: "SkillbookCLI",
@@ -54,6 +61,7 @@ var package = Package(
             name: "skillbook-bench",
             dependencies: [
                 "CYAML", "SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule",
+                "SkillbookHost", "SkillbookPostgres", "SkillbookTesting",
             ]),
         .target(
             name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]),
@@ -69,6 +77,8 @@ var package = Package(
         .testTarget(
             name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookTesting"]),
         .testTarget(
+            name: "SkillbookPostgresTests", dependencies: ["SkillbookPostgres", "SkillbookStore", "SkillbookCore", "SkillbookTesting"]),
+        .testTarget(
             name: "SkillbookSkillsTests",
             dependencies: ["SkillbookSkills", "SkillbookCore", "SkillbookStore", "SkillbookTesting"]),
         .testTarget(
@@ -79,7 +89,7 @@ var package = Package(
             name: "SkillbookHostTests",
             dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookSchedule", "SkillbookTesting"]),
         .testTarget(
-            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"],
+            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookPostgres", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -32,6 +32,7 @@ public enum SkillbookCLI {
         CommandEntry(ResumeCommand.self), CommandEntry(RollbackCommand.self), CommandEntry(ScheduleNextCommand.self),
         CommandEntry(MCPCommand.self), CommandEntry(CallCommand.self), CommandEntry(NewCommand.self),
         CommandEntry(ScheduleTickCommand.self), CommandEntry(ScheduleInstallCommand.self), CommandEntry(ScheduleCommand.self), CommandEntry(DaemonCommand.self),
+        CommandEntry(WorkerCommand.self),
     ]
 
     /// The command an argument list names: a two-word command (`runs show`) before a one-word one;

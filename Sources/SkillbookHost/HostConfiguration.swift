@@ -1,5 +1,6 @@
 public import Foundation
 public import SkillbookCore
+import SkillbookPostgres
 
 /// Everything a host needs to know, as a plain value: where playbooks, skills and state are, what
 /// file skills may touch, the time zone and clock, who approves confirmations, and the process
@@ -66,6 +67,9 @@ public struct HostConfiguration: Sendable {
     /// - `Skills` in `currentDirectory` is loaded when it exists, then each of `skills` (which must
     ///   exist: a missing one is reported when the registry is built), without repeats.
     /// - Relative paths are taken inside `currentDirectory`.
+    /// - `state` (else `$SKILLBOOK_STATE`) may be a connection string `postgresql://USER@HOST:PORT/DB`:
+    ///   the journal, leases, locks, fires and built-in stores are then in that database
+    ///   (`persistence`), and the state directory is the default one, for local files only.
     public static func workspace(
         in currentDirectory: URL, environment: [String: String], playbooks: String? = nil, state: String? = nil,
         skills: [String] = [], allowedPaths: [String] = []
@@ -77,12 +81,18 @@ public struct HostConfiguration: Sendable {
             let url = resolve(path, against: currentDirectory)
             if !directories.contains(where: { $0.path == url.path }) { directories.append(url) }
         }
-        return HostConfiguration(
+        // A connection string puts the shared state in PostgreSQL; local files (the trash, the
+        // daemon's pid file) stay in the default state directory.
+        let chosen = state.flatMap { $0.isEmpty ? nil : $0 } ?? environment["SKILLBOOK_STATE"].flatMap { $0.isEmpty ? nil : $0 }
+        let database = chosen.flatMap { PostgresURL.looksLikeURL($0) ? $0 : nil }
+        var configuration = HostConfiguration(
             playbooksDirectory: resolve(playbooks.flatMap { $0.isEmpty ? nil : $0 } ?? "Playbooks", against: currentDirectory),
             skillDirectories: directories,
-            stateDirectory: stateDirectory(state, environment: environment, currentDirectory: currentDirectory),
+            stateDirectory: stateDirectory(database == nil ? chosen : nil, environment: environment, currentDirectory: currentDirectory),
             allowedPaths: allowedPaths.map { resolve($0, against: currentDirectory) }, environment: environment,
             currentDirectory: currentDirectory, displayBase: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        if let database { configuration.persistence = .postgres(database, clock: configuration.clock, leases: .from(environment)) }
+        return configuration
     }
 
     /// `option`, else `$SKILLBOOK_HOME`, else `$XDG_STATE_HOME/skillbook`, else

@@ -14,14 +14,18 @@ public struct HostPersistence: Sendable {
     /// The write locks of a run recorded in `journal` (nil: a dry run): locks that other processes
     /// sharing the state see too, so two runs never write one resource at once.
     public var resourceLocks: @Sendable (_ journal: (any RunJournal)?) -> any ResourceLocking
+    /// Opens the ledger of schedule fires (`nil`: the SQLite ledger of the host's state directory).
+    public var openFireLedger: (@Sendable () throws -> any HostFireLedger)?
 
     public init(
         openJournal: @escaping @Sendable () throws -> any RunJournal, stores: BuiltinStores,
-        resourceLocks: @escaping @Sendable ((any RunJournal)?) -> any ResourceLocking = { _ in ResourceLocks.shared }
+        resourceLocks: @escaping @Sendable ((any RunJournal)?) -> any ResourceLocking = { _ in ResourceLocks.shared },
+        openFireLedger: (@Sendable () throws -> any HostFireLedger)? = nil
     ) {
         self.openJournal = openJournal
         self.stores = stores
         self.resourceLocks = resourceLocks
+        self.openFireLedger = openFireLedger
     }
 
     /// The SQLite journal and stores in `<stateDirectory>/skillbook.sqlite`, on `clock`.
@@ -33,6 +37,7 @@ public struct HostPersistence: Sendable {
                 // On the state database when the run is journaled there (a dry run: among this process's runs).
                 guard let journal = journal as? SQLiteJournal else { return ResourceLocks.shared }
                 return SQLiteResourceLocks(migrated: journal.database, clock: clock)
-            })
+            },
+            openFireLedger: { try SQLiteFireLedger(database: StateDatabase.open(stateDirectory: stateDirectory)) })
     }
 }

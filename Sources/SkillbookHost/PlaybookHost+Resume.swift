@@ -97,7 +97,7 @@ extension PlaybookHost {
     }
 
     /// The text to resume with: the run's file when unchanged; a changed one only with `force`.
-    private func resumeText(
+    func resumeText(
         _ run: JournalRun, timeline: RunTimeline, force: Bool, onNotice: HostNoticeHandler
     ) throws(HostError) -> (text: String, displayName: String) {
         guard let path = run.file else {
@@ -119,7 +119,7 @@ extension PlaybookHost {
     }
 
     /// The run's recorded inputs, with the secret ones (which the journal redacted) given again.
-    private func resumeInputs(
+    func resumeInputs(
         _ run: JournalRun, playbook: Playbook, given: [(key: String, text: String)]
     ) throws(HostError) -> ValueObject {
         let secret = Set(playbook.inputs.filter(\.schema.containsSecret).map(\.name))

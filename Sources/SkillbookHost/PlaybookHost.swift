@@ -43,6 +43,16 @@ public struct PlaybookHost: Sendable {
         }
     }
 
+    /// The ledger of schedule fires (by default the SQLite ledger in the state directory).
+    public func openFireLedger() throws(HostError) -> any HostFireLedger {
+        do {
+            if let open = persistence.openFireLedger { return try open() }
+            return try SQLiteFireLedger(database: StateDatabase.open(stateDirectory: configuration.stateDirectory))
+        } catch {
+            throw HostError(error)
+        }
+    }
+
     /// A path as a person would write it: relative to the configuration's display base when inside it.
     public func displayPath(_ url: URL) -> String {
         let path = url.standardizedFileURL.path

@@ -8,7 +8,7 @@ enum RecordedRuns {
     static func checkResumable(_ run: JournalRun, journal: any RunJournal) throws(HostError) {
         switch run.status {
         case .interrupted, .failed: return
-        case .running: throw .runStillRunning(run: run, message: journal.stillRunningMessage(run))
+        case .running, .queued: throw .runStillRunning(run: run, message: journal.stillRunningMessage(run))
         case .succeeded, .succeededWithErrors: throw .notResumable(run: run, reason: .finished)
         case .rolledBack: throw .notResumable(run: run, reason: .rolledBack)
         case .rollbackIncomplete: throw .notResumable(run: run, reason: .rollbackIncomplete)
@@ -20,7 +20,7 @@ enum RecordedRuns {
     static func checkUndoable(_ run: JournalRun, journal: any RunJournal) throws(HostError) {
         switch run.status {
         case .interrupted, .failed, .rollbackIncomplete, .succeeded, .succeededWithErrors: return
-        case .running: throw .runStillRunning(run: run, message: journal.stillRunningMessage(run))
+        case .running, .queued: throw .runStillRunning(run: run, message: journal.stillRunningMessage(run))
         case .rolledBack: throw .notUndoable(run: run, reason: .alreadyRolledBack)
         }
     }

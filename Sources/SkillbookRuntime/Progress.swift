@@ -1,5 +1,5 @@
 import Synchronization
-public import SkillbookCore
+import SkillbookCore
 
 /// What a `stepProgress` event counts.
 public enum ProgressUnit: Sendable, Hashable {

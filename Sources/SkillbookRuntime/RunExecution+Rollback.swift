@@ -7,6 +7,8 @@ extension RunExecution {
     /// (of an earlier process that died during them) come first, as the newest: each is reported as
     /// not undone and its step ends `uncertain`.
     func rollBack(unrecorded: [CallKey] = []) async -> Bool {
+        // Another process took the run over (its lease was lost): undoing is that process's to do.
+        if leaseLost { return false }
         onEvent(.rollbackStarted)
         for key in unrecorded { onEvent(.compensationFailed(step: key.step, error: UnrecordedCalls.reason)) }
         let units = state.read(\.completed)
@@ -36,6 +38,7 @@ extension RunExecution {
         var failedSteps: Set<Int> = []
         var undoneSteps: Set<Int> = []
         for unit in units.reversed() {
+            if leaseLost { return false }
             let descriptor = unit.skill.descriptor
             if unit.rollback == nil, descriptor.kind == .query { continue }
             guard unit.rollback != nil || descriptor.reversible else {
@@ -66,6 +69,12 @@ extension RunExecution {
             for index in failedSteps { contents.reports[index].status = .notCompensated }
         }
         return complete
+    }
+
+    /// The recorder holds runs by leases and no longer holds this one (see `LeaseHolding`).
+    var leaseLost: Bool {
+        guard let leases = engine.recorder as? any LeaseHolding else { return false }
+        return !leases.holdsLease(runID)
     }
 
     /// Journals a compensation's outcome; a failed write is a warning (the rollback goes on).

@@ -32,6 +32,8 @@ func runBenchmarks(state: URL) async throws {
         ("schedule", { try ScheduleDaemonBench(state: state).run() }),
         // The agent's four figures (top-1, uncovered refused, decision p50/p95 over 200 skills) come from one pass.
         ("agent", { try AgentRoutingBench(registry: registry).run() }),
+        // The queue on a throw-away local PostgreSQL: throughput, enqueue→start latency, failover (see PostgresBench).
+        ("postgres", { try await PostgresBench(state: state).run() }),
     ]
     let chosen = CommandLine.arguments.dropFirst().filter { $0 != "--cpu" }
     // A name given in full runs only that figure; otherwise a name selects every figure it starts.

@@ -70,7 +70,7 @@ private func optionLine(_ option: OptionSpec, in lines: [String]) -> String? {
         let run = await bare(["run", "--help"])
         let lines = run.out.split(separator: "\n").map(String.init)
         // The usage line comes from the same declarations as the options, so it lists --dry-run and --yes.
-        #expect(lines.contains("Usage: skillbook run NAME|FILE [-i KEY=VALUE]... [--inputs FILE] [--dry-run] [--yes] [--json]"))
+        #expect(lines.contains("Usage: skillbook run NAME|FILE [-i KEY=VALUE]... [--inputs FILE] [--dry-run] [--queue] [--yes] [--json]"))
         #expect(lines.contains { $0.hasPrefix("  --dry-run ") && $0.hasSuffix("Check and plan: run read-only (query) skills, show what actions would do.") })
         #expect(lines.contains { $0.hasPrefix("  -i, --input KEY=VALUE  Set an input; the text is coerced to the input's type ([a, b] for lists). Repeatable.") })
         #expect(lines.contains { $0.hasPrefix("  -y, --yes ") && $0.hasSuffix("Approve every confirmation (steps whose skill has confirm).") })

@@ -39,8 +39,9 @@ extension Option where Value == String {
     static var playbooks: Self { Self("--playbooks", value: "DIR", help: "Where playbooks are found by name (default: ./Playbooks).") }
     static var state: Self {
         Self(
-            "--state", value: "DIR",
-            help: "State directory (default: $SKILLBOOK_HOME, else $XDG_STATE_HOME/skillbook, else ~/.local/state/skillbook).")
+            "--state", value: "DIR|URL",
+            help: "State directory, or postgresql://USER@HOST:PORT/DB for a state shared by machines (default: $SKILLBOOK_STATE, "
+                + "else $SKILLBOOK_HOME, else $XDG_STATE_HOME/skillbook, else ~/.local/state/skillbook).")
     }
 }
 

@@ -4,13 +4,16 @@ import SkillbookStore
 
 extension Option where Value == Bool {
     static var dryRun: Self { Self("--dry-run", help: "Check and plan: run read-only (query) skills, show what actions would do.") }
+    static var queue: Self {
+        Self("--queue", help: "Check the playbook and inputs, queue the run for a worker ('skillbook worker') and print its id (PostgreSQL state).")
+    }
 }
 
-/// `skillbook run NAME|FILE [-i key=value]… [--inputs FILE] [--dry-run] [--yes] [--json]`
+/// `skillbook run NAME|FILE [-i key=value]… [--inputs FILE] [--dry-run] [--queue] [--yes] [--json]`
 enum RunCommand: Command {
     static let spec = CommandSpec(
         name: "run", summary: "Run a playbook.", arguments: "NAME|FILE",
-        options: OptionGroup.inputs + [Option.dryRun.spec] + OptionGroup.confirmation + OptionGroup.eventOutput,
+        options: OptionGroup.inputs + [Option.dryRun.spec, Option.queue.spec] + OptionGroup.confirmation + OptionGroup.eventOutput,
         positionals: 1...1,
         discussion: """
             NAME is looked up as Playbooks/NAME.yaml (see --playbooks); a path to a .yaml file works too.
@@ -29,6 +32,11 @@ enum RunCommand: Command {
         let request = RunRequest(
             playbook: arguments.positionals[0], inputsFile: arguments[.inputsFile], inputTexts: inputTexts,
             dryRun: arguments[.dryRun], trigger: "cli")
+        if arguments[.queue] {
+            guard !arguments[.dryRun] else { throw UsageError(message: "--queue and --dry-run exclude each other", command: spec.name) }
+            invocation.console.out(try await host.enqueue(request, onNotice: invocation.notices()))
+            return 0
+        }
         let prepared = try await printingJSON(arguments[.json], invocation.console) {
             try await host.prepareRun(request, onNotice: invocation.notices())
         }

@@ -48,12 +48,16 @@ enum JournalText {
     /// The first characters of a run id, as the table shows it (any unique prefix is accepted back).
     static func shortID(_ id: String) -> String { String(id.prefix(8)) }
 
+    /// A WORKER column is added when some run was run by a worker (a PostgreSQL state).
     static func table(_ runs: [JournalRun], now: Date) -> String {
+        let workers = runs.contains { $0.worker != nil }
         let rows = runs.map { run -> [String] in
             let duration = run.duration.map(duration) ?? (run.status == .running ? duration(now.timeIntervalSince(run.started)) + "…" : "-")
-            return [shortID(run.id), run.playbook, run.status.rawValue, localTime(run.started), duration]
+            let row = [shortID(run.id), run.playbook, run.status.rawValue, localTime(run.started), duration]
+            return workers ? row + [run.worker ?? "-"] : row
         }
-        return TextTable(header: ["ID", "PLAYBOOK", "STATUS", "STARTED", "DURATION"], rows: rows).rendered
+        let header = ["ID", "PLAYBOOK", "STATUS", "STARTED", "DURATION"]
+        return TextTable(header: workers ? header + ["WORKER"] : header, rows: rows).rendered
     }
 
     static func row(_ run: JournalRun) -> Value {
@@ -68,6 +72,7 @@ enum JournalText {
         object["scheduled_at"] = run.scheduledAt.map { .string(iso($0)) } ?? .null
         if let reason = run.interruption, run.status == .interrupted { object["interruption"] = .string(reason) }
         if let error = run.error { object["error"] = .string(error) }
+        if let worker = run.worker { object["worker"] = .string(worker) }
         return .object(object)
     }
 

@@ -11,6 +11,8 @@ public enum JournalStatus: String, Sendable, Hashable, CaseIterable {
     case rollbackIncomplete = "rollback_incomplete"
     /// The process running it ended without finishing it: resume or roll it back.
     case interrupted
+    /// Recorded by `run --queue`, waiting for a worker to claim it (a shared PostgreSQL state).
+    case queued
 
     public init(_ status: RunStatus) {
         switch status {
@@ -52,6 +54,8 @@ public struct JournalRun: Sendable {
     public var scheduledAt: Date?
     /// The workspace folder the run was started in, when the host said (see `RunJournal.setWorkspace`).
     public var workspace: String?
+    /// The worker (`skillbook worker --name`) that holds or last held the run, if a worker ran it.
+    public var worker: String?
 
     /// Seconds from start to end; `nil` while it has not ended.
     public var duration: Double? { finished.map { $0.timeIntervalSince(started) } }

@@ -23,12 +23,7 @@ extension PlaybookHost {
     public func scheduleOverview(now: Date, count: Int = 3) async throws(HostError) -> (entries: [ScheduleOverview], broken: [ScheduledWorkspace.Broken]) {
         let workspace = try scheduledWorkspace()
         let journal = try openJournal()
-        let ledger: SQLiteFireLedger
-        do {
-            ledger = try SQLiteFireLedger(database: StateDatabase.open(stateDirectory: configuration.stateDirectory))
-        } catch {
-            throw .store(error)
-        }
+        let ledger = try openFireLedger()
         var overviews: [ScheduleOverview] = []
         for item in workspace.entries {
             let name = item.playbook.name

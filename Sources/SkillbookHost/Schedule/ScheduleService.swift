@@ -16,12 +16,7 @@ public final class ScheduleService: Sendable {
     /// Loads the workspace's scheduled playbooks and opens the ledger; broken files are logged.
     public init(host: PlaybookHost, maximumSleep: Double = 60, log: @escaping @Sendable (String) -> Void) throws(HostError) {
         let workspace = try host.scheduledWorkspace()
-        let ledger: SQLiteFireLedger
-        do {
-            ledger = try SQLiteFireLedger(database: StateDatabase.open(stateDirectory: host.configuration.stateDirectory))
-        } catch {
-            throw .store(error)
-        }
+        let ledger = try host.openFireLedger()
         self.host = host
         self.log = log
         starter = ScheduleFireStarter(host: host, files: workspace.files, log: log)
@@ -33,12 +28,12 @@ public final class ScheduleService: Sendable {
         self.ledger = ledger
     }
 
-    private let ledger: SQLiteFireLedger
+    private let ledger: any HostFireLedger
 
     /// Starts the fires a dead process claimed but never began (a `kill -9` between the claim and
     /// the run's journal row), so that no claimed fire is lost.
     func adoptOrphans() async throws {
-        let orphans = try ledger.adoptOrphans { pid in kill(pid, 0) == 0 || errno == EPERM }
+        let orphans = try await ledger.adoptOrphans { pid in kill(pid, 0) == 0 || errno == EPERM }
         await daemon.startClaimed(orphans)
     }
 
@@ -84,10 +79,12 @@ public final class ScheduleService: Sendable {
     }
 
     /// Reloads when a playbook file changed, checking every 2 s (a stat of each file; the
-    /// daemon itself sleeps until its next fire).
+    /// daemon itself sleeps until its next fire), and adopts orphaned fires as often.
     private func watch() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(2))
+            // A daemon killed between claiming a fire and starting its run left it orphaned: start it here.
+            try? await adoptOrphans()
             let now = host.scheduleStamps()
             guard now != stamps.value else { continue }
             do {

@@ -24,7 +24,9 @@ enum ImportRules {
         var table: [String: Set<String>] = [:]
         table["SkillbookCore"] = cShims
         for module in middle { table[module] = cShims.union(["SkillbookCore"]) }
-        table["SkillbookHost"] = middle.union(["SkillbookCore"])
+        // The PostgreSQL backend sits beside the store, on its values, rows and process probe.
+        table["SkillbookPostgres"] = cShims.union(["SkillbookCore", "SkillbookStore"])
+        table["SkillbookHost"] = middle.union(["SkillbookCore", "SkillbookPostgres"])
         table["SkillbookCLI"] = middle.union(["SkillbookHost", "SkillbookCore"])
         table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
         table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
@@ -32,7 +34,7 @@ enum ImportRules {
         table["SkillbookMCPTesting"] = ["SkillbookCore", "SkillbookMCP"]
         table["skillbook-mcp-testserver"] = ["SkillbookCore", "SkillbookMCP", "SkillbookMCPTesting"]
         // The bench also measures the C libraries raw (libyaml's parser: the floor of the YAML figure).
-        table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting"]).union(cShims)
+        table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting", "SkillbookPostgres"]).union(cShims)
         return table
     }()
 

@@ -1,0 +1,35 @@
+import Foundation
+import SkillbookCore
+import SkillbookPostgres
+import SkillbookRuntime
+
+extension PlaybookHost {
+    /// Checks a playbook and its inputs as `prepareRun` does, then records the run as queued for
+    /// a worker (`skillbook worker`) instead of running it; returns its id. Secret inputs are
+    /// refused: the journal never keeps them, so no worker could run with them.
+    ///
+    /// Needs a PostgreSQL state (`--state postgresql://…`): the queue is shared by machines.
+    public func enqueue(_ request: RunRequest, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> String {
+        let prepared = try await prepareRun(request, onNotice: onNotice)
+        guard let journal = prepared.journal as? PostgresJournal, case .run(let options) = prepared.work else {
+            throw .failed(message: Self.needsPostgres("--queue"))
+        }
+        let secret = prepared.playbook.inputs.filter(\.schema.containsSecret).map(\.name)
+        if !secret.isEmpty {
+            throw .failed(
+                message: "playbook '\(prepared.playbook.name)' has secret inputs (\(secret.joined(separator: ", "))), which the journal "
+                    + "never keeps, so a queued run could not get them; run it without --queue")
+        }
+        let file = try locatePlaybook(request.playbook).path
+        let record = RunRecord(
+            runID: prepared.runID, playbook: prepared.playbook.name, source: options.source, sourceHash: SourceHash.of(options.source),
+            inputs: prepared.inputs, trigger: request.trigger, started: configuration.clock.now(), dryRun: false,
+            scheduledAt: request.scheduledAt)
+        try HostError.journaling { try journal.enqueue(record, file: file) }
+        return prepared.runID
+    }
+
+    static func needsPostgres(_ what: String) -> String {
+        "\(what) needs a state shared by machines: pass --state postgresql://USER@HOST:PORT/DATABASE (or set SKILLBOOK_STATE)"
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import SkillbookCore
+public import SkillbookPostgres
+import SkillbookRuntime
+import Synchronization
+
+/// How a worker runs.
+public struct WorkerOptions: Sendable {
+    /// Runs at once (default 1).
+    public var concurrency: Int
+    /// Recorded on every run it claims (`runs` shows it); default `HOST-PID`.
+    public var name: String
+    /// Seconds running runs get to finish after SIGTERM before they are cancelled (and roll back).
+    public var grace: Double
+    /// Seconds between looks at the queue when no notification comes (the polling fallback).
+    public var pollInterval: Double
+    public var leases: LeaseSettings
+
+    public init(
+        concurrency: Int = 1, name: String? = nil, grace: Double = 30, pollInterval: Double = 2, leases: LeaseSettings = LeaseSettings()
+    ) {
+        self.concurrency = max(1, concurrency)
+        self.name = name ?? "\(ProcessInfo.processInfo.hostName)-\(getpid())"
+        self.grace = grace
+        self.pollInterval = pollInterval
+        self.leases = leases
+    }
+}
+
+/// `skillbook worker`: claims queued runs from the PostgreSQL state (`FOR UPDATE SKIP LOCKED`),
+/// woken by `NOTIFY` with a polling fallback, and runs up to `concurrency` of them at once on the
+/// engine, heartbeating each run's lease. A run whose worker died (its lease expired) is claimed
+/// too and goes on by the resume rules (see `PlaybookHost.prepareClaimed`). When this worker's
+/// lease on a run is lost (it was paused or cut off past the lease, and another worker took the
+/// run), the journal refuses its writes and the worker stops that run at once, without rollback.
+///
+/// Shutdown: cancelling `run()`'s task (SIGTERM) stops claiming; running runs get `grace`
+/// seconds to finish, then are cancelled (they roll back) and `run()` returns.
+public final class QueueWorker: Sendable {
+    public let host: PlaybookHost
+    public let options: WorkerOptions
+    public let journal: PostgresJournal
+    private let log: @Sendable (String) -> Void
+    private let listener: PostgresListener
+    private let running = Mutex<[String: Task<Void, Never>]>([:])
+    private let slotFreed = Mutex<CheckedContinuation<Void, Never>?>(nil)
+
+    /// Opens the host's journal, which must be a PostgreSQL one, as this worker's.
+    public init(host: PlaybookHost, options: WorkerOptions, log: @escaping @Sendable (String) -> Void) throws(HostError) {
+        guard let journal = try host.openJournal() as? PostgresJournal else {
+            throw .failed(message: PlaybookHost.needsPostgres("skillbook worker"))
+        }
+        self.host = host
+        self.options = options
+        self.journal = journal
+        self.log = log
+        do {
+            listener = try PostgresListener(database: journal.database, channel: PostgresJournal.queueChannel)
+        } catch {
+            throw HostError(error)
+        }
+        journal.setLeaseLostHandler { [weak self] runID in self?.leaseLost(runID) }
+    }
+
+    /// How many runs it is running now.
+    public var runningCount: Int { running.withLock { $0.count } }
+
+    /// Claims and runs until cancelled, then drains (see the type's doc).
+    public func run() async {
+        log("worker started name=\(options.name) concurrency=\(options.concurrency) state=\(journal.location)")
+        while !Task.isCancelled {
+            if runningCount >= options.concurrency {
+                await waitForSlot()
+                continue
+            }
+            let claimed: ClaimedRun?
+            do {
+                claimed = try journal.claimNext()
+            } catch {
+                log("claim failed error=\(Self.oneLine("\(error)"))")
+                _ = await listener.wait(timeout: options.pollInterval)
+                continue
+            }
+            guard let claimed else {
+                _ = await listener.wait(timeout: options.pollInterval)
+                continue
+            }
+            start(claimed)
+        }
+        listener.stop()
+        await drain()
+    }
+
+    private func start(_ claimed: ClaimedRun) {
+        let runID = claimed.run.id
+        log("claimed \(claimed.run.playbook) run=\(runID) \(claimed.wasQueued ? "queued" : "taken over") epoch=\(claimed.epoch)")
+        let task = Task { [self] in
+            defer { finished(runID) }
+            switch await host.prepareClaimed(claimed, journal: journal) {
+            case .needsPerson(let reason):
+                log("run not continued \(claimed.run.playbook) run=\(runID) reason=\(Self.oneLine(reason))")
+            case .run(let prepared):
+                let result = await host.execute(prepared)
+                var line = "run finished \(claimed.run.playbook) run=\(runID) status=\(result.status.rawValue)"
+                if !journal.holdsLease(runID), result.error != nil, result.interrupted { line = "run stopped \(claimed.run.playbook) run=\(runID) (lease lost)" }
+                if let error = result.error { line += " error=\(Self.oneLine(error))" }
+                log(line)
+            }
+        }
+        running.withLock { $0[runID] = task }
+    }
+
+    private func finished(_ runID: String) {
+        running.withLock { _ = $0.removeValue(forKey: runID) }
+        slotFreed.withLock { waiter in
+            waiter?.resume()
+            waiter = nil
+        }
+    }
+
+    private func waitForSlot() async {
+        await withCheckedContinuation { continuation in
+            let free = slotFreed.withLock { waiter -> Bool in
+                if runningCount < options.concurrency { return true }
+                waiter = continuation
+                return false
+            }
+            if free { continuation.resume() }
+        }
+    }
+
+    /// Another worker took the run: stop it here, without rollback (the journal refuses this
+    /// worker's writes, and the engine does not undo a run whose lease is lost).
+    private func leaseLost(_ runID: String) {
+        log("lease lost run=\(runID): another worker took it over; stopping it here")
+        running.withLock { $0[runID] }?.cancel()
+    }
+
+    private func drain() async {
+        let count = runningCount
+        log("worker stopping running=\(count) grace=\(Int(options.grace))s")
+        let timer = Task { [self] in
+            try await Task.sleep(for: .seconds(options.grace))
+            log("worker grace over: cancelling \(runningCount) run(s)")
+            for task in running.withLock({ Array($0.values) }) { task.cancel() }
+        }
+        while let task = running.withLock({ $0.values.first }) { await task.value }
+        timer.cancel()
+        log("worker stopped")
+    }
+
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " | ")
+    }
+}

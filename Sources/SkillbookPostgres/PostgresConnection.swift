@@ -1,0 +1,184 @@
+internal import CPostgres
+import Foundation
+import SkillbookStore
+
+/// One libpq connection. Not thread-safe: `PostgresDatabase` lends it to one caller at a time
+/// (hence `@unchecked Sendable`: it moves between threads, never shared by two at once).
+///
+/// Statements are always sent with `PQexecParams`: values travel as parameters (`$1`, `$2`…),
+/// never inside the SQL text. Text values are sent untyped (the server infers their type from the
+/// statement), integers as `int8`, reals as `float8`; a NULL whose type the statement does not fix
+/// needs a cast in the SQL (`$1::text IS NULL`). Results come back as text and are read by column
+/// type: integers and booleans (1/0) as `.integer`, floats and numerics as `.real`, the rest as `.text`.
+final class PostgresConnection: @unchecked Sendable {
+    let location: PostgresURL
+    private let handle: OpaquePointer
+
+    /// Connects (libpq's blocking connect, with a 10 s timeout unless the string sets one).
+    init(_ location: PostgresURL) throws(PostgresError) {
+        self.location = location
+        // `dbname` holding a URL is expanded by libpq and overrides the keywords before it.
+        let keywords = ["connect_timeout", "application_name", "dbname"]
+        let values = ["10", "skillbook", location.connectionString]
+        let connection = withCStrings(keywords) { keys in
+            withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) }
+        }
+        guard let connection else {
+            throw PostgresError(.connection, message: "cannot connect to state database \(location): out of memory")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let detail = location.scrub(String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines))
+            PQfinish(connection)
+            throw PostgresError(
+                .connection,
+                message: "cannot connect to state database \(location) (\(detail)); check that the server runs and the "
+                    + "connection string is right, or pass --state DIR to use a local state directory",
+                serverMessage: detail)
+        }
+        handle = connection
+        // Notices (a shutdown's "terminating connection") are not for the person at the terminal.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        _ = try query("SET client_min_messages = warning", doing: "setting up the connection")
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// The connection broke (the server restarted, the network dropped): it must not be reused.
+    var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+
+    /// The socket, for waiting on notifications.
+    var socket: Int32 { PQsocket(handle) }
+
+    /// Runs one statement with `parameters` bound to `$1`, `$2`…; returns its rows (none for a
+    /// command) and the number of rows it changed.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [SQLValue] = [], doing operation: String = "a query") throws(PostgresError) -> (rows: [Row], changed: Int) {
+        let texts: [String?] = parameters.map(Self.text)
+        let types: [UInt32] = parameters.map(Self.type)
+        let result: OpaquePointer? = withOptionalCStrings(texts) { values in
+            types.withUnsafeBufferPointer { oids in
+                PQexecParams(handle, sql, Int32(parameters.count), oids.baseAddress, values, nil, nil, 0)
+            }
+        }
+        guard let result else {
+            throw PostgresError(
+                .connection, message: "state database \(location): \(operation) failed: \(errorText()); check that the server runs")
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return (Self.rows(result), Int(String(cString: PQcmdTuples(result))) ?? 0)
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            if isBroken {
+                throw PostgresError(
+                    .connection, message: "state database \(location): \(operation) failed: the connection was lost "
+                        + "(\(location.scrub(primary ?? errorText()))); check that the server runs, then try again",
+                    sqlState: state, serverMessage: primary)
+            }
+            throw PostgresError.server(state, primary ?? errorText(), location: location, doing: operation)
+        }
+    }
+
+    /// Runs several statements without parameters (migrations); no rows.
+    func execute(script sql: String, doing operation: String) throws(PostgresError) {
+        guard let result = PQexec(handle, sql) else {
+            throw PostgresError(.connection, message: "state database \(location): \(operation) failed: \(errorText())")
+        }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            throw PostgresError.server(state, primary ?? errorText(), location: location, doing: operation)
+        }
+    }
+
+    // MARK: Notifications
+
+    /// Reads what the server sent and returns the notifications received (channel, payload).
+    func notifications() -> [(channel: String, payload: String)] {
+        guard PQconsumeInput(handle) == 1 else { return [] }
+        var received: [(String, String)] = []
+        while let notify = PQnotifies(handle) {
+            received.append((String(cString: notify.pointee.relname), String(cString: notify.pointee.extra)))
+            PQfreemem(notify)
+        }
+        return received
+    }
+
+    // MARK: Values
+
+    private func errorText() -> String {
+        location.scrub(String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    private static func text(_ value: SQLValue) -> String? {
+        switch value {
+        case .null: nil
+        case .integer(let int): String(int)
+        case .real(let real): real.isFinite ? "\(real)" : (real.isNaN ? "NaN" : (real > 0 ? "Infinity" : "-Infinity"))
+        case .text(let text): text
+        case .blob(let data): "\\x" + data.map { String(format: "%02x", $0) }.joined()
+        }
+    }
+
+    /// Type oids: int8 20, float8 701, bytea 17; text and NULL untyped (0), so the server infers them.
+    private static func type(_ value: SQLValue) -> UInt32 {
+        switch value {
+        case .integer: 20
+        case .real: 701
+        case .blob: 17
+        case .null, .text: 0
+        }
+    }
+
+    private static func rows(_ result: OpaquePointer) -> [Row] {
+        let count = Int(PQntuples(result))
+        let fields = Int(PQnfields(result))
+        guard fields > 0 else { return [] }
+        let names = (0..<fields).map { String(cString: PQfname(result, Int32($0))) }
+        let types = (0..<fields).map { PQftype(result, Int32($0)) }
+        var rows: [Row] = []
+        rows.reserveCapacity(count)
+        for row in 0..<count {
+            var values: [SQLValue] = []
+            values.reserveCapacity(fields)
+            for column in 0..<fields {
+                if PQgetisnull(result, Int32(row), Int32(column)) == 1 {
+                    values.append(.null)
+                    continue
+                }
+                let text = String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+                switch types[column] {
+                case 16: values.append(.integer(text == "t" ? 1 : 0))
+                case 20, 21, 23, 26: values.append(Int(text).map(SQLValue.integer) ?? .text(text))
+                case 700, 701, 1700: values.append(Double(text).map(SQLValue.real) ?? .text(text))
+                default: values.append(.text(text))
+                }
+            }
+            rows.append(Row(columns: names, values: values))
+        }
+        return rows
+    }
+}
+
+/// Calls `body` with a NULL-terminated-free array of C strings (one per element) that live for the call.
+private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+    withOptionalCStrings(strings.map { Optional($0) }) { pointers in
+        var terminated = Array(UnsafeBufferPointer(start: pointers, count: strings.count))
+        terminated.append(nil)
+        return terminated.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
+
+/// Calls `body` with one C string per element (NULL for `nil`), valid for the call.
+private func withOptionalCStrings<T>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+    guard !strings.isEmpty else { return body(nil) }
+    var owned: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0) } ?? nil }
+    defer { for pointer in owned { free(pointer) } }
+    return owned.withUnsafeMutableBufferPointer { buffer in
+        buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, buffer.count)) { body($0) }
+    }
+}

@@ -1,0 +1,249 @@
+public import Foundation
+public import SkillbookCore
+import SkillbookStore
+
+extension PostgresJournal {
+    static let runColumns = """
+        id, playbook, file, source_hash, inputs, trigger, status, interrupted, started, finished, pid, host, boot,
+        process_start, heartbeat, error, outputs, scheduled_at, epoch, worker, queued,
+        (lease_expires IS NOT NULL AND lease_expires < extract(epoch from clock_timestamp())) AS lease_lapsed,
+        extract(epoch from clock_timestamp()) - heartbeat AS beat_age
+        """
+
+    public func runs(playbook: String? = nil, status: JournalStatus? = nil, limit: Int = 20) throws -> [JournalRun] {
+        let liveness = status == .running || status == .interrupted
+        let stored: [String]? = status.map { liveness ? ["running", "interrupted"] : [$0.rawValue] }
+        let rows = try database.query(
+            """
+            SELECT \(Self.runColumns) FROM runs
+            WHERE ($1::text IS NULL OR playbook = $1) AND ($2::text IS NULL OR status IN (SELECT json_array_elements_text($2::json)))
+            ORDER BY started DESC, seq DESC
+            LIMIT $3
+            """,
+            [
+                SQLValue(playbook), SQLValue(stored.map { JSONText.encode(.array($0.map(Value.string))) }),
+                liveness ? .null : .integer(max(0, limit)),
+            ], doing: "listing runs")
+        var runs: [JournalRun] = []
+        for row in rows {
+            let run = try journalRun(row)
+            if let status, run.status != status { continue }
+            runs.append(run)
+            if runs.count >= limit { break }
+        }
+        return runs
+    }
+
+    public func run(_ id: String) throws -> JournalRun? {
+        try database.query("SELECT \(Self.runColumns) FROM runs WHERE id = $1", [.text(id)], doing: "reading run \(id)").first
+            .map { try journalRun($0) }
+    }
+
+    public func resolveRunID(_ prefix: String) throws -> String {
+        let prefix = prefix.lowercased()
+        guard !prefix.isEmpty else { throw JournalError(.notFound, "no run id given") }
+        let rows = try database.query(
+            "SELECT id, playbook FROM runs WHERE left(id, length($1)) = $1 ORDER BY started DESC LIMIT 6", [.text(prefix)],
+            doing: "finding run \(prefix)")
+        if let exact = rows.first(where: { $0.string("id") == prefix }) { return exact.string("id") ?? prefix }
+        guard let first = rows.first else {
+            throw JournalError(.notFound, "no run '\(prefix)' in \(location); 'skillbook runs' lists the runs")
+        }
+        guard rows.count == 1 else {
+            let names = rows.prefix(5).map { "\($0.string("id") ?? "?") (\($0.string("playbook") ?? "?"))" }
+            throw JournalError(
+                .ambiguous,
+                "run prefix '\(prefix)' matches more than one run: \(names.joined(separator: ", "))"
+                    + (rows.count > 5 ? ", …" : "") + "; give more characters")
+        }
+        return first.string("id") ?? prefix
+    }
+
+    public func calls(of runID: String) throws -> [JournalCall] {
+        let rows = try database.query(
+            """
+            SELECT step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked
+            FROM calls WHERE run = $1 ORDER BY id
+            """, [.text(runID)], doing: "reading the calls of run \(runID)")
+        return try rows.map { row in
+            guard let step = row.string("step"), let skill = row.string("skill"), let attempt = row.int("attempt"),
+                let started = row.double("started"), let order = row.int("seq"),
+                case .object(let parameters)? = try decode(row.string("parameters"), "call parameters")
+            else { throw malformed("call", of: runID) }
+            return JournalCall(
+                key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), skill: skill, attempt: attempt,
+                parameters: parameters, output: try decode(row.string("output"), "call output"), error: row.string("error"),
+                started: Date(timeIntervalSince1970: started), finished: row.double("finished").map(Date.init(timeIntervalSince1970:)),
+                compensated: row.int("compensated") == 1, order: order, outputMasked: row.int("masked") == 1)
+        }
+    }
+
+    public func steps(of runID: String) throws -> [JournalStep] {
+        let rows = try database.query(
+            "SELECT step, status, output, error, finished, masked FROM steps WHERE run = $1 ORDER BY id", [.text(runID)],
+            doing: "reading the steps of run \(runID)")
+        return try rows.map { row in
+            guard let step = row.string("step"), let status = row.string("status").flatMap(StepStatus.init(rawValue:)),
+                let finished = row.double("finished")
+            else { throw malformed("step", of: runID) }
+            return JournalStep(
+                step: step, status: status, output: try decode(row.string("output"), "step output"), error: row.string("error"),
+                finished: Date(timeIntervalSince1970: finished), outputMasked: row.int("masked") == 1)
+        }
+    }
+
+    public func compensations(of runID: String) throws -> [JournalCompensation] {
+        let rows = try database.query(
+            "SELECT step, iteration, batch, error, finished FROM compensations WHERE run = $1 ORDER BY id", [.text(runID)],
+            doing: "reading the compensations of run \(runID)")
+        return try rows.map { row in
+            guard let step = row.string("step"), let finished = row.double("finished") else { throw malformed("compensation", of: runID) }
+            return JournalCompensation(
+                key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), error: row.string("error"),
+                finished: Date(timeIntervalSince1970: finished))
+        }
+    }
+
+    public func sessions(of runID: String) throws -> [JournalSession] {
+        let rows = try database.query(
+            "SELECT kind, pid, host, started, ended, outcome FROM sessions WHERE run = $1 ORDER BY id", [.text(runID)],
+            doing: "reading the sessions of run \(runID)")
+        return try rows.map { row in
+            guard let kind = row.string("kind"), let pid = row.int("pid"), let host = row.string("host"),
+                let started = row.double("started")
+            else { throw malformed("session", of: runID) }
+            return JournalSession(
+                kind: kind, pid: Int32(truncatingIfNeeded: pid), host: host, started: Date(timeIntervalSince1970: started),
+                ended: row.double("ended").map(Date.init(timeIntervalSince1970:)), outcome: row.string("outcome"))
+        }
+    }
+
+    public func timeline(_ runID: String) throws -> RunTimeline? {
+        guard let run = try run(runID) else { return nil }
+        let extra = try database.query("SELECT source, report FROM runs WHERE id = $1", [.text(runID)]).first
+        var timeline = RunTimeline(
+            run: run, source: extra?.string("source") ?? "", sessions: try sessions(of: runID), calls: try calls(of: runID),
+            steps: try steps(of: runID), compensations: try compensations(of: runID),
+            report: try decode(extra?.string("report"), "run report"))
+        timeline.waits = try waits(of: runID)
+        return timeline
+    }
+
+    public func waits(of runID: String) throws -> [JournalWait] {
+        let rows = try database.query(
+            "SELECT step, resources, held_by, started, ended, outcome FROM resource_waits WHERE run = $1 ORDER BY id", [.text(runID)],
+            doing: "reading the waits of run \(runID)")
+        return try rows.map { row in
+            guard let step = row.string("step"), let started = row.double("started"),
+                case .array(let names)? = try decode(row.string("resources"), "resource wait")
+            else { throw malformed("resource wait", of: runID) }
+            return JournalWait(
+                step: step, wait: ResourceWait(resources: names.compactMap(\.stringValue), heldBy: row.string("held_by")),
+                started: Date(timeIntervalSince1970: started), ended: row.double("ended").map(Date.init(timeIntervalSince1970:)),
+                outcome: row.string("outcome"))
+        }
+    }
+
+    public func oldestRunStart() throws -> Date? {
+        try database.query("SELECT min(started) AS m FROM runs").first?.double("m").map(Date.init(timeIntervalSince1970:))
+    }
+
+    public func journaledCalls(of runID: String) throws -> [JournaledCall] {
+        var attempts: [CallKey: Int] = [:]
+        return try calls(of: runID).map { call in
+            var journaled = call.journaled
+            attempts[call.key, default: 0] += 1
+            journaled.attempt = attempts[call.key] ?? call.attempt
+            return journaled
+        }
+    }
+
+    public func journaledSteps(of runID: String) throws -> [JournaledStep] {
+        try steps(of: runID).map { JournaledStep(step: $0.step, status: $0.status, output: $0.output, outputMasked: $0.outputMasked) }
+    }
+
+    /// Deletes the runs that started before `cutoff` and all but the newest `keep`, never one
+    /// that is running (by the rules of `journalRun`) or queued. Returns how many were deleted.
+    @discardableResult
+    public func prune(olderThan cutoff: Date?, keepingNewest keep: Int?) throws -> Int {
+        if cutoff == nil, let keep {
+            // The common case after every run: nothing to do unless over the cap.
+            guard try (database.query("SELECT count(*) AS n FROM runs").first?.int("n") ?? 0) > keep else { return 0 }
+        }
+        var live: [Value] = []
+        for row in try database.query("SELECT \(Self.runColumns) FROM runs WHERE status IN ('running', 'queued')") {
+            let run = try journalRun(row)
+            if run.status == .running || run.status == .queued { live.append(.string(run.id)) }
+        }
+        let keepIDs = SQLValue.text(JSONText.encode(.array(live)))
+        var deleted = 0
+        if let cutoff {
+            deleted += try database.run(
+                "DELETE FROM runs WHERE started < $1 AND id NOT IN (SELECT json_array_elements_text($2::json))",
+                [.real(cutoff.timeIntervalSince1970), keepIDs])
+        }
+        if let keep {
+            deleted += try database.run(
+                """
+                DELETE FROM runs
+                WHERE id NOT IN (SELECT id FROM runs ORDER BY started DESC, seq DESC LIMIT $1)
+                    AND id NOT IN (SELECT json_array_elements_text($2::json))
+                """, [.integer(max(0, keep)), keepIDs])
+        }
+        return deleted
+    }
+
+    // MARK: Rows
+
+    /// A row of `runColumns` as reported: a `running` run whose holder is gone (same host) or
+    /// whose lease lapsed is `interrupted`.
+    func journalRun(_ row: Row) throws -> JournalRun {
+        guard let id = row.string("id"), let playbook = row.string("playbook"), let stored = row.string("status"),
+            let started = row.double("started")
+        else { throw malformed("run", of: row.string("id")) }
+        var holder: ProcessIdentity?
+        if let pid = row.int("pid"), let host = row.string("host") {
+            holder = ProcessIdentity(
+                pid: Int32(truncatingIfNeeded: pid), host: host, boot: row.string("boot"), start: row.string("process_start"))
+        }
+        let (status, reason) = liveStatus(stored: stored, holder: holder, row: row)
+        guard case .object(let inputs)? = try decode(row.string("inputs") ?? "{}", "run's inputs") else {
+            throw malformed("run's inputs", of: id)
+        }
+        var outputs: ValueObject?
+        if let text = row.string("outputs") {
+            guard case .object(let object)? = try decode(text, "run's outputs") else { throw malformed("run's outputs", of: id) }
+            outputs = object
+        }
+        var run = JournalRun(
+            id: id, playbook: playbook, file: row.string("file"), sourceHash: row.string("source_hash") ?? "", inputs: inputs,
+            trigger: row.string("trigger") ?? "cli", status: status,
+            interruption: reason ?? (stored == "interrupted" ? "its process ended before it finished" : nil),
+            interruptedBySignal: row.int("interrupted") == 1, started: Date(timeIntervalSince1970: started),
+            finished: row.double("finished").map(Date.init(timeIntervalSince1970:)), holder: holder,
+            heartbeat: row.double("heartbeat").map(Date.init(timeIntervalSince1970:)), error: row.string("error"), outputs: outputs)
+        run.scheduledAt = row.double("scheduled_at").map(Date.init(timeIntervalSince1970:))
+        run.worker = row.string("worker")
+        return run
+    }
+
+    private func liveStatus(stored: String, holder: ProcessIdentity?, row: Row) -> (JournalStatus, String?) {
+        if stored == "queued" { return (.queued, nil) }
+        guard let status = JournalStatus(rawValue: stored) else { return (.interrupted, "unknown status '\(stored)'") }
+        guard status == .running else { return (status, nil) }
+        guard let holder else { return (.interrupted, "no process holds it") }
+        if case .gone(let reason) = probe.state(holder) { return (.interrupted, reason) }
+        if row.int("lease_lapsed") == 1 {
+            let age = row.double("beat_age").map { " for \(Int($0.rounded())) s" } ?? ""
+            return (.interrupted, "its lease expired: no heartbeat from process \(holder.pid) on \(holder.host)\(age)")
+        }
+        return (.running, nil)
+    }
+
+    func malformed(_ what: String, of runID: String?) -> PostgresError {
+        PostgresError(
+            .malformedRow,
+            message: "state database \(location) has a malformed \(what)\(runID.map { " of run \($0)" } ?? "") "
+                + "(a column is missing or of the wrong type); it was probably edited by hand")
+    }
+}

@@ -1,0 +1,274 @@
+public import Foundation
+public import SkillbookCore
+public import SkillbookStore
+import Synchronization
+
+/// The run journal in a PostgreSQL database shared by several processes and machines: the same
+/// records and semantics as `SQLiteJournal` (runs, each call attempt written before the skill is
+/// called and completed after it returns, step ends, compensations, sessions, `failure_kind`,
+/// `scheduled_at`), plus leases that fence every write.
+///
+/// Writes: every record is committed before its method returns (PostgreSQL's commit is durable
+/// by default), so there is no group commit to lose.
+///
+/// Leases and fencing: a run being executed is `running` with its holder's process (pid, host,
+/// boot, start), an `epoch` and `lease_expires`. Taking a run (starting it, `takeOver`, a worker's
+/// claim) increments its epoch; this journal remembers the epoch of each run it holds and every
+/// write of that run (call starts and results, step ends, compensations, the run's end) is applied
+/// only while the stored epoch is still that one and the run `running`. A write refused for that
+/// reason throws `JournalError` `.refused` with `PostgresJournal.leaseLostMessage`: a process
+/// whose run was taken over (it was paused, or cut off from the database, past its lease) cannot
+/// record, so the engine does not make the call it wanted to make.
+///
+/// A heartbeat task renews `lease_expires` (server time + `leaseDuration`) every
+/// `heartbeatInterval` seconds for every held run; a run whose renewal is refused is reported to
+/// `onLeaseLost` and forgotten. A reader reports a `running` run as `interrupted` when its holder
+/// is known to be gone (same host: by `ProcessProbe`) or its lease has expired (by the server's
+/// clock, so machines' clocks need not agree). Unlike SQLite's rule, an expired lease ends even a
+/// live holder's claim: fencing makes that safe.
+///
+/// Safe to use from concurrent tasks, and from any number of processes and machines.
+public final class PostgresJournal: RunJournal, LeaseHolding {
+    public let database: PostgresDatabase
+    let probe: ProcessProbe
+    let clock: any Clock
+    public let heartbeatInterval: Double
+    public let leaseDuration: Double
+    /// The worker name recorded on the runs this journal takes (`nil`: not a worker).
+    public let worker: String?
+    /// Called (from the heartbeat task) with a run whose lease was taken by another process.
+    let onLeaseLost: Mutex<(@Sendable (String) -> Void)?> = Mutex(nil)
+
+    /// Runs this journal holds, with the epoch of its lease.
+    let held = Mutex<[String: Int]>([:])
+    let heartbeat = Mutex<Task<Void, Never>?>(nil)
+    /// Playbook files of runs about to start.
+    private let pendingFiles = Mutex<[String: String]>([:])
+
+    public init(
+        database: PostgresDatabase, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), heartbeatInterval: Double = 5,
+        leaseDuration: Double = 15, worker: String? = nil
+    ) {
+        self.database = database
+        self.probe = probe
+        self.clock = clock
+        self.heartbeatInterval = max(0.01, heartbeatInterval)
+        self.leaseDuration = leaseDuration
+        self.worker = worker
+    }
+
+    deinit { heartbeat.withLock { $0?.cancel() } }
+
+    public var location: String { database.location.redacted }
+
+    /// Calls `handler` with each run whose lease this journal lost (it must stop that run).
+    public func setLeaseLostHandler(_ handler: @escaping @Sendable (String) -> Void) {
+        onLeaseLost.withLock { $0 = handler }
+    }
+
+    /// The message of the `JournalError` a fenced write throws.
+    public static func leaseLostMessage(_ runID: String) -> String {
+        "run \(runID) was taken over by another process (this process's lease on it expired); it stops here"
+    }
+
+    public func holdsLease(_ runID: String) -> Bool { epoch(of: runID) != nil }
+
+    /// The epoch this journal holds `runID` with, if it holds it.
+    public func epoch(of runID: String) -> Int? { held.withLock { $0[runID] } }
+
+    public func setFile(_ path: String, forRun runID: String) throws {
+        let changed = try database.run("UPDATE runs SET file = $2 WHERE id = $1", [.text(runID), .text(path)])
+        if changed == 0 { pendingFiles.withLock { $0[runID] = path } }
+    }
+
+    public func setSource(_ source: String, forRun runID: String) throws {
+        try database.run(
+            "UPDATE runs SET source = $2, source_hash = $3 WHERE id = $1", [.text(runID), .text(source), .text(SourceHash.of(source))])
+    }
+
+    // MARK: RunRecorder
+
+    public func runStarted(_ run: RunRecord) throws {
+        let file = pendingFiles.withLock { $0.removeValue(forKey: run.runID) }
+        let me = probe.current()
+        let now = clock.now().timeIntervalSince1970
+        try database.transaction(doing: "recording the start of run \(run.runID)") { transaction in
+            try transaction.run(
+                """
+                INSERT INTO runs (id, playbook, file, source, source_hash, inputs, trigger, status, started, pid, host, boot,
+                    process_start, heartbeat, scheduled_at, epoch, lease_expires, worker)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8, $9, $10, $11, $12, $13, $14, 1,
+                    extract(epoch from clock_timestamp()) + $15, $16)
+                """,
+                [
+                    .text(run.runID), .text(run.playbook), SQLValue(file), .text(run.source), .text(run.sourceHash),
+                    .text(JSONText.encode(.object(run.inputs))), .text(run.trigger), .real(run.started.timeIntervalSince1970),
+                    .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot), SQLValue(me.start), .real(now),
+                    run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, .real(leaseDuration), SQLValue(worker),
+                ])
+            try openSession(transaction, run.runID, kind: "run", holder: me, at: now, epoch: 1)
+        }
+        hold(run.runID, epoch: 1)
+    }
+
+    public func callStarted(_ call: CallRecord) throws {
+        let epoch = try fence(call.runID)
+        let changed = try database.run(
+            """
+            INSERT INTO calls (run, step, iteration, batch, skill, attempt, parameters, started, seq)
+            SELECT $1, $2, $3, $4, $5, $6, $7, $8,
+                (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = $1)
+            WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $9 AND status = 'running')
+            """,
+            [
+                .text(call.runID), .text(call.key.step.description), SQLValue(call.key.iteration), SQLValue(call.key.batch), .text(call.skill),
+                .integer(call.attempt), .text(JSONText.encode(.object(call.parameters))), .real(call.started.timeIntervalSince1970),
+                .integer(epoch),
+            ], doing: "recording the start of \(call.key)")
+        try fenced(changed, call.runID)
+    }
+
+    public func callFinished(_ call: CallRecord, output: Value?, error: String?, finished: Date) throws {
+        let epoch = try fence(call.runID)
+        let changed = try database.run(
+            """
+            UPDATE calls SET output = $6, error = $7, finished = $8, masked = $9,
+                seq = (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = $1)
+            WHERE id = (
+                SELECT max(id) FROM calls WHERE run = $1 AND step = $2 AND iteration IS NOT DISTINCT FROM $3::integer
+                    AND batch IS NOT DISTINCT FROM $4::integer AND attempt = $5)
+              AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $10 AND status = 'running')
+            """,
+            [
+                .text(call.runID), .text(call.key.step.description), SQLValue(call.key.iteration), SQLValue(call.key.batch),
+                .integer(call.attempt), SQLValue(output.map { JSONText.encode($0) }), SQLValue(error),
+                .real(finished.timeIntervalSince1970), .text(call.outputMasked ? "true" : "false"), .integer(epoch),
+            ], doing: "recording the result of \(call.key)")
+        if changed == 0, try !holdsLease(call.runID, epoch: epoch) { throw leaseLost(call.runID) }
+    }
+
+    public func stepFinished(
+        runID: String, step: String, status: StepStatus, output: Value?, outputMasked: Bool, error: String?
+    ) throws {
+        let epoch = try fence(runID)
+        let changed = try database.run(
+            """
+            INSERT INTO steps (run, step, status, output, error, finished, masked)
+            SELECT $1, $2, $3, $4, $5, $6, $7
+            WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $8 AND status = 'running')
+            """,
+            [
+                .text(runID), .text(step), .text(status.rawValue), SQLValue(output.map { JSONText.encode($0) }), SQLValue(error),
+                .real(clock.now().timeIntervalSince1970), .text(outputMasked ? "true" : "false"), .integer(epoch),
+            ], doing: "recording the end of step \(step)")
+        try fenced(changed, runID)
+    }
+
+    public func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) throws {
+        let epoch = try fence(runID)
+        let keyValues: [SQLValue] = [.text(runID), .text(key.step.description), SQLValue(key.iteration), SQLValue(key.batch)]
+        try database.transaction(doing: "recording the undoing of \(key)") { transaction in
+            let changed = try transaction.run(
+                """
+                INSERT INTO compensations (run, step, iteration, batch, error, finished)
+                SELECT $1, $2, $3, $4, $5, $6
+                WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $7 AND status = 'running')
+                """, keyValues + [SQLValue(error), .real(finished.timeIntervalSince1970), .integer(epoch)])
+            try fenced(changed, runID)
+            if error == nil {
+                try transaction.run(
+                    """
+                    UPDATE calls SET compensated = true
+                    WHERE run = $1 AND step = $2 AND iteration IS NOT DISTINCT FROM $3::integer
+                        AND batch IS NOT DISTINCT FROM $4::integer
+                    """, keyValues)
+            }
+        }
+    }
+
+    /// Records how the run ended (fenced like every write). After a rollback of an ended run, the
+    /// earlier failure message and the report entries of steps the rollback did not touch are kept.
+    public func runFinished(_ result: RunResult) throws {
+        let epoch = try fence(result.runID)
+        let status = JournalStatus(result.status)
+        let finished = result.finished.timeIntervalSince1970
+        try database.transaction(doing: "recording the end of run \(result.runID)") { transaction in
+            let row = try transaction.query(
+                "SELECT error, report FROM runs WHERE id = $1 AND epoch = $2 AND status = 'running' FOR UPDATE",
+                [.text(result.runID), .integer(epoch)]
+            ).first
+            guard let row else { throw leaseLost(result.runID) }
+            var error = result.error
+            var earlier: [String: Value] = [:]
+            if status == .rolledBack || status == .rollbackIncomplete {
+                error = error ?? row.string("error")
+                for entry in try decode(row.string("report"), "run report")?.arrayValue ?? [] {
+                    if let id = entry["id"]?.stringValue { earlier[id] = entry }
+                }
+            }
+            let report = RunReport.encode(result, keeping: earlier)
+            try transaction.run(
+                """
+                UPDATE runs SET status = $2, interrupted = $3, finished = $4, error = $5, outputs = $6, report = $7,
+                    heartbeat = $4, failure_kind = coalesce($8, failure_kind), lease_expires = NULL
+                WHERE id = $1
+                """,
+                [
+                    .text(result.runID), .text(status.rawValue), .text(result.interrupted ? "true" : "false"), .real(finished),
+                    SQLValue(error), .text(JSONText.encode(.object(result.outputs))), .text(JSONText.encode(report)),
+                    SQLValue(result.failureKind?.rawValue),
+                ])
+            try closeSessions(transaction, result.runID, outcome: status.rawValue, at: finished)
+        }
+        letGo(result.runID)
+    }
+
+    // MARK: Sessions
+
+    func openSession(
+        _ transaction: PostgresDatabase.Transaction, _ runID: String, kind: String, holder: ProcessIdentity, at time: Double, epoch: Int
+    ) throws(PostgresError) {
+        try transaction.run(
+            "INSERT INTO sessions (run, kind, pid, host, started, epoch) VALUES ($1, $2, $3, $4, $5, $6)",
+            [.text(runID), .text(kind), .integer(Int(holder.pid)), .text(holder.host), .real(time), .integer(epoch)])
+    }
+
+    func closeSessions(_ transaction: PostgresDatabase.Transaction, _ runID: String, outcome: String, at time: Double) throws(PostgresError) {
+        try transaction.run(
+            "UPDATE sessions SET ended = $2, outcome = $3 WHERE run = $1 AND ended IS NULL", [.text(runID), .real(time), .text(outcome)])
+    }
+
+    // MARK: Fencing
+
+    /// The epoch this journal holds `runID` with; a run it does not hold cannot be written.
+    func fence(_ runID: String) throws -> Int {
+        guard let epoch = epoch(of: runID) else { throw leaseLost(runID) }
+        return epoch
+    }
+
+    /// A fenced write that changed nothing: the lease is gone.
+    func fenced(_ changed: Int, _ runID: String) throws {
+        if changed == 0 { throw leaseLost(runID) }
+    }
+
+    func holdsLease(_ runID: String, epoch: Int) throws -> Bool {
+        try !database.query(
+            "SELECT 1 FROM runs WHERE id = $1 AND epoch = $2 AND status = 'running'", [.text(runID), .integer(epoch)]
+        ).isEmpty
+    }
+
+    func leaseLost(_ runID: String) -> JournalError {
+        letGo(runID)
+        return JournalError(.refused, Self.leaseLostMessage(runID))
+    }
+
+    /// A stored JSON column back as a value; a malformed one is reported with the database.
+    func decode(_ text: String?, _ what: String) throws(PostgresError) -> Value? {
+        guard let text else { return nil }
+        do {
+            return try JSONText.decode(text)
+        } catch {
+            throw PostgresError(.malformedRow, message: "state database \(location) has a malformed \(what) (\(error)); it was probably edited by hand")
+        }
+    }
+}

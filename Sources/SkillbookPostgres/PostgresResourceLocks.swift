@@ -1,0 +1,184 @@
+import Foundation
+public import SkillbookCore
+public import SkillbookStore
+import Synchronization
+
+/// Write locks on resources in the PostgreSQL state (`resource_locks`): two runs, on any machine
+/// sharing the database, never hold the same resource at once. The same rules as
+/// `SQLiteResourceLocks`: all of a step's resources or none, one transaction per attempt
+/// (serialised by a transaction-scoped advisory lock, since rows that do not exist yet cannot be
+/// locked); a lock whose holder is gone (same host: by `ProcessProbe`; elsewhere: no heartbeat for
+/// `leaseDuration` seconds by the server's clock) or whose run has ended is taken over; waits are
+/// recorded in `resource_waits` and poll every `pollInterval` seconds, so cancelling ends one.
+public final class PostgresResourceLocks: ResourceLocking {
+    public let database: PostgresDatabase
+    let probe: ProcessProbe
+    let clock: any Clock
+    public let pollInterval: Double
+    public let heartbeatInterval: Double
+    public let leaseDuration: Double
+
+    private struct Held {
+        var runs: [String: Set<String>] = [:]
+        var heartbeat: Task<Void, Never>?
+    }
+
+    private let held = Mutex(Held())
+    private static let lockKey = 0x736b_6c62_6c6b  // any constant every skillbook process shares
+
+    public init(
+        database: PostgresDatabase, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), pollInterval: Double = 0.05,
+        heartbeatInterval: Double = 2, leaseDuration: Double = 15
+    ) {
+        self.database = database
+        self.probe = probe
+        self.clock = clock
+        self.pollInterval = max(0.001, pollInterval)
+        self.heartbeatInterval = heartbeatInterval
+        self.leaseDuration = leaseDuration
+    }
+
+    deinit { held.withLock { $0.heartbeat?.cancel() } }
+
+    public func acquire(
+        _ resources: [String], for runID: String, step: String, waiting: @escaping @Sendable (ResourceWait) -> Void
+    ) async throws {
+        let wanted = Array(Set(resources)).sorted()
+        guard !wanted.isEmpty else { return }
+        var reported: ResourceWait?
+        var waitRow: Int?
+        do {
+            while true {
+                try Task.checkCancellation()
+                guard let wait = try take(wanted, runID: runID, step: step) else { break }
+                if wait != reported {
+                    reported = wait
+                    waitRow = try? recordWait(wait, runID: runID, step: step, previous: waitRow)
+                    waiting(wait)
+                }
+                try await clock.sleep(for: pollInterval)
+            }
+        } catch {
+            if let waitRow { try? endWait(waitRow, outcome: "cancelled") }
+            throw error
+        }
+        if let waitRow { try? endWait(waitRow, outcome: "acquired") }
+        held.withLock { held in
+            held.runs[runID, default: []].formUnion(wanted)
+            startHeartbeat(&held)
+        }
+    }
+
+    public func release(_ resources: [String], for runID: String) async {
+        let names = SQLValue.text(JSONText.encode(.array(resources.map(Value.string))))
+        _ = try? database.run(
+            "DELETE FROM resource_locks WHERE run = $1 AND resource IN (SELECT json_array_elements_text($2::json))",
+            [.text(runID), names])
+        held.withLock { held in
+            held.runs[runID]?.subtract(resources)
+            if held.runs[runID]?.isEmpty == true { held.runs[runID] = nil }
+        }
+    }
+
+    /// Who holds each resource now.
+    public func holders() throws -> [String: String] {
+        var holders: [String: String] = [:]
+        for row in try database.query("SELECT resource, run FROM resource_locks") {
+            if let resource = row.string("resource"), let run = row.string("run") { holders[resource] = run }
+        }
+        return holders
+    }
+
+    private func take(_ wanted: [String], runID: String, step: String) throws -> ResourceWait? {
+        let me = probe.current()
+        let names = SQLValue.text(JSONText.encode(.array(wanted.map(Value.string))))
+        return try database.transaction(doing: "taking resources \(wanted.joined(separator: ", "))") { transaction -> ResourceWait? in
+            try transaction.query("SELECT pg_advisory_xact_lock($1)", [.integer(Self.lockKey)])
+            let rows = try transaction.query(
+                """
+                SELECT resource, run, pid, host, boot, process_start,
+                    extract(epoch from clock_timestamp()) - heartbeat AS age,
+                    (SELECT status FROM runs WHERE runs.id = resource_locks.run) AS run_status
+                FROM resource_locks WHERE resource IN (SELECT json_array_elements_text($1::json))
+                """, [names])
+            var busy: [(resource: String, run: String)] = []
+            for row in rows {
+                guard let resource = row.string("resource"), let run = row.string("run"), run != runID else { continue }
+                if isAlive(row) { busy.append((resource, run)) }
+            }
+            if !busy.isEmpty {
+                busy.sort { $0.resource < $1.resource }
+                return ResourceWait(resources: busy.map(\.resource), heldBy: busy.first?.run)
+            }
+            for resource in wanted {
+                try transaction.run(
+                    """
+                    INSERT INTO resource_locks (resource, run, step, pid, host, boot, process_start, acquired, heartbeat)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, extract(epoch from clock_timestamp()), extract(epoch from clock_timestamp()))
+                    ON CONFLICT (resource) DO UPDATE SET run = excluded.run, step = excluded.step, pid = excluded.pid,
+                        host = excluded.host, boot = excluded.boot, process_start = excluded.process_start,
+                        acquired = excluded.acquired, heartbeat = excluded.heartbeat
+                    """,
+                    [
+                        .text(resource), .text(runID), .text(step), .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot),
+                        SQLValue(me.start),
+                    ])
+            }
+            return nil
+        }
+    }
+
+    private func isAlive(_ row: Row) -> Bool {
+        if let status = row.string("run_status"), status != "running" { return false }
+        guard let pid = row.int("pid"), let host = row.string("host") else { return false }
+        let holder = ProcessIdentity(
+            pid: Int32(truncatingIfNeeded: pid), host: host, boot: row.string("boot"), start: row.string("process_start"))
+        switch probe.state(holder) {
+        case .alive: return true
+        case .gone: return false
+        case .unknown: return (row.double("age") ?? .infinity) <= leaseDuration
+        }
+    }
+
+    private func recordWait(_ wait: ResourceWait, runID: String, step: String, previous: Int?) throws -> Int {
+        if let previous { try endWait(previous, outcome: "holder changed") }
+        let rows = try database.query(
+            "INSERT INTO resource_waits (run, step, resources, held_by, started) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            [
+                .text(runID), .text(step), .text(JSONText.encode(.array(wait.resources.map(Value.string)))), SQLValue(wait.heldBy),
+                .real(clock.now().timeIntervalSince1970),
+            ])
+        return rows.first?.int("id") ?? 0
+    }
+
+    private func endWait(_ row: Int, outcome: String) throws {
+        try database.run(
+            "UPDATE resource_waits SET ended = $2, outcome = $3 WHERE id = $1",
+            [.integer(row), .real(clock.now().timeIntervalSince1970), .text(outcome)])
+    }
+
+    private func startHeartbeat(_ held: inout Held) {
+        guard held.heartbeat == nil else { return }
+        held.heartbeat = Task.detached { [weak self, interval = heartbeatInterval] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64(max(0.01, interval) * 1e9))
+                guard let locks = self, locks.beat() else { return }
+            }
+        }
+    }
+
+    private func beat() -> Bool {
+        let runs = held.withLock { held -> [String] in
+            if held.runs.isEmpty { held.heartbeat = nil }
+            return Array(held.runs.keys)
+        }
+        guard !runs.isEmpty else { return false }
+        let me = probe.current()
+        _ = try? database.run(
+            """
+            UPDATE resource_locks SET heartbeat = extract(epoch from clock_timestamp())
+            WHERE pid = $1 AND host = $2 AND run IN (SELECT json_array_elements_text($3::json))
+            """, [.integer(Int(me.pid)), .text(me.host), .text(JSONText.encode(.array(runs.map(Value.string))))])
+        return true
+    }
+}
