@@ -31,14 +31,17 @@ public struct HostConfiguration: Sendable {
     /// How paths read in messages and diagnostics: relative to this folder when inside it
     /// (`nil`: always absolute).
     public var displayBase: URL?
+    /// The model `ask` and `chat` plan with when no playbook or skill matches; `nil`: none.
+    public var model: ModelSettings?
 
     public init(
         playbooksDirectory: URL, skillDirectories: [URL] = [], stateDirectory: URL, allowedPaths: [URL] = [],
         timeZone: TimeZone = .current, clock: any Clock = SystemClock(), ids: IDGenerator = .live,
         persistence: HostPersistence? = nil,
         confirmation: ConfirmationPolicy = .refuseByDefault, environment: [String: String] = [:],
-        currentDirectory: URL, displayBase: URL? = nil
+        currentDirectory: URL, displayBase: URL? = nil, model: ModelSettings? = nil
     ) {
+        self.model = model
         self.playbooksDirectory = playbooksDirectory
         self.skillDirectories = skillDirectories
         self.stateDirectory = stateDirectory
@@ -60,6 +63,7 @@ public struct HostConfiguration: Sendable {
     /// - `Skills` in `currentDirectory` is loaded when it exists, then each of `skills` (which must
     ///   exist: a missing one is reported when the registry is built), without repeats.
     /// - Relative paths are taken inside `currentDirectory`.
+    /// - The model comes from `SKILLBOOK_MODEL_URL`, `SKILLBOOK_MODEL`, `SKILLBOOK_API_KEY`.
     public static func workspace(
         in currentDirectory: URL, environment: [String: String], playbooks: String? = nil, state: String? = nil,
         skills: [String] = [], allowedPaths: [String] = []
@@ -76,7 +80,8 @@ public struct HostConfiguration: Sendable {
             skillDirectories: directories,
             stateDirectory: stateDirectory(state, environment: environment, currentDirectory: currentDirectory),
             allowedPaths: allowedPaths.map { resolve($0, against: currentDirectory) }, environment: environment,
-            currentDirectory: currentDirectory, displayBase: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            currentDirectory: currentDirectory, displayBase: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            model: ModelSettings.fromEnvironment(environment))
     }
 
     /// `option`, else `$SKILLBOOK_HOME`, else `$XDG_STATE_HOME/skillbook`, else

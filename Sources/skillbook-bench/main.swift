@@ -29,6 +29,8 @@ func runBenchmarks(state: URL) async throws {
         ("cold_start", { try ColdStartBench(state: state).run() }),
         // The agent's four figures (top-1, uncovered refused, decision p50/p95 over 200 skills) come from one pass.
         ("agent", { try AgentRoutingBench(registry: registry).run() }),
+        // The planner against a real model (`make model`; `make eval-agent`): skipped without SKILLBOOK_MODEL_URL.
+        ("agent_model", { try await AgentModelBench(state: state).run(environment: ProcessInfo.processInfo.environment) }),
     ]
     let chosen = CommandLine.arguments.dropFirst().filter { $0 != "--cpu" }
     // A name given in full runs only that figure; otherwise a name selects every figure it starts.
