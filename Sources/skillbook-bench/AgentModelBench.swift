@@ -9,7 +9,7 @@ import Synchronization
 /// `make eval-agent`), over the plan-shaped requests of
 /// `Tests/SkillbookAgentTests/Fixtures/plan_requests.json`, each judged against its reference plan
 /// (`PlanJudge`). Needs `SKILLBOOK_MODEL_URL`; without it the group prints a note and no figures.
-/// `SKILLBOOK_EVAL_OFFERS` (default 20) caps the skills and playbooks offered per request.
+/// `SKILLBOOK_EVAL_OFFERS` (default 20; `make eval-agent` sets 10) caps the skills and playbooks offered per request.
 ///
 /// Figures: plans passing the checker and the lint (%), plans correct against the reference (%),
 /// unknown skills named in any answer (count), declines correct (%), planning latency p50/p95 (s).
@@ -48,7 +48,7 @@ struct AgentModelBench: Sendable {
             let planner = Planner(
                 client: client, checker: checker, prompt: PromptBuilder(now: clock.now, timeZone: clock.timeZone),
                 budget: PlanningBudget(maxSeconds: Double(environment["SKILLBOOK_EVAL_SECONDS"] ?? "") ?? 300))
-            let chosen = Array(PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock).prefix(limit))
+            let chosen = PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock, limit: limit, perClause: 4)
             let start = Date()
             let report = await planner.plan(reference.request, offers: chosen)
             let seconds = Date().timeIntervalSince(start)

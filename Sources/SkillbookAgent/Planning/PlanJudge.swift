@@ -64,6 +64,11 @@ public enum PlanJudge {
         public var correct: Bool
         /// Why not, for the report.
         public var reason: String
+
+        public init(correct: Bool, reason: String) {
+            self.correct = correct
+            self.reason = reason
+        }
     }
 
     public static func judge(_ answer: ModelAnswer?, against reference: ReferencePlan) -> Verdict {
