@@ -52,7 +52,9 @@ var package = Package(
         .executableTarget(name: "skillbook-floor"),
         .executableTarget(
             name: "skillbook-bench",
-            dependencies: ["SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule"]),
+            dependencies: [
+                "CYAML", "SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule",
+            ]),
         .target(
             name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"], exclude: ["Fixtures"]),

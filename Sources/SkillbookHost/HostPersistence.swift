@@ -30,11 +30,9 @@ public struct HostPersistence: Sendable {
             openJournal: { try SQLiteJournal(stateDirectory: stateDirectory, clock: clock) },
             stores: .sqlite(stateDirectory: stateDirectory, clock: clock),
             resourceLocks: { journal in
-                // On the state database when the run is journaled there, else among this process's runs.
-                guard let journal = journal as? SQLiteJournal,
-                    let locks = try? SQLiteResourceLocks(database: journal.database, clock: clock)
-                else { return ResourceLocks.shared }
-                return locks
+                // On the state database when the run is journaled there (a dry run: among this process's runs).
+                guard let journal = journal as? SQLiteJournal else { return ResourceLocks.shared }
+                return SQLiteResourceLocks(migrated: journal.database, clock: clock)
             })
     }
 }

@@ -26,7 +26,7 @@ extension RunExecution {
         let concurrency = step.batch?.concurrency ?? 1
         let pause = step.batch?.pause ?? 0
         let batched = (try? step.batchDriver(for: skill.descriptor).get()) != nil
-        let stepKey = path(of: step).description
+        let stepKey = path(of: step)
         func key(_ number: Int) -> CallKey {
             CallKey(step: stepKey, iteration: iteration, batch: batched ? number : nil)
         }

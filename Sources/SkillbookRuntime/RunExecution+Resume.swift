@@ -55,7 +55,7 @@ extension RunExecution {
     }
 
     func unit(for recorded: RecordedCall) -> CompletedUnit? {
-        let path = StepPath(parsing: recorded.key.step)
+        let path = recorded.key.step
         guard let skill = engine.registry[recorded.skill], let located = locate(path) else { return nil }
         return CompletedUnit(
             stepIndex: located.index, stepID: path, key: recorded.key, skill: skill, call: recorded.call,

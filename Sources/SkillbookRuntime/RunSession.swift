@@ -110,22 +110,22 @@ public final class RunSession {
     /// answer the run's confirmations.
     @ObservationIgnored public let confirmer = SessionConfirmer()
 
-    @ObservationIgnored private let now: @Sendable () -> Date
+    @ObservationIgnored private let clock: any Clock
     @ObservationIgnored private var rowIndex: [StepPath: Int] = [:]
     /// The step whose confirmation this session answered and the engine has not yet reported.
     @ObservationIgnored private var answered: StepPath?
 
-    /// A session for a run of `playbook`: a pending row per step. `now` is the clock for elapsed times.
-    public init(playbook: Playbook, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.now = now
+    /// A session for a run of `playbook`: a pending row per step. `clock` times the steps.
+    public init(playbook: Playbook, clock: any Clock = SystemClock()) {
+        self.clock = clock
         playbookName = playbook.name
         steps = playbook.steps.map { StepRow(id: StepPath(step: $0.id), target: $0.target) }
         reindex()
     }
 
     /// A session that learns its steps from the events.
-    public init(now: @escaping @Sendable () -> Date = { Date() }) {
-        self.now = now
+    public init(clock: any Clock = SystemClock()) {
+        self.clock = clock
         playbookName = ""
         steps = []
     }
@@ -179,7 +179,7 @@ public final class RunSession {
             log.append(.started(runID: runID, playbook: playbook))
 
         case .stepStarted(let step, let target, let attempt, _):
-            let started = now()
+            let started = clock.now()
             update(step, target: target) { row in
                 row.state = .running
                 row.attempt = attempt
@@ -220,7 +220,7 @@ public final class RunSession {
             log.append(.succeeded(step, duration: duration))
 
         case .stepFailed(let step, let error, let kind, let willContinue):
-            let time = now()
+            let time = clock.now()
             update(step) { row in
                 row.state = .failed
                 row.error = error

@@ -40,11 +40,22 @@ public final class SQLiteResourceLocks: ResourceLocking {
             pollInterval: pollInterval, heartbeatInterval: heartbeatInterval, leaseDuration: leaseDuration)
     }
 
-    public init(
+    public convenience init(
         database: Database, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), pollInterval: Double = 0.05,
         heartbeatInterval: Double = 2, leaseDuration: Double = 15
     ) throws(StoreError) {
         try database.migrate(StateDatabase.migrations)
+        self.init(
+            migrated: database, probe: probe, clock: clock, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval,
+            leaseDuration: leaseDuration)
+    }
+
+    /// Locks on a state database already at the current schema (the journal's own, which opening
+    /// the journal migrated): nothing to migrate, so nothing can fail.
+    public init(
+        migrated database: Database, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), pollInterval: Double = 0.05,
+        heartbeatInterval: Double = 2, leaseDuration: Double = 15
+    ) {
         self.database = database
         self.probe = probe
         self.clock = clock

@@ -28,12 +28,8 @@ struct ColdStartBench {
     }
 
     func run() throws -> [Figure] {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let skillbook = ProcessInfo.processInfo.environment["SKILLBOOK_BIN"] ?? directory.appendingPathComponent("skillbook").path
-        let floor = directory.appendingPathComponent("skillbook-floor").path
-        for binary in [skillbook, floor] where !FileManager.default.isExecutableFile(atPath: binary) {
-            throw BenchError("cold_start: no executable \(binary) (build it: swift build -c release)")
-        }
+        let skillbook = try Self.skillbookBinary()
+        let floor = try Self.binary(named: "skillbook-floor")
         // The shipped playbooks with their manifest skills (`Skills/`), as from the repository's root.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -85,6 +81,25 @@ struct ColdStartBench {
                 Figure(name: "cold_start_\(item.name)_rss", value: Double(samples[index].peakKilobytes) / 1024, unit: "MB"))
         }
         return figures
+    }
+
+    /// The release `skillbook` next to the bench, or the one `SKILLBOOK_BIN` names.
+    static func skillbookBinary() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["SKILLBOOK_BIN"] { return try checked(path) }
+        return try binary(named: "skillbook")
+    }
+
+    /// An executable next to the bench.
+    static func binary(named name: String) throws -> String {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        return try checked(directory.appendingPathComponent(name).path)
+    }
+
+    private static func checked(_ path: String) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw BenchError("no executable \(path) (build it: make bench, or swift build -c release)")
+        }
+        return path
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -67,7 +67,7 @@ struct JournalWrites {
             for index in 0..<steps {
                 let id = StepsPlaybook.id(index)
                 let call = CallRecord(
-                    runID: runID, key: CallKey(step: id), skill: skill, attempt: 1, parameters: ["value": "hello"],
+                    runID: runID, key: CallKey(step: StepPath(step: id)), skill: skill, attempt: 1, parameters: ["value": "hello"],
                     started: Date(), hasEffects: hasEffects)
                 try journal.callStarted(call)
                 try journal.callFinished(call, output: ["value": "hello"], error: nil, finished: Date())

@@ -1,11 +1,15 @@
+import CYAML
 import SkillbookCore
 
-/// `yaml_throughput`: `YAMLLoader.load` on a ~10 MB playbook-shaped document.
+/// `yaml_throughput`: `YAMLLoader.load` on a ~10 MB playbook-shaped document (target ≥ 25 MB/s);
+/// `yaml_libyaml_raw`: libyaml's own event parser on the same text, every event read and freed and
+/// nothing built (the floor); `yaml_share_of_libyaml`: the first as a percentage of the second
+/// (target ≥ 65 %). Both are measured in the same run, best of `runs` each.
 struct YAMLThroughputBench {
     var targetBytes = 10_000_000
     var runs = 3
 
-    func run() async throws -> Figure {
+    func run() async throws -> [Figure] {
         let text = Self.document(bytes: targetBytes)
         let megabytes = Double(text.utf8.count) / 1_000_000
         let seconds = try await Measure.best(runs: runs) {
@@ -13,7 +17,33 @@ struct YAMLThroughputBench {
                 pairs.count == 5
             else { throw BenchError("the generated YAML did not load as a playbook-shaped mapping") }
         }
-        return Figure(name: "yaml_throughput", value: megabytes / seconds, unit: "MB/s")
+        let bytes = Array(text.utf8)
+        let raw = try await Measure.best(runs: runs) { try Self.parseEvents(bytes) }
+        return [
+            Figure(name: "yaml_throughput", value: megabytes / seconds, unit: "MB/s"),
+            Figure(name: "yaml_libyaml_raw", value: megabytes / raw, unit: "MB/s"),
+            Figure(name: "yaml_share_of_libyaml", value: raw / seconds * 100, unit: "%"),
+        ]
+    }
+
+    /// Every libyaml event of `bytes`, parsed and freed; how many there were.
+    @discardableResult
+    static func parseEvents(_ bytes: [UInt8]) throws -> Int {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { throw BenchError("yaml_libyaml_raw: libyaml did not initialise") }
+        defer { yaml_parser_delete(&parser) }
+        return try bytes.withUnsafeBufferPointer { buffer in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var event = yaml_event_t()
+            var count = 0
+            while true {
+                guard yaml_parser_parse(&parser, &event) == 1 else { throw BenchError("yaml_libyaml_raw: libyaml refused the document") }
+                let done = event.type == YAML_STREAM_END_EVENT
+                yaml_event_delete(&event)
+                count += 1
+                if done { return count }
+            }
+        }
     }
 
     /// Steps with nested `with:` mappings in block and flow style, plain, single- and double-quoted

@@ -8,7 +8,7 @@ import SkillbookStore
 // name, starts with it (`skillbook-bench engine yaml`); with `--cpu`, CPU time instead of elapsed
 // time (see `Measure`). Build in release: `make bench` (`cold_start` also needs `skillbook` and
 // `skillbook-floor` built in release next to the bench; see `ColdStartBench`). `skillbook-bench agent`
-// prints the agent's figures.
+// prints the agent's figures; `skillbook-bench schedule` the daemon's (it needs the release `skillbook`).
 
 let state = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-bench-\(UUID().uuidString)")
 
@@ -24,9 +24,11 @@ func runBenchmarks(state: URL) async throws {
         ("journal_action_call", { [try await JournalActionCallBench(state: state).run()] }),
         ("batch_100k_items", { [try await BatchBench(registry: registry).run()] }),
         ("load_check_1000_steps", { [try await LoadCheckBench(registry: registry).run()] }),
-        ("yaml_throughput", { [try await YAMLThroughputBench().run()] }),
+        ("yaml_throughput", { try await YAMLThroughputBench().run() }),
         ("schedule_next_fire", { [try await ScheduleNextFireBench().run()] }),
         ("cold_start", { try ColdStartBench(state: state).run() }),
+        // The real daemon: fire latency, then idle CPU and RSS with 100 schedules (see ScheduleDaemonBench).
+        ("schedule", { try ScheduleDaemonBench(state: state).run() }),
         // The agent's four figures (top-1, uncovered refused, decision p50/p95 over 200 skills) come from one pass.
         ("agent", { try AgentRoutingBench(registry: registry).run() }),
         // The planner against a real model (`make model`; `make eval-agent`): skipped without SKILLBOOK_MODEL_URL.

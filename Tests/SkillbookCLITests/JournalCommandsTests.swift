@@ -32,7 +32,7 @@ func recordCrashedRun(
             runID: runID, playbook: playbook, source: text, sourceHash: SourceHash.of(text), inputs: inputs, trigger: "cli",
             started: Date(), dryRun: false))
     for call in calls {
-        let record = CallRecord(runID: runID, key: CallKey(step: call.step), skill: call.skill, attempt: 1, parameters: [:], started: Date())
+        let record = CallRecord(runID: runID, key: CallKey(step: StepPath(step: call.step)), skill: call.skill, attempt: 1, parameters: [:], started: Date())
         try journal.callStarted(record)
         if let output = call.output {
             try journal.callFinished(record, output: output, error: nil, finished: Date())

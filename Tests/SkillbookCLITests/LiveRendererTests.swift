@@ -107,7 +107,7 @@ private final class Fixture {
         let playbook = try fixture.load(Self.playbook)
         let clock = ManualClock()
         let screen = Screen()
-        let renderer = LiveRenderer(session: RunSession(playbook: playbook, now: clock.now), console: screen.console(), now: clock.now)
+        let renderer = LiveRenderer(session: RunSession(playbook: playbook, clock: clock), console: screen.console(), clock: clock)
 
         renderer.handle(.runStarted(runID: "r1", playbook: "live", inputs: ValueObject()))
         #expect(stripANSI(screen.writes.values.joined()).contains("▶ live (run r1)"))
@@ -146,7 +146,7 @@ private final class Fixture {
         let clock = ManualClock()
         let screen = Screen()
         let renderer = LiveRenderer(
-            session: RunSession(playbook: try fixture.load(Self.playbook), now: clock.now), console: screen.console(), now: clock.now)
+            session: RunSession(playbook: try fixture.load(Self.playbook), clock: clock), console: screen.console(), clock: clock)
         renderer.handle(.runStarted(runID: "r1", playbook: "live", inputs: ValueObject()))
         renderer.handle(.stepStarted(step: "many", target: .skill("test.batched"), attempt: 1, parameters: ValueObject()))
         let before = screen.frames.count
@@ -177,7 +177,7 @@ private final class Fixture {
         let fixture = try Fixture(extra: [skill])
         let playbook = try fixture.load(Self.playbook)
         let screen = Screen()
-        let renderer = LiveRenderer(session: RunSession(playbook: playbook, now: clock.now), console: screen.console(), now: clock.now)
+        let renderer = LiveRenderer(session: RunSession(playbook: playbook, clock: clock), console: screen.console(), clock: clock)
         let handle = fixture.engine.events(playbook, inputs: ValueObject())
         for await event in handle.events {
             renderer.handle(event)
@@ -215,7 +215,7 @@ private final class Fixture {
             """)
         let screen = Screen()
         let clock = ManualClock()
-        let renderer = LiveRenderer(session: RunSession(playbook: playbook, now: clock.now), console: screen.console(), now: clock.now)
+        let renderer = LiveRenderer(session: RunSession(playbook: playbook, clock: clock), console: screen.console(), clock: clock)
         let handle = fixture.engine.events(playbook, inputs: ValueObject())
         await renderer.run(handle.events)
         #expect(await handle.result.value.status == .rolledBack)
@@ -269,7 +269,7 @@ private final class Fixture {
     @Test func rollingBackIsShownUnderTheSteps() throws {
         let screen = Screen()
         let clock = ManualClock()
-        let renderer = LiveRenderer(session: RunSession(now: clock.now), console: screen.console(), now: clock.now)
+        let renderer = LiveRenderer(session: RunSession(clock: clock), console: screen.console(), clock: clock)
         renderer.handle(.runStarted(runID: "r", playbook: "p", inputs: ValueObject()))
         renderer.handle(.stepStarted(step: "save", target: .skill("notes.create"), attempt: 1, parameters: ValueObject()))
         renderer.handle(.stepSucceeded(step: "save", output: .null, duration: 0.1))
@@ -285,7 +285,7 @@ private final class Fixture {
         let clock = ManualClock()
         let screen = Screen()
         let renderer = LiveRenderer(
-            session: RunSession(playbook: playbook, now: clock.now), console: screen.console(columns: 30, rows: 12), now: clock.now)
+            session: RunSession(playbook: playbook, clock: clock), console: screen.console(columns: 30, rows: 12), clock: clock)
         renderer.handle(.runStarted(runID: "r", playbook: "long", inputs: ValueObject()))
         for number in 1...20 {
             clock.advance(0.5)
@@ -303,7 +303,7 @@ private final class Fixture {
     @Test func pausingClearsTheFrameAndDrawsNothingUntilResumed() throws {
         let screen = Screen()
         let clock = ManualClock()
-        let renderer = LiveRenderer(session: RunSession(now: clock.now), console: screen.console(), now: clock.now)
+        let renderer = LiveRenderer(session: RunSession(clock: clock), console: screen.console(), clock: clock)
         renderer.handle(.runStarted(runID: "r", playbook: "p", inputs: ValueObject()))
         clock.advance(1)
         renderer.handle(.stepStarted(step: "drop", target: .skill("notes.delete"), attempt: 1, parameters: ValueObject()))

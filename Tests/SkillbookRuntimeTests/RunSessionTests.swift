@@ -381,7 +381,7 @@ private func thirtyFive() -> String {
 
     @Test func elapsedTimeComesFromTheSessionsClock() {
         let clock = ManualClock(Date(timeIntervalSince1970: 100))
-        let session = RunSession(now: clock.now)
+        let session = RunSession(clock: clock)
         session.apply(.stepStarted(step: "s", target: .skill("x.y"), attempt: 1, parameters: ValueObject()))
         clock.advance(2.5)
         #expect(session.row("s")?.elapsed(at: clock.now()) == 2.5)

@@ -10,7 +10,7 @@ import Testing
 @Suite struct JournalGroupCommitTests {
     func query(_ runID: String, _ step: String, attempt: Int = 1) -> CallRecord {
         CallRecord(
-            runID: runID, key: CallKey(step: step), skill: "debug.echo", attempt: attempt, parameters: ["value": .string(step)],
+            runID: runID, key: CallKey(step: StepPath(step: step)), skill: "debug.echo", attempt: attempt, parameters: ["value": .string(step)],
             started: Date(), hasEffects: false)
     }
 

@@ -29,7 +29,7 @@ extension RunRecord {
 
 func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "notes.create", attempt: Int = 1) -> CallRecord {
     CallRecord(
-        runID: runID, key: CallKey(step: step, batch: batch), skill: skill, attempt: attempt, parameters: ["title": .string(step)],
+        runID: runID, key: CallKey(step: StepPath(step: step), batch: batch), skill: skill, attempt: attempt, parameters: ["title": .string(step)],
         started: Date())
 }
 

@@ -6,6 +6,7 @@ enum FailureRemedy {
     static func text(for kind: FailureKind?) -> String? {
         switch kind {
         case .refused: "pass --yes to approve, or set 'confirm: false' on the step"
+        case .disallowedPath: "pass --allow-path DIR to allow another"
         default: nil
         }
     }

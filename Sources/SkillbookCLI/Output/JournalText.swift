@@ -97,7 +97,7 @@ enum JournalText {
         object["calls"] = .array(
             timeline.calls.map { call in
                 var entry = ValueObject()
-                entry["step"] = .string(call.key.step)
+                entry["step"] = .string(call.key.step.description)
                 entry["iteration"] = call.key.iteration.map(Value.int) ?? .null
                 entry["batch"] = call.key.batch.map(Value.int) ?? .null
                 entry["skill"] = .string(call.skill)
@@ -121,7 +121,7 @@ enum JournalText {
         object["compensations"] = .array(
             timeline.compensations.map { compensation in
                 [
-                    "step": .string(compensation.key.step), "iteration": compensation.key.iteration.map(Value.int) ?? .null,
+                    "step": .string(compensation.key.step.description), "iteration": compensation.key.iteration.map(Value.int) ?? .null,
                     "batch": compensation.key.batch.map(Value.int) ?? .null,
                     "error": compensation.error.map(Value.string) ?? .null, "finished": .string(iso(compensation.finished)),
                 ]

@@ -14,7 +14,7 @@ final class LiveRenderer {
     let console: Console
     /// Seconds between redraws at least (about 10 a second).
     let interval: Double
-    private let now: @Sendable () -> Date
+    private let clock: any Clock
     private let created: Date
     private var lastDraw: Date?
     /// Lines of the live frame on screen, below which the cursor sits.
@@ -25,12 +25,12 @@ final class LiveRenderer {
     static let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
     static let barWidth = 12
 
-    init(session: RunSession, console: Console, now: @escaping @Sendable () -> Date = { Date() }, interval: Double = 0.1) {
+    init(session: RunSession, console: Console, clock: any Clock = SystemClock(), interval: Double = 0.1) {
         self.session = session
         self.console = console
-        self.now = now
+        self.clock = clock
         self.interval = interval
-        created = now()
+        created = clock.now()
     }
 
     /// Draws the run of `events` until the stream finishes, animating between events.
@@ -102,7 +102,7 @@ final class LiveRenderer {
 
     private func draw(force: Bool = false) {
         guard !paused, !isFinished else { return }
-        let time = now()
+        let time = clock.now()
         if !force, let lastDraw, time.timeIntervalSince(lastDraw) < interval { return }
         lastDraw = time
         let lines = liveFrame(at: time)

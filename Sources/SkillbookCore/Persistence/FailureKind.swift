@@ -19,4 +19,6 @@ public enum FailureKind: String, Sendable, Hashable, CaseIterable {
     case interrupted
     /// The skill is not available here (a missing binary, permission or model), or unknown.
     case unavailable
+    /// A file skill was given a path outside the folders it may reach.
+    case disallowedPath
 }

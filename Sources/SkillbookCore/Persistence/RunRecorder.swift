@@ -4,20 +4,21 @@ public import Foundation
 /// element and which batch of it. The same inputs always give the same keys, so a resumed run
 /// recognises the calls it already made.
 public struct CallKey: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var step: String
+    /// The step, with the sub-playbook steps around it.
+    public var step: StepPath
     /// 0-based foreach element.
     public var iteration: Int?
     /// 0-based batch.
     public var batch: Int?
 
-    public init(step: String, iteration: Int? = nil, batch: Int? = nil) {
+    public init(step: StepPath, iteration: Int? = nil, batch: Int? = nil) {
         self.step = step
         self.iteration = iteration
         self.batch = batch
     }
 
     public var description: String {
-        var text = step
+        var text = step.description
         if let iteration { text += "[item \(iteration + 1)]" }
         if let batch { text += "[batch \(batch + 1)]" }
         return text

@@ -76,8 +76,8 @@ struct PathGuard: Sendable {
             let reachedThroughLink = roots.contains { FileOps.isInside(lexical, Self.normalise($0)) }
             let how = reachedThroughLink ? "leads through a symbolic link to '\(target)', which is" : "is"
             throw SkillError(
-                "path '\(parameter)' \(how) outside the allowed folders (\(roots.joined(separator: ", "))); "
-                    + "pass --allow-path DIR to allow another")
+                "path '\(parameter)' \(how) outside the allowed folders (\(roots.joined(separator: ", ")))",
+                kind: .disallowedPath)
         }
         return GuardedPath(parameter: parameter, path: path, target: target)
     }

@@ -68,7 +68,7 @@ enum CallRow {
     /// The parameters of `insert` for `call`, with its result when it has one.
     static func parameters(_ call: CallRecord, result: [SQLValue] = [.null, .null, .null, .integer(0)]) -> [SQLValue] {
         [
-            .text(call.runID), .text(call.key.step), SQLValue(call.key.iteration), SQLValue(call.key.batch), .text(call.skill),
+            .text(call.runID), .text(call.key.step.description), SQLValue(call.key.iteration), SQLValue(call.key.batch), .text(call.skill),
             .integer(call.attempt), .text(JSONText.encode(.object(call.parameters))), .real(call.started.timeIntervalSince1970),
         ] + result
     }

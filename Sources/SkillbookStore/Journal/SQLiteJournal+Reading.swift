@@ -79,7 +79,7 @@ extension SQLiteJournal {
             guard case .object(let object)? = parameters else { throw malformed("call parameters", of: runID) }
             calls.append(
                 JournalCall(
-                    key: CallKey(step: step, iteration: row.int("iteration"), batch: row.int("batch")), skill: skill,
+                    key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), skill: skill,
                     attempt: attempt, parameters: object, output: try decode(row.string("output"), "call output"),
                     error: row.string("error"), started: Date(timeIntervalSince1970: started),
                     finished: row.double("finished").map(Date.init(timeIntervalSince1970:)),
@@ -116,7 +116,7 @@ extension SQLiteJournal {
             }
             compensations.append(
                 JournalCompensation(
-                    key: CallKey(step: step, iteration: row.int("iteration"), batch: row.int("batch")), error: row.string("error"),
+                    key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), error: row.string("error"),
                     finished: Date(timeIntervalSince1970: finished)))
         }
         return compensations

@@ -185,7 +185,7 @@ public final class SQLiteJournal: RunJournal {
                     SELECT max(id) FROM calls WHERE run = ?1 AND step = ?2 AND iteration IS ?3 AND batch IS ?4 AND attempt = ?5
                     """,
                     [
-                        .text(call.runID), .text(call.key.step), SQLValue(call.key.iteration), SQLValue(call.key.batch),
+                        .text(call.runID), .text(call.key.step.description), SQLValue(call.key.iteration), SQLValue(call.key.batch),
                         .integer(call.attempt),
                     ])
                 guard let id = rows.first?[0].intValue else { return }
@@ -214,7 +214,7 @@ public final class SQLiteJournal: RunJournal {
     }
 
     public func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) throws {
-        let keyValues: [SQLValue] = [.text(runID), .text(key.step), SQLValue(key.iteration), SQLValue(key.batch)]
+        let keyValues: [SQLValue] = [.text(runID), .text(key.step.description), SQLValue(key.iteration), SQLValue(key.batch)]
         try commit { () throws(StoreError) in
             try execute(
                 "INSERT INTO compensations (run, step, iteration, batch, error, finished) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

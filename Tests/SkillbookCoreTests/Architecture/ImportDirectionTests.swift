@@ -31,7 +31,8 @@ enum ImportRules {
         table["skillbook-floor"] = []
         table["SkillbookMCPTesting"] = ["SkillbookCore", "SkillbookMCP"]
         table["skillbook-mcp-testserver"] = ["SkillbookCore", "SkillbookMCP", "SkillbookMCPTesting"]
-        table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting"])
+        // The bench also measures the C libraries raw (libyaml's parser: the floor of the YAML figure).
+        table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting"]).union(cShims)
         return table
     }()
 

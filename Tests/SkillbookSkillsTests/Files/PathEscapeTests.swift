@@ -49,8 +49,7 @@ import Testing
 
     func refusal(_ parameter: String, through target: String? = nil, _ files: FilesHarness) -> String {
         let how = target.map { "leads through a symbolic link to '\($0)', which is" } ?? "is"
-        return "path '\(parameter)' \(how) outside the allowed folders (\(files.rootsText)); "
-            + "pass --allow-path DIR to allow another"
+        return "path '\(parameter)' \(how) outside the allowed folders (\(files.rootsText))"
     }
 
     /// Runs `id` with `parameters`, expecting `message` and no change anywhere in the tree.

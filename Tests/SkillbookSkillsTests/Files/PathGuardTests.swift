@@ -31,7 +31,7 @@ import Testing
             try files.link("out", to: files.outside.path)
             await expectFailure(
                 "path 'missing/../out/x' leads through a symbolic link to '\(files.outside.path)/x', which is outside "
-                    + "the allowed folders (\(files.rootsText)); pass --allow-path DIR to allow another"
+                    + "the allowed folders (\(files.rootsText))"
             ) { _ = try await files.run("files.write", ["path": "missing/../out/x", "content": "x"]) }
             #expect(!FileManager.default.fileExists(atPath: files.outside.path + "/x"))
         }
@@ -50,9 +50,19 @@ import Testing
         try await withFiles { files in
             try files.file("work-evil/x.txt", "x", in: files.base)
             await expectFailure(
-                "path '../work-evil/x.txt' is outside the allowed folders (\(files.rootsText)); "
-                    + "pass --allow-path DIR to allow another"
+                "path '../work-evil/x.txt' is outside the allowed folders (\(files.rootsText))"
             ) { _ = try await files.run("files.read", ["path": "../work-evil/x.txt"]) }
+        }
+    }
+
+    /// The refusal states the fact and its kind; the front end adds what to do (the CLI: `--allow-path`).
+    @Test func aPathOutsideTheRootsFailsAsADisallowedPath() async throws {
+        try await withFiles { files in
+            let guardian = PathGuard(environment: files.environment)
+            #expect(throws: SkillError("path '../elsewhere.txt' is outside the allowed folders (\(files.rootsText))", kind: .disallowedPath)) {
+                try guardian.check("../elsewhere.txt")
+            }
+            #expect(throws: SkillError("a path cannot be empty")) { try guardian.check("") }
         }
     }
 
