@@ -13,6 +13,7 @@ import Synchronization
 ///
 /// Figures: plans passing the checker and the lint (%), plans correct against the reference (%),
 /// unknown skills named in any answer (count), declines correct (%), planning latency p50/p95 (s).
+/// `SKILLBOOK_EVAL_SECONDS` (300) and `SKILLBOOK_EVAL_SAMPLES` (2) set the planning budget per request.
 /// Each request's outcome is printed to stderr as it finishes.
 struct AgentModelBench: Sendable {
     let state: URL
@@ -47,7 +48,9 @@ struct AgentModelBench: Sendable {
                     http: SystemHTTPClient(), baseURL: url, model: environment["SKILLBOOK_MODEL"], apiKey: environment["SKILLBOOK_API_KEY"]))
             let planner = Planner(
                 client: client, checker: checker, prompt: PromptBuilder(now: clock.now, timeZone: clock.timeZone),
-                budget: PlanningBudget(maxSeconds: Double(environment["SKILLBOOK_EVAL_SECONDS"] ?? "") ?? 300))
+                budget: PlanningBudget(
+                    maxSeconds: Double(environment["SKILLBOOK_EVAL_SECONDS"] ?? "") ?? 300,
+                    samples: Int(environment["SKILLBOOK_EVAL_SAMPLES"] ?? "") ?? 2))
             let chosen = PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock, limit: limit, perClause: 4)
             let start = Date()
             let report = await planner.plan(reference.request, offers: chosen)

@@ -46,8 +46,12 @@ public struct PlanChecker: Sendable {
         let file = "\(name).yaml"
         let loaded = PlaybookLoader(registry: registry, library: library).load(text, file: file)
         var kinds: [String: SkillDescriptor.Kind] = [:]
-        for descriptor in registry.descriptors { kinds[descriptor.id] = descriptor.kind }
-        let diagnostics = loaded.diagnostics + PlanLint.lint(coerced, kinds: kinds)
+        var fields: [String: [String]] = [:]
+        for descriptor in registry.descriptors {
+            kinds[descriptor.id] = descriptor.kind
+            fields[descriptor.id] = PlanOffer.paths(of: descriptor.output)
+        }
+        let diagnostics = loaded.diagnostics + PlanLint.lint(coerced, kinds: kinds, fields: fields)
         return Checked(plan: coerced, text: text, playbook: loaded.playbook, diagnostics: diagnostics)
     }
 

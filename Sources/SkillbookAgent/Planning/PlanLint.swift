@@ -6,8 +6,9 @@ public import SkillbookCore
 /// - Jinja-style `{{ steps.x… }}` without `$`, which validates as plain text;
 /// - a `|` filter inside `${{ }}`: "no | filters; use join(list, sep)".
 public enum PlanLint {
-    /// `kinds`: each skill's kind, by id (an unknown id is left to the checker).
-    public static func lint(_ plan: Plan, kinds: [String: SkillDescriptor.Kind]) -> [Diagnostic] {
+    /// `kinds`: each skill's kind, by id (an unknown id is left to the checker); `fields`: each
+    /// skill's output fields as reference paths, named in the message of an unused query.
+    public static func lint(_ plan: Plan, kinds: [String: SkillDescriptor.Kind], fields: [String: [String]] = [:]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for (i, step) in plan.steps.enumerated() {
             for (name, value) in step.with {
@@ -32,7 +33,8 @@ public enum PlanLint {
                 diagnostics.append(
                     .error(
                         "step '\(step.id)' (\(step.target)) is a query whose output no later step uses; "
-                            + "pass it on with ${{ steps.\(step.id).output.FIELD }} or leave the step out",
+                            + "pass it on with ${{ steps.\(step.id).output.FIELD }}"
+                            + (fields[step.target].map { " (FIELD: \($0.joined(separator: ", ")))" } ?? "") + " or leave the step out",
                         path: "steps[\(i)]"))
             }
         }

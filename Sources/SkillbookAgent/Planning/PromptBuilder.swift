@@ -50,7 +50,8 @@ public struct PromptBuilder: Sendable {
         When the request is unclear or nothing listed fits, answer {"question": "what you need to know"}.
         References: to pass an earlier step's output to a later step, the whole parameter value is exactly \
         ${{ steps.ID.output.FIELD }} with FIELD one of that step's output fields below (items.*.path is the \
-        list of every item's path). Nothing else goes inside ${{ }}: no text around it, no {{ }} without $, no | filters.
+        list of every item's path). Nothing else goes inside ${{ }}: no text around it, no {{ }} without $, no | filters. \
+        A step that reads something (a query) is there to feed a later step: that later step refers to its output.
         Dates: a date parameter is YYYY-MM-DD, a date-time YYYY-MM-DDTHH:MM:SS+HH:MM; words like tomorrow 9am are also accepted.
         """
 

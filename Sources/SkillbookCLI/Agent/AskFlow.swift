@@ -140,13 +140,8 @@ struct AskFlow {
         let url = host.file(path)
         let name = PlaybookHost.playbookName(url.deletingPathExtension().lastPathComponent)
         let text = route.playbookText(name: name, description: request, workspace: workspace)
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) || FileManager.default.fileExists(atPath: url.path) else {
-            throw UsageError(message: "--save: cannot create \(path)", command: Self.command)
-        }
         do {
-            let handle = try FileHandle(forWritingTo: url)
-            try handle.write(contentsOf: Data(text.utf8))
-            try handle.close()
+            try Data(text.utf8).write(to: url, options: .withoutOverwriting)
         } catch {
             throw UsageError(message: "--save: cannot write \(path): \(error.localizedDescription)", command: Self.command)
         }
@@ -165,13 +160,12 @@ struct AskFlow {
                         + "no terminal to ask on: pass --yes. Nothing ran.")
                 return 2
             }
-            if case .playbook = route {
-                guard await ask("Run it? [y/N] ") else { console.err("Declined; nothing ran."); return 1 }
-                var configuration = host.configuration
-                configuration.confirmation = .approveAll
-                host = PlaybookHost(configuration)
-            } else if case .plan(_, fromModel: false) = route {
-                guard await ask("Run it? [y/N] ") else { console.err("Declined; nothing ran."); return 1 }
+            // Layers 1 and 2 ask once for the route shown; a model plan asks at each action step.
+            if !route.isModelPlan {
+                guard await ask("Run it? [y/N] ") else {
+                    console.err("Declined; nothing ran.")
+                    return 1
+                }
                 var configuration = host.configuration
                 configuration.confirmation = .approveAll
                 host = PlaybookHost(configuration)

@@ -15,6 +15,12 @@ public enum AgentRoute: Sendable {
         }
     }
 
+    /// Whether a model planned it (its actions are confirmed one by one).
+    public var isModelPlan: Bool {
+        if case .plan(_, fromModel: true) = self { return true }
+        return false
+    }
+
     /// The steps that change something (not read-only queries); a model plan's are each confirmed.
     public func actions(in workspace: AgentWorkspace) -> [Plan.Step] {
         plan.steps.filter { workspace.isAction($0.target, isPlaybook: $0.isPlaybook) }
@@ -23,8 +29,7 @@ public enum AgentRoute: Sendable {
     /// The route as a playbook named `name` that validates and, run, does the same: the plan's
     /// steps with their values, a model plan's actions marked `confirm: true`.
     public func playbookText(name: String, description: String, workspace: AgentWorkspace) -> String {
-        let confirming: Set<String>
-        if case .plan(_, fromModel: true) = self { confirming = Set(actions(in: workspace).map(\.id)) } else { confirming = [] }
+        let confirming = isModelPlan ? Set(actions(in: workspace).map(\.id)) : []
         return PlanChecker.playbookText(plan, name: name, description: description, confirming: confirming)
     }
 }

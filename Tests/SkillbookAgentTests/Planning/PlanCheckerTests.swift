@@ -38,7 +38,7 @@ import Testing
         #expect(checked.plan.steps[1].with["due"] == "2026-12-02T09:00:00+01:00")
         #expect(checked.plan.steps[0].with["recursive"] == true)
         #expect(checked.plan.steps[0].with["limit"] == 20)
-        #expect(checked.diagnostics.map(\.message) == ["step 'ls' (files.list) is a query whose output no later step uses; pass it on with ${{ steps.ls.output.FIELD }} or leave the step out"])
+        #expect(checked.diagnostics.map(\.message) == ["step 'ls' (files.list) is a query whose output no later step uses; pass it on with ${{ steps.ls.output.FIELD }} (FIELD: items, items.*.path, items.*.size, items.*.modified, count, truncated) or leave the step out"])
     }
 
     @Test func anUnknownSkillIsReportedWithASuggestion() {

@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func aPlanWithTheSameSkillsValuesAndReferencesIsCorrect() throws {
-        let plan = try #require(try PlanParser.parse(ChatResponse(content: #"{"steps":[{"id":"page","skill":"web.summary","with":{"url":" https://EXAMPLE.com "}},{"id":"save","skill":"notes.create","with":{"title":"${{steps.page.output.title}}","body":"x"}}]}"#)))
+        let plan = try PlanParser.parse(ChatResponse(content: #"{"steps":[{"id":"page","skill":"web.summary","with":{"url":" https://EXAMPLE.com "}},{"id":"save","skill":"notes.create","with":{"title":"${{steps.page.output.title}}","body":"x"}}]}"#))
         #expect(PlanJudge.judge(plan, against: Self.reference) == PlanJudge.Verdict(correct: true, reason: ""))
     }
 
