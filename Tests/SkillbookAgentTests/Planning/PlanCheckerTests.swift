@@ -67,5 +67,14 @@ import Testing
             ])
         let template = Plan(steps: [Plan.Step(id: "t", target: "text.template", with: ["template": "Hello {{name}} || {{ x }}"])])
         #expect(PlanLint.lint(template, kinds: [:]).isEmpty)
+        // A step's id used as if it were a variable, as small models write it.
+        let named = Plan(steps: [
+            Plan.Step(id: "page", target: "web.summary", with: ["url": "https://example.com"]),
+            Plan.Step(id: "save", target: "notes.create", with: ["title": "{{ page.title }}", "body": "${{ steps.page.output.title }}"]),
+        ])
+        #expect(
+            PlanLint.lint(named, kinds: [:]).map(\.message) == [
+                "step 'save' parameter 'title' uses {{ … }} without '$', which is plain text; a reference is written ${{ steps.ID.output.FIELD }}"
+            ])
     }
 }
