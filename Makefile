@@ -84,12 +84,14 @@ model-stop:
 	@scripts/model.sh stop
 
 # The real planner against that model over the plan-shaped request set (a debug build is enough:
-# the time is the model's). SKILLBOOK_EVAL_OFFERS caps the offers per request (default 10 here:
-# the prebuilt llama.cpp reads a prompt at about 5 tokens a second on this shared 2-core VM).
+# the time is the model's). SKILLBOOK_EVAL_OFFERS caps the offers per request, SKILLBOOK_EVAL_SAMPLES
+# and SKILLBOOK_EVAL_SECONDS set the planning budget (defaults here 6, 0 and 420: the prebuilt
+# llama.cpp reads a prompt at about 5 tokens a second on this shared, loaded 2-core VM).
 eval-agent:
 	@URL=$$(scripts/model.sh url) || { echo "skillbook: no model server runs; start it with 'make model'"; exit 1; }; \
 	$(SWIFT) build --product skillbook-bench && \
-	SKILLBOOK_MODEL_URL=$$URL/v1 SKILLBOOK_MODEL=qwen2.5-coder-1.5b-instruct SKILLBOOK_EVAL_OFFERS=$${SKILLBOOK_EVAL_OFFERS:-10} \
+	SKILLBOOK_MODEL_URL=$$URL/v1 SKILLBOOK_MODEL=qwen2.5-coder-1.5b-instruct SKILLBOOK_EVAL_OFFERS=$${SKILLBOOK_EVAL_OFFERS:-6} \
+		SKILLBOOK_EVAL_SAMPLES=$${SKILLBOOK_EVAL_SAMPLES:-0} SKILLBOOK_EVAL_SECONDS=$${SKILLBOOK_EVAL_SECONDS:-420} \
 		.build/debug/skillbook-bench agent_model
 
 clean:
