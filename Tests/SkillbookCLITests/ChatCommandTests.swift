@@ -2,6 +2,7 @@ import Foundation
 import SkillbookCore
 import SkillbookStore
 import SkillbookTesting
+import Synchronization
 import Testing
 
 /// `skillbook chat` as a real process with its stdin piped.
@@ -25,15 +26,14 @@ import Testing
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        let out = PipeReader(stdout)
-        let err = PipeReader(stderr)
+        // Both pipes are read to their end while the process runs (a full pipe would block it).
+        let out = DrainedPipe(stdout)
+        let err = DrainedPipe(stderr)
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         process.waitUntilExit()
-        let deadline = Date().addingTimeInterval(5)
-        while !(out.closed && err.closed) && Date() < deadline { usleep(5_000) }
-        return Finished(code: process.terminationStatus, out: out.text, err: err.text)
+        return Finished(code: process.terminationStatus, out: out.text(), err: err.text())
     }
 
     @Test func aRequestIsConfirmedRunAndJournaledThenEndOfInputLeaves() async throws {
@@ -73,5 +73,26 @@ import Testing
         #expect(result.out.contains("agent: Not run. Say y to run it after all, or ask for something else."))
         #expect(result.out.contains("agent: nothing matched this request.\n       nearest:"))
         #expect(try NotesStore(stateDirectory: directory.state).list().isEmpty)
+    }
+}
+
+/// A pipe read to its end on a thread of its own.
+final class DrainedPipe: Sendable {
+    private let data = Mutex(Data())
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ pipe: Pipe) {
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            let all = handle.readDataToEndOfFile()
+            data.withLock { $0 = all }
+            done.signal()
+        }
+    }
+
+    /// Everything written, once the writer closed the pipe.
+    func text() -> String {
+        done.wait()
+        return data.withLock { String(decoding: $0, as: UTF8.self) }
     }
 }
