@@ -65,7 +65,9 @@ public enum PlanSchema {
 
     /// Text without `{{` (a plain string of a free-text parameter): a value from an earlier step can
     /// then only be written as a reference, never as `{{ x }}` that would stay literal text.
-    public static let noTemplatePattern = "^([^{]|\\{[^{])*\\{?$"
+    /// The class leaves out `"` and `\\` (an escape is its own branch): llama.cpp applies the pattern
+    /// to the JSON text of the string, and an open class let the model write past its end.
+    public static let noTemplatePattern = #"^([^{"\\]|\\.|\{[^{"\\])*\{?$"#
 
     /// A literal string parameter may not hold `{{` (except a `template`, whose placeholders are
     /// `{{name}}`); strings with a pattern or a fixed set of values keep theirs.
