@@ -66,7 +66,8 @@ import Testing
         #expect(Set(runs.compactMap(\.worker)).isSubset(of: ["w1", "w2", "w3"]))
         #expect(runs.contains { $0.worker == "w2" } && runs.contains { $0.worker == "w3" })
         let takenOver = try await runs.asyncFilter { try await journal.sessions(of: $0.id).contains { $0.kind == "takeover" } }
-        #expect(!takenOver.isEmpty, "the killed worker's runs were taken over")
+        // The killed worker's runs were taken over, or (killed inside `notes.create`) wait for a person.
+        #expect(!takenOver.isEmpty || !waiting.isEmpty, "the killed worker's runs were neither taken over nor left waiting")
 
         let notes = try await host.persistence.stores.notes().list(tag: nil, limit: 1000).map(\.title)
         let expected = Set(succeeded.compactMap { $0.inputs["n"]?.intValue }.map { "note \($0)" })
