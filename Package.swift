@@ -49,12 +49,12 @@ var package = Package(
             name: "SkillbookHost",
             dependencies: [
                 "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookPostgres", "SkillbookSkills", "SkillbookMCP",
-                "SkillbookSchedule",
+                "SkillbookSchedule", "SkillbookAgent",
             ]
         ),
         .target(
             name: "SkillbookCLI",
-            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSchedule"]
+            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSchedule", "SkillbookAgent"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         // The floor of `skillbook-bench cold_start`: Foundation, the static Swift runtime, one line.
@@ -89,9 +89,9 @@ var package = Package(
         ),
         .testTarget(
             name: "SkillbookHostTests",
-            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookSchedule", "SkillbookTesting"]),
+            dependencies: ["SkillbookHost", "SkillbookAgent", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookSchedule", "SkillbookTesting"]),
         .testTarget(
-            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookPostgres", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"],
+            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookAgent", "SkillbookPostgres", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -31,6 +31,7 @@ public enum SkillbookCLI {
         CommandEntry(RunsCommand.self), CommandEntry(RunsShowCommand.self), CommandEntry(RunsPruneCommand.self),
         CommandEntry(ResumeCommand.self), CommandEntry(RollbackCommand.self), CommandEntry(ScheduleNextCommand.self),
         CommandEntry(MCPCommand.self), CommandEntry(CallCommand.self), CommandEntry(NewCommand.self),
+        CommandEntry(AskCommand.self), CommandEntry(ChatCommand.self),
         CommandEntry(ScheduleTickCommand.self), CommandEntry(ScheduleInstallCommand.self), CommandEntry(ScheduleCommand.self), CommandEntry(DaemonCommand.self),
         CommandEntry(WorkerCommand.self),
     ]

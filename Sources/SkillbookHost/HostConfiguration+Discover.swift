@@ -59,11 +59,15 @@ extension HostConfiguration {
         return resolve(reference, against: currentDirectory).deletingLastPathComponent()
     }
 
-    /// The file's model settings with the environment's over them; `nil` when neither has any.
-    static func modelSettings(_ file: ModelSettings?, environment: [String: String]) -> ModelSettings? {
-        var settings = file ?? ModelSettings()
-        if let url = environment["SKILLBOOK_MODEL_URL"], !url.isEmpty { settings.url = url }
-        if let name = environment["SKILLBOOK_MODEL"], !name.isEmpty { settings.name = name }
-        return file == nil && settings == ModelSettings() ? nil : settings
+    /// The model from the environment (`SKILLBOOK_MODEL_URL`, `SKILLBOOK_MODEL`) over the file's
+    /// `model:`, with the key from the variable the file names (default `SKILLBOOK_API_KEY`); `nil`
+    /// without an http(s) URL from either.
+    static func modelSettings(_ file: WorkspaceModel?, environment: [String: String]) -> ModelSettings? {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        guard let text = value("SKILLBOOK_MODEL_URL") ?? file?.url, let url = URL(string: text),
+            ["http", "https"].contains(url.scheme ?? "")
+        else { return nil }
+        return ModelSettings(
+            url: url, model: value("SKILLBOOK_MODEL") ?? file?.name, apiKey: value(file?.apiKeyEnvironment ?? "SKILLBOOK_API_KEY"))
     }
 }

@@ -35,8 +35,8 @@ public struct HostConfiguration: Sendable {
     /// The workspace folder (see `WorkspaceConfiguration`), recorded with each run so that `resume`
     /// and `rollback` load its skills from anywhere; `nil` when none was found.
     public var workspaceRoot: URL?
-    /// The model settings of the workspace, overridden by `SKILLBOOK_MODEL_URL` and `SKILLBOOK_MODEL`;
-    /// `nil` when neither says anything.
+    /// The model `ask` and `chat` plan with when no playbook or skill matches (the workspace's
+    /// `model:`, under `SKILLBOOK_MODEL_URL`, `SKILLBOOK_MODEL`, `SKILLBOOK_API_KEY`); `nil`: none.
     public var model: ModelSettings?
 
     public init(
@@ -44,8 +44,9 @@ public struct HostConfiguration: Sendable {
         timeZone: TimeZone = .current, clock: any Clock = SystemClock(), ids: IDGenerator = .live,
         persistence: HostPersistence? = nil,
         confirmation: ConfirmationPolicy = .refuseByDefault, environment: [String: String] = [:],
-        currentDirectory: URL, displayBase: URL? = nil
+        currentDirectory: URL, displayBase: URL? = nil, model: ModelSettings? = nil
     ) {
+        self.model = model
         self.playbooksDirectory = playbooksDirectory
         self.skillDirectories = skillDirectories
         self.stateDirectory = stateDirectory
@@ -70,6 +71,7 @@ public struct HostConfiguration: Sendable {
     /// - `state` (else `$SKILLBOOK_STATE`) may be a connection string `postgresql://USER@HOST:PORT/DB`:
     ///   the journal, leases, locks, fires and built-in stores are then in that database
     ///   (`persistence`), and the state directory is the default one, for local files only.
+    /// - The model comes from `SKILLBOOK_MODEL_URL`, `SKILLBOOK_MODEL`, `SKILLBOOK_API_KEY`.
     public static func workspace(
         in currentDirectory: URL, environment: [String: String], playbooks: String? = nil, state: String? = nil,
         skills: [String] = [], allowedPaths: [String] = []
@@ -90,7 +92,8 @@ public struct HostConfiguration: Sendable {
             skillDirectories: directories,
             stateDirectory: stateDirectory(database == nil ? chosen : nil, environment: environment, currentDirectory: currentDirectory),
             allowedPaths: allowedPaths.map { resolve($0, against: currentDirectory) }, environment: environment,
-            currentDirectory: currentDirectory, displayBase: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            currentDirectory: currentDirectory, displayBase: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            model: ModelSettings.fromEnvironment(environment))
         if let database { configuration.persistence = .postgres(database, clock: configuration.clock, leases: .from(environment)) }
         return configuration
     }

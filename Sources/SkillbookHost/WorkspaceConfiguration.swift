@@ -3,7 +3,7 @@ import SkillbookCore
 
 /// The model a workspace's agent talks to (`model:` of `skillbook.yaml`), as a plain value. The key
 /// itself is never in the file: only the name of the environment variable holding it.
-public struct ModelSettings: Sendable, Hashable {
+public struct WorkspaceModel: Sendable, Hashable {
     /// The base address of an OpenAI-compatible API (`…/v1`).
     public var url: String?
     /// The model's name, as the API knows it.
@@ -40,7 +40,7 @@ public struct WorkspaceConfiguration: Sendable {
     public var state: URL?
     public var allowedPaths: [URL] = []
     public var timeZone: TimeZone?
-    public var model: ModelSettings?
+    public var model: WorkspaceModel?
 
     public init(root: URL) {
         self.root = root
@@ -117,12 +117,12 @@ struct WorkspaceFileReader {
         }
     }
 
-    private mutating func model(_ node: YAMLNode) -> ModelSettings? {
+    private mutating func model(_ node: YAMLNode) -> WorkspaceModel? {
         guard let pairs = node.mapping else {
             error("'model' must be a mapping (\(WorkspaceConfiguration.modelKeys.joined(separator: ", ")))", node)
             return nil
         }
-        var settings = ModelSettings()
+        var settings = WorkspaceModel()
         for pair in pairs {
             switch pair.key.scalar ?? "" {
             case "url":

@@ -34,6 +34,8 @@ func runBenchmarks(state: URL) async throws {
         ("agent", { try AgentRoutingBench(registry: registry).run() }),
         // The queue on a throw-away local PostgreSQL: throughput, enqueue→start latency, failover (see PostgresBench).
         ("postgres", { try await PostgresBench(state: state).run() }),
+        // The planner against a real model (`make model`; `make eval-agent`): skipped without SKILLBOOK_MODEL_URL.
+        ("agent_model", { try await AgentModelBench(state: state).run(environment: ProcessInfo.processInfo.environment) }),
     ]
     let chosen = CommandLine.arguments.dropFirst().filter { $0 != "--cpu" }
     // A name given in full runs only that figure; otherwise a name selects every figure it starts.

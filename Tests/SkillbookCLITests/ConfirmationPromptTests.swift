@@ -29,7 +29,7 @@ import Testing
             """
             name: purge
             steps:
-              - { id: old, skill: notes.list, with: { tag: old, limit: 100 } }
+              - { id: old, skill: notes.list, with: { tag: old, limit: 100, order: oldest } }
               - { id: drop, skill: notes.delete, with: { ids: "${{ steps.old.output.items.*.id }}" } }
 
             """)

@@ -31,7 +31,7 @@ import Testing
         #expect(workspace.state?.path == fixture.url.appendingPathComponent(".state").standardizedFileURL.path)
         #expect(workspace.allowedPaths.map(\.path) == [fixture.url.appendingPathComponent("Documents").standardizedFileURL.path, "/srv/shared"])
         #expect(workspace.timeZone?.identifier == "Asia/Shanghai")
-        #expect(workspace.model == ModelSettings(url: "http://127.0.0.1:8080/v1", name: "qwen3", apiKeyEnvironment: "MY_KEY"))
+        #expect(workspace.model == WorkspaceModel(url: "http://127.0.0.1:8080/v1", name: "qwen3", apiKeyEnvironment: "MY_KEY"))
     }
 
     @Test func unknownKeysAndBadValuesAreAllErrorsWithTheirPlaces() throws {
@@ -85,7 +85,8 @@ import Testing
         #expect(base.stateDirectory.path == root.appendingPathComponent("from-file").path)
         #expect(base.allowedPaths.map(\.path) == [root.path, root.appendingPathComponent("docs").path])
         #expect(base.timeZone.identifier == "Asia/Shanghai")
-        #expect(base.model == ModelSettings(url: "http://file/v1", name: "file-model"))
+        #expect(base.model?.url.absoluteString == "http://file/v1")
+        #expect(base.model?.model == "file-model")
 
         let overridden = try HostConfiguration.discover(
             from: nested, currentDirectory: URL(fileURLWithPath: "/tmp"),
@@ -93,7 +94,8 @@ import Testing
         #expect(overridden.stateDirectory.path == "/tmp/flag-state")
         #expect(overridden.allowedPaths.map(\.path) == [root.path, root.appendingPathComponent("docs").path, "/tmp/extra"])
         #expect(overridden.timeZone.identifier == "Asia/Tokyo")
-        #expect(overridden.model == ModelSettings(url: "http://file/v1", name: "env-model"))
+        #expect(overridden.model?.url.absoluteString == "http://file/v1")
+        #expect(overridden.model?.model == "env-model")
         let home = try HostConfiguration.discover(from: nested, currentDirectory: root, environment: ["HOME": fixture.path, "SKILLBOOK_HOME": "/tmp/sb"])
         #expect(home.stateDirectory.path == "/tmp/sb")
     }

@@ -46,8 +46,12 @@ public struct PlanChecker: Sendable {
         let file = "\(name).yaml"
         let loaded = PlaybookLoader(registry: registry, library: library).load(text, file: file)
         var kinds: [String: SkillDescriptor.Kind] = [:]
-        for descriptor in registry.descriptors { kinds[descriptor.id] = descriptor.kind }
-        let diagnostics = loaded.diagnostics + PlanLint.lint(coerced, kinds: kinds)
+        var fields: [String: [String]] = [:]
+        for descriptor in registry.descriptors {
+            kinds[descriptor.id] = descriptor.kind
+            fields[descriptor.id] = PlanOffer.paths(of: descriptor.output)
+        }
+        let diagnostics = loaded.diagnostics + PlanLint.lint(coerced, kinds: kinds, fields: fields)
         return Checked(plan: coerced, text: text, playbook: loaded.playbook, diagnostics: diagnostics)
     }
 
@@ -55,14 +59,16 @@ public struct PlanChecker: Sendable {
         value.stringValue?.contains("${{") == true
     }
 
-    /// The plan as playbook YAML; values are written as JSON, which YAML reads unchanged.
-    public static func playbookText(_ plan: Plan, name: String, description: String) -> String {
+    /// The plan as playbook YAML; values are written as JSON, which YAML reads unchanged. Steps
+    /// whose id is in `confirming` get `confirm: true` (a model-planned action is always asked).
+    public static func playbookText(_ plan: Plan, name: String, description: String, confirming: Set<String> = []) -> String {
         var lines = ["name: \(name)"]
         if !description.isEmpty { lines.append("description: \(JSONText.quoted(description))") }
         lines.append("steps:")
         for step in plan.steps {
             lines.append("  - id: \(JSONText.quoted(step.id))")
             lines.append("    \(step.isPlaybook ? "playbook" : "skill"): \(JSONText.quoted(step.target))")
+            if confirming.contains(step.id) { lines.append("    confirm: true") }
             if !step.with.isEmpty {
                 lines.append("    with:")
                 for (key, value) in step.with {

@@ -6,14 +6,16 @@ public import SkillbookCore
 /// - Jinja-style `{{ steps.x… }}` without `$`, which validates as plain text;
 /// - a `|` filter inside `${{ }}`: "no | filters; use join(list, sep)".
 public enum PlanLint {
-    /// `kinds`: each skill's kind, by id (an unknown id is left to the checker).
-    public static func lint(_ plan: Plan, kinds: [String: SkillDescriptor.Kind]) -> [Diagnostic] {
+    /// `kinds`: each skill's kind, by id (an unknown id is left to the checker); `fields`: each
+    /// skill's output fields as reference paths, named in the message of an unused query.
+    public static func lint(_ plan: Plan, kinds: [String: SkillDescriptor.Kind], fields: [String: [String]] = [:]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
+        let ids = Set(plan.steps.map(\.id))
         for (i, step) in plan.steps.enumerated() {
             for (name, value) in step.with {
                 for text in strings(in: value) {
                     let path = "steps[\(i)].with.\(name)"
-                    if hasBareTemplate(text) {
+                    if hasBareTemplate(text, stepIDs: ids) {
                         diagnostics.append(
                             .error(
                                 "step '\(step.id)' parameter '\(name)' uses {{ … }} without '$', which is plain text; "
@@ -32,7 +34,8 @@ public enum PlanLint {
                 diagnostics.append(
                     .error(
                         "step '\(step.id)' (\(step.target)) is a query whose output no later step uses; "
-                            + "pass it on with ${{ steps.\(step.id).output.FIELD }} or leave the step out",
+                            + "pass it on with ${{ steps.\(step.id).output.FIELD }}"
+                            + (fields[step.target].map { " (FIELD: \($0.joined(separator: ", ")))" } ?? "") + " or leave the step out",
                         path: "steps[\(i)]"))
             }
         }
@@ -50,12 +53,15 @@ public enum PlanLint {
 
     /// `{{ steps.a.output.x }}` or `{{ inputs.y }}` not preceded by `$` (a `{{name}}` placeholder of
     /// text.template is fine: it names no step or input).
-    static func hasBareTemplate(_ text: String) -> Bool {
+    /// `{{ steps.… }}`, `{{ inputs.… }}`, `{{ item… }}` or `{{ ID.… }}` for a step id `ID`, without `$`.
+    static func hasBareTemplate(_ text: String, stepIDs: Set<String> = []) -> Bool {
         var rest = Substring(text)
         while let open = rest.range(of: "{{") {
             let before = rest[..<open.lowerBound].last
             let inside = rest[open.upperBound...].drop { $0 == " " }
-            if before != "$", inside.hasPrefix("steps.") || inside.hasPrefix("inputs.") || inside.hasPrefix("item") {
+            let head = String(inside.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+            let named = inside.dropFirst(head.count).first == "." && stepIDs.contains(head)
+            if before != "$", inside.hasPrefix("steps.") || inside.hasPrefix("inputs.") || inside.hasPrefix("item") || named {
                 return true
             }
             rest = rest[open.upperBound...]

@@ -46,7 +46,7 @@ public enum PlanSchema {
     static func step(_ offer: PlanOffer, reference: Value) -> Value {
         var properties: ValueObject = [:]
         for (name, schema) in offer.parameters.properties {
-            properties[name] = ["anyOf": [exported(schema), reference]]
+            properties[name] = ["anyOf": [literal(exported(schema), name: name), reference]]
         }
         let with: Value = [
             "type": "object", "properties": .object(properties), "required": .array(offer.required.map(Value.string)),
@@ -61,6 +61,22 @@ public enum PlanSchema {
             ],
             "required": ["id", .string(key), "with"], "additionalProperties": false,
         ]
+    }
+
+    /// Text without `{{` (a plain string of a free-text parameter): a value from an earlier step can
+    /// then only be written as a reference, never as `{{ x }}` that would stay literal text.
+    /// The class leaves out `"` and `\\` (an escape is its own branch): llama.cpp applies the pattern
+    /// to the JSON text of the string, and an open class let the model write past its end.
+    public static let noTemplatePattern = #"^([^{"\\]|\\.|\{[^{"\\])*\{?$"#
+
+    /// A literal string parameter may not hold `{{` (except a `template`, whose placeholders are
+    /// `{{name}}`); strings with a pattern or a fixed set of values keep theirs.
+    static func literal(_ schema: Value, name: String) -> Value {
+        guard case .object(var object) = schema, object["type"] == "string", object["pattern"] == nil, object["enum"] == nil,
+            object["const"] == nil, name != "template"
+        else { return schema }
+        object["pattern"] = .string(noTemplatePattern)
+        return .object(object)
     }
 
     /// A parameter schema as the model sees it: no `secret`, `examples` or `default` noise.

@@ -111,7 +111,7 @@ public struct Planner: Sendable {
                     ChatMessage(
                         .user,
                         "That plan has these problems:\n" + problems.map { "- \($0)" }.joined(separator: "\n")
-                            + "\nAnswer with a corrected plan (or a question), as JSON only."),
+                            + "\nAnswer with the corrected plan, as JSON only."),
                 ]
             let repaired = await ask(repair, temperature: 0)
             if case .done(.failed(let why)) = repaired {

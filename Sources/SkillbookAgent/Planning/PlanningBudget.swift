@@ -14,7 +14,7 @@ public struct PlanningBudget: Sendable, Hashable {
 
     public init(
         maxCalls: Int = 5, maxTokens: Int = 40_000, maxSeconds: Double = 120, samples: Int = 2, sampleTemperature: Double = 0.8,
-        maxAnswerTokens: Int = 1024
+        maxAnswerTokens: Int = 512
     ) {
         self.maxCalls = maxCalls
         self.maxTokens = maxTokens

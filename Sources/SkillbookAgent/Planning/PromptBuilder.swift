@@ -19,12 +19,26 @@ public struct PromptBuilder: Sendable {
         self.redactor = redactor
     }
 
-    /// The offers for a request: the targets the matcher scores highest, at most `maximumOffers`.
-    public static func choose(_ offers: [PlanOffer], for request: String, matcher: Matcher, clock: Matcher.Clock) -> [PlanOffer] {
+    /// The offers for a request, at most `limit`: for a request of several clauses ("… and then …",
+    /// "…然后…") the best `perClause` targets of each clause first, taken in turns, so every
+    /// clause's skill is offered; then the targets the matcher scores highest for the whole request.
+    public static func choose(
+        _ offers: [PlanOffer], for request: String, matcher: Matcher, clock: Matcher.Clock, limit: Int = maximumOffers,
+        perClause: Int = 3
+    ) -> [PlanOffer] {
         let byName = Dictionary(offers.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let ranked = matcher.rank(request, clock: clock).compactMap { byName[$0.target] }
-        let chosen = ranked.isEmpty ? offers : ranked
-        return Array(chosen.prefix(maximumOffers))
+        guard !ranked.isEmpty else { return Array(offers.prefix(limit)) }
+        var names: [String] = []
+        let clauses = CompoundSplitter.clauses(of: request)
+        if clauses.count > 1 {
+            let lists = clauses.map { matcher.rank($0, clock: clock).compactMap { byName[$0.target]?.name } }
+            for turn in 0..<perClause {
+                for list in lists where turn < list.count && !names.contains(list[turn]) { names.append(list[turn]) }
+            }
+        }
+        for offer in ranked where !names.contains(offer.name) { names.append(offer.name) }
+        return Array(names.prefix(limit).compactMap { byName[$0] })
     }
 
     static let rules = """
@@ -36,7 +50,8 @@ public struct PromptBuilder: Sendable {
         When the request is unclear or nothing listed fits, answer {"question": "what you need to know"}.
         References: to pass an earlier step's output to a later step, the whole parameter value is exactly \
         ${{ steps.ID.output.FIELD }} with FIELD one of that step's output fields below (items.*.path is the \
-        list of every item's path). Nothing else goes inside ${{ }}: no text around it, no {{ }} without $, no | filters.
+        list of every item's path). Nothing else goes inside ${{ }}: no text around it, no {{ }} without $, no | filters. \
+        A step that reads something (a query) is there to feed a later step: that later step refers to its output.
         Dates: a date parameter is YYYY-MM-DD, a date-time YYYY-MM-DDTHH:MM:SS+HH:MM; words like tomorrow 9am are also accepted.
         """
 
@@ -56,8 +71,18 @@ public struct PromptBuilder: Sendable {
         return names[calendar.component(.weekday, from: now) - 1]
     }
 
+    /// The first sentence of a summary (up to the first ". " or "。"): the prompt is read at a few
+    /// tokens a second by a small local model, and the parameters and outputs say the rest.
+    static func firstSentence(_ text: String) -> String {
+        var end = text.endIndex
+        if let dot = text.range(of: ". ") { end = min(end, dot.lowerBound) }
+        if let stop = text.firstIndex(of: "。") { end = min(end, stop) }
+        guard end < text.endIndex else { return text }
+        return String(text[..<end]) + (text[end] == "。" ? "。" : ".")
+    }
+
     func describe(_ offer: PlanOffer) -> String {
-        let summary = offer.summary.split(separator: "\n").joined(separator: " ")
+        let summary = Self.firstSentence(offer.summary.split(separator: "\n").joined(separator: " "))
         var text = "- \(offer.layer == .skill ? "skill" : "playbook") \(offer.name) (\(offer.kind.rawValue)): \(summary)\n"
         let parameters = offer.parameters.properties.map { name, schema in
             var type = schema.typeDescription

@@ -60,8 +60,8 @@ enum ArgumentParser {
                 throw fail("option '\(name)' needs a value (\(valueName))")
             }
             // An empty folder or file name would quietly mean the default (or the current folder).
-            if value.isEmpty, valueName == "DIR" || valueName == "FILE" {
-                throw fail("option '\(name)' needs a \(valueName == "DIR" ? "folder" : "file"); got an empty value")
+            if value.isEmpty, valueName.hasPrefix("DIR") || valueName == "FILE" {
+                throw fail("option '\(name)' needs a \(valueName.hasPrefix("DIR") ? "folder" : "file"); got an empty value")
             }
             parsed.add(option, value: value)
             if !option.repeatable, parsed.count(option) > 1 { throw fail("option '\(name)' is given more than once") }

@@ -7,58 +7,58 @@
 /// (`outputMasked`), so nothing reads it as the value the run used. An action's output and the
 /// parameters of every call are kept whole: a rollback needs them to undo the action.
 public struct JournalValueLimit: Sendable, Hashable {
-  /// Texts longer than this many UTF-8 bytes are cut.
-  public var bytes: Int
-  /// How much of a cut text is kept, for `runs show`.
-  public var keptBytes: Int
+    /// Texts longer than this many UTF-8 bytes are cut.
+    public var bytes: Int
+    /// How much of a cut text is kept, for `runs show`.
+    public var keptBytes: Int
 
-  public init(bytes: Int, keptBytes: Int = 1024) {
-    self.bytes = max(bytes, 1)
-    self.keptBytes = min(max(keptBytes, 0), self.bytes)
-  }
+    public init(bytes: Int, keptBytes: Int = 1024) {
+        self.bytes = max(bytes, 1)
+        self.keptBytes = min(max(keptBytes, 0), self.bytes)
+    }
 
-  /// 1 MiB.
-  public static let standard = JournalValueLimit(bytes: 1 << 20)
+    /// 1 MiB.
+    public static let standard = JournalValueLimit(bytes: 1 << 20)
 
-  /// `value` with every text longer than `bytes` cut, and whether one was.
-  public func bounded(_ value: Value) -> (value: Value, cut: Bool) {
-    switch value {
-    case .string(let text) where text.utf8.count > bytes:
-      return (.string(cut(text)), true)
-    case .array(let items):
-      var cutAny = false
-      let bounded = items.map { item in
-        let (kept, cut) = self.bounded(item)
-        cutAny = cutAny || cut
-        return kept
-      }
-      return cutAny ? (.array(bounded), true) : (value, false)
-    case .object(let object):
-      var cutAny = false
-      var bounded = object
-      for (key, member) in object {
-        let (kept, cut) = self.bounded(member)
-        if cut {
-          bounded[key] = kept
-          cutAny = true
+    /// `value` with every text longer than `bytes` cut, and whether one was.
+    public func bounded(_ value: Value) -> (value: Value, cut: Bool) {
+        switch value {
+        case .string(let text) where text.utf8.count > bytes:
+            return (.string(cut(text)), true)
+        case .array(let items):
+            var cutAny = false
+            let bounded = items.map { item in
+                let (kept, cut) = self.bounded(item)
+                cutAny = cutAny || cut
+                return kept
+            }
+            return cutAny ? (.array(bounded), true) : (value, false)
+        case .object(let object):
+            var cutAny = false
+            var bounded = object
+            for (key, member) in object {
+                let (kept, cut) = self.bounded(member)
+                if cut {
+                    bounded[key] = kept
+                    cutAny = true
+                }
+            }
+            return cutAny ? (.object(bounded), true) : (value, false)
+        default:
+            return (value, false)
         }
-      }
-      return cutAny ? (.object(bounded), true) : (value, false)
-    default:
-      return (value, false)
     }
-  }
 
-  /// The first `keptBytes` of `text` (whole characters only) and the marker.
-  func cut(_ text: String) -> String {
-    var prefix = Array(text.utf8.prefix(keptBytes))
-    // A character split at the end is left out whole (at most three bytes to drop).
-    var kept = String(validating: prefix, as: UTF8.self)
-    while kept == nil, !prefix.isEmpty {
-      prefix.removeLast()
-      kept = String(validating: prefix, as: UTF8.self)
+    /// The first `keptBytes` of `text` (whole characters only) and the marker.
+    func cut(_ text: String) -> String {
+        var prefix = Array(text.utf8.prefix(keptBytes))
+        // A character split at the end is left out whole (at most three bytes to drop).
+        var kept = String(validating: prefix, as: UTF8.self)
+        while kept == nil, !prefix.isEmpty {
+            prefix.removeLast()
+            kept = String(validating: prefix, as: UTF8.self)
+        }
+        return (kept ?? "")
+            + "… [cut by the journal: \(text.utf8.count) bytes, fnv1a64 \(SourceHash.of(text))]"
     }
-    return (kept ?? "")
-      + "… [cut by the journal: \(text.utf8.count) bytes, fnv1a64 \(SourceHash.of(text))]"
-  }
 }

@@ -252,20 +252,7 @@ public final class SQLiteJournal: RunJournal {
                     if let id = entry["id"]?.stringValue { earlier[id] = entry }
                 }
             }
-            let report = Value.array(
-                result.steps.map { step in
-                    if step.status == .notRun, let kept = earlier[step.id] { return kept }
-                    var entry = ValueObject()
-                    entry["id"] = .string(step.id)
-                    entry["skill"] = .string(step.skill)
-                    entry["status"] = .string(step.status.rawValue)
-                    entry["attempts"] = .int(step.attempts)
-                    if let error = step.error { entry["error"] = .string(error) }
-                    if let kind = step.failureKind { entry["failure_kind"] = .string(kind.rawValue) }
-                    if let error = step.compensationError { entry["compensation_error"] = .string(error) }
-                    entry["duration"] = .double(step.duration)
-                    return .object(entry)
-                })
+            let report = RunReport.encode(result, keeping: earlier)
             try execute(
                 """
                 UPDATE runs SET status = ?2, interrupted = ?3, finished = ?4, error = ?5, outputs = ?6, report = ?7,

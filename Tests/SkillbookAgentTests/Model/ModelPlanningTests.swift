@@ -107,7 +107,7 @@ import Testing
             #expect(messages[2]["content"] == .string(Self.unknownSkill))
             #expect(
                 messages[3]["content"]
-                    == "That plan has these problems:\n- step 'page' uses unknown skill 'web.search'; did you mean 'web.fetch'?\nAnswer with a corrected plan (or a question), as JSON only.")
+                    == "That plan has these problems:\n- step 'page' uses unknown skill 'web.search'; did you mean 'web.fetch'?\nAnswer with the corrected plan, as JSON only.")
         }
     }
 

@@ -38,7 +38,7 @@ import Testing
         #expect(checked.plan.steps[1].with["due"] == "2026-12-02T09:00:00+01:00")
         #expect(checked.plan.steps[0].with["recursive"] == true)
         #expect(checked.plan.steps[0].with["limit"] == 20)
-        #expect(checked.diagnostics.map(\.message) == ["step 'ls' (files.list) is a query whose output no later step uses; pass it on with ${{ steps.ls.output.FIELD }} or leave the step out"])
+        #expect(checked.diagnostics.map(\.message) == ["step 'ls' (files.list) is a query whose output no later step uses; pass it on with ${{ steps.ls.output.FIELD }} (FIELD: items, items.*.path, items.*.size, items.*.modified, count, truncated) or leave the step out"])
     }
 
     @Test func anUnknownSkillIsReportedWithASuggestion() {
@@ -67,5 +67,14 @@ import Testing
             ])
         let template = Plan(steps: [Plan.Step(id: "t", target: "text.template", with: ["template": "Hello {{name}} || {{ x }}"])])
         #expect(PlanLint.lint(template, kinds: [:]).isEmpty)
+        // A step's id used as if it were a variable, as small models write it.
+        let named = Plan(steps: [
+            Plan.Step(id: "page", target: "web.summary", with: ["url": "https://example.com"]),
+            Plan.Step(id: "save", target: "notes.create", with: ["title": "{{ page.title }}", "body": "${{ steps.page.output.title }}"]),
+        ])
+        #expect(
+            PlanLint.lint(named, kinds: [:]).map(\.message) == [
+                "step 'save' parameter 'title' uses {{ … }} without '$', which is plain text; a reference is written ${{ steps.ID.output.FIELD }}"
+            ])
     }
 }

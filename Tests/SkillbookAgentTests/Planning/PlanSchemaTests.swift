@@ -25,7 +25,16 @@ import Testing
         #expect(with["required"] == ["title"])
         #expect(with["additionalProperties"] == false)
         let title = try #require(with["properties"]?["title"]?["anyOf"]?.arrayValue)
-        #expect(title[0] == ["type": "string", "description": "A short title for the note.", "minLength": 1, "maxLength": 200])
+        #expect(
+            title[0] == [
+                "type": "string", "description": "A short title for the note.", "minLength": 1, "maxLength": 200,
+                "pattern": .string(PlanSchema.noTemplatePattern),
+            ])
+        // A literal cannot hold {{ }}: an earlier step's value can only be a reference.
+        let literal = try Regex(PlanSchema.noTemplatePattern)
+        #expect(try literal.wholeMatch(in: "{{ page.title }}") == nil)
+        #expect(try literal.wholeMatch(in: "${{ steps.page.output.title }}") == nil)
+        #expect(try literal.wholeMatch(in: "Notes {draft} from today") != nil)
         #expect(title[1]["pattern"] == .string(PlanSchema.referencePattern(offers("web.summary", "notes.create"))))
     }
 

@@ -1,10 +1,10 @@
-import SkillbookCore
+public import SkillbookCore
 
 /// The `report` column of a run: each step's final status, attempts, error, failure kind,
-/// compensation error and duration (the same entries as `SQLiteJournal` writes).
-enum RunReport {
+/// compensation error and duration; the same entries in every journal (SQLite, PostgreSQL).
+public enum RunReport {
     /// Entries of steps the result did not run (`not_run`) are taken from `earlier` when there.
-    static func encode(_ result: RunResult, keeping earlier: [String: Value]) -> Value {
+    public static func encode(_ result: RunResult, keeping earlier: [String: Value]) -> Value {
         .array(
             result.steps.map { step in
                 if step.status == .notRun, let kept = earlier[step.id] { return kept }

@@ -1,0 +1,35 @@
+public import SkillbookAgent
+public import SkillbookCore
+
+/// What `ask` or `chat` runs once a request is understood: a playbook with inputs (layer 1), or a
+/// checked plan — a one-step plan of a single skill (layer 2) or a model's plan (layer 3).
+public enum AgentRoute: Sendable {
+    case playbook(name: String, inputs: ValueObject)
+    case plan(PlanChecker.Checked, fromModel: Bool)
+
+    /// The route as plan steps (a playbook is one `playbook:` step), for showing and `--json`.
+    public var plan: Plan {
+        switch self {
+        case .playbook(let name, let inputs): Plan(steps: [Plan.Step(id: "run", target: name, isPlaybook: true, with: inputs)])
+        case .plan(let checked, _): checked.plan
+        }
+    }
+
+    /// Whether a model planned it (its actions are confirmed one by one).
+    public var isModelPlan: Bool {
+        if case .plan(_, fromModel: true) = self { return true }
+        return false
+    }
+
+    /// The steps that change something (not read-only queries); a model plan's are each confirmed.
+    public func actions(in workspace: AgentWorkspace) -> [Plan.Step] {
+        plan.steps.filter { workspace.isAction($0.target, isPlaybook: $0.isPlaybook) }
+    }
+
+    /// The route as a playbook named `name` that validates and, run, does the same: the plan's
+    /// steps with their values, a model plan's actions marked `confirm: true`.
+    public func playbookText(name: String, description: String, workspace: AgentWorkspace) -> String {
+        let confirming = isModelPlan ? Set(actions(in: workspace).map(\.id)) : []
+        return PlanChecker.playbookText(plan, name: name, description: description, confirming: confirming)
+    }
+}

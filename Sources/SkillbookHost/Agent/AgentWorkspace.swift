@@ -1,0 +1,62 @@
+public import SkillbookAgent
+public import SkillbookCore
+
+/// What the agent routes over, built once per request (or chat) from a host: the registry, the
+/// workspace's playbooks that load without errors, the matcher over both, and the offers a model
+/// may plan with. A playbook file with errors is left out (`skillbook validate` reports it).
+public struct AgentWorkspace: Sendable {
+    public let registry: SkillRegistry
+    public let playbooks: [Playbook]
+    public let library: PlaybookLibrary
+    public let matcher: Matcher
+    /// Every skill and playbook as the model would see it (the prompt takes at most 20).
+    public let offers: [PlanOffer]
+
+    public init(registry: SkillRegistry, playbooks: [Playbook], library: PlaybookLibrary = .empty) {
+        self.registry = registry
+        self.playbooks = playbooks
+        self.library = library
+        let targets = playbooks.map(RouteTarget.init(playbook:)) + registry.descriptors.map(RouteTarget.init(skill:))
+        matcher = Matcher(targets: targets)
+        offers = playbooks.map(PlanOffer.init(playbook:)) + registry.descriptors.map(PlanOffer.init(skill:))
+    }
+
+    /// The decision for `request` at `clock`: layers 1 and 2, or plan-shaped, or none.
+    public func decide(_ request: String, clock: Matcher.Clock) -> RouteDecision {
+        matcher.decide(request, clock: clock)
+    }
+
+    /// The checker model plans go through, resolving date phrases against `clock`.
+    public func checker(clock: Matcher.Clock) -> PlanChecker {
+        let inputs = Dictionary(
+            playbooks.map { playbook in
+                let properties = playbook.inputs.map { ($0.name, $0.schema) }
+                return (
+                    playbook.name,
+                    Schema(type: .object, properties: properties, required: playbook.inputs.filter(\.isRequired).map(\.name))
+                )
+            }, uniquingKeysWith: { a, _ in a })
+        return PlanChecker(
+            registry: registry, library: library, coercion: Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone)),
+            playbookInputs: inputs)
+    }
+
+    /// A planner on `settings`' server over `http`, at `clock`.
+    public func planner(_ settings: ModelSettings, http: any HTTPClient, clock: Matcher.Clock) -> Planner {
+        let client = OpenAIChatClient(http: http, baseURL: settings.url, model: settings.model, apiKey: settings.apiKey)
+        return Planner(
+            client: client, checker: checker(clock: clock), prompt: PromptBuilder(now: clock.now, timeZone: clock.timeZone),
+            budget: settings.budget)
+    }
+
+    /// The offers for `request`: the most relevant skills and playbooks by the matcher's scores.
+    public func offers(for request: String, clock: Matcher.Clock) -> [PlanOffer] {
+        PromptBuilder.choose(offers, for: request, matcher: matcher, clock: clock)
+    }
+
+    /// Whether a skill or playbook is an action (anything not a read-only query; playbooks count as actions).
+    public func isAction(_ target: String, isPlaybook: Bool) -> Bool {
+        if isPlaybook { return true }
+        return registry[target].map { $0.descriptor.kind != .query } ?? true
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+public import SkillbookAgent
+public import SkillbookCore
+import SkillbookRuntime
+import SkillbookSkills
+
+extension PlaybookHost {
+    /// The registry and the playbooks of the workspace, with the matcher over both. Playbook files
+    /// with errors are left out; manifest warnings go to `onNotice`.
+    public func agentWorkspace(onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> AgentWorkspace {
+        let registry = try await registry(onNotice)
+        let playbooks = playbookFiles().compactMap { url in (try? loadPlaybook(at: url, registry: registry))?.playbook }
+        return AgentWorkspace(registry: registry, playbooks: playbooks, library: library)
+    }
+
+    /// The route of a layer-1 or layer-2 decision with `inputs` (the captured ones, completed):
+    /// the playbook, or the skill as a checked one-step plan. `nil` for `plan` and `none`.
+    public func route(
+        _ decision: RouteDecision, inputs: ValueObject, workspace: AgentWorkspace, clock: Matcher.Clock
+    ) -> AgentRoute? {
+        guard let target = decision.target else { return nil }
+        switch decision.layer {
+        case .playbook:
+            return .playbook(name: target, inputs: inputs)
+        case .skill:
+            return skillRoute(target, inputs: inputs, workspace: workspace, clock: clock)
+        case .plan, .none:
+            return nil
+        }
+    }
+
+    /// One skill with `inputs` as a checked one-step plan (its step id the skill id with `_`).
+    public func skillRoute(_ skill: String, inputs: ValueObject, workspace: AgentWorkspace, clock: Matcher.Clock) -> AgentRoute {
+        let step = Plan.Step(id: Self.stepID(skill), target: skill, with: inputs)
+        return .plan(workspace.checker(clock: clock).check(Plan(steps: [step]), name: Self.playbookName(skill)), fromModel: false)
+    }
+
+    /// A planner on the configured model, at `clock`; `nil` when no model is configured.
+    public func planner(_ workspace: AgentWorkspace, clock: Matcher.Clock) -> Planner? {
+        configuration.model.map { workspace.planner($0, http: SystemHTTPClient(), clock: clock) }
+    }
+
+    /// Asks the configured model for a plan of `request` (layer 3); `nil` when no model is configured.
+    public func planWithModel(_ request: String, workspace: AgentWorkspace, clock: Matcher.Clock) async -> Planner.Report? {
+        guard let planner = planner(workspace, clock: clock) else { return nil }
+        return await planner.plan(request, offers: workspace.offers(for: request, clock: clock), name: "ask-plan")
+    }
+
+    /// Makes a route ready to run on the engine, journaled with `trigger` (`ask`, `chat`): a
+    /// playbook through `prepareRun` (its inputs resolved and checked as for `run`; `inputTexts`
+    /// are `-i` values), a plan as the playbook `AgentRoute.playbookText` writes.
+    public func prepareAgentRun(
+        _ route: AgentRoute, request: String, workspace: AgentWorkspace, inputTexts: [(key: String, text: String)] = [],
+        trigger: String = "ask", onNotice: HostNoticeHandler = { _ in }
+    ) async throws(HostError) -> PreparedRun {
+        switch route {
+        case .playbook(let name, let inputs):
+            return try await prepareRun(
+                RunRequest(playbook: name, inputs: inputs, inputTexts: inputTexts, trigger: trigger), onNotice: onNotice)
+        case .plan(let checked, _):
+            let name = checked.playbook?.name ?? "ask-plan"
+            let text = route.playbookText(name: name, description: request, workspace: workspace)
+            let file = "\(trigger):\(name)"
+            let playbook = try checkedPlaybook(text, file: file, registry: workspace.registry, onNotice: onNotice)
+            let journal = try openJournal()
+            let runID = configuration.ids.next()
+            return PreparedRun(
+                playbook: playbook, inputs: [:], registry: workspace.registry, journal: journal, runID: runID,
+                work: .run(Engine.RunOptions(dryRun: false, trigger: trigger, source: text)), heldStatus: nil)
+        }
+    }
+
+    /// A step id for a skill id: `notes.create` → `notes_create`.
+    static func stepID(_ skill: String) -> String {
+        String(skill.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+
+    /// A playbook name for a skill id: `notes.create` → `notes-create`.
+    public static func playbookName(_ text: String) -> String {
+        let mapped = String(text.lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) ? $0 : "-" })
+        let trimmed = mapped.split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
+        guard let first = trimmed.first, first.isLetter else { return "ask-" + (trimmed.isEmpty ? "plan" : trimmed) }
+        return trimmed
+    }
+}
