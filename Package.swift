@@ -26,11 +26,13 @@ var package = Package(
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .target(name: "SkillbookCore", dependencies: ["CYAML"]),
         .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "CSQLite"]),
         // The PostgreSQL state (journal, leases, locks, fires, built-in stores) through libpq.
         .target(name: "SkillbookPostgres", dependencies: ["SkillbookCore", "SkillbookStore", "CPostgres"]),
+        // libpq through dlopen on the first connection (no link-time dependency); its header comes
+        // from libpq-dev (/usr/include/postgresql) at build time.
+        .target(name: "CPostgres", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // libcurl through dlopen (no link-time dependency): the HTTP client of Linux.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // fork and exec from one permanent thread, with the parent-death signal set (children die with the runner).

@@ -14,21 +14,26 @@ final class PostgresConnection: @unchecked Sendable {
     let location: PostgresURL
     private let handle: OpaquePointer
 
-    /// Connects (libpq's blocking connect, with a 10 s timeout unless the string sets one).
+    /// Connects (libpq's blocking connect, with a 10 s timeout unless the string sets one). libpq
+    /// is loaded here, on the first connection of the process; without it this throws a
+    /// `.connection` error naming the package to install.
     init(_ location: PostgresURL) throws(PostgresError) {
         self.location = location
+        if let missing = skb_pq_load() {
+            throw PostgresError(.connection, message: "cannot connect to state database \(location): \(String(cString: missing))")
+        }
         // `dbname` holding a URL is expanded by libpq and overrides the keywords before it.
         let keywords = ["connect_timeout", "application_name", "dbname"]
         let values = ["10", "skillbook", location.connectionString]
         let connection = withCStrings(keywords) { keys in
-            withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) }
+            withCStrings(values) { vals in skb_pq_connectdb_params(keys, vals, 1) }
         }
         guard let connection else {
             throw PostgresError(.connection, message: "cannot connect to state database \(location): out of memory")
         }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let detail = location.scrub(String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines))
-            PQfinish(connection)
+        guard skb_pq_status(connection) == CONNECTION_OK else {
+            let detail = location.scrub(String(cString: skb_pq_error_message(connection)).trimmingCharacters(in: .whitespacesAndNewlines))
+            skb_pq_finish(connection)
             throw PostgresError(
                 .connection,
                 message: "cannot connect to state database \(location) (\(detail)); check that the server runs and the "
@@ -37,17 +42,17 @@ final class PostgresConnection: @unchecked Sendable {
         }
         handle = connection
         // Notices (a shutdown's "terminating connection") are not for the person at the terminal.
-        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        skb_pq_set_notice_processor(connection, { _, _ in }, nil)
         _ = try query("SET client_min_messages = warning", doing: "setting up the connection")
     }
 
-    deinit { PQfinish(handle) }
+    deinit { skb_pq_finish(handle) }
 
     /// The connection broke (the server restarted, the network dropped): it must not be reused.
-    var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+    var isBroken: Bool { skb_pq_status(handle) != CONNECTION_OK }
 
     /// The socket, for waiting on notifications.
-    var socket: Int32 { PQsocket(handle) }
+    var socket: Int32 { skb_pq_socket(handle) }
 
     /// Runs one statement with `parameters` bound to `$1`, `$2`…; returns its rows (none for a
     /// command) and the number of rows it changed.
@@ -57,20 +62,20 @@ final class PostgresConnection: @unchecked Sendable {
         let types: [UInt32] = parameters.map(Self.type)
         let result: OpaquePointer? = withOptionalCStrings(texts) { values in
             types.withUnsafeBufferPointer { oids in
-                PQexecParams(handle, sql, Int32(parameters.count), oids.baseAddress, values, nil, nil, 0)
+                skb_pq_exec_params(handle, sql, Int32(parameters.count), oids.baseAddress, values, nil, nil, 0)
             }
         }
         guard let result else {
             throw PostgresError(
                 .connection, message: "state database \(location): \(operation) failed: \(errorText()); check that the server runs")
         }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
+        defer { skb_pq_clear(result) }
+        switch skb_pq_result_status(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            return (Self.rows(result), Int(String(cString: PQcmdTuples(result))) ?? 0)
+            return (Self.rows(result), Int(String(cString: skb_pq_cmd_tuples(result))) ?? 0)
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let state = skb_pq_result_error_field(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let primary = skb_pq_result_error_field(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             if isBroken {
                 throw PostgresError(
                     .connection, message: "state database \(location): \(operation) failed: the connection was lost "
@@ -83,14 +88,14 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Runs several statements without parameters (migrations); no rows.
     func execute(script sql: String, doing operation: String) throws(PostgresError) {
-        guard let result = PQexec(handle, sql) else {
+        guard let result = skb_pq_exec(handle, sql) else {
             throw PostgresError(.connection, message: "state database \(location): \(operation) failed: \(errorText())")
         }
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
+        defer { skb_pq_clear(result) }
+        let status = skb_pq_result_status(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let state = skb_pq_result_error_field(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let primary = skb_pq_result_error_field(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             throw PostgresError.server(state, primary ?? errorText(), location: location, doing: operation)
         }
     }
@@ -99,11 +104,11 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Reads what the server sent and returns the notifications received (channel, payload).
     func notifications() -> [(channel: String, payload: String)] {
-        guard PQconsumeInput(handle) == 1 else { return [] }
+        guard skb_pq_consume_input(handle) == 1 else { return [] }
         var received: [(String, String)] = []
-        while let notify = PQnotifies(handle) {
+        while let notify = skb_pq_notifies(handle) {
             received.append((String(cString: notify.pointee.relname), String(cString: notify.pointee.extra)))
-            PQfreemem(notify)
+            skb_pq_freemem(notify)
         }
         return received
     }
@@ -111,7 +116,7 @@ final class PostgresConnection: @unchecked Sendable {
     // MARK: Values
 
     private func errorText() -> String {
-        location.scrub(String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines))
+        location.scrub(String(cString: skb_pq_error_message(handle)).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     private static func text(_ value: SQLValue) -> String? {
@@ -135,22 +140,22 @@ final class PostgresConnection: @unchecked Sendable {
     }
 
     private static func rows(_ result: OpaquePointer) -> [Row] {
-        let count = Int(PQntuples(result))
-        let fields = Int(PQnfields(result))
+        let count = Int(skb_pq_ntuples(result))
+        let fields = Int(skb_pq_nfields(result))
         guard fields > 0 else { return [] }
-        let names = (0..<fields).map { String(cString: PQfname(result, Int32($0))) }
-        let types = (0..<fields).map { PQftype(result, Int32($0)) }
+        let names = (0..<fields).map { String(cString: skb_pq_fname(result, Int32($0))) }
+        let types = (0..<fields).map { skb_pq_ftype(result, Int32($0)) }
         var rows: [Row] = []
         rows.reserveCapacity(count)
         for row in 0..<count {
             var values: [SQLValue] = []
             values.reserveCapacity(fields)
             for column in 0..<fields {
-                if PQgetisnull(result, Int32(row), Int32(column)) == 1 {
+                if skb_pq_getisnull(result, Int32(row), Int32(column)) == 1 {
                     values.append(.null)
                     continue
                 }
-                let text = String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+                let text = String(cString: skb_pq_getvalue(result, Int32(row), Int32(column)))
                 switch types[column] {
                 case 16: values.append(.integer(text == "t" ? 1 : 0))
                 case 20, 21, 23, 26: values.append(Int(text).map(SQLValue.integer) ?? .text(text))

@@ -5,7 +5,7 @@ import Testing
 /// Which shared objects a real `skillbook` process maps, as the dynamic loader itself reports them
 /// (`LD_DEBUG=files` prints a "generating link map" line for every object it maps, at start or by
 /// `dlopen`, to the process's stderr): networking must cost nothing to the commands that send no
-/// request. Linux only (glibc's loader).
+/// request, and libpq nothing to those that use no PostgreSQL state. Linux only (glibc's loader).
 @Suite struct StartupLibrariesTests {
     /// The objects (file names) the loader mapped, from `LD_DEBUG=files` output.
     static func mapped(_ loaderOutput: String) -> Set<String> {
@@ -18,8 +18,19 @@ import Testing
     }
 
     static func networking(_ names: Set<String>) -> [String] {
-        names.filter { $0.hasPrefix("libcurl") || $0.hasPrefix("libFoundationNetworking") }.sorted()
+        names.filter { $0.hasPrefix("libcurl") || $0.hasPrefix("libFoundationNetworking") || $0.hasPrefix("libpq") }.sorted()
     }
+
+    /// A one-step playbook that sends nothing (a note in the local store).
+    static let notePlaybook = """
+        name: note
+        description: Writes one note.
+        steps:
+          - id: note
+            skill: notes.create
+            with: { title: hello }
+
+        """
 
     @Test func versionLoadsNoNetworking() async throws {
         #if os(Linux)
@@ -81,6 +92,34 @@ import Testing
                 #expect(Self.networking(Self.mapped(result.err)).contains { $0.hasPrefix("libcurl") })
                 #expect(server.requests.last?.target == "/page")
             }
+        #endif
+    }
+
+    @Test func aRunOnSQLiteStateLoadsNoNetworking() async throws {
+        #if os(Linux)
+            let directory = TemporaryDirectory()
+            let playbook = directory.write("note.yaml", Self.notePlaybook)
+            let result = try await runSkillbook(
+                ["run", playbook.path, "--state", directory.state.path], in: directory.url, environment: ["LD_DEBUG": "files"])
+            #expect(result.code == 0, "\(result.out)\n\(result.err.suffix(2000))")
+            let names = Self.mapped(result.err)
+            #expect(names.contains { $0.hasPrefix("libsqlite3") })
+            #expect(Self.networking(names).isEmpty, "\(Self.networking(names))")
+        #endif
+    }
+
+    /// The control for libpq: the same run on a PostgreSQL state loads it (on the first connection).
+    @Test func aRunOnPostgresStateLoadsLibpq() async throws {
+        #if os(Linux)
+            let directory = TemporaryDirectory()
+            let playbook = directory.write("note.yaml", Self.notePlaybook)
+            let url = try PostgresCluster.shared.makeDatabase()
+            let result = try await runSkillbook(
+                ["run", playbook.path, "--state", url], in: directory.url, environment: ["LD_DEBUG": "files"])
+            #expect(result.code == 0, "\(result.out)\n\(result.err.suffix(2000))")
+            let names = Self.mapped(result.err)
+            #expect(names.contains("libpq.so.5"), "\(names.sorted())")
+            #expect(!names.contains { $0.hasPrefix("libcurl") }, "\(names.sorted())")
         #endif
     }
 }
