@@ -18,6 +18,10 @@ func runBenchmarks(state: URL) async throws {
     try registry.register(BatchBench.NoopSkill())
 
     let benchmarks: [(name: String, run: () async throws -> [Figure])] = [
+        // First, while the bench itself is small: Linux keeps a process's peak RSS from before its
+        // exec in `ru_maxrss`, so a child spawned by a grown bench would report the bench's peak.
+        ("cold_start", { try ColdStartBench(state: state).run() }),
+        ("big_value", { try BigValueBench(state: state).run() }),
         ("engine_overhead_per_step", { [try await EngineOverheadBench(registry: registry).run()] }),
         ("engine_overhead_per_step_journal", { [try await JournalOverheadBench(registry: registry, state: state).run()] }),
         ("journal_writes_per_step", { [try await JournalWritesBench(state: state).run()] }),
@@ -26,8 +30,6 @@ func runBenchmarks(state: URL) async throws {
         ("load_check_1000_steps", { [try await LoadCheckBench(registry: registry).run()] }),
         ("yaml_throughput", { try await YAMLThroughputBench().run() }),
         ("schedule_next_fire", { [try await ScheduleNextFireBench().run()] }),
-        ("cold_start", { try ColdStartBench(state: state).run() }),
-        ("big_value", { try BigValueBench(state: state).run() }),
         // The real daemon: fire latency, then idle CPU and RSS with 100 schedules (see ScheduleDaemonBench).
         ("schedule", { try ScheduleDaemonBench(state: state).run() }),
         // The agent's four figures (top-1, uncovered refused, decision p50/p95 over 200 skills) come from one pass.
