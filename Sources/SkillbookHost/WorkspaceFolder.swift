@@ -1,19 +1,13 @@
 public import Foundation
 
-/// The workspace of a playbook file: the nearest folder, from the file's own folder upward, that
-/// holds a `Playbooks` folder (as git finds `.git`); a file outside any workspace belongs to its
-/// own folder. A run sees it as `run.workspace`, so a playbook can name files of its workspace
-/// whatever the current folder is.
+/// The workspace of a playbook file: the one `WorkspaceConfiguration.find` finds from the file's
+/// own folder upward (as git finds `.git`); a file outside any workspace belongs to its own folder.
+/// A run sees it as `run.workspace`, so a playbook can name files of its workspace whatever the
+/// current folder is.
 public enum WorkspaceFolder {
     public static func of(playbookFile file: URL) -> URL {
         let start = file.deletingLastPathComponent().standardizedFileURL
-        var folder = start
-        while true {
-            if HostConfiguration.isDirectory(folder.appendingPathComponent("Playbooks")) { return folder }
-            let parent = folder.deletingLastPathComponent()
-            if parent.path == folder.path { return start }
-            folder = parent
-        }
+        return WorkspaceConfiguration.find(from: start) ?? start
     }
 
     /// The workspace of a recorded run: its file's, else `fallback`.
