@@ -83,9 +83,14 @@ struct ChildSkillbook {
         return seen && process.isRunning
     }
 
-    /// Waits for the process to exit and close its pipes.
+    /// Waits for the process to exit, then for its pipes to close, so that everything it wrote has
+    /// been read. A pipe stays open after the exit only while another process holds a copy of its
+    /// write end (one forked elsewhere in the test process just as this one started); the output is
+    /// then read for up to a second more instead of waiting for that other process to end.
     func waitForExit(seconds: Double) async throws -> Bool {
-        try await wait(upTo: seconds) { !process.isRunning && out.closed && err.closed }
+        guard try await wait(upTo: seconds, until: { !process.isRunning }) else { return false }
+        _ = try await wait(upTo: 1) { out.closed && err.closed }
+        return true
     }
 
     func killIfRunning() {
