@@ -140,10 +140,7 @@ extension SQLiteJournal {
     /// other connections) when it has grown past `checkpointThreshold`. It runs on a connection of
     /// its own, so writers on the shared connection are not held up by its flush to disk.
     public func checkpointIfNeeded() {
-        let wal = database.path + "-wal"
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int,
-            size > Self.checkpointThreshold
-        else { return }
+        guard logSize() > Self.checkpointThreshold else { return }
         try? checkpoint()
     }
 
@@ -158,11 +155,15 @@ extension SQLiteJournal {
     /// ends without closing it). Best effort: it gives up at once when another connection reads or
     /// writes (its connection waits for no lock), and a later run's end tries again.
     public func truncateLogIfLong() {
-        let wal = database.path + "-wal"
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int,
-            size > Self.checkpointThreshold
-        else { return }
+        guard logSize() > Self.checkpointThreshold else { return }
         _ = try? checkpointConnection().query("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Bytes of the write-ahead log file (0 when there is none), from one `stat` (Foundation's
+    /// file attributes also look up the owner's names).
+    func logSize() -> Int {
+        var info = stat()
+        return stat(database.path + "-wal", &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// The journal's checkpoint connection, opened on first use. It never waits for a lock: a
