@@ -81,9 +81,15 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
         if changed == 0 { pendingFiles.withLock { $0[runID] = path } }
     }
 
+    /// Fenced when this journal holds the run (a worker about to continue a claimed run).
     public func setSource(_ source: String, forRun runID: String) throws {
-        try database.run(
-            "UPDATE runs SET source = $2, source_hash = $3 WHERE id = $1", [.text(runID), .text(source), .text(SourceHash.of(source))])
+        let epoch = epoch(of: runID)
+        let changed = try database.run(
+            """
+            UPDATE runs SET source = $2, source_hash = $3
+            WHERE id = $1 AND ($4::bigint IS NULL OR (epoch = $4 AND status = 'running'))
+            """, [.text(runID), .text(source), .text(SourceHash.of(source)), SQLValue(epoch)])
+        if epoch != nil { try fenced(changed, runID) }
     }
 
     // MARK: RunRecorder
@@ -118,7 +124,7 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
             INSERT INTO calls (run, step, iteration, batch, skill, attempt, parameters, started, seq)
             SELECT $1, $2, $3, $4, $5, $6, $7, $8,
                 (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = $1)
-            WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $9 AND status = 'running')
+            WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $9 AND status = 'running' FOR SHARE)
             """,
             [
                 .text(call.runID), .text(call.key.step.description), SQLValue(call.key.iteration), SQLValue(call.key.batch), .text(call.skill),
@@ -137,7 +143,7 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
             WHERE id = (
                 SELECT max(id) FROM calls WHERE run = $1 AND step = $2 AND iteration IS NOT DISTINCT FROM $3::integer
                     AND batch IS NOT DISTINCT FROM $4::integer AND attempt = $5)
-              AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $10 AND status = 'running')
+              AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $10 AND status = 'running' FOR SHARE)
             """,
             [
                 .text(call.runID), .text(call.key.step.description), SQLValue(call.key.iteration), SQLValue(call.key.batch),
@@ -155,7 +161,7 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
             """
             INSERT INTO steps (run, step, status, output, error, finished, masked)
             SELECT $1, $2, $3, $4, $5, $6, $7
-            WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $8 AND status = 'running')
+            WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $8 AND status = 'running' FOR SHARE)
             """,
             [
                 .text(runID), .text(step), .text(status.rawValue), SQLValue(output.map { JSONText.encode($0) }), SQLValue(error),
@@ -172,7 +178,7 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
                 """
                 INSERT INTO compensations (run, step, iteration, batch, error, finished)
                 SELECT $1, $2, $3, $4, $5, $6
-                WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $7 AND status = 'running')
+                WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $7 AND status = 'running' FOR SHARE)
                 """, keyValues + [SQLValue(error), .real(finished.timeIntervalSince1970), .integer(epoch)])
             try fenced(changed, runID)
             if error == nil {
@@ -257,9 +263,25 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
         ).isEmpty
     }
 
+    /// A write of `runID` was refused: this journal forgets the run and, the first time, reports it
+    /// to `onLeaseLost` (as the heartbeat does), so its holder stops the run whichever noticed first.
     func leaseLost(_ runID: String) -> JournalError {
-        letGo(runID)
+        let wasHeld = held.withLock { $0.removeValue(forKey: runID) != nil }
+        if wasHeld, let handler = onLeaseLost.withLock({ $0 }) { handler(runID) }
         return JournalError(.refused, Self.leaseLostMessage(runID))
+    }
+
+    /// Renews the lease of `runID` now, fenced like every write: throws the lease-lost
+    /// `JournalError` when another process took the run. A holder calls it after reading the
+    /// journal and before acting on what it read (a claimed run's timeline).
+    public func confirmLease(_ runID: String) throws {
+        let epoch = try fence(runID)
+        let changed = try database.run(
+            """
+            UPDATE runs SET heartbeat = extract(epoch from clock_timestamp()), lease_expires = extract(epoch from clock_timestamp()) + $3
+            WHERE id = $1 AND epoch = $2 AND status = 'running'
+            """, [.text(runID), .integer(epoch), .real(leaseDuration)], doing: "renewing the lease of run \(runID)")
+        try fenced(changed, runID)
     }
 
     /// A stored JSON column back as a value; a malformed one is reported with the database.

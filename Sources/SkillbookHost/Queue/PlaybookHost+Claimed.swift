@@ -11,6 +11,8 @@ public enum ClaimedWork: Sendable {
     /// nor read-only (the run was given back as `interrupted`), or it could not be prepared (the
     /// run was recorded as failed). The text says why.
     case needsPerson(String)
+    /// Another worker took the run while this one was getting it ready: it must not touch it.
+    case leaseLost
 }
 
 extension PlaybookHost {
@@ -41,6 +43,8 @@ extension PlaybookHost {
                 try await journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .rerun }
             }
             if text != timeline.source { try HostError.journaling { try journal.setSource(text, forRun: runID) } }
+            // What was read above is this run's only while the lease is still this worker's.
+            try HostError.journaling { try journal.confirmLease(runID) }
             return .run(
                 PreparedRun(
                     playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: runID,
@@ -49,6 +53,7 @@ extension PlaybookHost {
                             trigger: claimed.run.trigger, source: text, resume: (runID, plan), scheduledAt: claimed.run.scheduledAt)),
                     heldStatus: .interrupted))
         } catch {
+            if !journal.holdsLease(runID) { return .leaseLost }
             let message = "run \(runID) could not be started: \(error)"
             var result = RunResult(
                 runID: runID, playbook: claimed.run.playbook, status: .failed, steps: [], error: message,
