@@ -20,15 +20,29 @@ extension PlaybookHost {
     /// `prepareResume`: the recorded playbook file (or text), the recorded inputs, completed calls
     /// reused; an uncertain call is re-run only when its skill is idempotent or read-only,
     /// otherwise the run is given back `interrupted` for a person to `resume` or `rollback`.
-    public func prepareClaimed(_ claimed: ClaimedRun, journal: PostgresJournal) async -> ClaimedWork {
+    ///
+    /// A run straight from the queue has nothing recorded yet: it starts without reading the
+    /// journal. `cache` keeps the worker's registry and checked playbooks between runs.
+    public func prepareClaimed(_ claimed: ClaimedRun, journal: PostgresJournal, cache: WorkerCache? = nil) async -> ClaimedWork {
         let runID = claimed.run.id
         do throws(HostError) {
-            let registry = try await registry { _ in }
+            let registry: SkillRegistry
+            if let cache {
+                registry = try await cache.registry { () async throws(HostError) in try await self.registry { _ in } }
+            } else {
+                registry = try await self.registry { _ in }
+            }
+            if claimed.wasQueued {
+                let (text, displayName) = try resumeText(claimed.run, recordedSource: claimed.source, force: false) { _ in }
+                let playbook = try checked(text, file: displayName, registry: registry, cache: cache)
+                let inputs = try resumeInputs(claimed.run, playbook: playbook, given: [])
+                return .run(prepared(claimed, playbook: playbook, inputs: inputs, registry: registry, journal: journal, text: text, plan: ResumePlan()))
+            }
             guard let timeline = try HostError.journaling({ try journal.timeline(runID) }) else {
                 throw .journal(JournalError(.notFound, "no run \(runID)"))
             }
-            let (text, displayName) = try resumeText(claimed.run, timeline: timeline, force: false) { _ in }
-            let playbook = try checkedPlaybook(text, file: displayName, registry: registry) { _ in }
+            let (text, displayName) = try resumeText(claimed.run, recordedSource: timeline.source, force: false) { _ in }
+            let playbook = try checked(text, file: displayName, registry: registry, cache: cache)
             let inputs = try resumeInputs(claimed.run, playbook: playbook, given: [])
             let uncertain = try await HostError.journaling { try await RecordedRuns.uncertainCalls(journal, runID, registry: registry) }
             let open = uncertain.filter { !RecordedRuns.isRepeatable($0.skill, registry: registry) }
@@ -45,13 +59,7 @@ extension PlaybookHost {
             if text != timeline.source { try HostError.journaling { try journal.setSource(text, forRun: runID) } }
             // What was read above is this run's only while the lease is still this worker's.
             try HostError.journaling { try journal.confirmLease(runID) }
-            return .run(
-                PreparedRun(
-                    playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: runID,
-                    work: .run(
-                        Engine.RunOptions(
-                            trigger: claimed.run.trigger, source: text, resume: (runID, plan), scheduledAt: claimed.run.scheduledAt)),
-                    heldStatus: .interrupted))
+            return .run(prepared(claimed, playbook: playbook, inputs: inputs, registry: registry, journal: journal, text: text, plan: plan))
         } catch {
             if !journal.holdsLease(runID) { return .leaseLost }
             let message = "run \(runID) could not be started: \(error)"
@@ -61,6 +69,27 @@ extension PlaybookHost {
             result.failureKind = .validation
             try? journal.runFinished(result)
             return .needsPerson(message)
+        }
+    }
+
+    /// The claimed run to go on with `plan` (empty for a run from the queue).
+    private func prepared(
+        _ claimed: ClaimedRun, playbook: Playbook, inputs: ValueObject, registry: SkillRegistry, journal: PostgresJournal, text: String,
+        plan: ResumePlan
+    ) -> PreparedRun {
+        PreparedRun(
+            playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: claimed.run.id,
+            work: .run(
+                Engine.RunOptions(
+                    trigger: claimed.run.trigger, source: text, resume: (claimed.run.id, plan), scheduledAt: claimed.run.scheduledAt)),
+            heldStatus: .interrupted)
+    }
+
+    /// The checked playbook of `text`, from `cache` when it checked the same text under that name.
+    private func checked(_ text: String, file: String, registry: SkillRegistry, cache: WorkerCache?) throws(HostError) -> Playbook {
+        guard let cache else { return try checkedPlaybook(text, file: file, registry: registry) { _ in } }
+        return try cache.playbook(file: file, text: text) { () throws(HostError) in
+            try self.checkedPlaybook(text, file: file, registry: registry) { _ in }
         }
     }
 }

@@ -42,6 +42,8 @@ public final class QueueWorker: Sendable {
     public let journal: PostgresJournal
     private let log: @Sendable (String) -> Void
     private let listener: PostgresListener
+    /// The registry and checked playbooks, kept between runs.
+    public let cache = WorkerCache()
     private let running = Mutex<[String: Task<Void, Never>]>([:])
     private let slotFreed = Mutex<CheckedContinuation<Void, Never>?>(nil)
     /// Runs whose lease this worker lost while running them (until their task ends).
@@ -98,7 +100,7 @@ public final class QueueWorker: Sendable {
         log("claimed \(claimed.run.playbook) run=\(runID) \(claimed.wasQueued ? "queued" : "taken over") epoch=\(claimed.epoch)")
         let task = Task { [self] in
             defer { finished(runID) }
-            switch await host.prepareClaimed(claimed, journal: journal) {
+            switch await host.prepareClaimed(claimed, journal: journal, cache: cache) {
             case .needsPerson(let reason):
                 log("run not continued \(claimed.run.playbook) run=\(runID) reason=\(Self.oneLine(reason))")
             case .leaseLost:
