@@ -19,7 +19,8 @@ extension PlaybookHost {
     /// Makes a run a worker claimed (`PostgresJournal.claimNext`) ready, by the rules of
     /// `prepareResume`: the recorded playbook file (or text), the recorded inputs, completed calls
     /// reused; an uncertain call is re-run only when its skill is idempotent or read-only,
-    /// otherwise the run is given back `interrupted` for a person to `resume` or `rollback`.
+    /// otherwise the run is given back `interrupted` for a person to `resume` or `rollback`, or,
+    /// when its playbook says `on_worker_loss: rollback`, rolled back here at once.
     ///
     /// A run straight from the queue has nothing recorded yet: it starts without reading the
     /// journal. `cache` keeps the worker's registry and checked playbooks between runs.
@@ -46,6 +47,9 @@ extension PlaybookHost {
             let inputs = try resumeInputs(claimed.run, playbook: playbook, given: [])
             let uncertain = try await HostError.journaling { try await RecordedRuns.uncertainCalls(journal, runID, registry: registry) }
             let open = uncertain.filter { !RecordedRuns.isRepeatable($0.skill, registry: registry) }
+            if !open.isEmpty, playbook.onWorkerLoss == .rollback {
+                return .run(try await rollingBack(claimed, timeline: timeline, uncertain: uncertain, playbook: playbook, registry: registry, journal: journal))
+            }
             if !open.isEmpty {
                 try? journal.release(runID, status: .interrupted)
                 let names = open.map { "\($0.key) (\($0.skill))" }.joined(separator: ", ")
@@ -70,6 +74,31 @@ extension PlaybookHost {
             try? journal.runFinished(result)
             return .needsPerson(message)
         }
+    }
+
+    /// `on_worker_loss: rollback`: the claimed run's completed calls undone, newest first, with the
+    /// playbook as recorded; the actions whose result was never recorded are named as not undone.
+    private func rollingBack(
+        _ claimed: ClaimedRun, timeline: RunTimeline, uncertain: [JournalCall], playbook: Playbook, registry: SkillRegistry,
+        journal: PostgresJournal
+    ) async throws(HostError) -> PreparedRun {
+        let runID = claimed.run.id
+        let plan = try await HostError.journaling {
+            try await journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .skip }
+        }
+        try HostError.journaling { try journal.confirmLease(runID) }
+        let unknown = uncertain.filter { registry[$0.skill]?.descriptor.kind != .query }
+        let unrecorded = UnrecordedCalls(
+            keys: unknown.map(\.key),
+            message: "the result of \(unknown.map { $0.described(in: configuration.timeZone) }.joined(separator: "; ")) "
+                + "was never recorded (its worker died during the call), so it cannot be undone; check by hand whether it took effect")
+        return PreparedRun(
+            playbook: playbook, inputs: [:], registry: registry, journal: journal, runID: runID,
+            work: .rollback(
+                completed: RecordedRuns.addingFailedUndoable(plan.completed, calls: timeline.calls, registry: registry),
+                unrecorded: unrecorded),
+            heldStatus: .interrupted,
+            workspace: WorkspaceFolder.of(recordedFile: claimed.run.file, fallback: configuration.currentDirectory).path)
     }
 
     /// The claimed run to go on with `plan` (empty for a run from the queue).

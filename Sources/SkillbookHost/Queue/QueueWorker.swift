@@ -106,6 +106,9 @@ public final class QueueWorker: Sendable {
             case .leaseLost:
                 log("run stopped \(claimed.run.playbook) run=\(runID) (lease lost before it went on)")
             case .run(let prepared):
+                if case .rollback = prepared.work {
+                    log("rolling back \(claimed.run.playbook) run=\(runID): its worker died during a call that may or may not have happened (on_worker_loss: rollback)")
+                }
                 let result = await host.execute(prepared)
                 if lost.withLock({ $0.contains(runID) }) {
                     // Whatever the engine made of it, nothing more of this run was recorded here.
