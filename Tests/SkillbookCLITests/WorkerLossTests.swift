@@ -9,8 +9,9 @@ import Testing
 /// A worker takes over a run whose worker died during `notes.create` (neither idempotent nor
 /// read-only: nothing says whether the note was made), on a real PostgreSQL state: by default the
 /// run waits for a person; with `on_worker_loss: rollback` the taking worker undoes what the run
-/// completed and names the call it cannot undo.
-@Suite struct WorkerLossTests {
+/// completed and names the call it cannot undo. In `make test`'s serial pass (a worker with short
+/// leases in this process needs the cooperative pool, which the parallel pass starves).
+@Suite(.serialized) struct WorkerLossTests {
     static func playbook(_ policy: String?) -> String {
         """
         name: two-notes
@@ -63,7 +64,7 @@ import Testing
             log: { log.append($0) })
         let serving = Task { await worker.run() }
         let reader = PostgresJournal(database: database)
-        let settled = await waitUntil(within: 30) {
+        let settled = await waitUntil(within: 45) {
             guard let run = try? reader.run(runID), run.worker == "rescuer" else { return false }
             return done(run) && worker.runningCount == 0
         }
