@@ -57,7 +57,7 @@ extension PlaybookHost {
         try RecordedRuns.checkResumable(run, journal: journal)
         if !timeline.compensations.isEmpty { throw .notResumable(run: run, reason: .wasRollingBack) }
 
-        let (text, displayName) = try resumeText(run, timeline: timeline, force: request.force, onNotice: onNotice)
+        let (text, displayName) = try resumeText(run, recordedSource: timeline.source, force: request.force, onNotice: onNotice)
         let playbook = try checkedPlaybook(text, file: displayName, registry: registry, onNotice: onNotice)
         guard playbook.name == run.playbook else {
             throw .playbookRenamed(file: displayName, now: playbook.name, runID: runID, was: run.playbook)
@@ -98,17 +98,17 @@ extension PlaybookHost {
 
     /// The text to resume with: the run's file when unchanged; a changed one only with `force`.
     func resumeText(
-        _ run: JournalRun, timeline: RunTimeline, force: Bool, onNotice: HostNoticeHandler
+        _ run: JournalRun, recordedSource: String, force: Bool, onNotice: HostNoticeHandler
     ) throws(HostError) -> (text: String, displayName: String) {
         guard let path = run.file else {
-            guard !timeline.source.isEmpty else { throw .playbookNotRecorded(runID: run.id) }
-            return (timeline.source, "\(run.playbook) (as recorded)")
+            guard !recordedSource.isEmpty else { throw .playbookNotRecorded(runID: run.id) }
+            return (recordedSource, "\(run.playbook) (as recorded)")
         }
         let displayName = displayPath(URL(fileURLWithPath: path))
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            guard !timeline.source.isEmpty else { throw .recordedPlaybookUnreadable(file: displayName, runID: run.id) }
+            guard !recordedSource.isEmpty else { throw .recordedPlaybookUnreadable(file: displayName, runID: run.id) }
             onNotice(.resumingWithRecordedText(file: displayName))
-            return (timeline.source, "\(displayName) (as recorded)")
+            return (recordedSource, "\(displayName) (as recorded)")
         }
         let hash = SourceHash.of(text)
         if hash != run.sourceHash {

@@ -103,6 +103,7 @@ extension PostgresJournal {
 
     func letGo(_ runID: String) {
         held.withLock { _ = $0.removeValue(forKey: runID) }
+        pending.withLock { _ = $0.removeValue(forKey: runID) }
     }
 
     /// Renews the lease of every held run; reports (and forgets) those another process took. The

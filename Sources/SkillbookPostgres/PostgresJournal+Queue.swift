@@ -8,6 +8,8 @@ public struct ClaimedRun: Sendable {
     public var run: JournalRun
     public var wasQueued: Bool
     public var epoch: Int
+    /// The playbook's text recorded with the run.
+    public var source: String
 }
 
 extension PostgresJournal {
@@ -33,35 +35,54 @@ extension PostgresJournal {
     /// Claims the oldest queued run, or else a run whose worker's lease expired, with
     /// `FOR UPDATE SKIP LOCKED` (so concurrent workers never claim the same run and never wait on
     /// each other): this journal becomes its holder with the next epoch (fencing the old holder's
-    /// writes), `worker` is recorded and a session opens (`worker`, or `takeover`). `nil` when
-    /// there is nothing to claim.
+    /// writes), `worker` is recorded, the last session ends `interrupted` and a new one opens
+    /// (`worker`, or `takeover`); a queued run starts now. One statement, one round trip. `nil`
+    /// when there is nothing to claim.
     public func claimNext() throws -> ClaimedRun? {
         let me = probe.current()
         let now = clock.now().timeIntervalSince1970
-        let claimed = try database.transaction(doing: "claiming a queued run") { transaction -> ClaimedRun? in
-            guard
-                let row = try transaction.query(
-                    """
-                    SELECT \(Self.runColumns) FROM runs
-                    WHERE status = 'queued'
-                       OR (status = 'running' AND worker IS NOT NULL AND lease_expires < extract(epoch from clock_timestamp()))
-                    ORDER BY (status = 'queued'), queued, seq
-                    LIMIT 1 FOR UPDATE SKIP LOCKED
-                    """
-                ).first
-            else { return nil }
-            let run = try journalRun(row)
-            let wasQueued = row.string("status") == "queued"
-            let epoch = (row.int("epoch") ?? 0) + 1
-            try claim(transaction, run.id, epoch: epoch, holder: me, at: now, kind: wasQueued ? "worker" : "takeover")
-            if wasQueued {
-                // Its run starts now.
-                try transaction.run("UPDATE runs SET started = $2 WHERE id = $1", [.text(run.id), .real(now)])
-            }
-            return ClaimedRun(run: run, wasQueued: wasQueued, epoch: epoch)
-        }
-        if let claimed { hold(claimed.run.id, epoch: claimed.epoch) }
-        return claimed
+        let row = try database.query(
+            """
+            WITH picked AS (
+                SELECT \(Self.runColumns), source FROM runs
+                WHERE status = 'queued'
+                   OR (status = 'running' AND worker IS NOT NULL AND lease_expires < extract(epoch from clock_timestamp()))
+                ORDER BY (status = 'queued'), queued, seq
+                LIMIT 1 FOR UPDATE SKIP LOCKED
+            ),
+            closed AS (
+                UPDATE sessions SET outcome = 'interrupted', ended = least($1, greatest(
+                    coalesce((SELECT heartbeat FROM picked), 0),
+                    coalesce((SELECT max(greatest(c.started, coalesce(c.finished, 0))) FROM calls c, picked p WHERE c.run = p.id), 0),
+                    coalesce((SELECT max(s.finished) FROM steps s, picked p WHERE s.run = p.id), 0),
+                    coalesce((SELECT max(x.finished) FROM compensations x, picked p WHERE x.run = p.id), 0),
+                    sessions.started))
+                WHERE run = (SELECT id FROM picked) AND ended IS NULL
+            ),
+            taken AS (
+                UPDATE runs r SET status = 'running', pid = $2, host = $3, boot = $4, process_start = $5, heartbeat = $1,
+                    finished = NULL, epoch = coalesce(p.epoch, 0) + 1,
+                    lease_expires = extract(epoch from clock_timestamp()) + $6, worker = $7,
+                    started = CASE WHEN p.status = 'queued' THEN $1 ELSE r.started END
+                FROM picked p WHERE r.id = p.id
+                RETURNING r.id, r.epoch, r.started AS now_started
+            ),
+            opened AS (
+                INSERT INTO sessions (run, kind, pid, host, started, epoch)
+                SELECT t.id, CASE WHEN p.status = 'queued' THEN 'worker' ELSE 'takeover' END, $2, $3, $1, t.epoch
+                FROM taken t JOIN picked p USING (id)
+            )
+            SELECT p.*, t.epoch AS claimed_epoch FROM picked p JOIN taken t USING (id)
+            """,
+            [
+                .real(now), .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot), SQLValue(me.start), .real(leaseDuration),
+                SQLValue(worker),
+            ], doing: "claiming a queued run"
+        ).first
+        guard let row, let epoch = row.int("claimed_epoch") else { return nil }
+        let run = try journalRun(row)
+        hold(run.id, epoch: epoch)
+        return ClaimedRun(run: run, wasQueued: row.string("status") == "queued", epoch: epoch, source: row.string("source") ?? "")
     }
 
     /// Queued runs, oldest first (`runs --status queued` lists them newest first).

@@ -8,8 +8,12 @@ import Synchronization
 /// called and completed after it returns, step ends, compensations, sessions, `failure_kind`,
 /// `scheduled_at`), plus leases that fence every write.
 ///
-/// Writes: every record is committed before its method returns (PostgreSQL's commit is durable
-/// by default), so there is no group commit to lose.
+/// Batched writes: what a resume needs at once is committed before its method returns (PostgreSQL's
+/// commit is durable by default): an action's call start (before the skill is called) and its
+/// result, compensations, the run's end. A query's call (start and result) and a step's end are
+/// kept in memory and written with the run's next such write, in the same round trip (a run of
+/// queries only costs its claim and its end). A process that dies before that loses only records a
+/// resume does without: a query is made again, a step's end is worked out again from its calls.
 ///
 /// Leases and fencing: a run being executed is `running` with its holder's process (pid, host,
 /// boot, start), an `epoch` and `lease_expires`. Taking a run (starting it, `takeOver`, a worker's
@@ -42,6 +46,8 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
     /// Runs this journal holds, with the epoch of its lease.
     let held = Mutex<[String: Int]>([:])
     let heartbeat = Mutex<Task<Void, Never>?>(nil)
+    /// Records of held runs not written yet (see "Batched writes").
+    let pending = Mutex<[String: PendingWrites]>([:])
     /// Playbook files of runs about to start.
     private let pendingFiles = Mutex<[String: String]>([:])
 
@@ -81,9 +87,15 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
         if changed == 0 { pendingFiles.withLock { $0[runID] = path } }
     }
 
+    /// Fenced when this journal holds the run (a worker about to continue a claimed run).
     public func setSource(_ source: String, forRun runID: String) throws {
-        try database.run(
-            "UPDATE runs SET source = $2, source_hash = $3 WHERE id = $1", [.text(runID), .text(source), .text(SourceHash.of(source))])
+        let epoch = epoch(of: runID)
+        let changed = try database.run(
+            """
+            UPDATE runs SET source = $2, source_hash = $3
+            WHERE id = $1 AND ($4::bigint IS NULL OR (epoch = $4 AND status = 'running'))
+            """, [.text(runID), .text(source), .text(SourceHash.of(source)), SQLValue(epoch)])
+        if epoch != nil { try fenced(changed, runID) }
     }
 
     // MARK: RunRecorder
@@ -111,25 +123,22 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
         hold(run.runID, epoch: 1)
     }
 
+    /// A query's start is kept pending; an action's is written at once, with what was pending.
     public func callStarted(_ call: CallRecord) throws {
         let epoch = try fence(call.runID)
-        let changed = try database.run(
-            """
-            INSERT INTO calls (run, step, iteration, batch, skill, attempt, parameters, started, seq)
-            SELECT $1, $2, $3, $4, $5, $6, $7, $8,
-                (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = $1)
-            WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $9 AND status = 'running')
-            """,
-            [
-                .text(call.runID), .text(call.key.step.description), SQLValue(call.key.iteration), SQLValue(call.key.batch), .text(call.skill),
-                .integer(call.attempt), .text(JSONText.encode(.object(call.parameters))), .real(call.started.timeIntervalSince1970),
-                .integer(epoch),
-            ], doing: "recording the start of \(call.key)")
-        try fenced(changed, call.runID)
+        pend(call.runID) { $0.calls.append(PendingCall(record: call)) }
+        if call.hasEffects { try flush(call.runID, epoch: epoch) }
     }
 
+    /// Completes the call's pending start when it is still pending (an action's is then written at
+    /// once), else updates the written start.
     public func callFinished(_ call: CallRecord, output: Value?, error: String?, finished: Date) throws {
         let epoch = try fence(call.runID)
+        let outputText = output.map { JSONText.encode($0) }
+        if finishPending(call, output: outputText, error: error, finished: finished.timeIntervalSince1970) {
+            if call.hasEffects { try flush(call.runID, epoch: epoch) }
+            return
+        }
         let changed = try database.run(
             """
             UPDATE calls SET output = $6, error = $7, finished = $8, masked = $9,
@@ -137,42 +146,37 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
             WHERE id = (
                 SELECT max(id) FROM calls WHERE run = $1 AND step = $2 AND iteration IS NOT DISTINCT FROM $3::integer
                     AND batch IS NOT DISTINCT FROM $4::integer AND attempt = $5)
-              AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $10 AND status = 'running')
+              AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $10 AND status = 'running' FOR SHARE)
             """,
             [
                 .text(call.runID), .text(call.key.step.description), SQLValue(call.key.iteration), SQLValue(call.key.batch),
-                .integer(call.attempt), SQLValue(output.map { JSONText.encode($0) }), SQLValue(error),
+                .integer(call.attempt), SQLValue(outputText), SQLValue(error),
                 .real(finished.timeIntervalSince1970), .text(call.outputMasked ? "true" : "false"), .integer(epoch),
             ], doing: "recording the result of \(call.key)")
         if changed == 0, try !holdsLease(call.runID, epoch: epoch) { throw leaseLost(call.runID) }
     }
 
+    /// Kept pending (see "Batched writes").
     public func stepFinished(
         runID: String, step: String, status: StepStatus, output: Value?, outputMasked: Bool, error: String?
     ) throws {
-        let epoch = try fence(runID)
-        let changed = try database.run(
-            """
-            INSERT INTO steps (run, step, status, output, error, finished, masked)
-            SELECT $1, $2, $3, $4, $5, $6, $7
-            WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $8 AND status = 'running')
-            """,
-            [
-                .text(runID), .text(step), .text(status.rawValue), SQLValue(output.map { JSONText.encode($0) }), SQLValue(error),
-                .real(clock.now().timeIntervalSince1970), .text(outputMasked ? "true" : "false"), .integer(epoch),
-            ], doing: "recording the end of step \(step)")
-        try fenced(changed, runID)
+        _ = try fence(runID)
+        let end = PendingStep(
+            step: step, status: status.rawValue, output: output.map { JSONText.encode($0) }, error: error,
+            finished: clock.now().timeIntervalSince1970, masked: outputMasked)
+        pend(runID) { $0.steps.append(end) }
     }
 
     public func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) throws {
         let epoch = try fence(runID)
+        try flush(runID, epoch: epoch)
         let keyValues: [SQLValue] = [.text(runID), .text(key.step.description), SQLValue(key.iteration), SQLValue(key.batch)]
         try database.transaction(doing: "recording the undoing of \(key)") { transaction in
             let changed = try transaction.run(
                 """
                 INSERT INTO compensations (run, step, iteration, batch, error, finished)
                 SELECT $1, $2, $3, $4, $5, $6
-                WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $7 AND status = 'running')
+                WHERE EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $7 AND status = 'running' FOR SHARE)
                 """, keyValues + [SQLValue(error), .real(finished.timeIntervalSince1970), .integer(epoch)])
             try fenced(changed, runID)
             if error == nil {
@@ -192,6 +196,10 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
         let epoch = try fence(result.runID)
         let status = JournalStatus(result.status)
         let finished = result.finished.timeIntervalSince1970
+        guard status == .rolledBack || status == .rollbackIncomplete else {
+            return try finishInOneStatement(result, status: status, epoch: epoch)
+        }
+        try flush(result.runID, epoch: epoch)
         try database.transaction(doing: "recording the end of run \(result.runID)") { transaction in
             let row = try transaction.query(
                 "SELECT error, report FROM runs WHERE id = $1 AND epoch = $2 AND status = 'running' FOR UPDATE",
@@ -220,6 +228,34 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
                 ])
             try closeSessions(transaction, result.runID, outcome: status.rawValue, at: finished)
         }
+        letGo(result.runID)
+    }
+
+    /// The end of a run that keeps nothing of an earlier end, with its pending records: one
+    /// statement (one round trip), fenced by `epoch`.
+    private func finishInOneStatement(_ result: RunResult, status: JournalStatus, epoch: Int) throws {
+        let batch = takePending(result.runID)
+        let rows = try database.query(
+            """
+            WITH fence AS (
+                UPDATE runs SET status = $5, interrupted = $6, finished = $7, error = $8, outputs = $9, report = $10,
+                    heartbeat = $7, failure_kind = coalesce($11, failure_kind), lease_expires = NULL
+                WHERE id = $1 AND epoch = $2 AND status = 'running'
+                RETURNING id
+            ),
+            \(Self.pendingInserts),
+            ended AS (
+                UPDATE sessions SET ended = $7, outcome = $5 WHERE run = $1 AND ended IS NULL AND EXISTS (SELECT 1 FROM fence)
+            )
+            SELECT count(*) AS n FROM fence
+            """,
+            [
+                .text(result.runID), .integer(epoch), .text(batch.callsJSON), .text(batch.stepsJSON), .text(status.rawValue),
+                .text(result.interrupted ? "true" : "false"), .real(result.finished.timeIntervalSince1970), SQLValue(result.error),
+                .text(JSONText.encode(.object(result.outputs))), .text(JSONText.encode(RunReport.encode(result, keeping: [:]))),
+                SQLValue(result.failureKind?.rawValue),
+            ], doing: "recording the end of run \(result.runID)")
+        if rows.first?.int("n") ?? 0 == 0 { throw leaseLost(result.runID) }
         letGo(result.runID)
     }
 
@@ -257,9 +293,26 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
         ).isEmpty
     }
 
+    /// A write of `runID` was refused: this journal forgets the run and, the first time, reports it
+    /// to `onLeaseLost` (as the heartbeat does), so its holder stops the run whichever noticed first.
     func leaseLost(_ runID: String) -> JournalError {
-        letGo(runID)
+        let wasHeld = held.withLock { $0.removeValue(forKey: runID) != nil }
+        pending.withLock { _ = $0.removeValue(forKey: runID) }
+        if wasHeld, let handler = onLeaseLost.withLock({ $0 }) { handler(runID) }
         return JournalError(.refused, Self.leaseLostMessage(runID))
+    }
+
+    /// Renews the lease of `runID` now, fenced like every write: throws the lease-lost
+    /// `JournalError` when another process took the run. A holder calls it after reading the
+    /// journal and before acting on what it read (a claimed run's timeline).
+    public func confirmLease(_ runID: String) throws {
+        let epoch = try fence(runID)
+        let changed = try database.run(
+            """
+            UPDATE runs SET heartbeat = extract(epoch from clock_timestamp()), lease_expires = extract(epoch from clock_timestamp()) + $3
+            WHERE id = $1 AND epoch = $2 AND status = 'running'
+            """, [.text(runID), .integer(epoch), .real(leaseDuration)], doing: "renewing the lease of run \(runID)")
+        try fenced(changed, runID)
     }
 
     /// A stored JSON column back as a value; a malformed one is reported with the database.

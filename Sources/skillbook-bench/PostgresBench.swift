@@ -14,6 +14,11 @@ import SkillbookTesting
 ///   (its claim), 200 runs queued 20 ms apart while the workers wait on NOTIFY.
 /// - `postgres_failover`: s from a worker's death (its heartbeats stop) to another worker's
 ///   takeover of its run, with the default lease (15 s) and polling (2 s).
+/// - `postgres_failover_kill9`/`_finished`: the same with real `skillbook worker` processes (the
+///   release binary next to the bench, or `SKILLBOOK_BIN`), the first killed with SIGKILL in the
+///   middle of a run: s to the takeover, and to the run's end elsewhere.
+///
+/// `skillbook-bench postgres --soak N` runs the soak instead (see `PostgresSoakBench`).
 struct PostgresBench {
     let state: URL
 
@@ -95,6 +100,9 @@ struct PostgresBench {
         for task in running { task.cancel() }
         for task in running { await task.value }
 
+        // Failover after `kill -9` of a real worker process in the middle of a run.
+        let killed = try await killedWorkerFailover(state: string, folder: folder, database: database, enqueuer: enqueuer)
+
         func percentile(_ p: Double) -> Double {
             latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, Int((Double(latencies.count) * p).rounded(.down)))]
         }
@@ -103,6 +111,55 @@ struct PostgresBench {
             Figure(name: "postgres_enqueue_start_p50", value: percentile(0.5), unit: "ms"),
             Figure(name: "postgres_enqueue_start_p99", value: percentile(0.99), unit: "ms"),
             Figure(name: "postgres_failover", value: takeover ?? .nan, unit: "s"),
+            Figure(name: "postgres_failover_kill9", value: killed.takeover, unit: "s"),
+            Figure(name: "postgres_failover_kill9_finished", value: killed.finished, unit: "s"),
         ]
+    }
+
+    static let slowPlaybook = """
+        name: slow3
+        steps:
+          - { id: a, skill: debug.echo, with: { value: 1 } }
+          - { id: nap, skill: debug.sleep, with: { seconds: 3 } }
+          - { id: c, skill: debug.echo, with: { value: 3 } }
+
+        """
+
+    /// Seconds from the SIGKILL of the real `skillbook worker` running a run (0.5 s into its 3 s
+    /// step) to another worker's takeover of it, and to the run's end; both workers with the
+    /// default lease (15 s), heartbeat (5 s) and polling (2 s).
+    private func killedWorkerFailover(
+        state url: String, folder: URL, database: PostgresDatabase, enqueuer: PostgresJournal
+    ) async throws -> (takeover: Double, finished: Double) {
+        let skillbook = try ColdStartBench.skillbookBinary()
+        let file = folder.appendingPathComponent("Playbooks/slow3.yaml")
+        try Self.slowPlaybook.write(to: file, atomically: true, encoding: .utf8)
+        try database.run("DELETE FROM runs")
+        func until(_ what: String, within seconds: Double, _ condition: () throws -> Bool) async throws {
+            let giveUp = Date().addingTimeInterval(seconds)
+            while try !condition() {
+                guard Date() < giveUp else { throw BenchError("postgres: \(what) did not happen within \(Int(seconds)) s") }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        func run() throws -> Row? { try database.query("SELECT status, worker FROM runs WHERE id = 'failover-kill9'").first }
+
+        let doomed = try WorkerProcess(skillbook: skillbook, state: url, name: "doomed", workspace: folder)
+        try enqueuer.enqueue(
+            RunRecord(
+                runID: "failover-kill9", playbook: "slow3", source: Self.slowPlaybook, sourceHash: SourceHash.of(Self.slowPlaybook),
+                inputs: [:], trigger: "cli", started: Date(), dryRun: false),
+            file: file.path)
+        try await until("the claim by the first worker", within: 60) { try run()?.string("worker") == "doomed" }
+        let heir = try WorkerProcess(skillbook: skillbook, state: url, name: "heir", workspace: folder)
+        try await Task.sleep(for: .milliseconds(500))
+        try await doomed.stop(SIGKILL)
+        let death = Date()
+        try await until("the takeover", within: 60) { try run()?.string("worker") == "heir" }
+        let takeover = Date().timeIntervalSince(death)
+        try await until("the end of the run taken over", within: 60) { try run()?.string("status") == "succeeded" }
+        let finished = Date().timeIntervalSince(death)
+        try await heir.stop(SIGTERM)
+        return (takeover, finished)
     }
 }

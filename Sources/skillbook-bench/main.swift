@@ -8,7 +8,9 @@ import SkillbookStore
 // name, starts with it (`skillbook-bench engine yaml`); with `--cpu`, CPU time instead of elapsed
 // time (see `Measure`). Build in release: `make bench` (`cold_start` also needs `skillbook` and
 // `skillbook-floor` built in release next to the bench; see `ColdStartBench`). `skillbook-bench agent`
-// prints the agent's figures; `skillbook-bench schedule` the daemon's (it needs the release `skillbook`).
+// prints the agent's figures; `skillbook-bench schedule` the daemon's (it needs the release `skillbook`);
+// `skillbook-bench postgres` the queue's (its kill -9 failover needs the release `skillbook` too);
+// `skillbook-bench postgres --soak 10000 [--kill-every 3]` only the soak (see `PostgresSoakBench`).
 
 let state = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-bench-\(UUID().uuidString)")
 
@@ -50,7 +52,30 @@ func runBenchmarks(state: URL) async throws {
     }
 }
 
+/// `--soak N [--kill-every SECONDS]`: only the PostgreSQL soak (see `PostgresSoakBench`).
+func soakArguments() throws -> PostgresSoakBench? {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    guard let index = arguments.firstIndex(of: "--soak") else { return nil }
+    guard index + 1 < arguments.count, let runs = Int(arguments[index + 1]), runs > 0 else {
+        throw BenchError("--soak expects a number of runs, such as --soak 10000")
+    }
+    var killEvery = 3.0
+    if let at = arguments.firstIndex(of: "--kill-every") {
+        guard at + 1 < arguments.count, let seconds = Double(arguments[at + 1]), seconds > 0 else {
+            throw BenchError("--kill-every expects seconds, such as --kill-every 3")
+        }
+        killEvery = seconds
+    }
+    return PostgresSoakBench(state: state, runs: runs, killEvery: killEvery)
+}
+
 do {
+    if let soak = try soakArguments() {
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        for figure in try await soak.run() { print(figure.line) }
+        try? FileManager.default.removeItem(at: state)
+        exit(0)
+    }
     try await runBenchmarks(state: state)
     try? FileManager.default.removeItem(at: state)
 } catch {

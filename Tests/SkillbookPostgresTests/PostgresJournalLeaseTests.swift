@@ -48,6 +48,34 @@ import Testing
         #expect(!old.holdsLease("r"))
     }
 
+    /// The zombie of a worker may notice the takeover by a refused write before its heartbeat does
+    /// (a claimed run being got ready, a step whose calls were all reused): the holder hears of it
+    /// either way, once, and its source and lease writes are fenced too.
+    @Test func aRefusedWriteIsReportedToTheHolderOnceAndEveryKindOfWriteIsFenced() async throws {
+        let state = try Backend.postgres.makeState()
+        let url = try #require(state.url)
+        let old = PostgresJournal(database: try PostgresDatabase(url), heartbeatInterval: 60, leaseDuration: 0.2)
+        let lost = Recorder<String>()
+        old.setLeaseLostHandler { lost.append($0) }
+        try old.runStarted(.sample("r"))
+        try old.confirmLease("r")
+        try old.setSource("name: sample\n", forRun: "r")
+        try await Task.sleep(for: .milliseconds(400))
+        let new = PostgresJournal(database: try PostgresDatabase(url), heartbeatInterval: 60, leaseDuration: 15)
+        try new.takeOver("r", for: .resume) { _ throws(JournalError) in }
+
+        let refused = #expect(throws: JournalError.self) { try old.setSource("name: zombie\n", forRun: "r") }
+        #expect(refused?.kind == .refused)
+        #expect(lost.values == ["r"])
+        #expect(throws: JournalError.self) { try old.confirmLease("r") }
+        #expect(throws: JournalError.self) { try old.stepFinished(runID: "r", step: "one", status: .succeeded, output: nil, outputMasked: false, error: nil) }
+        #expect(throws: JournalError.self) { try old.runFinished(finished("r", .succeeded)) }
+        old.beat()
+        #expect(lost.values == ["r"], "reported once")
+        #expect(try new.timeline("r")?.source == "name: sample\n")
+        #expect(try new.run("r")?.status == .running)
+    }
+
     @Test func workersClaimEachQueuedRunOnceAndSkipLockedRows() async throws {
         let state = try Backend.postgres.makeState()
         let url = try #require(state.url)

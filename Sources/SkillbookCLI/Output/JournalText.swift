@@ -145,6 +145,10 @@ enum JournalText {
         if run.status == .interrupted, let reason = run.interruption { status += " (\(reason))" }
         if run.status == .running, let holder = run.holder { status += " (process \(holder.pid) on \(holder.host))" }
         facts.append(("status", status))
+        // The worker that holds (or last held) it, on a PostgreSQL state.
+        if let worker = run.worker {
+            facts.append(("worker", worker + (run.holder.map { " (process \($0.pid) on \($0.host))" } ?? "")))
+        }
         if let file = run.file { facts.append(("file", file)) }
         facts.append(("trigger", run.trigger))
         if let scheduled = run.scheduledAt { facts.append(("scheduled", localTime(scheduled))) }

@@ -129,6 +129,10 @@ enum PlaybookJSONSchema {
                     "anyOf": [["$ref": "#/$defs/scheduleEntry"], ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/scheduleEntry"]]],
                 ],
                 "on_failure": onFailure,
+                "on_worker_loss": [
+                    "enum": ["wait", "rollback"],
+                    "description": "When a queued run's worker died during a call that may or may not have happened: wait for a person (default) or roll back.",
+                ],
                 "timeout": duration,
                 "steps": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/step"]],
                 "outputs": ["type": "object", "description": "Named results, usually ${{ steps.<id>.output.<field> }}."],

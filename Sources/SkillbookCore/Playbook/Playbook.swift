@@ -7,6 +7,9 @@ public struct Playbook: Sendable {
     /// Environment variables the playbook may read as `env.NAME`.
     public var env: [String]
     public var onFailure: FailurePolicy
+    /// What a worker that takes the run over from a dead one does when that one died during a call
+    /// that may or may not have happened (`on_worker_loss:`, a PostgreSQL state's queue).
+    public var onWorkerLoss: WorkerLossPolicy = .wait
     /// Seconds the whole run may take.
     public var timeout: Double?
     public var steps: [PlaybookStep]
@@ -50,6 +53,16 @@ public enum FailurePolicy: String, Sendable, Hashable, CaseIterable {
     case stop
     /// Record the failure and go on with the next step.
     case `continue`
+}
+
+/// What happens to a run whose worker died during a call of a skill that is neither idempotent
+/// nor read-only (nothing says whether it took effect), when another worker takes it over.
+public enum WorkerLossPolicy: String, Sendable, Hashable, CaseIterable {
+    /// The run waits, `interrupted`, for a person to `resume` or `rollback` it (the default).
+    case wait
+    /// The taking worker undoes what the run completed; the uncertain call, which cannot be
+    /// undone, is named and the run ends `rollback_incomplete`.
+    case rollback
 }
 
 public struct PlaybookInput: Sendable {

@@ -4,7 +4,7 @@
 /// keys of later versions of the format are refused as "not supported yet", never ignored.
 public struct PlaybookDecoder: Sendable {
     public static let playbookKeys = [
-        "name", "description", "triggers", "inputs", "env", "schedule", "on_failure", "timeout", "steps", "outputs",
+        "name", "description", "triggers", "inputs", "env", "schedule", "on_failure", "on_worker_loss", "timeout", "steps", "outputs",
     ]
     public static let stepKeys = [
         "id", "skill", "playbook", "with", "when", "foreach", "concurrency", "batch", "retry", "timeout", "confirm",
@@ -57,6 +57,7 @@ public struct PlaybookDecoder: Sendable {
             case "inputs": playbook.inputs = decodeInputs(value, &context)
             case "schedule": playbook.schedule = context.schedule(value)
             case "on_failure": playbook.onFailure = context.failurePolicy(value) ?? .rollback
+            case "on_worker_loss": playbook.onWorkerLoss = context.workerLossPolicy(value) ?? .wait
             case "timeout": playbook.timeout = context.duration(value, "timeout")
             case "steps":
                 sawSteps = true
@@ -234,6 +235,16 @@ extension YAMLFieldReader {
             let names = FailurePolicy.allCases.map(\.rawValue)
             let suggestion = node.scalar.flatMap { Suggestion.closest(to: $0, in: names) }.map { "; did you mean '\($0)'?" } ?? ""
             error("'on_failure' must be one of \(names.joined(separator: ", "))\(suggestion)", at: node.location)
+            return nil
+        }
+        return policy
+    }
+
+    mutating func workerLossPolicy(_ node: YAMLNode) -> WorkerLossPolicy? {
+        guard let text = node.scalar, let policy = WorkerLossPolicy(rawValue: text) else {
+            let names = WorkerLossPolicy.allCases.map(\.rawValue)
+            let suggestion = node.scalar.flatMap { Suggestion.closest(to: $0, in: names) }.map { "; did you mean '\($0)'?" } ?? ""
+            error("'on_worker_loss' must be one of \(names.joined(separator: ", "))\(suggestion)", at: node.location)
             return nil
         }
         return policy

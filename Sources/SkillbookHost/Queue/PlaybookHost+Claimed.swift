@@ -11,25 +11,45 @@ public enum ClaimedWork: Sendable {
     /// nor read-only (the run was given back as `interrupted`), or it could not be prepared (the
     /// run was recorded as failed). The text says why.
     case needsPerson(String)
+    /// Another worker took the run while this one was getting it ready: it must not touch it.
+    case leaseLost
 }
 
 extension PlaybookHost {
     /// Makes a run a worker claimed (`PostgresJournal.claimNext`) ready, by the rules of
     /// `prepareResume`: the recorded playbook file (or text), the recorded inputs, completed calls
     /// reused; an uncertain call is re-run only when its skill is idempotent or read-only,
-    /// otherwise the run is given back `interrupted` for a person to `resume` or `rollback`.
-    public func prepareClaimed(_ claimed: ClaimedRun, journal: PostgresJournal) async -> ClaimedWork {
+    /// otherwise the run is given back `interrupted` for a person to `resume` or `rollback`, or,
+    /// when its playbook says `on_worker_loss: rollback`, rolled back here at once.
+    ///
+    /// A run straight from the queue has nothing recorded yet: it starts without reading the
+    /// journal. `cache` keeps the worker's registry and checked playbooks between runs.
+    public func prepareClaimed(_ claimed: ClaimedRun, journal: PostgresJournal, cache: WorkerCache? = nil) async -> ClaimedWork {
         let runID = claimed.run.id
         do throws(HostError) {
-            let registry = try await registry { _ in }
+            let registry: SkillRegistry
+            if let cache {
+                registry = try await cache.registry { () async throws(HostError) in try await self.registry { _ in } }
+            } else {
+                registry = try await self.registry { _ in }
+            }
+            if claimed.wasQueued {
+                let (text, displayName) = try resumeText(claimed.run, recordedSource: claimed.source, force: false) { _ in }
+                let playbook = try checked(text, file: displayName, registry: registry, cache: cache)
+                let inputs = try resumeInputs(claimed.run, playbook: playbook, given: [])
+                return .run(prepared(claimed, playbook: playbook, inputs: inputs, registry: registry, journal: journal, text: text, plan: ResumePlan()))
+            }
             guard let timeline = try HostError.journaling({ try journal.timeline(runID) }) else {
                 throw .journal(JournalError(.notFound, "no run \(runID)"))
             }
-            let (text, displayName) = try resumeText(claimed.run, timeline: timeline, force: false) { _ in }
-            let playbook = try checkedPlaybook(text, file: displayName, registry: registry) { _ in }
+            let (text, displayName) = try resumeText(claimed.run, recordedSource: timeline.source, force: false) { _ in }
+            let playbook = try checked(text, file: displayName, registry: registry, cache: cache)
             let inputs = try resumeInputs(claimed.run, playbook: playbook, given: [])
             let uncertain = try await HostError.journaling { try await RecordedRuns.uncertainCalls(journal, runID, registry: registry) }
             let open = uncertain.filter { !RecordedRuns.isRepeatable($0.skill, registry: registry) }
+            if !open.isEmpty, playbook.onWorkerLoss == .rollback {
+                return .run(try await rollingBack(claimed, timeline: timeline, uncertain: uncertain, playbook: playbook, registry: registry, journal: journal))
+            }
             if !open.isEmpty {
                 try? journal.release(runID, status: .interrupted)
                 let names = open.map { "\($0.key) (\($0.skill))" }.joined(separator: ", ")
@@ -41,14 +61,11 @@ extension PlaybookHost {
                 try await journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .rerun }
             }
             if text != timeline.source { try HostError.journaling { try journal.setSource(text, forRun: runID) } }
-            return .run(
-                PreparedRun(
-                    playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: runID,
-                    work: .run(
-                        Engine.RunOptions(
-                            trigger: claimed.run.trigger, source: text, resume: (runID, plan), scheduledAt: claimed.run.scheduledAt)),
-                    heldStatus: .interrupted))
+            // What was read above is this run's only while the lease is still this worker's.
+            try HostError.journaling { try journal.confirmLease(runID) }
+            return .run(prepared(claimed, playbook: playbook, inputs: inputs, registry: registry, journal: journal, text: text, plan: plan))
         } catch {
+            if !journal.holdsLease(runID) { return .leaseLost }
             let message = "run \(runID) could not be started: \(error)"
             var result = RunResult(
                 runID: runID, playbook: claimed.run.playbook, status: .failed, steps: [], error: message,
@@ -56,6 +73,52 @@ extension PlaybookHost {
             result.failureKind = .validation
             try? journal.runFinished(result)
             return .needsPerson(message)
+        }
+    }
+
+    /// `on_worker_loss: rollback`: the claimed run's completed calls undone, newest first, with the
+    /// playbook as recorded; the actions whose result was never recorded are named as not undone.
+    private func rollingBack(
+        _ claimed: ClaimedRun, timeline: RunTimeline, uncertain: [JournalCall], playbook: Playbook, registry: SkillRegistry,
+        journal: PostgresJournal
+    ) async throws(HostError) -> PreparedRun {
+        let runID = claimed.run.id
+        let plan = try await HostError.journaling {
+            try await journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .skip }
+        }
+        try HostError.journaling { try journal.confirmLease(runID) }
+        let unknown = uncertain.filter { registry[$0.skill]?.descriptor.kind != .query }
+        let unrecorded = UnrecordedCalls(
+            keys: unknown.map(\.key),
+            message: "the result of \(unknown.map { $0.described(in: configuration.timeZone) }.joined(separator: "; ")) "
+                + "was never recorded (its worker died during the call), so it cannot be undone; check by hand whether it took effect")
+        return PreparedRun(
+            playbook: playbook, inputs: [:], registry: registry, journal: journal, runID: runID,
+            work: .rollback(
+                completed: RecordedRuns.addingFailedUndoable(plan.completed, calls: timeline.calls, registry: registry),
+                unrecorded: unrecorded),
+            heldStatus: .interrupted,
+            workspace: WorkspaceFolder.of(recordedFile: claimed.run.file, fallback: configuration.currentDirectory).path)
+    }
+
+    /// The claimed run to go on with `plan` (empty for a run from the queue).
+    private func prepared(
+        _ claimed: ClaimedRun, playbook: Playbook, inputs: ValueObject, registry: SkillRegistry, journal: PostgresJournal, text: String,
+        plan: ResumePlan
+    ) -> PreparedRun {
+        PreparedRun(
+            playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: claimed.run.id,
+            work: .run(
+                Engine.RunOptions(
+                    trigger: claimed.run.trigger, source: text, resume: (claimed.run.id, plan), scheduledAt: claimed.run.scheduledAt)),
+            heldStatus: .interrupted)
+    }
+
+    /// The checked playbook of `text`, from `cache` when it checked the same text under that name.
+    private func checked(_ text: String, file: String, registry: SkillRegistry, cache: WorkerCache?) throws(HostError) -> Playbook {
+        guard let cache else { return try checkedPlaybook(text, file: file, registry: registry) { _ in } }
+        return try cache.playbook(file: file, text: text) { () throws(HostError) in
+            try self.checkedPlaybook(text, file: file, registry: registry) { _ in }
         }
     }
 }

@@ -42,8 +42,12 @@ public final class QueueWorker: Sendable {
     public let journal: PostgresJournal
     private let log: @Sendable (String) -> Void
     private let listener: PostgresListener
+    /// The registry and checked playbooks, kept between runs.
+    public let cache = WorkerCache()
     private let running = Mutex<[String: Task<Void, Never>]>([:])
     private let slotFreed = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    /// Runs whose lease this worker lost while running them (until their task ends).
+    private let lost = Mutex<Set<String>>([])
 
     /// Opens the host's journal, which must be a PostgreSQL one, as this worker's.
     public init(host: PlaybookHost, options: WorkerOptions, log: @escaping @Sendable (String) -> Void) throws(HostError) {
@@ -96,15 +100,24 @@ public final class QueueWorker: Sendable {
         log("claimed \(claimed.run.playbook) run=\(runID) \(claimed.wasQueued ? "queued" : "taken over") epoch=\(claimed.epoch)")
         let task = Task { [self] in
             defer { finished(runID) }
-            switch await host.prepareClaimed(claimed, journal: journal) {
+            switch await host.prepareClaimed(claimed, journal: journal, cache: cache) {
             case .needsPerson(let reason):
                 log("run not continued \(claimed.run.playbook) run=\(runID) reason=\(Self.oneLine(reason))")
+            case .leaseLost:
+                log("run stopped \(claimed.run.playbook) run=\(runID) (lease lost before it went on)")
             case .run(let prepared):
+                if case .rollback = prepared.work {
+                    log("rolling back \(claimed.run.playbook) run=\(runID): its worker died during a call that may or may not have happened (on_worker_loss: rollback)")
+                }
                 let result = await host.execute(prepared)
-                var line = "run finished \(claimed.run.playbook) run=\(runID) status=\(result.status.rawValue)"
-                if !journal.holdsLease(runID), result.error != nil, result.interrupted { line = "run stopped \(claimed.run.playbook) run=\(runID) (lease lost)" }
-                if let error = result.error { line += " error=\(Self.oneLine(error))" }
-                log(line)
+                if lost.withLock({ $0.contains(runID) }) {
+                    // Whatever the engine made of it, nothing more of this run was recorded here.
+                    log("run stopped \(claimed.run.playbook) run=\(runID) (lease lost)")
+                } else {
+                    var line = "run finished \(claimed.run.playbook) run=\(runID) status=\(result.status.rawValue)"
+                    if let error = result.error { line += " error=\(Self.oneLine(error))" }
+                    log(line)
+                }
             }
         }
         running.withLock { $0[runID] = task }
@@ -112,6 +125,7 @@ public final class QueueWorker: Sendable {
 
     private func finished(_ runID: String) {
         running.withLock { _ = $0.removeValue(forKey: runID) }
+        lost.withLock { _ = $0.remove(runID) }
         slotFreed.withLock { waiter in
             waiter?.resume()
             waiter = nil
@@ -129,9 +143,11 @@ public final class QueueWorker: Sendable {
         }
     }
 
-    /// Another worker took the run: stop it here, without rollback (the journal refuses this
-    /// worker's writes, and the engine does not undo a run whose lease is lost).
+    /// Another worker took the run (noticed by a heartbeat or by a refused write): stop it here,
+    /// without rollback (the journal refuses this worker's writes, and the engine does not undo a
+    /// run whose lease is lost).
     private func leaseLost(_ runID: String) {
+        lost.withLock { _ = $0.insert(runID) }
         log("lease lost run=\(runID): another worker took it over; stopping it here")
         running.withLock { $0[runID] }?.cancel()
     }

@@ -170,6 +170,16 @@ private func written(_ value: MappedValue?) -> String? {
         #expect(third.withLocation == third.location)
     }
 
+    @Test func onWorkerLossIsWaitOrRollbackAndAnythingElseIsPositioned() throws {
+        let base = "name: p\nsteps:\n  - { id: a, skill: debug.echo }\n"
+        #expect(try decode(base).playbook?.onWorkerLoss == .wait)
+        #expect(try decode("on_worker_loss: rollback\n" + base).playbook?.onWorkerLoss == .rollback)
+        #expect(try decode("on_worker_loss: wait\n" + base).playbook?.onWorkerLoss == .wait)
+        #expect(try decode("on_worker_loss: rolback\n" + base).diagnostics == ["1:17: 'on_worker_loss' must be one of wait, rollback; did you mean 'rollback'?"])
+        #expect(try decode("on_worker_loss: [rollback]\n" + base).diagnostics == ["1:17: 'on_worker_loss' must be one of wait, rollback"])
+        #expect(try decode("on_worker_los: rollback\n" + base).diagnostics == ["1:1: unknown playbook key 'on_worker_los'; did you mean 'on_worker_loss'?"])
+    }
+
     @Test func defaultsWhenOptionalKeysAreAbsent() throws {
         let (decoded, diagnostics) = try decode("name: tiny\nsteps:\n  - id: a\n    skill: debug.echo\n    with:\n")
         #expect(diagnostics == [])
