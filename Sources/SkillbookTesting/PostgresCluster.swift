@@ -38,7 +38,20 @@ public final class PostgresCluster: Sendable {
     /// `postgresql://skillbook@127.0.0.1:PORT/DATABASE`.
     public func url(database: String) -> String { "postgresql://skillbook@127.0.0.1:\(port)/\(database)" }
 
-    /// Creates a fresh, empty database and returns its connection string.
+    /// A fresh, empty database of this process's cluster (`shared`, started on first use), made
+    /// on a thread of its own: the cluster's start (`initdb`, `pg_ctl start`: seconds, tens of
+    /// seconds on a loaded machine) and `createdb` then block none of the few threads the other
+    /// tests run on (blocked, they stalled every test running at once past its time bounds).
+    public static func freshDatabase() async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try shared.makeDatabase() })
+            }
+        }
+    }
+
+    /// Creates a fresh, empty database and returns its connection string (blocks the calling
+    /// thread; async tests use `freshDatabase()`).
     public func makeDatabase() throws -> String {
         let name = counter.withLock { count -> String in
             count += 1

@@ -11,7 +11,7 @@ import Testing
         let directory = TemporaryDirectory()
         let file = directory.write("crash-recovery.yaml", CrashRecoveryTests.playbook)
         directory.write("list-notes.yaml", CrashRecoveryTests.listNotes)
-        let url = try PostgresCluster.shared.makeDatabase()
+        let url = try await PostgresCluster.freshDatabase()
         let state = ["--state", url]
 
         let child = try SkillbookChild(["run", file.path, "--json"] + state, in: directory.url)

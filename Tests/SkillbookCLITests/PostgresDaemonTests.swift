@@ -18,7 +18,7 @@ import Testing
               - { id: save, skill: notes.create, with: { title: pulse } }
 
             """)
-        let url = try PostgresCluster.shared.makeDatabase()
+        let url = try await PostgresCluster.freshDatabase()
         let workspace = ["--playbooks", directory.playbooks.path, "--state", url]
         let daemons = try ["a", "b"].map { name in
             try SkillbookChild(

@@ -19,7 +19,7 @@ import Testing
     @Test func runsAndRunsShowNameTheWorkerOfEachRun() async throws {
         let directory = TemporaryDirectory()
         let file = directory.write("Playbooks/shift-note.yaml", Self.playbook)
-        let url = try PostgresCluster.shared.makeDatabase()
+        let url = try await PostgresCluster.freshDatabase()
         let host = PlaybookHost(HostConfiguration.workspace(in: directory.url, environment: [:], state: url))
         let queued = try await host.enqueue(RunRequest(playbook: file.path, trigger: "cli"))
         let other = try await host.enqueue(RunRequest(playbook: file.path, trigger: "cli"))

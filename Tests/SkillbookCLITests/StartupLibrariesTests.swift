@@ -113,7 +113,7 @@ import Testing
         #if os(Linux)
             let directory = TemporaryDirectory()
             let playbook = directory.write("note.yaml", Self.notePlaybook)
-            let url = try PostgresCluster.shared.makeDatabase()
+            let url = try await PostgresCluster.freshDatabase()
             let result = try await runSkillbook(
                 ["run", playbook.path, "--state", url], in: directory.url, environment: ["LD_DEBUG": "files"])
             #expect(result.code == 0, "\(result.out)\n\(result.err.suffix(2000))")

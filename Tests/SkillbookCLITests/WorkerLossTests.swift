@@ -34,7 +34,7 @@ import Testing
     func takeOver(policy: String?, until done: @escaping @Sendable (JournalRun) -> Bool) async throws -> Outcome {
         let directory = TemporaryDirectory()
         let file = directory.write("Playbooks/two-notes.yaml", Self.playbook(policy))
-        let url = try PostgresCluster.shared.makeDatabase()
+        let url = try await PostgresCluster.freshDatabase()
         var configuration = HostConfiguration.workspace(in: directory.url, environment: [:], state: url)
         let host = PlaybookHost(configuration)
         let runID = try await host.enqueue(RunRequest(playbook: file.path, trigger: "cli"))

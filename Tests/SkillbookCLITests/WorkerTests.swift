@@ -26,7 +26,7 @@ import Testing
     @Test func threeWorkersRunThreeHundredRunsOnceEachThoughOneIsKilled() async throws {
         let directory = TemporaryDirectory()
         let file = directory.write("Playbooks/queued-note.yaml", Self.playbook)
-        let url = try PostgresCluster.shared.makeDatabase()
+        let url = try await PostgresCluster.freshDatabase()
         let host = PlaybookHost(HostConfiguration.workspace(in: directory.url, environment: [:], state: url))
         var ids: [String] = []
         for n in 1...300 {
@@ -93,7 +93,7 @@ import Testing
               - { id: note, skill: notes.create, with: { title: only once } }
 
             """)
-        let url = try PostgresCluster.shared.makeDatabase()
+        let url = try await PostgresCluster.freshDatabase()
         let host = PlaybookHost(HostConfiguration.workspace(in: directory.url, environment: [:], state: url))
         let runID = try await host.enqueue(RunRequest(playbook: file.path, trigger: "cli"))
         let zombie = try SkillbookChild(["worker", "--state", url, "--name", "zombie"] + Self.fast, in: directory.url)

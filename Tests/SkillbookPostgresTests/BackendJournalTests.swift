@@ -9,7 +9,7 @@ import Testing
 @Suite struct BackendJournalTests {
     @Test(arguments: Backend.allCases)
     func aRunRoundTripsThroughTheJournal(_ backend: Backend) async throws {
-        let state = try backend.makeState()
+        let state = try await backend.makeState()
         let journal = try state.journal()
         try await journal.setFile("/playbooks/sample.yaml", forRun: "r1")
         var record = RunRecord.sample("r1", inputs: ["name": "Ada", "token": "***"])
@@ -63,7 +63,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aRunWhoseProcessIsGoneIsInterruptedAndCanBeTakenOverOnce(_ backend: Backend) async throws {
-        let state = try backend.makeState()
+        let state = try await backend.makeState()
         let me = ProcessProbe.live.current()
         let dead = try deadProcessID()
         let crashed = try state.journal(probe: probe(as: ProcessIdentity(pid: dead, host: me.host, boot: me.boot, start: "1")))
@@ -93,7 +93,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aRunOnAnotherMachineIsJudgedByItsLease(_ backend: Backend) async throws {
-        let state = try backend.makeState()
+        let state = try await backend.makeState()
         let elsewhere = ProcessIdentity(pid: 4242, host: "another-machine")
         let writer = try state.journal(
             probe: ProcessProbe(current: { elsewhere }, state: { _ in .unknown }), heartbeatInterval: 60, leaseDuration: 0.3)
@@ -110,7 +110,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func runsAreFoundByAUniquePrefixAndPruned(_ backend: Backend) async throws {
-        let state = try backend.makeState()
+        let state = try await backend.makeState()
         let journal = try state.journal()
         let now = Date()
         for (index, id) in ["abc111", "abc222", "def333"].enumerated() {

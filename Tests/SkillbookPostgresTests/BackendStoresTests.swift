@@ -9,7 +9,7 @@ import Testing
 @Suite struct BackendStoresTests {
     @Test(arguments: Backend.allCases)
     func notesListInOrderAndComeBackInTheirPlaces(_ backend: Backend) async throws {
-        let state = try backend.makeState()
+        let state = try await backend.makeState()
         let clock = FixedClock(Date(timeIntervalSince1970: 1_780_000_000.7))
         let notes = try state.notes(clock: clock)
         let a = try await notes.create(title: "a", body: "", tags: ["x"])
@@ -35,7 +35,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func remindersListByDueAndCompleteOnce(_ backend: Backend) async throws {
-        let state = try backend.makeState()
+        let state = try await backend.makeState()
         let now = Date(timeIntervalSince1970: 1_780_000_000)
         let reminders = try state.reminders(clock: FixedClock(now))
         let late = try await reminders.create(title: "late", due: now.addingTimeInterval(7200), notes: "")
@@ -62,7 +62,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func twoRunsNeverHoldOneResourceAtOnce(_ backend: Backend) async throws {
-        let state = try backend.makeState()
+        let state = try await backend.makeState()
         let journal = try state.journal()
         try await journal.runStarted(.sample("first"))
         try await journal.runStarted(.sample("second"))
@@ -86,7 +86,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func ofTwoLedgersClaimingOneFireExactlyOneGetsIt(_ backend: Backend) async throws {
-        let state = try backend.makeState()
+        let state = try await backend.makeState()
         let at = Date(timeIntervalSince1970: 1_780_000_000)
         let fire = Fire(key: FireKey(playbook: "sync", entry: 0, scheduledAt: at), isCatchUp: false)
         var decided = EntryState()

@@ -13,13 +13,13 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// A fresh, empty state of this backend.
-    func makeState() throws -> TestState {
+    func makeState() async throws -> TestState {
         switch self {
         case .sqlite:
             let directory = TemporaryDirectory()
             return TestState(backend: self, directory: directory, url: nil, string: directory.state.path)
         case .postgres:
-            let string = try PostgresCluster.shared.makeDatabase()
+            let string = try await PostgresCluster.freshDatabase()
             return TestState(backend: self, directory: TemporaryDirectory(), url: PostgresURL(string), string: string)
         }
     }

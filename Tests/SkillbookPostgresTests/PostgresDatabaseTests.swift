@@ -5,13 +5,13 @@ import SkillbookTesting
 import Testing
 
 /// A fresh database of the test cluster, migrated.
-func freshDatabase() throws -> PostgresDatabase {
-    try PostgresDatabase(#require(PostgresURL(PostgresCluster.shared.makeDatabase())))
+func freshDatabase() async throws -> PostgresDatabase {
+    try PostgresDatabase(#require(PostgresURL(try await PostgresCluster.freshDatabase())))
 }
 
 @Suite struct PostgresDatabaseTests {
-    @Test func valuesTravelAsParametersNeverAsSQL() throws {
-        let database = try freshDatabase()
+    @Test func valuesTravelAsParametersNeverAsSQL() async throws {
+        let database = try await freshDatabase()
         let hostile = "x'); DROP TABLE notes; --"
         try database.run(
             "INSERT INTO notes (id, title, body, tags, created) VALUES ($1, $2, $3, $4, $5)",
@@ -21,8 +21,8 @@ func freshDatabase() throws -> PostgresDatabase {
         #expect(rows.first?.int("position") == 1)
     }
 
-    @Test func typesComeBackByColumnType() throws {
-        let database = try freshDatabase()
+    @Test func typesComeBackByColumnType() async throws {
+        let database = try await freshDatabase()
         let row = try #require(
             try database.query(
                 "SELECT $1::bigint AS i, $2::float8 AS d, $3::text AS t, true AS b, NULL::text AS n",
@@ -35,8 +35,8 @@ func freshDatabase() throws -> PostgresDatabase {
         #expect(row["n"] == .null)
     }
 
-    @Test func aRejectedStatementCarriesTheSQLStateAndTheServersMessage() throws {
-        let database = try freshDatabase()
+    @Test func aRejectedStatementCarriesTheSQLStateAndTheServersMessage() async throws {
+        let database = try await freshDatabase()
         let insert = "INSERT INTO notes (id, title, created) VALUES ($1, 't', 'c')"
         try database.run(insert, [.text("same")])
         let error = try #require(throws: PostgresError.self) { try database.run(insert, [.text("same")], doing: "inserting a note") }
@@ -50,8 +50,8 @@ func freshDatabase() throws -> PostgresDatabase {
         #expect(syntax.kind == .server)
     }
 
-    @Test func aTransactionIsAllOrNothing() throws {
-        let database = try freshDatabase()
+    @Test func aTransactionIsAllOrNothing() async throws {
+        let database = try await freshDatabase()
         #expect(throws: PostgresError.self) {
             try database.transaction { transaction in
                 try transaction.run("INSERT INTO notes (id, title, created) VALUES ('a', 't', 'c')")
@@ -62,7 +62,7 @@ func freshDatabase() throws -> PostgresDatabase {
     }
 
     @Test func migrationsAreRecordedOnceWhateverTheNumberOfOpeners() async throws {
-        let url = try #require(PostgresURL(PostgresCluster.shared.makeDatabase()))
+        let url = try #require(PostgresURL(try await PostgresCluster.freshDatabase()))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<4 { group.addTask { _ = try PostgresDatabase(url) } }
             try await group.waitForAll()
@@ -96,7 +96,7 @@ func freshDatabase() throws -> PostgresDatabase {
     }
 
     @Test func aNotificationWakesAListener() async throws {
-        let database = try freshDatabase()
+        let database = try await freshDatabase()
         let listener = try PostgresListener(database: database, channel: "skillbook_test")
         defer { listener.stop() }
         #expect(await listener.wait(timeout: 0.05) == false)

@@ -8,7 +8,7 @@ import Testing
 /// What only the PostgreSQL journal does: fenced writes, the queue and its claims.
 @Suite struct PostgresJournalLeaseTests {
     @Test func aTakenOverRunRefusesEveryWriteOfItsOldHolder() async throws {
-        let state = try Backend.postgres.makeState()
+        let state = try await Backend.postgres.makeState()
         let url = try #require(state.url)
         let old = PostgresJournal(database: try PostgresDatabase(url), heartbeatInterval: 60, leaseDuration: 0.2)
         try old.runStarted(.sample("r"))
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aLapsedLeaseIsReportedToTheHolderWhenItsRenewalIsRefused() async throws {
-        let state = try Backend.postgres.makeState()
+        let state = try await Backend.postgres.makeState()
         let url = try #require(state.url)
         let old = PostgresJournal(database: try PostgresDatabase(url), heartbeatInterval: 60, leaseDuration: 0.2)
         let lost = Recorder<String>()
@@ -52,7 +52,7 @@ import Testing
     /// (a claimed run being got ready, a step whose calls were all reused): the holder hears of it
     /// either way, once, and its source and lease writes are fenced too.
     @Test func aRefusedWriteIsReportedToTheHolderOnceAndEveryKindOfWriteIsFenced() async throws {
-        let state = try Backend.postgres.makeState()
+        let state = try await Backend.postgres.makeState()
         let url = try #require(state.url)
         let old = PostgresJournal(database: try PostgresDatabase(url), heartbeatInterval: 60, leaseDuration: 0.2)
         let lost = Recorder<String>()
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func workersClaimEachQueuedRunOnceAndSkipLockedRows() async throws {
-        let state = try Backend.postgres.makeState()
+        let state = try await Backend.postgres.makeState()
         let url = try #require(state.url)
         let enqueuer = PostgresJournal(database: try PostgresDatabase(url))
         for index in 0..<20 { try enqueuer.enqueue(.sample("q\(index)"), file: "/p/sample.yaml") }
@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func aDecisionOnAnotherIntervalAnchorIsDroppedByTheLedger() async throws {
-        let state = try Backend.postgres.makeState()
+        let state = try await Backend.postgres.makeState()
         let first = try state.ledger(pid: 1)
         let second = try state.ledger(pid: 2)
         let t0 = Date(timeIntervalSince1970: 1_780_000_000)
