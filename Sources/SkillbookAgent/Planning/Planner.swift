@@ -37,12 +37,16 @@ public struct Planner: Sendable {
         public var tokens: Int
     }
 
-    public func plan(_ request: String, offers: [PlanOffer], name: String = "plan") async -> Report {
+    /// `minSteps`: the plan's least number of steps (`PromptBuilder.minimumSteps`: one per clause the
+    /// matcher takes, so a model cannot drop "… and save it as a note").
+    public func plan(_ request: String, offers given: [PlanOffer], name: String = "plan", minSteps: Int = 1) async -> Report {
+        let offers = given.map { $0.trimmed(for: request) }
         let clock = ContinuousClock()
         let start = clock.now
         var calls = 0
         var tokens = 0
-        let format = PlanSchema.responseFormat(offers)
+        let format = PlanSchema.responseFormat(
+            offers, minSteps: minSteps, maxSteps: Self.maxSteps(for: request, cap: budget.maxSteps))
         let messages = prompt.messages(request: request, offers: offers)
 
         enum Step {
@@ -129,6 +133,12 @@ public struct Planner: Sendable {
                 outcome: .refused("the model's plan did not pass the checker after a repair", diagnostics: problems), calls: calls,
                 tokens: tokens)
         }
+    }
+
+    /// A plan has at most one step more than the request has clauses ("… and …", "…然后…"): room
+    /// for one step that passes data between two, none for a run of invented steps.
+    static func maxSteps(for request: String, cap: Int) -> Int {
+        max(1, min(cap, CompoundSplitter.clauses(of: request).count + 1))
     }
 
     static func seconds(_ value: Double) -> String {

@@ -69,7 +69,7 @@ import Testing
 
     @Test func summariesAreCutToTheirFirstSentence() {
         let messages = berlinPrompt.messages(request: "list files", offers: offers("files.list", "notes.create"))
-        #expect(messages[1].content.contains("- skill notes.create (action): Saves a new note with a title, an optional body and optional tags, and returns its { id, title }.\n"))
+        #expect(messages[1].content.contains("- skill notes.create (action): Saves a new note with a title, an optional body and optional tags.\n"))
         #expect(!messages[1].content.contains("Undoing it deletes the note"))
     }
 }

@@ -35,7 +35,35 @@ import Testing
         #expect(try literal.wholeMatch(in: "{{ page.title }}") == nil)
         #expect(try literal.wholeMatch(in: "${{ steps.page.output.title }}") == nil)
         #expect(try literal.wholeMatch(in: "Notes {draft} from today") != nil)
-        #expect(title[1]["pattern"] == .string(PlanSchema.referencePattern(offers("web.summary", "notes.create"))))
+        // A text parameter refers only to text fields: not to status (an integer) or links.*.url (a list).
+        #expect(
+            title[1]["pattern"]
+                == .string(PlanSchema.referencePattern(fields: ["url", "title", "description", "first_paragraph", "language", "id"])))
+    }
+
+    @Test func aListParameterRefersToListsAndItsItemsToTexts() throws {
+        let schema = PlanSchema.schema(offers("files.list", "files.copy"))
+        let items = try #require(schema["anyOf"]?.arrayValue?[0]["properties"]?["steps"]?["items"]?["anyOf"]?.arrayValue)
+        let paths = try #require(items[1]["properties"]?["with"]?["properties"]?["paths"]?["anyOf"]?.arrayValue)
+        #expect(paths[1]["pattern"] == .string(PlanSchema.referencePattern(fields: ["items.*.path", "items.*.modified", "copied.*.from", "copied.*.to", "created"])))
+        // Each item of a literal list: a text, or a reference to a text field (there is none here).
+        #expect(paths[0]["type"] == "array")
+        #expect(paths[0]["items"]?["type"] == "string")
+        let regex = try Regex(try #require(paths[1]["pattern"]?.stringValue))
+        #expect("${{ steps.ls.output.items.*.path }}".wholeMatch(of: regex) != nil)
+        #expect("${{ steps.ls.output.count }}".wholeMatch(of: regex) == nil)
+        // A parameter no output field fits is a literal only: `glob` (a text) has no reference
+        // branch, since both skills give only lists, numbers and booleans.
+        let glob = try #require(items[0]["properties"]?["with"]?["properties"]?["glob"])
+        #expect(glob["anyOf"] == nil)
+        #expect(glob["type"] == "string")
+        #expect(glob["pattern"] == .string(PlanSchema.noTemplatePattern))
+    }
+
+    @Test func aPlanHasAtMostOneStepMoreThanTheRequestHasClauses() throws {
+        let format = PlanSchema.responseFormat(offers("notes.create"), maxSteps: 3)
+        #expect(format["json_schema"]?["schema"]?["anyOf"]?.arrayValue?[0]["properties"]?["steps"]?["maxItems"] == 3)
+        #expect(PlanSchema.schema(offers("notes.create"))["anyOf"]?.arrayValue?[0]["properties"]?["steps"]?["maxItems"] == nil)
     }
 
     @Test func referencesAreLimitedToOutputFieldsIncludingListItemFields() throws {

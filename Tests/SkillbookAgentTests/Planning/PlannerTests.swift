@@ -16,6 +16,10 @@ import Testing
         #expect(model.requests.map(\.temperature) == [0, 0.8, 0.8])
         #expect(model.requests.allSatisfy { $0.messages.count == 2 })
         #expect(report.tokens == 300)
+        // Two clauses: at most three steps, in the schema every request carries.
+        let schema = model.requests.first?.responseFormat?["json_schema"]?["schema"]
+        #expect(schema?["anyOf"]?.arrayValue?[0]["properties"]?["steps"]?["maxItems"] == 3)
+        #expect(model.requests.allSatisfy { $0.maxTokens == 300 })
     }
 
     @Test func aTransportFailureEndsPlanningAtOnce() async {
