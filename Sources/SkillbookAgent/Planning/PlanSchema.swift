@@ -9,8 +9,10 @@ public import SkillbookCore
 /// constrained by `referencePattern` to the output fields of the offered targets (list item fields
 /// included), so a pipe, a function or an invented field cannot be decoded.
 public enum PlanSchema {
-    /// `^\$\{\{ steps\.ID\.output\.(title|text|items\.\*\.path|…) \}\}$` over every output field
-    /// of the offers.
+    /// `^\$\{\{ steps\.s[1-9]\.output\.(title|text|items\.\*\.path|…) \}\}$` over every output
+    /// field of the offers. A step has no `id` to write: the steps are `s1`, `s2`… in order (the
+    /// parser names them so), which saves a small model tokens and a reference cannot name a step
+    /// that does not exist by another name.
     public static func referencePattern(_ offers: [PlanOffer]) -> String {
         referencePattern(fields: fields(of: offers, fitting: nil))
     }
@@ -20,7 +22,7 @@ public enum PlanSchema {
         let escaped = fields.map { field in
             field.replacingOccurrences(of: ".", with: "\\.").replacingOccurrences(of: "*", with: "\\*")
         }
-        return "^\\$\\{\\{ steps\\.[a-z][a-z0-9_]*\\.output\\.(" + escaped.joined(separator: "|") + ") \\}\\}$"
+        return "^\\$\\{\\{ steps\\.s[1-9]\\.output\\.(" + escaped.joined(separator: "|") + ") \\}\\}$"
     }
 
     /// The offers' output fields, in order and without repeats; with `schema`, only those whose
@@ -75,11 +77,8 @@ public enum PlanSchema {
         let key = offer.layer == .skill ? "skill" : "playbook"
         return [
             "type": "object",
-            "properties": [
-                "id": ["type": "string", "pattern": "^[a-z][a-z0-9_]*$"], key: ["const": .string(offer.name)],
-                "with": with,
-            ],
-            "required": ["id", .string(key), "with"], "additionalProperties": false,
+            "properties": [key: ["const": .string(offer.name)], "with": with],
+            "required": [.string(key), "with"], "additionalProperties": false,
         ]
     }
 

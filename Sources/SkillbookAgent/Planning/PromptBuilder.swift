@@ -75,12 +75,13 @@ public struct PromptBuilder: Sendable {
 
     static let rules = """
         You turn a request into a plan of steps for Skillbook, using only the skills and playbooks listed. \
-        Answer with JSON only, on one line (no line breaks, no indentation): {"steps": [STEP, ...]} where STEP is {"id": ID, "skill": SKILL, "with": {PARAMETER: VALUE, ...}} \
-        ("playbook": NAME instead of "skill" for a playbook); ID is lowercase letters, digits and _, unique. \
+        Answer with JSON only, on one line (no line breaks, no indentation): {"steps": [STEP, ...]} where STEP is \
+        {"skill": SKILL, "with": {PARAMETER: VALUE, ...}} ("playbook": NAME instead of "skill" for a playbook). \
+        The steps are named s1, s2, s3 ... in order. \
         Give every parameter marked *; leave out the others unless the request gives them. \
         Copy paths, addresses, titles and other values from the request exactly.
         References: to pass an earlier step's output to a later step, the whole value is exactly \
-        ${{ steps.ID.output.FIELD }}, FIELD one of that step's outputs (items.*.path is the list of every item's path). \
+        ${{ steps.sN.output.FIELD }}, sN that earlier step and FIELD one of its outputs (items.*.path is the list of every item's path). \
         Nothing else goes inside ${{ }}: no text around it, no {{ }} without $, no | filters. \
         A step that reads something (a query) feeds a later step, which refers to its output.
         Dates: a date is YYYY-MM-DD, a date-time YYYY-MM-DDTHH:MM:SS+HH:MM; words like tomorrow 9am are also accepted.

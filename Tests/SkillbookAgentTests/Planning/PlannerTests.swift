@@ -22,6 +22,23 @@ import Testing
         #expect(model.requests.allSatisfy { $0.maxTokens == 300 })
     }
 
+    @Test func stepsWithoutIdsAreNamedInOrderAndTheirReferencesResolve() async {
+        // The answer schema has no `id`: the model writes none, and refers to steps as s1, s2….
+        let answer = #"{"steps":[{"skill":"web.summary","with":{"url":"https://example.com"}},{"skill":"notes.create","with":{"title":"${{ steps.s1.output.title }}"}}]}"#
+        let model = ScriptedModel(contents: [answer])
+        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
+        let report = await planner.plan("summarize https://example.com and save it", offers: offers("web.summary", "notes.create"), minSteps: 2)
+        guard case .plan(let checked) = report.outcome else {
+            Issue.record("not a plan: \(report.outcome)")
+            return
+        }
+        #expect(checked.plan.steps.map(\.id) == ["s1", "s2"])
+        #expect(checked.playbook != nil)
+        let steps = model.requests.first?.responseFormat?["json_schema"]?["schema"]?["anyOf"]?.arrayValue?[0]["properties"]?["steps"]
+        #expect(steps?["minItems"] == 2)
+        #expect(steps?["items"]?["anyOf"]?.arrayValue?.allSatisfy { $0["properties"]?["id"] == nil && $0["required"] == ["skill", "with"] } == true)
+    }
+
     @Test func aTransportFailureEndsPlanningAtOnce() async {
         let model = ScriptedModel([.failure(ChatError(.transport, "cannot reach the model server at http://127.0.0.1:9/v1/chat/completions: refused"))])
         let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
