@@ -58,15 +58,16 @@ public struct PlanOffer: Sendable {
     /// The parameters a step must give.
     public var required: [String] { parameters.required }
 
-    /// The offer for one request: an optional number, integer or boolean parameter with a default
-    /// (`timeout`, `max_links`, `recursive`) is left out unless the request names it (its first six
-    /// letters, case aside). A small model fills every parameter it is shown, each costing tokens
+    /// The offer for one request: an optional number, integer, boolean or plain text parameter with
+    /// a default (`timeout`, `max_links`, `recursive`, `separator`; not one with a format or a set of
+    /// values) is left out unless the request names it (its first six letters, case aside). A small model fills every parameter it is shown, each costing tokens
     /// written at a few a second; those it would fill are rarely what the request asks.
     public func trimmed(for request: String) -> PlanOffer {
         let folded = request.lowercased()
         let kept = parameters.properties.filter { name, schema in
             guard !required.contains(name), schema.defaultValue != nil,
                 schema.type == .integer || schema.type == .number || schema.type == .boolean
+                    || schema.type == .string && schema.format == nil && schema.enumValues == nil
             else { return true }
             let stem = name.lowercased().prefix { $0 != "_" }.prefix(6)
             return folded.contains(stem)

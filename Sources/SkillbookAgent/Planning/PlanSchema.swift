@@ -98,8 +98,10 @@ public enum PlanSchema {
     /// Text without `{{` (a plain string of a free-text parameter): a value from an earlier step can
     /// then only be written as a reference, never as `{{ x }}` that would stay literal text.
     /// The class leaves out `"` and `\\` (an escape is its own branch): llama.cpp applies the pattern
-    /// to the JSON text of the string, and an open class let the model write past its end.
-    public static let noTemplatePattern = #"^([^{"\\]|\\.|\{[^{"\\])*\{?$"#
+    /// to the JSON text of the string, and an open class let the model write past its end. An escape
+    /// is one JSON allows (`\\n`, `\\"`, `\\\\`, `\\u00e9`…): with any character after the backslash
+    /// the model wrote a regular expression's `\\.` into JSON, and the server could not read its answer.
+    public static let noTemplatePattern = #"^([^{"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4}|\{[^{"\\])*\{?$"#
 
     /// A literal string parameter may not hold `{{` (except a `template`, whose placeholders are
     /// `{{name}}`); strings with a pattern or a fixed set of values keep theirs.

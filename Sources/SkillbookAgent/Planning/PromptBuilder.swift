@@ -128,6 +128,15 @@ public struct PromptBuilder: Sendable {
         while let open = text.range(of: " ("), let close = text[open.upperBound...].firstIndex(of: ")") {
             text.removeSubrange(open.lowerBound...close)
         }
+        while let such = text.range(of: " such as ") {
+            let rest = text[such.upperBound...]
+            let end =
+                rest.indices.first { i in
+                    let next = rest.index(after: i)
+                    return ",;.".contains(rest[i]) && (next == rest.endIndex || rest[next] == " ")
+                } ?? text.endIndex
+            text.removeSubrange(such.lowerBound..<end)
+        }
         for marker in [" and returns ", " returns {"] {
             guard let cut = text.range(of: marker) else { continue }
             text = String(text[..<cut.lowerBound])

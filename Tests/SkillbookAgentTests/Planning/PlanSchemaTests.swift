@@ -35,6 +35,11 @@ import Testing
         #expect(try literal.wholeMatch(in: "{{ page.title }}") == nil)
         #expect(try literal.wholeMatch(in: "${{ steps.page.output.title }}") == nil)
         #expect(try literal.wholeMatch(in: "Notes {draft} from today") != nil)
+        // Only the escapes JSON allows (the pattern applies to the string's JSON text): a regular
+        // expression's \. must be written \\. or the server cannot read the answer.
+        #expect(try literal.wholeMatch(in: #"[a-z]+@[a-z]+\.com"#) == nil)
+        #expect(try literal.wholeMatch(in: #"[a-z]+@[a-z]+\\.com"#) != nil)
+        #expect(try literal.wholeMatch(in: #"line\nnext \"quoted\" caf\u00e9"#) != nil)
         // A text parameter refers only to text fields: not to status (an integer) or links.*.url (a list).
         #expect(
             title[1]["pattern"]
@@ -58,6 +63,14 @@ import Testing
         #expect(glob["anyOf"] == nil)
         #expect(glob["type"] == "string")
         #expect(glob["pattern"] == .string(PlanSchema.noTemplatePattern))
+    }
+
+    @Test func optionalParametersWithDefaultsAreOfferedOnlyWhenTheRequestNamesThem() throws {
+        let offer = try #require(shippedOffers["files.list"])
+        #expect(offer.trimmed(for: "list the files in /tmp recursively").parameters.properties.map(\.name) == ["root", "glob", "recursive"])
+        #expect(offer.trimmed(for: "list the files in /tmp").parameters.properties.map(\.name) == ["root", "glob"])
+        let join = try #require(shippedOffers["text.join"])
+        #expect(join.trimmed(for: "join the titles with a comma separator").parameters.properties.map(\.name) == ["items", "separator"])
     }
 
     @Test func aPlanHasAtMostOneStepMoreThanTheRequestHasClauses() throws {

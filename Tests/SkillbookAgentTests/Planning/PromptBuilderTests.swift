@@ -38,6 +38,8 @@ import Testing
                 == "Reads a web page.")
         #expect(PromptBuilder.gist("Saves a note with a title, an optional body, and returns its { id }.") == "Saves a note with a title, an optional body.")
         #expect(PromptBuilder.gist("Lists notes。然后更多") == "Lists notes。")
+        // An example in a summary is copied by a small model ("glob": "*.pdf"): it is left out.
+        #expect(PromptBuilder.gist("Lists files whose name matches a glob such as *.pdf, and more.") == "Lists files whose name matches a glob, and more.")
     }
 
     @Test func secretsNeverEnterThePrompt() throws {
