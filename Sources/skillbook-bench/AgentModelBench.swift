@@ -58,7 +58,8 @@ struct AgentModelBench: Sendable {
             let chosen = PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock, limit: limit)
             let start = Date()
             let report = await planner.plan(
-                reference.request, offers: chosen, minSteps: PromptBuilder.minimumSteps(for: reference.request, matcher: matcher, clock: clock))
+                reference.request, offers: chosen, minSteps: PromptBuilder.minimumSteps(for: reference.request, matcher: matcher, clock: clock),
+                covering: PromptBuilder.sureTargets(for: reference.request, matcher: matcher, clock: clock))
             let seconds = Date().timeIntervalSince(start)
             times.append(seconds)
             for answer in client.answers {
@@ -126,6 +127,7 @@ struct AgentModelBench: Sendable {
             out += "[\(i + 1)] \(reference.request)\n  offers: \(chosen.map(\.name).joined(separator: ", "))"
             out += missing.isEmpty ? "\n" : "\n  MISSING: \(missing.joined(separator: ", "))\n"
             for clause in CompoundSplitterProbe.clauses(reference.request, matcher: matcher, clock: clock) { out += "  clause \(clause)\n" }
+            out += "  sure: \(PromptBuilder.sureTargets(for: reference.request, matcher: matcher, clock: clock).map(\.target))\n"
             out += "  steps at least \(PromptBuilder.minimumSteps(for: reference.request, matcher: matcher, clock: clock))\n"
             out += "  prompt \(messages.map(\.content.count).reduce(0, +)) chars (user \(messages.last?.content.count ?? 0)), schema \(schema.count) chars\n"
             if environment["SKILLBOOK_EVAL_DRY"] == "prompt" { out += messages.map { "  --- \($0.role.rawValue)\n\($0.content)\n" }.joined() }

@@ -38,8 +38,13 @@ public struct Planner: Sendable {
     }
 
     /// `minSteps`: the plan's least number of steps (`PromptBuilder.minimumSteps`: one per clause the
-    /// matcher takes, so a model cannot drop "… and save it as a note").
-    public func plan(_ request: String, offers given: [PlanOffer], name: String = "plan", minSteps: Int = 1) async -> Report {
+    /// matcher takes); `covering`: clauses and the target each must be planned with
+    /// (`PromptBuilder.sureTargets`) — a plan without one of them fails like a checker error, so a
+    /// model cannot drop "… and save it as a note".
+    public func plan(
+        _ request: String, offers given: [PlanOffer], name: String = "plan", minSteps: Int = 1,
+        covering: [(clause: String, target: String)] = []
+    ) async -> Report {
         let offers = given.map { $0.trimmed(for: request) }
         let clock = ContinuousClock()
         let start = clock.now
@@ -94,7 +99,12 @@ public struct Planner: Sendable {
                 return .done(.question(question))
             case .plan(let plan):
                 let checked = checker.check(plan, name: name, description: request)
-                if checked.passes { return .done(.plan(checked)) }
+                let targets = Set(plan.steps.map(\.target))
+                let uncovered = covering.filter { !targets.contains($0.target) }.map { clause, target in
+                    "the request's '\(clause)' is for \(target), which no step uses; add a step with \"skill\": \"\(target)\""
+                }
+                if checked.passes && uncovered.isEmpty { return .done(.plan(checked)) }
+                if checked.passes { return .failedCheck(answer: answerText, problems: uncovered) }
                 let problems = checked.diagnostics.filter { $0.severity == .error }.map { $0.path.map { p in "\(p): " } ?? "" }
                 let messages = checked.diagnostics.filter { $0.severity == .error }.map(\.message)
                 return .failedCheck(answer: answerText, problems: zip(problems, messages).map { $0 + $1 })

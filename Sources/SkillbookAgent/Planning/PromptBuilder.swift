@@ -59,6 +59,19 @@ public struct PromptBuilder: Sendable {
         return Array(names.prefix(limit).compactMap { byName[$0] })
     }
 
+    /// The clauses whose best target the matcher is sure of (it reaches `accept` and leads the
+    /// runner-up by `margin`), with that target: a plan must use each (`Planner`'s `covering`), so
+    /// "… and save it as a note" cannot be dropped.
+    public static func sureTargets(for request: String, matcher: Matcher, clock: Matcher.Clock) -> [(clause: String, target: String)] {
+        clauses(of: request).compactMap { clause in
+            let list = matcher.rank(clause, clock: clock)
+            guard let best = list.first else { return nil }
+            let runnerUp = list.count > 1 ? list[1].confidence : 0
+            guard best.confidence >= matcher.thresholds.accept, best.confidence - runnerUp >= matcher.thresholds.margin else { return nil }
+            return (clause, best.target)
+        }
+    }
+
     /// The least number of steps a plan for `request` has: one for each clause whose best target
     /// reaches the matcher's acceptance ("summarize X" and "save it as a note": two).
     public static func minimumSteps(for request: String, matcher: Matcher, clock: Matcher.Clock) -> Int {

@@ -39,6 +39,33 @@ import Testing
         #expect(steps?["items"]?["anyOf"]?.arrayValue?.allSatisfy { $0["properties"]?["id"] == nil && $0["required"] == ["skill", "with"] } == true)
     }
 
+    @Test func aPlanThatDropsAClauseTheMatcherIsSureOfIsSampledAgain() async {
+        let request = "summarize https://example.com and save it as a note"
+        let covering = PromptBuilder.sureTargets(for: request, matcher: shippedMatcher, clock: berlinClock)
+        #expect(covering.map(\.clause) == ["summarize https://example.com", "save it as a note"])
+        #expect(covering.map(\.target) == ["web.summary", "notes.create"])
+        let dropped = #"{"steps":[{"skill":"web.summary","with":{"url":"https://example.com"}}]}"#
+        let model = ScriptedModel(contents: [dropped, ModelPlanningTests.good])
+        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt, budget: PlanningBudget(samples: 1))
+        let report = await planner.plan(request, offers: offers("web.summary", "notes.create"), covering: covering)
+        guard case .plan(let checked) = report.outcome else {
+            Issue.record("not a plan: \(report.outcome)")
+            return
+        }
+        #expect(checked.plan.steps.map(\.target) == ["web.summary", "notes.create"])
+        #expect(model.requests.map(\.temperature) == [0, 0.8])
+        // Dropped twice: the repair is told which clause no step does.
+        let twice = ScriptedModel(contents: [dropped, dropped, dropped])
+        let refused = await Planner(client: twice, checker: shippedChecker, prompt: berlinPrompt, budget: PlanningBudget(samples: 1))
+            .plan(request, offers: offers("web.summary", "notes.create"), covering: covering)
+        guard case .refused(_, let diagnostics) = refused.outcome else {
+            Issue.record("not refused: \(refused.outcome)")
+            return
+        }
+        #expect(diagnostics == [#"the request's 'save it as a note' is for notes.create, which no step uses; add a step with "skill": "notes.create""#])
+        #expect(twice.requests.last?.messages.last?.content.contains("no step uses") == true)
+    }
+
     @Test func aTransportFailureEndsPlanningAtOnce() async {
         let model = ScriptedModel([.failure(ChatError(.transport, "cannot reach the model server at http://127.0.0.1:9/v1/chat/completions: refused"))])
         let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
