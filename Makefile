@@ -52,7 +52,7 @@ run: build
 # second pass, one test at a time: swift-testing runs everything else at once on a cooperative pool
 # of one thread per core, and on a 2-core machine two CPU-heavy tests leave a 0.1 s deadline no
 # thread to fire on. The first pass runs every other suite in parallel.
-TIMED_SUITES := EngineTests|HTTPClientTests|ProcessRunnerTests|WebSummarySkillTests|LineChildTests|DeadlinesTests|WebFetchSkillTests|FailureKindTests|PageSummaryTests|ManualClockTests|ShellRunSkillTests|NotifySendSkillTests|ManifestSkillTests|CrossProcessLockTests|InterruptTests|MCPClientTests|OrphanChildTests|DaemonTests|WorkerTests|MCPServerStatelessTests
+TIMED_SUITES := EngineTests|HTTPClientTests|ProcessRunnerTests|WebSummarySkillTests|LineChildTests|DeadlinesTests|WebFetchSkillTests|FailureKindTests|PageSummaryTests|ManualClockTests|ShellRunSkillTests|NotifySendSkillTests|ManifestSkillTests|CrossProcessLockTests|InterruptTests|MCPClientTests|OrphanChildTests|DaemonTests|WorkerTests|MCPServerStatelessTests|ModelPlanningTests
 
 test: deps venv
 	$(SWIFT) build --build-tests
