@@ -54,10 +54,15 @@ run: build
 # thread to fire on. The first pass runs every other suite in parallel.
 TIMED_SUITES := EngineTests|HTTPClientTests|ProcessRunnerTests|WebSummarySkillTests|LineChildTests|DeadlinesTests|WebFetchSkillTests|FailureKindTests|PageSummaryTests|ManualClockTests|ShellRunSkillTests|NotifySendSkillTests|ManifestSkillTests|CrossProcessLockTests|InterruptTests|MCPClientTests|OrphanChildTests|DaemonTests|WorkerTests|MCPServerStatelessTests|ModelPlanningTests
 
+# Each pass runs under scripts/watchdog.sh: a test that hangs fails the pass after its limit
+# (seconds; each pass takes 1–3 min here) and prints what never finished and every thread's stack.
+PARALLEL_PASS_LIMIT ?= 900
+SERIAL_PASS_LIMIT ?= 1200
+
 test: deps venv
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip '$(TIMED_SUITES)'
-	$(SWIFT) test --skip-build --no-parallel --filter '$(TIMED_SUITES)'
+	scripts/watchdog.sh $(PARALLEL_PASS_LIMIT) $(SWIFT) test --skip-build --skip '$(TIMED_SUITES)'
+	scripts/watchdog.sh $(SERIAL_PASS_LIMIT) $(SWIFT) test --skip-build --no-parallel --filter '$(TIMED_SUITES)'
 
 # Benchmarks run only here, never in `make test` (the bench is an executable, not a test).
 # `cold_start` runs the release `skillbook` and `skillbook-floor` found next to the bench.

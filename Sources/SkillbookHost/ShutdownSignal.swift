@@ -86,6 +86,7 @@ private final class SignalPipe: Sendable {
         var fds: [Int32] = [-1, -1]
         precondition(pipe(&fds) == 0, "cannot make the signal pipe")
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         signalPipeWriteEnd.store(fds[1], ordering: .sequentiallyConsistent)
         let readEnd = fds[0]
         let thread = Thread { [self] in

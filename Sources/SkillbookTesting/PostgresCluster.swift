@@ -103,6 +103,12 @@ public final class PostgresCluster: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of this process's: the server `pg_ctl start` leaves running lives as long
+        // as the tests, and a pipe's write end it inherited from a test running at that moment
+        // would keep that pipe from ever reaching end-of-file (the suite then waited forever).
+        guard let closeFrom = addCloseFrom, closeFrom(&actions, 3) == 0 else {
+            throw Failure("cannot start \(argv[0]): this C library cannot close inherited files (glibc 2.34+ can)")
+        }
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         var pid: pid_t = 0
@@ -119,6 +125,14 @@ public final class PostgresCluster: Sendable {
                     + "(status \(status)): \(text)")
         }
     }
+
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), looked up at run time.
+    private static let addCloseFrom: AddCloseFrom? = {
+        guard let address = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(address, to: AddCloseFrom.self)
+    }()
 
     private static func findBin() throws -> URL {
         let manager = FileManager.default

@@ -47,14 +47,9 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
         let outputs = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         let archive = try #require(outputs["archive"] as? String)
         #expect(archive.hasPrefix("backups/project-") && archive.hasSuffix(".tar.gz"))
-        let listing = Process()
-        listing.executableURL = URL(fileURLWithPath: "/usr/bin/tar")
-        listing.arguments = ["-tzf", setup.elsewhere.appendingPathComponent(archive).path]
-        let pipe = Pipe()
-        listing.standardOutput = pipe
-        try listing.run()
-        let names = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        listing.waitUntilExit()
+        let listing = try await runProgram(URL(fileURLWithPath: "/usr/bin/tar"), ["-tzf", setup.elsewhere.appendingPathComponent(archive).path])
+        #expect(listing.code == 0, "\(listing.err)")
+        let names = listing.out
         for name in ["Sources/app/main.swift", "Tests/app/mainTests.swift", "Playbooks/project-backup.yaml", "Skills/archive.create.yaml", "Package.swift", "README.md", "Makefile"] {
             #expect(names.split(separator: "\n").contains(Substring(name)), "\(name) in \(names)")
         }

@@ -1,3 +1,4 @@
+import SkillbookTesting
 import SkillbookCore
 import Foundation
 import Testing
@@ -5,25 +6,6 @@ import Testing
 struct ChildProcessError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// What a child writes to stdout or stderr, through a file rather than a pipe (unlike
-/// `ChildSkillbook`, for tests that start many children at once): with pipes, a child
-/// started concurrently by another test can inherit (or Foundation can leave open) a pipe's write
-/// end, and the reader then never sees end-of-file. A file has no end-of-file to wait for.
-final class OutputFile: Sendable {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-child-\(UUID().uuidString).txt")
-        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    var text: String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
 }
 
 /// `skillbook ARGS` as a real child process, its output collected as it comes.
@@ -40,8 +22,8 @@ final class SkillbookChild {
         process.currentDirectoryURL = directory
         process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
             .merging(environment) { $1 }
-        let out = try FileHandle(forWritingTo: stdout.url)
-        let err = try FileHandle(forWritingTo: stderr.url)
+        let out = try stdout.writer()
+        let err = try stderr.writer()
         defer {
             try? out.close()
             try? err.close()

@@ -9,8 +9,7 @@ import Testing
 
 @Suite struct LineChannelTests {
     @Test func splitsLinesAcrossWritesAndKeepsALastLineWithoutNewline() async {
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        let fds = privatePipe()
         let channel = LineChannel(input: fds[0], output: -1, closesDescriptors: true)
         channel.start()
         for chunk in ["{\"a\":", "1}\r\n\n  \n{\"b\"", ":2}\nlast"] {
@@ -23,8 +22,7 @@ import Testing
     }
 
     @Test func sendReportsAGoneReader() {
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        let fds = privatePipe()
         let channel = LineChannel(input: -1, output: fds[1], closesDescriptors: true)
         #expect(channel.send("one"))
         close(fds[0])

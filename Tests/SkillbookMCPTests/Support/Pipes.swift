@@ -11,10 +11,18 @@ struct PipePair {
     let testSide: LineChannel
 
     init() {
-        var toServer: [Int32] = [0, 0]
-        var toTest: [Int32] = [0, 0]
-        precondition(pipe(&toServer) == 0 && pipe(&toTest) == 0, "pipe failed")
+        let toServer = privatePipe()
+        let toTest = privatePipe()
         serverSide = LineChannel(input: toServer[0], output: toTest[1], closesDescriptors: true)
         testSide = LineChannel(input: toTest[0], output: toServer[1], closesDescriptors: true)
     }
+}
+
+/// A pipe (read end, write end) that no child inherits: a copy of its write end in a child that
+/// another test starts meanwhile would keep the reader here from ever seeing the end of input.
+func privatePipe() -> [Int32] {
+    var fds: [Int32] = [0, 0]
+    precondition(pipe(&fds) == 0, "pipe failed")
+    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    return fds
 }

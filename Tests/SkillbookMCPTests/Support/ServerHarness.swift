@@ -93,10 +93,16 @@ actor ServerHarness {
         }
     }
 
-    /// Closes the server's input and waits for it to finish.
-    func finish() async {
+    /// Closes the server's input and waits (up to `seconds`) for it to finish.
+    func finish(seconds: Double = 20) async {
         channel.closeOutput()
-        await server.value
+        let server = self.server
+        let ended = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let answer = FirstAnswer(continuation)
+            Task { await server.value; answer.give(true) }
+            Task { try? await Task.sleep(for: .seconds(seconds)); answer.give(false) }
+        }
+        #expect(ended, "the server did not end within \(seconds) s of its input closing")
     }
 
     nonisolated var recordedEvents: [String] { events.all }
@@ -107,4 +113,18 @@ final class EventLog: Sendable {
     private let events = Mutex<[String]>([])
     @Sendable func append(_ event: String) { events.withLock { $0.append(event) } }
     var all: [String] { events.withLock { $0 } }
+}
+
+/// Resumes a continuation with the first answer given; later ones are dropped.
+final class FirstAnswer: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Bool, Never>?>
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = Mutex(continuation) }
+
+    func give(_ answer: Bool) {
+        continuation.withLock { pending in
+            pending?.resume(returning: answer)
+            pending = nil
+        }
+    }
 }
