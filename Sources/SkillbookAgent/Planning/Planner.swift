@@ -151,7 +151,7 @@ public struct Planner: Sendable {
 
     /// The first pair of steps that do two clauses in the opposite order: a step does the first
     /// clause (in the request's order) whose likely targets hold its skill.
-    public static func outOfOrder(_ plan: Plan, _ order: [(clause: String, targets: [String])]) -> String? {
+    static func outOfOrder(_ plan: Plan, _ order: [(clause: String, targets: [String])]) -> String? {
         guard order.count > 1 else { return nil }
         var last: (index: Int, step: Plan.Step)?
         for step in plan.steps {
@@ -167,7 +167,7 @@ public struct Planner: Sendable {
 
     /// A plan has at most one step more than the request has clauses ("… and …", "…然后…"): room
     /// for one step that passes data between two, none for a run of invented steps.
-    public static func maxSteps(for request: String, cap: Int) -> Int {
+    static func maxSteps(for request: String, cap: Int) -> Int {
         max(1, min(cap, CompoundSplitter.clauses(of: request).count + 1))
     }
 

@@ -66,29 +66,6 @@ import Testing
         #expect(twice.requests.last?.messages.last?.content.contains("no step uses") == true)
     }
 
-    @Test func stepsThatDoTheClausesOutOfOrderAreSampledAgain() async {
-        let request = "read /tmp/todo.txt and save it as a note titled Todo"
-        let order = PromptBuilder.clauseTargets(for: request, matcher: shippedMatcher, clock: berlinClock)
-        #expect(order.map(\.clause) == ["read /tmp/todo.txt", "save it as a note titled Todo"])
-        let reversed = #"{"steps":[{"skill":"notes.create","with":{"title":"Todo"}},{"skill":"files.read","with":{"path":"/tmp/todo.txt"}}]}"#
-        let good = #"{"steps":[{"skill":"files.read","with":{"path":"/tmp/todo.txt"}},{"skill":"notes.create","with":{"title":"Todo","body":"${{ steps.s1.output.content }}"}}]}"#
-        let model = ScriptedModel(contents: [reversed, good])
-        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt, budget: PlanningBudget(samples: 1))
-        let report = await planner.plan(request, offers: offers("files.read", "notes.create"), order: order)
-        guard case .plan(let checked) = report.outcome else {
-            Issue.record("not a plan: \(report.outcome)")
-            return
-        }
-        #expect(checked.plan.steps.map(\.target) == ["files.read", "notes.create"])
-        #expect(model.requests.count == 2)
-        let plan = Plan(steps: [
-            Plan.Step(id: "s1", target: "notes.create", with: ["title": "Todo"]), Plan.Step(id: "s2", target: "files.read", with: ["path": "/tmp/todo.txt"]),
-        ])
-        #expect(
-            Planner.outOfOrder(plan, order)
-                == "step 's2' (files.read) does 'read /tmp/todo.txt', which the request asks for before 'save it as a note titled Todo' (step 's1', notes.create); put the steps in the request's order")
-    }
-
     @Test func aTransportFailureEndsPlanningAtOnce() async {
         let model = ScriptedModel([.failure(ChatError(.transport, "cannot reach the model server at http://127.0.0.1:9/v1/chat/completions: refused"))])
         let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
