@@ -46,8 +46,7 @@ extension PlaybookHost {
         return await planner.plan(
             request, offers: workspace.offers(for: request, clock: clock), name: "ask-plan",
             minSteps: PromptBuilder.minimumSteps(for: request, matcher: workspace.matcher, clock: clock),
-            covering: PromptBuilder.sureTargets(for: request, matcher: workspace.matcher, clock: clock),
-            order: PromptBuilder.clauseTargets(for: request, matcher: workspace.matcher, clock: clock))
+            covering: PromptBuilder.sureTargets(for: request, matcher: workspace.matcher, clock: clock))
     }
 
     /// Makes a route ready to run on the engine, journaled with `trigger` (`ask`, `chat`): a

@@ -59,8 +59,7 @@ struct AgentModelBench: Sendable {
             let start = Date()
             let report = await planner.plan(
                 reference.request, offers: chosen, minSteps: PromptBuilder.minimumSteps(for: reference.request, matcher: matcher, clock: clock),
-                covering: PromptBuilder.sureTargets(for: reference.request, matcher: matcher, clock: clock),
-                order: PromptBuilder.clauseTargets(for: reference.request, matcher: matcher, clock: clock))
+                covering: PromptBuilder.sureTargets(for: reference.request, matcher: matcher, clock: clock))
             let seconds = Date().timeIntervalSince(start)
             times.append(seconds)
             for answer in client.answers {

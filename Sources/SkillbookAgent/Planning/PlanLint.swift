@@ -55,9 +55,8 @@ public enum PlanLint {
         return diagnostics
     }
 
-    /// A reference to `query`'s output for a later step: the parameter is a plain text a later step
-    /// gives or requires, one not found in the request first (the model wrote it instead of passing
-    /// data on), then a required one;
+    /// A reference to `query`'s output for a later step: the parameter is a plain text of a later
+    /// step, one not found in the request first (the model wrote it instead of passing data on);
     /// the field is one of the query's whose type the parameter accepts, the same-named one first,
     /// then a text other than an address, path or id.
     static func suggest(
@@ -69,9 +68,7 @@ public enum PlanLint {
         for step in later where !step.isPlaybook {
             guard let schema = parameters[step.target] else { continue }
             for (name, property) in schema.properties
-            where property.type == .string && property.format == nil && property.enumValues == nil
-                && (step.with[name] != nil || schema.required.contains(name))
-            {
+            where property.type == .string && property.format == nil && property.enumValues == nil {
                 let text = step.with[name]?.stringValue
                 if let text, text.contains("${{") { continue }
                 let fitting = fields.filter { (types[$0] ?? .any).isAssignable(to: property) }

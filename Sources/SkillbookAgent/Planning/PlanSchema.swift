@@ -106,12 +106,6 @@ public enum PlanSchema {
     /// A literal string parameter may not hold `{{` (except a `template`, whose placeholders are
     /// `{{name}}`); strings with a pattern or a fixed set of values keep theirs.
     static func literal(_ schema: Value, name: String) -> Value {
-        if case .object(let object) = schema, object["type"] == nil, object["enum"] == nil, object["const"] == nil,
-            object["anyOf"] == nil, object["oneOf"] == nil, object["allOf"] == nil, object["$ref"] == nil
-        {
-            // A value of any type (text.join's items): a text among them cannot hold `{{` either.
-            return ["anyOf": [["type": "string", "pattern": .string(noTemplatePattern)], ["type": "number"], ["type": "boolean"], ["type": "object"]]]
-        }
         guard case .object(var object) = schema, object["type"] == "string", object["pattern"] == nil, object["enum"] == nil,
             object["const"] == nil, name != "template"
         else { return schema }

@@ -41,12 +41,9 @@ public struct Planner: Sendable {
     /// matcher takes); `covering`: clauses and the target each must be planned with
     /// (`PromptBuilder.sureTargets`) — a plan without one of them fails like a checker error, so a
     /// model cannot drop "… and save it as a note".
-    /// `order`: each clause with its likely targets (`PromptBuilder.clauseTargets`); a plan whose
-    /// steps do the clauses out of the request's order ("save it as a note", then "read the file")
-    /// fails like a checker error.
     public func plan(
         _ request: String, offers given: [PlanOffer], name: String = "plan", minSteps: Int = 1,
-        covering: [(clause: String, target: String)] = [], order: [(clause: String, targets: [String])] = []
+        covering: [(clause: String, target: String)] = []
     ) async -> Report {
         let offers = given.map { $0.trimmed(for: request) }
         let clock = ContinuousClock()
@@ -103,10 +100,9 @@ public struct Planner: Sendable {
             case .plan(let plan):
                 let checked = checker.check(plan, name: name, description: request)
                 let targets = Set(plan.steps.map(\.target))
-                var uncovered = covering.filter { !targets.contains($0.target) }.map { clause, target in
+                let uncovered = covering.filter { !targets.contains($0.target) }.map { clause, target in
                     "the request's '\(clause)' is for \(target), which no step uses; add a step with \"skill\": \"\(target)\""
                 }
-                if let problem = Self.outOfOrder(plan, order) { uncovered.append(problem) }
                 if checked.passes && uncovered.isEmpty { return .done(.plan(checked)) }
                 if checked.passes { return .failedCheck(answer: answerText, problems: uncovered) }
                 let problems = checked.diagnostics.filter { $0.severity == .error }.map { $0.path.map { p in "\(p): " } ?? "" }
@@ -147,22 +143,6 @@ public struct Planner: Sendable {
                 outcome: .refused("the model's plan did not pass the checker after a repair", diagnostics: problems), calls: calls,
                 tokens: tokens)
         }
-    }
-
-    /// The first pair of steps that do two clauses in the opposite order: a step does the first
-    /// clause (in the request's order) whose likely targets hold its skill.
-    static func outOfOrder(_ plan: Plan, _ order: [(clause: String, targets: [String])]) -> String? {
-        guard order.count > 1 else { return nil }
-        var last: (index: Int, step: Plan.Step)?
-        for step in plan.steps {
-            guard let index = order.firstIndex(where: { $0.targets.contains(step.target) }) else { continue }
-            if let previous = last, index < previous.index {
-                return "step '\(step.id)' (\(step.target)) does '\(order[index].clause)', which the request asks for before "
-                    + "'\(order[previous.index].clause)' (step '\(previous.step.id)', \(previous.step.target)); put the steps in the request's order"
-            }
-            last = (index, step)
-        }
-        return nil
     }
 
     /// A plan has at most one step more than the request has clauses ("… and …", "…然后…"): room

@@ -72,14 +72,6 @@ public struct PromptBuilder: Sendable {
         }
     }
 
-    /// Each clause of a request with the `top` targets the matcher ranks best for it, in the
-    /// request's order (`Planner`'s `order`: steps follow the clauses they do).
-    public static func clauseTargets(for request: String, matcher: Matcher, clock: Matcher.Clock, top: Int = 3)
-        -> [(clause: String, targets: [String])]
-    {
-        clauses(of: request).map { clause in (clause, matcher.rank(clause, clock: clock).prefix(top).map(\.target)) }
-    }
-
     /// The least number of steps a plan for `request` has: one for each clause whose best target
     /// reaches the matcher's acceptance ("summarize X" and "save it as a note": two).
     public static func minimumSteps(for request: String, matcher: Matcher, clock: Matcher.Clock) -> Int {

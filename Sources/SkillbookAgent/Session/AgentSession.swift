@@ -76,8 +76,7 @@ public final class AgentSession {
         let chosen = PromptBuilder.choose(offers, for: request, matcher: matcher, clock: clock)
         let report = await planner.plan(
             request, offers: chosen, minSteps: PromptBuilder.minimumSteps(for: request, matcher: matcher, clock: clock),
-            covering: PromptBuilder.sureTargets(for: request, matcher: matcher, clock: clock),
-            order: PromptBuilder.clauseTargets(for: request, matcher: matcher, clock: clock))
+            covering: PromptBuilder.sureTargets(for: request, matcher: matcher, clock: clock))
         switch report.outcome {
         case .plan(let checked):
             pending = PendingRun(layer: .plan, target: nil, plan: checked)
