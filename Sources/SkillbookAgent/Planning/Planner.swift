@@ -147,7 +147,7 @@ public struct Planner: Sendable {
 
     /// A plan has at most one step more than the request has clauses ("… and …", "…然后…"): room
     /// for one step that passes data between two, none for a run of invented steps.
-    static func maxSteps(for request: String, cap: Int) -> Int {
+    public static func maxSteps(for request: String, cap: Int) -> Int {
         max(1, min(cap, CompoundSplitter.clauses(of: request).count + 1))
     }
 
