@@ -23,6 +23,20 @@ extension PlaybookHost {
     /// Throws `missingSkillsFolder` for a folder that does not exist, `invalidManifests` with every
     /// manifest problem when any is an error, `invalidRegistry` for a duplicate id.
     public func loadRegistry() throws(HostError) -> LoadedRegistry {
+        try finishRegistry(prepareRegistry())
+    }
+
+    /// `loadRegistry()` after listing the MCP servers that have no cached tool list (as
+    /// `listUncachedMCPServers()` does), the manifests read once for both.
+    public func loadRegistryListingServers() async throws(HostError) -> LoadedRegistry {
+        let prepared = try prepareRegistry()
+        await listUncached(prepared.manifests.servers)
+        return try finishRegistry(prepared)
+    }
+
+    /// The built-in skills with the manifest skills of the skill folders, and what loading the
+    /// manifests found (their MCP servers not registered yet).
+    private func prepareRegistry() throws(HostError) -> (registry: SkillRegistry, manifests: ManifestLoader.Result) {
         let configuration = configuration
         for directory in configuration.skillDirectories where !HostConfiguration.isDirectory(directory) {
             let base = configuration.currentDirectory.standardizedFileURL.path
@@ -42,10 +56,17 @@ extension PlaybookHost {
         }
         let loader = ManifestLoader(runner: runner, workingDirectory: configuration.currentDirectory.path)
         let manifests = loader.load(directories: configuration.skillDirectories, into: &registry, displayPath: displayPath)
+        return (registry, manifests)
+    }
+
+    /// Registers the MCP servers' skills from their cached tool lists; throws the manifests' errors.
+    private func finishRegistry(_ prepared: (registry: SkillRegistry, manifests: ManifestLoader.Result)) throws(HostError) -> LoadedRegistry {
+        var registry = prepared.registry
+        let manifests = prepared.manifests
         var diagnostics = manifests.diagnostics
         var withoutSkills: [Diagnostic] = []
         if !diagnostics.hasErrors {
-            withoutSkills = registerMCPSkills(of: manifests.servers, into: &registry, runner: runner, diagnostics: &diagnostics)
+            withoutSkills = registerMCPSkills(of: manifests.servers, into: &registry, runner: processRunner, diagnostics: &diagnostics)
             diagnostics = diagnostics.sortedByLocation()
         }
         if diagnostics.hasErrors {
@@ -57,8 +78,7 @@ extension PlaybookHost {
     /// The registry (after listing the MCP servers that have no cached tool list), its manifest
     /// warnings reported to `onNotice`, and the servers left without skills as `diagnostics`.
     func registry(_ onNotice: HostNoticeHandler) async throws(HostError) -> SkillRegistry {
-        await listUncachedMCPServers()
-        let loaded = try loadRegistry()
+        let loaded = try await loadRegistryListingServers()
         if !loaded.warnings.isEmpty { onNotice(.manifestWarnings(loaded.warnings, sources: loaded.sources)) }
         if !loaded.serversWithoutSkills.isEmpty { onNotice(.diagnostics(loaded.serversWithoutSkills, sources: loaded.sources)) }
         return loaded.registry

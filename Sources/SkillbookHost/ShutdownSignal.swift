@@ -48,13 +48,17 @@ public final class ShutdownSignal: Sendable {
         onRepeat: @escaping @Sendable (_ signal: Int32) -> Void = { _ in exit(130) },
         _ operation: @escaping @Sendable () async -> T
     ) async -> T {
-        let task = Task { await operation() }
+        // The handler is installed before the operation starts: a signal that arrives as soon as
+        // the operation has begun (a run already waiting for a lock) stops it rather than the process.
+        let started = Mutex<(task: Task<T, Never>?, cancelled: Bool)>((nil, false))
         let watcher = ShutdownSignal(
             signals: signals,
             onShutdown: { number in
                 announce(number)
-                task.cancel()
+                started.withLock { $0.cancelled = true; return $0.task }?.cancel()
             }, onRepeat: onRepeat)
+        let task = Task { await operation() }
+        if started.withLock({ $0.task = task; return $0.cancelled }) { task.cancel() }
         let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
         watcher.stop()
         return result

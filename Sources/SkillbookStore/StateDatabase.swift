@@ -176,6 +176,8 @@ public enum StateDatabase {
         // 8: the workspace folder a run was started in (see HostConfiguration.discover), so that
         // resume and rollback load its skills from anywhere.
         "ALTER TABLE runs ADD COLUMN workspace TEXT;",
+        // 9: a call's result in a table of its own when its start was written first (see CallResultsMigration)
+        CallResultsMigration.sql,
     ]
 
     /// The schema version this build writes.

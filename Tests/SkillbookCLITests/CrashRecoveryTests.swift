@@ -167,7 +167,7 @@ import Testing
         #expect(try await noteTitles(directory).count == 75)
         let database = try StateDatabase.openSeparately(stateDirectory: directory.state)
         #expect(try database.query("PRAGMA integrity_check").first?[0] == .text("ok"))
-        #expect(try database.query("SELECT count(*) FROM calls WHERE skill = 'notes.create' AND output IS NOT NULL").first?[0].intValue == 75)
+        #expect(try database.query("SELECT count(*) FROM call_attempts WHERE skill = 'notes.create' AND output IS NOT NULL").first?[0].intValue == 75)
     }
 
     /// `skillbook runs --json` as a child process.

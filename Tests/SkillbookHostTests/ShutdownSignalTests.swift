@@ -39,6 +39,22 @@ import Testing
         #expect(outcome == "cancelled")
         #expect(announced.values == [SIGUSR2])
     }
+
+    /// The handler is in place before the operation starts: a signal the operation's very first
+    /// step raises still cancels it (SIGURG, whose default is to be ignored, is watched by no
+    /// other test, so nothing installed its handler earlier).
+    @Test func aSignalAsTheOperationBeginsCancelsIt() async throws {
+        let outcome = await ShutdownSignal.cancellingOnSignal(signals: [SIGURG]) {
+            kill(getpid(), SIGURG)
+            do {
+                try await Task.sleep(for: .seconds(5))
+                return "finished"
+            } catch {
+                return "cancelled"
+            }
+        }
+        #expect(outcome == "cancelled")
+    }
 }
 
 /// Polls `condition` until it holds or 5 seconds pass.

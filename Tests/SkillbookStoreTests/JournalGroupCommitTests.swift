@@ -27,10 +27,10 @@ import Testing
         try journal.callFinished(record, output: output, error: nil, finished: Date())
     }
 
-    /// The `calls` rows of `runID` as another connection reads them: step, output, seq.
+    /// The call attempts of `runID` as another connection reads them: step, output, seq.
     func rowsOnDisk(_ dir: URL, _ runID: String) throws -> [(step: String, output: String?, seq: Int)] {
         let outside = try StateDatabase.openSeparately(stateDirectory: dir)
-        return try outside.query("SELECT step, output, seq FROM calls WHERE run = ?1 ORDER BY id", [.text(runID)]).map { row in
+        return try outside.query("SELECT step, output, seq FROM call_attempts WHERE run = ?1 ORDER BY id", [.text(runID)]).map { row in
             (row.string("step") ?? "", row.string("output"), row["seq"]?.intValue ?? 0)
         }
     }
@@ -83,7 +83,7 @@ import Testing
             let timeline = try #require(try journal.timeline("r1"))
             #expect(timeline.calls.map(\.key.step) == ["a"])
             #expect(timeline.calls.first?.isUncertain == true, "the call is running")
-            // Its start is written now, so its result updates that row.
+            // Its start is written now, so its result is a row of its own.
             try journal.callFinished(record, output: ["value": "a"], error: nil, finished: Date())
             #expect(try journal.calls(of: "r1").map(\.output) == [["value": "a"]])
             #expect(try rowsOnDisk(dir, "r1").count == 1)

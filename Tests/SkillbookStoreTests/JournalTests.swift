@@ -45,7 +45,7 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
             #expect(try journal.run("before")?.workspace == "/home/me/routines")
             #expect(try journal.run("after")?.workspace == "/home/me/other")
             #expect(try journal.run("none")?.workspace == nil)
-            #expect(StateDatabase.schemaVersion == 8, "migration 8 adds runs.workspace")
+            #expect(StateDatabase.schemaVersion == 9, "migration 8 adds runs.workspace, 9 call_results")
         }
     }
 
@@ -339,7 +339,7 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
             }
             let check = try StateDatabase.openSeparately(stateDirectory: dir)
             #expect(try check.query("PRAGMA integrity_check").first?[0] == .text("ok"))
-            #expect(try check.query("SELECT count(*) FROM calls WHERE output IS NOT NULL").first?[0].intValue == 4 * perWriter)
+            #expect(try check.query("SELECT count(*) FROM call_attempts WHERE output IS NOT NULL").first?[0].intValue == 4 * perWriter)
             #expect(try check.query("SELECT count(*) FROM notes").first?[0].intValue == 4 * perWriter)
             let reader = try SQLiteJournal(database: check)
             #expect(try reader.runs().map(\.status) == Array(repeating: .succeeded, count: 4))

@@ -22,9 +22,8 @@ enum ValidateCommand: Command {
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
         let host = try invocation.host(arguments)
-        await host.listUncachedMCPServers()
         let json = arguments[.json]
-        guard let loaded = try registry(host, json: json, console: invocation.console) else { return 2 }
+        guard let loaded = try await registry(host, json: json, console: invocation.console) else { return 2 }
         var diagnostics = loaded.warnings
         if !json { DiagnosticPrinter(console: invocation.console, sources: loaded.sources).print(loaded.warnings) }
         var files: [URL] = []
@@ -71,10 +70,11 @@ enum ValidateCommand: Command {
         return 0
     }
 
-    /// The registry; with `json`, manifest errors print as JSON lines and give `nil`.
-    static func registry(_ host: PlaybookHost, json: Bool, console: Console) throws -> LoadedRegistry? {
+    /// The registry, after listing the MCP servers that have no cached tool list; with `json`,
+    /// manifest errors print as JSON lines and give `nil`.
+    static func registry(_ host: PlaybookHost, json: Bool, console: Console) async throws -> LoadedRegistry? {
         do {
-            return try host.loadRegistry()
+            return try await host.loadRegistryListingServers()
         } catch let error {
             guard json, case .invalidManifests(let diagnostics, _) = error else { throw error }
             console.writeOut(DiagnosticJSON.lines(diagnostics, files: 0, failed: 0))

@@ -45,7 +45,7 @@ struct EventPrinter: Sendable {
         case .stepRetrying(let step, let attempt, let error, let delay):
             console.err("  ↻ \(step) attempt \(attempt) failed: \(error); retrying in \(JSONText.number(delay))s")
         case .stepSucceeded(let step, _, let duration):
-            console.err("  " + console.style("✓", "32") + " \(step) \(String(format: "%.2fs", duration))")
+            console.err("  " + console.style("✓", "32") + " \(step) \(FixedPoint.text(duration, digits: 2) + "s")")
         case .stepFailed(let step, let error, let kind, let willContinue):
             let text = FailureRemedy.explain(error, kind: kind)
             console.err("  " + console.style("✗", "31") + " \(step): \(text)\(willContinue ? " (continuing)" : "")")
@@ -70,7 +70,7 @@ struct EventPrinter: Sendable {
         case .warning(let warning):
             console.err("  " + console.style("!", "33") + " warning: \(warning.step.map { "\($0): " } ?? "")\(warning.message)")
         case .runFinished(let result):
-            let seconds = String(format: "%.2fs", result.finished.timeIntervalSince(result.started))
+            let seconds = FixedPoint.text(result.finished.timeIntervalSince(result.started), digits: 2) + "s"
             let ok = result.status == .succeeded || result.status == .succeededWithErrors
             let status = console.style(result.status.rawValue, ok ? "1;32" : "1;31")
             var line = "\(result.playbook) \(status) in \(seconds)"

@@ -36,11 +36,11 @@ enum JournalText {
 
     /// `0.02s`, `12.3s`, `2m05s`, `1h02m`.
     static func duration(_ seconds: Double) -> String {
-        if seconds < 10 { return String(format: "%.2fs", seconds) }
-        if seconds < 60 { return String(format: "%.1fs", seconds) }
+        if seconds < 10 { return FixedPoint.text(seconds, digits: 2) + "s" }
+        if seconds < 60 { return FixedPoint.text(seconds, digits: 1) + "s" }
         let whole = Int(seconds.rounded())
-        if whole < 3600 { return String(format: "%dm%02ds", whole / 60, whole % 60) }
-        return String(format: "%dh%02dm", whole / 3600, (whole % 3600) / 60)
+        if whole < 3600 { return "\(whole / 60)m\(FixedPoint.padded(whole % 60, to: 2))s" }
+        return "\(whole / 3600)h\(FixedPoint.padded((whole % 3600) / 60, to: 2))m"
     }
 
     // MARK: Runs

@@ -193,7 +193,7 @@ final class LiveRenderer {
             return "  \(indent(row))\(symbol(row.state)) " + columns.pad(row) + summary(row)
         }
         if let result = session.result {
-            let seconds = String(format: "%.2fs", result.finished.timeIntervalSince(result.started))
+            let seconds = FixedPoint.text(result.finished.timeIntervalSince(result.started), digits: 2) + "s"
             let ok = result.status == .succeeded || result.status == .succeededWithErrors
             var line = "\(result.playbook) \(console.style(result.status.rawValue, ok ? "1;32" : "1;31")) in \(seconds)"
             if result.interrupted { line += " (interrupted)" }
@@ -248,9 +248,9 @@ final class LiveRenderer {
 
     /// `0.4s`, `12.3s`, `2m05s`
     static func seconds(_ value: Double) -> String {
-        if value < 60 { return String(format: "%.1fs", value) }
+        if value < 60 { return FixedPoint.text(value, digits: 1) + "s" }
         let whole = Int(value.rounded(.down))
-        return String(format: "%dm%02ds", whole / 60, whole % 60)
+        return "\(whole / 60)m\(FixedPoint.padded(whole % 60, to: 2))s"
     }
 
     static func truncate(_ text: String, to width: Int) -> String {

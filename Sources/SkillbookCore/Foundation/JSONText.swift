@@ -1,12 +1,17 @@
 /// Writes `Value`s as JSON text, keeping object key order.
 ///
-/// The text is written as UTF-8 bytes into one buffer: a string's bytes that need no escaping are
-/// copied as whole runs, so a large value costs a copy or two rather than a step per character.
+/// The text is measured first, then written as UTF-8 bytes straight into the string's own storage:
+/// a string's bytes that need no escaping are copied as whole runs, so a large value costs one copy
+/// (the text itself) rather than a step per character, a growing buffer and a copy of that.
 public enum JSONText {
     public static func encode(_ value: Value, pretty: Bool = false) -> String {
-        var out: [UInt8] = []
-        write(value, into: &out, pretty: pretty, indent: 0)
-        return String(decoding: out, as: UTF8.self)
+        var counter = ByteCounter()
+        write(value, into: &counter, pretty: pretty, indent: 0)
+        return String(unsafeUninitializedCapacity: counter.count) { buffer in
+            var writer = BufferWriter(buffer: buffer)
+            write(value, into: &writer, pretty: pretty, indent: 0)
+            return writer.count
+        }
     }
 
     public static func number(_ d: Double) -> String {
@@ -16,19 +21,22 @@ public enum JSONText {
     }
 
     public static func quoted(_ s: String) -> String {
-        var out: [UInt8] = []
-        quote(s, into: &out)
-        return String(decoding: out, as: UTF8.self)
+        var counter = ByteCounter()
+        quote(s, into: &counter)
+        return String(unsafeUninitializedCapacity: counter.count) { buffer in
+            var writer = BufferWriter(buffer: buffer)
+            quote(s, into: &writer)
+            return writer.count
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `s` as a JSON string literal: `"` and `\\` escaped, control characters as `\n`, `\r`, `\t`
     /// or `\u00XX`, everything else (all of Unicode) as it is.
-    private static func quote(_ s: String, into out: inout [UInt8]) {
+    private static func quote(_ s: String, into out: inout some JSONOutput) {
         var text = s
         text.withUTF8 { bytes in
-            out.reserveCapacity(out.count + bytes.count + 2)
             out.append(UInt8(ascii: "\""))
             var start = 0
             for index in 0..<bytes.count {
@@ -43,7 +51,9 @@ public enum JSONText {
                 case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
                 case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
                 default:
-                    out.append(contentsOf: Array("u00".utf8))
+                    out.append(UInt8(ascii: "u"))
+                    out.append(UInt8(ascii: "0"))
+                    out.append(UInt8(ascii: "0"))
                     out.append(hexDigits[Int(byte >> 4)])
                     out.append(hexDigits[Int(byte & 0xf)])
                 }
@@ -53,11 +63,12 @@ public enum JSONText {
         }
     }
 
-    private static func append(_ text: String, to out: inout [UInt8]) {
-        out.append(contentsOf: text.utf8)
+    private static func append(_ text: String, to out: inout some JSONOutput) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
     }
 
-    private static func write(_ value: Value, into out: inout [UInt8], pretty: Bool, indent: Int) {
+    private static func write(_ value: Value, into out: inout some JSONOutput, pretty: Bool, indent: Int) {
         switch value {
         case .null: append("null", to: &out)
         case .bool(let b): append(b ? "true" : "false", to: &out)
@@ -95,9 +106,43 @@ public enum JSONText {
         }
     }
 
-    private static func newline(_ out: inout [UInt8], pretty: Bool, indent: Int) {
+    private static func newline(_ out: inout some JSONOutput, pretty: Bool, indent: Int) {
         guard pretty else { return }
         out.append(UInt8(ascii: "\n"))
         for _ in 0..<indent { append("  ", to: &out) }
+    }
+}
+
+/// Where `JSONText` writes bytes: a counter (to size the text), then the text's storage.
+protocol JSONOutput {
+    mutating func append(_ byte: UInt8)
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
+}
+
+/// Counts the bytes written.
+struct ByteCounter: JSONOutput {
+    private(set) var count = 0
+    mutating func append(_ byte: UInt8) { count += 1 }
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) { count += bytes.count }
+}
+
+/// Writes into a buffer that `ByteCounter` sized: never past its end.
+struct BufferWriter: JSONOutput {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+
+    init(buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+    mutating func append(_ byte: UInt8) {
+        precondition(count < buffer.count, "JSON text longer than measured")
+        buffer[count] = byte
+        count += 1
+    }
+
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        precondition(count + bytes.count <= buffer.count, "JSON text longer than measured")
+        (buffer.baseAddress! + count).update(from: source, count: bytes.count)
+        count += bytes.count
     }
 }

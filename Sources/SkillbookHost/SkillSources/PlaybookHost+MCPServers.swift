@@ -18,6 +18,13 @@ extension PlaybookHost {
             // A prefix taken by an earlier folder is an error of the registry: never started.
             servers += found.filter { server in !servers.contains { $0.prefix == server.prefix } }
         }
+        await listUncached(servers)
+    }
+
+    /// Lists the tools of those of `servers` that have no cached tool list yet (see
+    /// `listUncachedMCPServers()`).
+    func listUncached(_ servers: [MCPServerManifest]) async {
+        let runner = processRunner
         let sources = servers.map { mcpSource($0, runner: runner) }.filter { $0.cachedSkills() == nil }
         guard !sources.isEmpty else { return }
         let pool = mcpServers

@@ -55,11 +55,27 @@ struct DeferredQueue {
     }
 }
 
-/// The statement that writes a call's row, started or finished, and its parameters.
+/// The statements that write a call's row, started or finished, and a result of its own (see
+/// `CallResultsMigration`), and their parameters.
 enum CallRow {
+    /// The next number of `seq` in the run `?run` (its calls numbered in the order they finished).
+    private static func nextSeq(_ run: String) -> String {
+        """
+        (SELECT max(coalesce((SELECT max(seq) FROM calls WHERE run = \(run)), 0),
+            coalesce((SELECT max(seq) FROM call_results WHERE run = \(run)), 0)) + 1)
+        """
+    }
+
     static let insert = """
         INSERT INTO calls (run, step, iteration, batch, skill, attempt, parameters, started, output, error, finished, masked, seq)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = ?1))
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, \(nextSeq("?1")))
+        """
+
+    /// The result of the call whose row is `?1`, in the run `?2`, written after its start: inserted
+    /// once, not added to the call's row. A second result of the same attempt replaces the first.
+    static let insertResult = """
+        INSERT OR REPLACE INTO call_results (call, run, output, error, finished, masked, seq)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, \(nextSeq("?2")))
         """
 
     /// Where `insert`'s parameters hold the result (output, error, finished, masked).
@@ -73,7 +89,12 @@ enum CallRow {
         ] + result
     }
 
-    /// A result as `insert` (and the update of a written row) take it.
+    /// The parameters of `insertResult` for the call of row `rowID` in `runID`.
+    static func resultParameters(rowID: Int, runID: String, result: [SQLValue]) -> [SQLValue] {
+        [.integer(rowID), .text(runID)] + result
+    }
+
+    /// A result as `insert` and `insertResult` take it.
     static func result(output: Value?, error: String?, finished: Date, masked: Bool) -> [SQLValue] {
         [
             SQLValue(output.map { JSONText.encode($0) }), SQLValue(error), .real(finished.timeIntervalSince1970),

@@ -28,7 +28,7 @@ extension SQLiteJournal {
                 """
                 UPDATE sessions SET outcome = 'interrupted', ended = min(?2, max(
                     coalesce((SELECT heartbeat FROM runs WHERE id = ?1), 0),
-                    coalesce((SELECT max(max(started), coalesce(max(finished), 0)) FROM calls WHERE run = ?1), 0),
+                    coalesce((SELECT max(max(started), coalesce(max(finished), 0)) FROM call_attempts WHERE run = ?1), 0),
                     coalesce((SELECT max(finished) FROM steps WHERE run = ?1), 0),
                     coalesce((SELECT max(finished) FROM compensations WHERE run = ?1), 0),
                     started))
@@ -140,22 +140,42 @@ extension SQLiteJournal {
     /// other connections) when it has grown past `checkpointThreshold`. It runs on a connection of
     /// its own, so writers on the shared connection are not held up by its flush to disk.
     public func checkpointIfNeeded() {
-        let wal = database.path + "-wal"
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int,
-            size > Self.checkpointThreshold
-        else { return }
+        guard logSize() > Self.checkpointThreshold else { return }
         try? checkpoint()
     }
 
     /// A passive checkpoint on the journal's checkpoint connection.
     public func checkpoint() throws(StoreError) {
-        let connection = try checkpointer.withLock { (opened) throws(StoreError) -> Database in
+        _ = try checkpointConnection().query("PRAGMA wal_checkpoint(PASSIVE)")
+    }
+
+    /// At a run's end: a log past `checkpointThreshold` is copied back into the database and cut to
+    /// nothing, so that a large value the run wrote is in the state folder once, not once more in
+    /// the log (which stays as long as a connection to the file is open, and after a process that
+    /// ends without closing it). Best effort: it gives up at once when another connection reads or
+    /// writes (its connection waits for no lock), and a later run's end tries again.
+    public func truncateLogIfLong() {
+        guard logSize() > Self.checkpointThreshold else { return }
+        _ = try? checkpointConnection().query("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Bytes of the write-ahead log file (0 when there is none), from one `stat` (Foundation's
+    /// file attributes also look up the owner's names).
+    func logSize() -> Int {
+        var info = stat()
+        return stat(database.path + "-wal", &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// The journal's checkpoint connection, opened on first use. It never waits for a lock: a
+    /// passive checkpoint takes none, a truncating one gives up when it cannot have them at once.
+    private func checkpointConnection() throws(StoreError) -> Database {
+        try checkpointer.withLock { (opened) throws(StoreError) -> Database in
             if let opened { return opened }
             let connection = try Database(url: database.url)
+            try connection.execute("PRAGMA busy_timeout = 0")
             opened = connection
             return connection
         }
-        _ = try connection.query("PRAGMA wal_checkpoint(PASSIVE)")
     }
 
     /// The runs whose heartbeat this journal refreshes.

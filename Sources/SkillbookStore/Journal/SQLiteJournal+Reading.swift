@@ -67,7 +67,7 @@ extension SQLiteJournal {
         let rows = try query(
             """
             SELECT step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked
-            FROM calls WHERE run = ?1 ORDER BY id
+            FROM call_attempts WHERE run = ?1 ORDER BY id
             """, [.text(runID)])
         var calls: [JournalCall] = []
         calls.reserveCapacity(rows.count)

@@ -163,21 +163,19 @@ public final class SQLiteJournal: RunJournal {
     }
 
     /// An action's result is committed and flushed to disk before this returns; a read-only
-    /// call's joins its queued start, or is queued itself (see "Writes").
+    /// call's joins its queued start, or is queued itself (see "Writes"). A result whose start is
+    /// written already is inserted once as a row of its own (see `CallResultsMigration`).
     public func callFinished(_ call: CallRecord, output: Value?, error: String?, finished: Date) throws {
         let open = OpenCall(call)
         let result = CallRow.result(output: output, error: error, finished: finished, masked: call.outputMasked)
-        let update = """
-            UPDATE calls SET output = ?2, error = ?3, finished = ?4, masked = ?5,
-                seq = (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = ?6)
-            WHERE id = ?1
-            """
         if !call.hasEffects {
             // Under the database lock, so that a group commit does not take the start meanwhile.
             let queued = try database.locked { (_) throws(StoreError) -> Bool in
                 if deferred.withLock({ $0.finish(open, result: result) }) { return true }
                 guard let rowID = openCalls.withLock({ $0.removeValue(forKey: open) }) else { return false }
-                try later(DeferredQueue.Entry(sql: update, parameters: [.integer(rowID)] + result + [.text(call.runID)]))
+                try later(
+                    DeferredQueue.Entry(
+                        sql: CallRow.insertResult, parameters: CallRow.resultParameters(rowID: rowID, runID: call.runID, result: result)))
                 return true
             }
             if queued { return }
@@ -200,7 +198,7 @@ public final class SQLiteJournal: RunJournal {
                 guard let id = rows.first?[0].intValue else { return }
                 rowID = id
             }
-            try execute(update, [.integer(rowID)] + result + [.text(call.runID)])
+            try execute(CallRow.insertResult, CallRow.resultParameters(rowID: rowID, runID: call.runID, result: result))
         }
     }
 
@@ -267,6 +265,7 @@ public final class SQLiteJournal: RunJournal {
             try closeSessions(result.runID, outcome: status.rawValue, at: finished)
         }
         releaseRun(result.runID)
+        truncateLogIfLong()
     }
 
     // MARK: Sessions
