@@ -52,7 +52,7 @@ run: build
 # second pass, one test at a time: swift-testing runs everything else at once on a cooperative pool
 # of one thread per core, and on a 2-core machine two CPU-heavy tests leave a 0.1 s deadline no
 # thread to fire on. The first pass runs every other suite in parallel.
-TIMED_SUITES := EngineTests|HTTPClientTests|ProcessRunnerTests|WebSummarySkillTests|LineChildTests|DeadlinesTests|WebFetchSkillTests|FailureKindTests|PageSummaryTests|ManualClockTests|ShellRunSkillTests|NotifySendSkillTests|ManifestSkillTests|CrossProcessLockTests|InterruptTests|MCPClientTests|OrphanChildTests|DaemonTests|WorkerTests|WorkerLossTests|MCPServerStatelessTests
+TIMED_SUITES := EngineTests|HTTPClientTests|ProcessRunnerTests|WebSummarySkillTests|LineChildTests|DeadlinesTests|WebFetchSkillTests|FailureKindTests|PageSummaryTests|ManualClockTests|ShellRunSkillTests|NotifySendSkillTests|ManifestSkillTests|CrossProcessLockTests|InterruptTests|MCPClientTests|OrphanChildTests|DaemonTests|WorkerTests|WorkerLossTests|MCPServerStatelessTests|ModelPlanningTests
 
 # Each pass runs under scripts/watchdog.sh: a test that hangs fails the pass after its limit
 # (seconds; each pass takes 1–3 min here) and prints what never finished and every thread's stack.
@@ -90,14 +90,16 @@ model-stop:
 	@scripts/model.sh stop
 
 # The real planner against that model over the plan-shaped request set (a debug build is enough:
-# the time is the model's). SKILLBOOK_EVAL_OFFERS caps the offers per request, SKILLBOOK_EVAL_SAMPLES
-# and SKILLBOOK_EVAL_SECONDS set the planning budget (defaults here 6, 0 and 420: the prebuilt
-# llama.cpp reads a prompt at about 5 tokens a second on this shared, loaded 2-core VM).
+# the time is the model's). SKILLBOOK_EVAL_OFFERS caps the offers per request (default: the
+# planner's own, PromptBuilder.defaultOffers), SKILLBOOK_EVAL_SAMPLES and SKILLBOOK_EVAL_SECONDS set
+# the planning budget (defaults here 1 and 420: llama.cpp on one thread of this shared, loaded 2-core
+# VM reads a prompt at 5-12 tokens a second and writes 1-3), SKILLBOOK_EVAL_ONLY=1,5 runs only those
+# requests, SKILLBOOK_EVAL_DRY=1 (or =prompt) prints each request's offers and prompt without a model.
 eval-agent:
 	@URL=$$(scripts/model.sh url) || { echo "skillbook: no model server runs; start it with 'make model'"; exit 1; }; \
 	$(SWIFT) build --product skillbook-bench && \
-	SKILLBOOK_MODEL_URL=$$URL/v1 SKILLBOOK_MODEL=qwen2.5-coder-1.5b-instruct SKILLBOOK_EVAL_OFFERS=$${SKILLBOOK_EVAL_OFFERS:-6} \
-		SKILLBOOK_EVAL_SAMPLES=$${SKILLBOOK_EVAL_SAMPLES:-0} SKILLBOOK_EVAL_SECONDS=$${SKILLBOOK_EVAL_SECONDS:-420} \
+	SKILLBOOK_MODEL_URL=$$URL/v1 SKILLBOOK_MODEL=qwen2.5-coder-1.5b-instruct \
+		SKILLBOOK_EVAL_SAMPLES=$${SKILLBOOK_EVAL_SAMPLES:-1} SKILLBOOK_EVAL_SECONDS=$${SKILLBOOK_EVAL_SECONDS:-420} \
 		.build/debug/skillbook-bench agent_model
 
 clean:

@@ -43,7 +43,10 @@ extension PlaybookHost {
     /// Asks the configured model for a plan of `request` (layer 3); `nil` when no model is configured.
     public func planWithModel(_ request: String, workspace: AgentWorkspace, clock: Matcher.Clock) async -> Planner.Report? {
         guard let planner = planner(workspace, clock: clock) else { return nil }
-        return await planner.plan(request, offers: workspace.offers(for: request, clock: clock), name: "ask-plan")
+        return await planner.plan(
+            request, offers: workspace.offers(for: request, clock: clock), name: "ask-plan",
+            minSteps: PromptBuilder.minimumSteps(for: request, matcher: workspace.matcher, clock: clock),
+            covering: PromptBuilder.sureTargets(for: request, matcher: workspace.matcher, clock: clock))
     }
 
     /// Makes a route ready to run on the engine, journaled with `trigger` (`ask`, `chat`): a

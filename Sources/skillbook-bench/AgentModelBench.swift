@@ -20,13 +20,17 @@ struct AgentModelBench: Sendable {
     let clock = Matcher.Clock(now: Date(timeIntervalSince1970: 1_796_112_900), timeZone: TimeZone(identifier: "Europe/Berlin")!)
 
     func run(environment: [String: String]) async throws -> [Figure] {
+        if environment["SKILLBOOK_EVAL_DRY"] != nil { return try dryRun(environment: environment) }
         guard let url = environment["SKILLBOOK_MODEL_URL"].flatMap(URL.init(string:)) else {
             FileHandle.standardError.write(Data("agent_model: SKILLBOOK_MODEL_URL is not set (make model prints it); skipped\n".utf8))
             return []
         }
         let path = "Tests/SkillbookAgentTests/Fixtures/plan_requests.json"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw BenchError("cannot read \(path): run from the package root") }
-        let references = (try JSONText.decode(text).arrayValue ?? []).compactMap(ReferencePlan.init)
+        let all = (try JSONText.decode(text).arrayValue ?? []).compactMap(ReferencePlan.init)
+        // SKILLBOOK_EVAL_ONLY=1,5: only those requests (1-based), for tuning.
+        let only = Set((environment["SKILLBOOK_EVAL_ONLY"] ?? "").split(separator: ",").compactMap { Int($0) })
+        let references = only.isEmpty ? all : all.enumerated().filter { only.contains($0.offset + 1) }.map(\.element)
         let (registry, playbooks, library) = try workspace()
         let targets = playbooks.map(RouteTarget.init(playbook:)) + registry.descriptors.map(RouteTarget.init(skill:))
         let offers = playbooks.map(PlanOffer.init(playbook:)) + registry.descriptors.map(PlanOffer.init(skill:))
@@ -37,7 +41,7 @@ struct AgentModelBench: Sendable {
         let checker = PlanChecker(
             registry: registry, library: library, coercion: Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone)),
             playbookInputs: inputs)
-        let limit = environment["SKILLBOOK_EVAL_OFFERS"].flatMap(Int.init) ?? PromptBuilder.maximumOffers
+        let limit = environment["SKILLBOOK_EVAL_OFFERS"].flatMap(Int.init) ?? PromptBuilder.defaultOffers
         let known = Set(registry.descriptors.map(\.id) + playbooks.map(\.name))
 
         var passed = 0, correct = 0, unknown = 0, declines = 0, declinesRight = 0, plans = 0
@@ -51,9 +55,11 @@ struct AgentModelBench: Sendable {
                 budget: PlanningBudget(
                     maxSeconds: Double(environment["SKILLBOOK_EVAL_SECONDS"] ?? "") ?? 300,
                     samples: Int(environment["SKILLBOOK_EVAL_SAMPLES"] ?? "") ?? 2))
-            let chosen = PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock, limit: limit, perClause: 4)
+            let chosen = PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock, limit: limit)
             let start = Date()
-            let report = await planner.plan(reference.request, offers: chosen)
+            let report = await planner.plan(
+                reference.request, offers: chosen, minSteps: PromptBuilder.minimumSteps(for: reference.request, matcher: matcher, clock: clock),
+                covering: PromptBuilder.sureTargets(for: reference.request, matcher: matcher, clock: clock))
             let seconds = Date().timeIntervalSince(start)
             times.append(seconds)
             for answer in client.answers {
@@ -81,7 +87,7 @@ struct AgentModelBench: Sendable {
             case .refused(let why, let diagnostics): shown = "refused: \(why) \(diagnostics)"
             case .failed(let why): shown = "failed: \(why)"
             }
-            let line = "[\(i + 1)/\(references.count)] \(verdict.correct ? "ok " : "BAD") \(String(format: "%.1f", seconds))s calls=\(report.calls) \(reference.request)\n    \(shown)\(verdict.correct ? "" : "\n    why: \(verdict.reason)")\n"
+            let line = "[\(i + 1)/\(references.count)] \(verdict.correct ? "ok " : "BAD") \(String(format: "%.1f", seconds))s calls=\(report.calls) tokens=\(report.tokens) \(reference.request)\n    \(shown)\(verdict.correct ? "" : "\n    why: \(verdict.reason)")\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
         times.sort()
@@ -95,6 +101,39 @@ struct AgentModelBench: Sendable {
             Figure(name: "agent_model_latency_p50", value: percentile(0.5), unit: "s"),
             Figure(name: "agent_model_latency_p95", value: percentile(0.95), unit: "s"),
         ]
+    }
+
+    /// `SKILLBOOK_EVAL_DRY=1`: no model; each request's offers (with the matcher's confidence per
+    /// clause), its prompt and the size of prompt and schema, for tuning the prompt.
+    func dryRun(environment: [String: String]) throws -> [Figure] {
+        let path = "Tests/SkillbookAgentTests/Fixtures/plan_requests.json"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw BenchError("cannot read \(path): run from the package root") }
+        let all = (try JSONText.decode(text).arrayValue ?? []).compactMap(ReferencePlan.init)
+        let only = Set((environment["SKILLBOOK_EVAL_ONLY"] ?? "").split(separator: ",").compactMap { Int($0) })
+        let references = only.isEmpty ? all : all.enumerated().filter { only.contains($0.offset + 1) }.map(\.element)
+        let (registry, playbooks, _) = try workspace()
+        let targets = playbooks.map(RouteTarget.init(playbook:)) + registry.descriptors.map(RouteTarget.init(skill:))
+        let offers = playbooks.map(PlanOffer.init(playbook:)) + registry.descriptors.map(PlanOffer.init(skill:))
+        let matcher = Matcher(targets: targets)
+        let limit = environment["SKILLBOOK_EVAL_OFFERS"].flatMap(Int.init) ?? PromptBuilder.defaultOffers
+        let prompt = PromptBuilder(now: clock.now, timeZone: clock.timeZone)
+        var out = ""
+        for (i, reference) in references.enumerated() {
+            let chosen = PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock, limit: limit)
+                .map { $0.trimmed(for: reference.request) }
+            let messages = prompt.messages(request: reference.request, offers: chosen)
+            let schema = JSONText.encode(PlanSchema.responseFormat(chosen))
+            let missing = reference.steps.map(\.skill).filter { skill in !chosen.contains { $0.name == skill } }
+            out += "[\(i + 1)] \(reference.request)\n  offers: \(chosen.map(\.name).joined(separator: ", "))"
+            out += missing.isEmpty ? "\n" : "\n  MISSING: \(missing.joined(separator: ", "))\n"
+            for clause in CompoundSplitterProbe.clauses(reference.request, matcher: matcher, clock: clock) { out += "  clause \(clause)\n" }
+            out += "  sure: \(PromptBuilder.sureTargets(for: reference.request, matcher: matcher, clock: clock).map(\.target))\n"
+            out += "  steps at least \(PromptBuilder.minimumSteps(for: reference.request, matcher: matcher, clock: clock))\n"
+            out += "  prompt \(messages.map(\.content.count).reduce(0, +)) chars (user \(messages.last?.content.count ?? 0)), schema \(schema.count) chars\n"
+            if environment["SKILLBOOK_EVAL_DRY"] == "prompt" { out += messages.map { "  --- \($0.role.rawValue)\n\($0.content)\n" }.joined() }
+        }
+        FileHandle.standardError.write(Data(out.utf8))
+        return []
     }
 
     /// The shipped skills (built-in and `Skills/`), the playbooks of `Playbooks/`, and a library over them.
@@ -133,5 +172,15 @@ final class RecordingClient: ChatCompletions {
         let response = try await base.complete(request)
         if let answer = try? PlanParser.parse(response) { recorded.withLock { $0.append(answer) } }
         return response
+    }
+}
+
+/// The matcher's top three per clause of a request, as text.
+enum CompoundSplitterProbe {
+    static func clauses(_ request: String, matcher: Matcher, clock: Matcher.Clock) -> [String] {
+        PromptBuilder.clauses(of: request).map { clause in
+            let top = matcher.rank(clause, clock: clock).prefix(3).map { "\($0.target) \(String(format: "%.2f", $0.confidence))" }
+            return "'\(clause)': \(top.joined(separator: ", "))"
+        }
     }
 }

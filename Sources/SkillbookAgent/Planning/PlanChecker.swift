@@ -47,11 +47,17 @@ public struct PlanChecker: Sendable {
         let loaded = PlaybookLoader(registry: registry, library: library).load(text, file: file)
         var kinds: [String: SkillDescriptor.Kind] = [:]
         var fields: [String: [String]] = [:]
+        var types: [String: [String: ExprType]] = [:]
+        var parameters: [String: Schema] = [:]
         for descriptor in registry.descriptors {
+            let offer = PlanOffer(skill: descriptor)
             kinds[descriptor.id] = descriptor.kind
-            fields[descriptor.id] = PlanOffer.paths(of: descriptor.output)
+            fields[descriptor.id] = offer.outputFields
+            types[descriptor.id] = offer.outputTypes
+            parameters[descriptor.id] = offer.parameters
         }
-        let diagnostics = loaded.diagnostics + PlanLint.lint(coerced, kinds: kinds, fields: fields)
+        let lint = PlanLint.lint(coerced, kinds: kinds, fields: fields, types: types, parameters: parameters, request: description)
+        let diagnostics = loaded.diagnostics + lint
         return Checked(plan: coerced, text: text, playbook: loaded.playbook, diagnostics: diagnostics)
     }
 

@@ -7,8 +7,13 @@ public import SkillbookCore
 /// - a `|` filter inside `${{ }}`: "no | filters; use join(list, sep)".
 public enum PlanLint {
     /// `kinds`: each skill's kind, by id (an unknown id is left to the checker); `fields`: each
-    /// skill's output fields as reference paths, named in the message of an unused query.
-    public static func lint(_ plan: Plan, kinds: [String: SkillDescriptor.Kind], fields: [String: [String]] = [:]) -> [Diagnostic] {
+    /// skill's output fields as reference paths, named in the message of an unused query;
+    /// `types`: their types and `parameters`: each skill's parameter schema, from which the message
+    /// suggests one reference to write (a later step's text that is not in `request` first).
+    public static func lint(
+        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], fields: [String: [String]] = [:], types: [String: [String: ExprType]] = [:],
+        parameters: [String: Schema] = [:], request: String = ""
+    ) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let ids = Set(plan.steps.map(\.id))
         for (i, step) in plan.steps.enumerated() {
@@ -31,15 +36,52 @@ public enum PlanLint {
                 later.with.contains { _, value in strings(in: value).contains { $0.contains("steps.\(step.id).") } }
             }
             if !used {
-                diagnostics.append(
-                    .error(
+                let listed = fields[step.target].map { " (FIELD: \($0.joined(separator: ", ")))" } ?? ""
+                let suggestion = suggest(
+                    for: step, fields: fields[step.target] ?? [], types: types[step.target] ?? [:], later: plan.steps[(i + 1)...],
+                    parameters: parameters, request: request)
+                let message =
+                    if let suggestion {
+                        "step '\(step.id)' (\(step.target)) is a query whose output no later step uses; pass it on, "
+                            + "as in \"\(suggestion.parameter)\": \"${{ steps.\(step.id).output.\(suggestion.field) }}\" in step '\(suggestion.step)'"
+                            + listed + ", or leave the step out"
+                    } else {
                         "step '\(step.id)' (\(step.target)) is a query whose output no later step uses; "
-                            + "pass it on with ${{ steps.\(step.id).output.FIELD }}"
-                            + (fields[step.target].map { " (FIELD: \($0.joined(separator: ", ")))" } ?? "") + " or leave the step out",
-                        path: "steps[\(i)]"))
+                            + "pass it on with ${{ steps.\(step.id).output.FIELD }}" + listed + " or leave the step out"
+                    }
+                diagnostics.append(.error(message, path: "steps[\(i)]"))
             }
         }
         return diagnostics
+    }
+
+    /// A reference to `query`'s output for a later step: the parameter is a plain text of a later
+    /// step, one not found in the request first (the model wrote it instead of passing data on);
+    /// the field is one of the query's whose type the parameter accepts, the same-named one first,
+    /// then a text other than an address, path or id.
+    static func suggest(
+        for query: Plan.Step, fields: [String], types: [String: ExprType], later: ArraySlice<Plan.Step>, parameters: [String: Schema],
+        request: String
+    ) -> (step: String, parameter: String, field: String)? {
+        let folded = request.lowercased()
+        var options: [(step: String, parameter: String, field: String, invented: Bool)] = []
+        for step in later where !step.isPlaybook {
+            guard let schema = parameters[step.target] else { continue }
+            for (name, property) in schema.properties
+            where property.type == .string && property.format == nil && property.enumValues == nil {
+                let text = step.with[name]?.stringValue
+                if let text, text.contains("${{") { continue }
+                let fitting = fields.filter { (types[$0] ?? .any).isAssignable(to: property) }
+                let plain = fitting.filter { field in
+                    types[field] == .string && !["url", "path", "id", "status", "language"].contains(field)
+                }
+                guard let field = fitting.first(where: { $0 == name }) ?? plain.first ?? fitting.first else { continue }
+                let invented = text.map { !folded.contains($0.lowercased()) } ?? false
+                options.append((step.id, name, field, invented))
+            }
+        }
+        let best = options.first(where: \.invented) ?? options.first
+        return best.map { ($0.step, $0.parameter, $0.field) }
     }
 
     static func strings(in value: Value) -> [String] {

@@ -37,12 +37,21 @@ public struct Planner: Sendable {
         public var tokens: Int
     }
 
-    public func plan(_ request: String, offers: [PlanOffer], name: String = "plan") async -> Report {
+    /// `minSteps`: the plan's least number of steps (`PromptBuilder.minimumSteps`: one per clause the
+    /// matcher takes); `covering`: clauses and the target each must be planned with
+    /// (`PromptBuilder.sureTargets`) — a plan without one of them fails like a checker error, so a
+    /// model cannot drop "… and save it as a note".
+    public func plan(
+        _ request: String, offers given: [PlanOffer], name: String = "plan", minSteps: Int = 1,
+        covering: [(clause: String, target: String)] = []
+    ) async -> Report {
+        let offers = given.map { $0.trimmed(for: request) }
         let clock = ContinuousClock()
         let start = clock.now
         var calls = 0
         var tokens = 0
-        let format = PlanSchema.responseFormat(offers)
+        let format = PlanSchema.responseFormat(
+            offers, minSteps: minSteps, maxSteps: Self.maxSteps(for: request, cap: budget.maxSteps))
         let messages = prompt.messages(request: request, offers: offers)
 
         enum Step {
@@ -90,7 +99,12 @@ public struct Planner: Sendable {
                 return .done(.question(question))
             case .plan(let plan):
                 let checked = checker.check(plan, name: name, description: request)
-                if checked.passes { return .done(.plan(checked)) }
+                let targets = Set(plan.steps.map(\.target))
+                let uncovered = covering.filter { !targets.contains($0.target) }.map { clause, target in
+                    "the request's '\(clause)' is for \(target), which no step uses; add a step with \"skill\": \"\(target)\""
+                }
+                if checked.passes && uncovered.isEmpty { return .done(.plan(checked)) }
+                if checked.passes { return .failedCheck(answer: answerText, problems: uncovered) }
                 let problems = checked.diagnostics.filter { $0.severity == .error }.map { $0.path.map { p in "\(p): " } ?? "" }
                 let messages = checked.diagnostics.filter { $0.severity == .error }.map(\.message)
                 return .failedCheck(answer: answerText, problems: zip(problems, messages).map { $0 + $1 })
@@ -129,6 +143,12 @@ public struct Planner: Sendable {
                 outcome: .refused("the model's plan did not pass the checker after a repair", diagnostics: problems), calls: calls,
                 tokens: tokens)
         }
+    }
+
+    /// A plan has at most one step more than the request has clauses ("… and …", "…然后…"): room
+    /// for one step that passes data between two, none for a run of invented steps.
+    public static func maxSteps(for request: String, cap: Int) -> Int {
+        max(1, min(cap, CompoundSplitter.clauses(of: request).count + 1))
     }
 
     static func seconds(_ value: Double) -> String {

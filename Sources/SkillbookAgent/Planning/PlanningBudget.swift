@@ -11,10 +11,13 @@ public struct PlanningBudget: Sendable, Hashable {
     public var sampleTemperature: Double
     /// `max_tokens` of each answer.
     public var maxAnswerTokens: Int
+    /// Steps a plan may have at most (the answer schema's `maxItems` is the lesser of this and one
+    /// more than the request's clauses).
+    public var maxSteps: Int
 
     public init(
         maxCalls: Int = 5, maxTokens: Int = 40_000, maxSeconds: Double = 120, samples: Int = 2, sampleTemperature: Double = 0.8,
-        maxAnswerTokens: Int = 512
+        maxAnswerTokens: Int = 300, maxSteps: Int = 8
     ) {
         self.maxCalls = maxCalls
         self.maxTokens = maxTokens
@@ -22,5 +25,6 @@ public struct PlanningBudget: Sendable, Hashable {
         self.samples = samples
         self.sampleTemperature = sampleTemperature
         self.maxAnswerTokens = maxAnswerTokens
+        self.maxSteps = maxSteps
     }
 }

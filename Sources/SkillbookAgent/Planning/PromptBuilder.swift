@@ -8,6 +8,9 @@ public import SkillbookCore
 public struct PromptBuilder: Sendable {
     /// At most this many skills and playbooks are offered.
     public static let maximumOffers = 20
+    /// Offers when the matcher is unsure of a clause (`choose`'s default `limit`): every offer
+    /// lengthens a prompt that a small local model reads at a few tokens a second.
+    public static let defaultOffers = 8
 
     public var now: Date
     public var timeZone: TimeZone
@@ -19,48 +22,97 @@ public struct PromptBuilder: Sendable {
         self.redactor = redactor
     }
 
-    /// The offers for a request, at most `limit`: for a request of several clauses ("… and then …",
-    /// "…然后…") the best `perClause` targets of each clause first, taken in turns, so every
-    /// clause's skill is offered; then the targets the matcher scores highest for the whole request.
+    /// The offers for a request, at most `limit`. Each clause of the request ("… and then …",
+    /// "…然后…"; the whole request when it has one) contributes its best target alone when the
+    /// matcher is sure of it (it reaches `thresholds.accept` and leads the runner-up by
+    /// `thresholds.margin`), else its best `perClause`, taken in turns so every clause's skill is
+    /// offered; then up to `extra` targets the matcher scores highest for the whole request; then
+    /// any adapter (`isAdapter`: a list in, a text out, such as text.join) when an offer gives a list
+    /// and another takes a text, since a text parameter can refer only to a text.
+    /// Fewer offers make a shorter prompt, which a small local model reads at a few tokens a second.
     public static func choose(
-        _ offers: [PlanOffer], for request: String, matcher: Matcher, clock: Matcher.Clock, limit: Int = maximumOffers,
-        perClause: Int = 3
+        _ offers: [PlanOffer], for request: String, matcher: Matcher, clock: Matcher.Clock, limit: Int = defaultOffers,
+        perClause: Int = 2, extra: Int = 2
     ) -> [PlanOffer] {
         let byName = Dictionary(offers.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        let ranked = matcher.rank(request, clock: clock).compactMap { byName[$0.target] }
+        let ranked = matcher.rank(request, clock: clock).filter { byName[$0.target] != nil }
         guard !ranked.isEmpty else { return Array(offers.prefix(limit)) }
         var names: [String] = []
-        let clauses = CompoundSplitter.clauses(of: request)
-        if clauses.count > 1 {
-            let lists = clauses.map { matcher.rank($0, clock: clock).compactMap { byName[$0.target]?.name } }
-            for turn in 0..<perClause {
-                for list in lists where turn < list.count && !names.contains(list[turn]) { names.append(list[turn]) }
+        let lists = clauses(of: request).map { clause -> [String] in
+            let list = matcher.rank(clause, clock: clock).filter { byName[$0.target] != nil }
+            guard let best = list.first else { return [] }
+            let runnerUp = list.count > 1 ? list[1].confidence : 0
+            if best.confidence >= matcher.thresholds.accept, best.confidence - runnerUp >= matcher.thresholds.margin {
+                return [best.target]
             }
+            return list.prefix(perClause).map(\.target)
         }
-        for offer in ranked where !names.contains(offer.name) { names.append(offer.name) }
+        for turn in 0..<perClause {
+            for list in lists where turn < list.count && !names.contains(list[turn]) { names.append(list[turn]) }
+        }
+        let total = min(limit, names.count + extra)
+        for candidate in ranked where names.count < total && !names.contains(candidate.target) { names.append(candidate.target) }
+        let chosen = names.compactMap { byName[$0] }
+        if chosen.contains(where: \.givesList), chosen.contains(where: \.takesText) {
+            for adapter in offers where adapter.isAdapter && !names.contains(adapter.name) { names.append(adapter.name) }
+        }
         return Array(names.prefix(limit).compactMap { byName[$0] })
     }
 
+    /// The clauses whose best target the matcher is sure of (it reaches `accept` and leads the
+    /// runner-up by `margin`), with that target: a plan must use each (`Planner`'s `covering`), so
+    /// "… and save it as a note" cannot be dropped.
+    public static func sureTargets(for request: String, matcher: Matcher, clock: Matcher.Clock) -> [(clause: String, target: String)] {
+        clauses(of: request).compactMap { clause in
+            let list = matcher.rank(clause, clock: clock)
+            guard let best = list.first else { return nil }
+            let runnerUp = list.count > 1 ? list[1].confidence : 0
+            guard best.confidence >= matcher.thresholds.accept, best.confidence - runnerUp >= matcher.thresholds.margin else { return nil }
+            return (clause, best.target)
+        }
+    }
+
+    /// The least number of steps a plan for `request` has: one for each clause whose best target
+    /// reaches the matcher's acceptance ("summarize X" and "save it as a note": two).
+    public static func minimumSteps(for request: String, matcher: Matcher, clock: Matcher.Clock) -> Int {
+        let taken = clauses(of: request).filter { clause in
+            (matcher.rank(clause, clock: clock).first?.confidence ?? 0) >= matcher.thresholds.accept
+        }
+        return max(1, taken.count)
+    }
+
+    /// The clauses of a request as the matcher splits it ("… and then …", "…然后…").
+    public static func clauses(of request: String) -> [String] {
+        CompoundSplitter.clauses(of: request)
+    }
+
     static let rules = """
-        You turn a request into a plan of steps for Skillbook. Use only the skills and playbooks listed. \
-        Answer with one JSON object and nothing else: {"steps": [STEP, ...]} where STEP is \
-        {"id": ID, "skill": SKILL_ID, "with": {PARAMETER: VALUE, ...}} (or "playbook": NAME instead of "skill"), \
-        ID is lowercase letters, digits and _, unique. Give every parameter marked required. \
-        Copy paths, addresses, titles and other values from the request exactly. \
-        When the request is unclear or nothing listed fits, answer {"question": "what you need to know"}.
-        References: to pass an earlier step's output to a later step, the whole parameter value is exactly \
-        ${{ steps.ID.output.FIELD }} with FIELD one of that step's output fields below (items.*.path is the \
-        list of every item's path). Nothing else goes inside ${{ }}: no text around it, no {{ }} without $, no | filters. \
-        A step that reads something (a query) is there to feed a later step: that later step refers to its output.
-        Dates: a date parameter is YYYY-MM-DD, a date-time YYYY-MM-DDTHH:MM:SS+HH:MM; words like tomorrow 9am are also accepted.
+        You turn a request into a plan of steps for Skillbook, using only the skills and playbooks listed. \
+        Answer with JSON only, on one line (no line breaks, no indentation): {"steps": [STEP, ...]} where STEP is \
+        {"skill": SKILL, "with": {PARAMETER: VALUE, ...}} ("playbook": NAME instead of "skill" for a playbook). \
+        The steps are named s1, s2, s3 ... in order. \
+        Give every parameter marked *; leave out the others unless the request gives them. \
+        Copy paths, addresses, titles and other values from the request exactly.
+        References: to pass an earlier step's output to a later step, the whole value is exactly \
+        ${{ steps.sN.output.FIELD }}, sN that earlier step and FIELD one of its outputs (items.*.path is the list of every item's path). \
+        Nothing else goes inside ${{ }}: no text around it, no {{ }} without $, no | filters. \
+        A step that reads something (a query) feeds a later step, which refers to its output.
+        Dates: a date is YYYY-MM-DD, a date-time YYYY-MM-DDTHH:MM:SS+HH:MM; words like tomorrow 9am are also accepted.
+        When nothing listed does what the request asks, or it is unclear, answer {"question": "what you need to know"}.
         """
 
+    /// The system message (the rules, the same for every request, so a server that caches prompts
+    /// reads it once) and the user message: the date when an offer takes a date, the offers, the request.
     public func messages(request: String, offers: [PlanOffer]) -> [ChatMessage] {
-        var user = "Now: \(DateParser.formatDateTime(now, timeZone: timeZone)) (\(weekday), time zone \(timeZone.identifier)). "
-        user += "Today is \(DateParser.formatDate(now, timeZone: timeZone)); tomorrow is \(DateParser.formatDate(now.addingTimeInterval(86_400), timeZone: timeZone)).\n\n"
-        user += "Skills and playbooks:\n"
-        for offer in offers.prefix(Self.maximumOffers) { user += describe(offer) }
-        user += "\nRequest: \(redactor.redact(request))"
+        let shown = Array(offers.prefix(Self.maximumOffers))
+        var user = ""
+        if shown.contains(where: \.takesDate) {
+            user += "Now: \(DateParser.formatDateTime(now, timeZone: timeZone)) (\(weekday), \(timeZone.identifier)). "
+            user += "Today is \(DateParser.formatDate(now, timeZone: timeZone)); tomorrow is \(DateParser.formatDate(now.addingTimeInterval(86_400), timeZone: timeZone)).\n"
+        }
+        user += "Skills and playbooks (* required):\n"
+        for offer in shown { user += describe(offer) }
+        user += "Request: \(redactor.redact(request))"
         return [ChatMessage(.system, Self.rules), ChatMessage(.user, user)]
     }
 
@@ -81,17 +133,71 @@ public struct PromptBuilder: Sendable {
         return String(text[..<end]) + (text[end] == "。" ? "。" : ".")
     }
 
+    /// `- skill ID (kind): first sentence`, then `  with: name* (type); …` and `  output: a, b, items.*.path`.
+    /// What a target does, in its summary's first sentence, without parentheses and without the
+    /// "and returns { … }" part the output line lists.
+    public static func gist(_ summary: String) -> String {
+        var text = firstSentence(summary.split(separator: "\n").joined(separator: " "))
+        while let open = text.range(of: " ("), let close = text[open.upperBound...].firstIndex(of: ")") {
+            text.removeSubrange(open.lowerBound...close)
+        }
+        while let such = text.range(of: " such as ") {
+            let rest = text[such.upperBound...]
+            let end =
+                rest.indices.first { i in
+                    let next = rest.index(after: i)
+                    return ",;.".contains(rest[i]) && (next == rest.endIndex || rest[next] == " ")
+                } ?? text.endIndex
+            text.removeSubrange(such.lowerBound..<end)
+        }
+        for marker in [" and returns ", " returns {"] {
+            guard let cut = text.range(of: marker) else { continue }
+            text = String(text[..<cut.lowerBound])
+            while text.hasSuffix(",") || text.hasSuffix(" ") { text.removeLast() }
+            text += "."
+        }
+        return text
+    }
+
     func describe(_ offer: PlanOffer) -> String {
-        let summary = Self.firstSentence(offer.summary.split(separator: "\n").joined(separator: " "))
+        let summary = Self.gist(offer.summary)
         var text = "- \(offer.layer == .skill ? "skill" : "playbook") \(offer.name) (\(offer.kind.rawValue)): \(summary)\n"
         let parameters = offer.parameters.properties.map { name, schema in
             var type = schema.typeDescription
             if let format = schema.format { type += ", \(format)" }
             if let values = schema.enumValues?.compactMap(\.stringValue) { type += ", one of \(values.joined(separator: "|"))" }
-            return "\(name) (\(type)\(offer.required.contains(name) ? ", required" : ""))"
+            return "\(name)\(offer.required.contains(name) ? "*" : "") (\(type))"
         }
-        text += "  parameters: \(parameters.isEmpty ? "none" : parameters.joined(separator: "; "))\n"
+        text += "  with: \(parameters.isEmpty ? "nothing" : parameters.joined(separator: "; "))\n"
         text += "  output: \(offer.outputFields.isEmpty ? "none" : offer.outputFields.joined(separator: ", "))\n"
         return text
+    }
+}
+
+extension PlanOffer {
+    /// A query with an output field that is a list of scalars (`items.*.path`, `matches`).
+    var givesList: Bool {
+        kind == .query && outputTypes.values.contains { type in
+            if case .array(let element) = type { return element == .string || element == .integer || element == .number }
+            return false
+        }
+    }
+
+    /// Some parameter is a text.
+    var takesText: Bool { parameters.properties.contains { $0.schema.type == .string } }
+
+    /// A query that turns a list of anything into a text: a required list parameter whose items
+    /// may be of any type, and a text output field (text.join).
+    var isAdapter: Bool {
+        kind == .query && outputTypes.values.contains(.string)
+            && parameters.properties.contains { property in
+                required.contains(property.name) && property.schema.type == .array
+                    && property.schema.items.map { ExprType(schema: $0) == .any } ?? true
+            }
+    }
+
+    /// Whether a parameter is a date or a date-time (the prompt then states today's date).
+    var takesDate: Bool {
+        parameters.properties.contains { $0.schema.format == "date" || $0.schema.format == "date-time" }
     }
 }

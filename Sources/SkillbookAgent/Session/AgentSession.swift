@@ -74,7 +74,9 @@ public final class AgentSession {
         guard let planner else { return }
         phase = .planning
         let chosen = PromptBuilder.choose(offers, for: request, matcher: matcher, clock: clock)
-        let report = await planner.plan(request, offers: chosen)
+        let report = await planner.plan(
+            request, offers: chosen, minSteps: PromptBuilder.minimumSteps(for: request, matcher: matcher, clock: clock),
+            covering: PromptBuilder.sureTargets(for: request, matcher: matcher, clock: clock))
         switch report.outcome {
         case .plan(let checked):
             pending = PendingRun(layer: .plan, target: nil, plan: checked)

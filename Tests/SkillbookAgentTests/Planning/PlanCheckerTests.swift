@@ -41,6 +41,21 @@ import Testing
         #expect(checked.diagnostics.map(\.message) == ["step 'ls' (files.list) is a query whose output no later step uses; pass it on with ${{ steps.ls.output.FIELD }} (FIELD: items, items.*.path, items.*.size, items.*.modified, count, truncated) or leave the step out"])
     }
 
+    @Test func anUnusedQuerySuggestsTheReferenceToWriteWhereTheModelInventedAText() {
+        let plan = Plan(steps: [
+            Plan.Step(id: "ws", target: "web.summary", with: ["url": "https://example.com"]),
+            Plan.Step(id: "note", target: "notes.create", with: ["title": "Example", "body": "This is a summary of the page."]),
+        ])
+        let checked = shippedChecker.check(plan, description: "summarize https://example.com and save it as a note")
+        #expect(!checked.passes)
+        // "Example" is in the request (example.com), the body is not: the suggestion is for the body,
+        // with a text field of web.summary (not url: an address).
+        #expect(
+            checked.diagnostics.map(\.message) == [
+                "step 'ws' (web.summary) is a query whose output no later step uses; pass it on, as in \"body\": \"${{ steps.ws.output.title }}\" in step 'note' (FIELD: url, status, title, description, first_paragraph, links_count, links, links.*.url, links.*.text, language, truncated), or leave the step out"
+            ])
+    }
+
     @Test func anUnknownSkillIsReportedWithASuggestion() {
         let checked = shippedChecker.check(Plan(steps: [Plan.Step(id: "a", target: "notes.craete", with: ["title": "x"])]))
         #expect(!checked.passes)

@@ -30,12 +30,18 @@ import Testing
             }
             let checked = shippedChecker.check(plan)
             #expect(checked.passes, "\(reference.request): \(checked.diagnostics.map(\.message))")
-            let offered = PromptBuilder.choose(
-                Array(shippedOffers.values), for: reference.request, matcher: shippedMatcher, clock: berlinClock, limit: 10, perClause: 4
-            ).map(\.name)
+            let offered = PromptBuilder.choose(Array(shippedOffers.values), for: reference.request, matcher: shippedMatcher, clock: berlinClock)
+                .map(\.name)
             for step in reference.steps {
-                #expect(offered.contains(step.skill), "\(reference.request): \(step.skill) not in the top 8 offers \(offered)")
+                #expect(offered.contains(step.skill), "\(reference.request): \(step.skill) not in the offers \(offered)")
             }
+            // What the planner demands of a model's plan, the reference meets: its step count and a
+            // step for every clause the matcher is sure of.
+            let least = PromptBuilder.minimumSteps(for: reference.request, matcher: shippedMatcher, clock: berlinClock)
+            let most = Planner.maxSteps(for: reference.request, cap: PlanningBudget().maxSteps)
+            #expect((least...most).contains(reference.steps.count), "\(reference.request): \(reference.steps.count) steps, not \(least)…\(most)")
+            let sure = PromptBuilder.sureTargets(for: reference.request, matcher: shippedMatcher, clock: berlinClock).map(\.target)
+            #expect(Set(sure).isSubset(of: reference.steps.map(\.skill)), "\(reference.request): \(sure)")
         }
     }
 
@@ -69,7 +75,7 @@ import Testing
 
     @Test func summariesAreCutToTheirFirstSentence() {
         let messages = berlinPrompt.messages(request: "list files", offers: offers("files.list", "notes.create"))
-        #expect(messages[1].content.contains("- skill notes.create (action): Saves a new note with a title, an optional body and optional tags, and returns its { id, title }.\n"))
+        #expect(messages[1].content.contains("- skill notes.create (action): Saves a new note with a title, an optional body and optional tags.\n"))
         #expect(!messages[1].content.contains("Undoing it deletes the note"))
     }
 }

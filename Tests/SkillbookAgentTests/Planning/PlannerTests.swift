@@ -16,6 +16,54 @@ import Testing
         #expect(model.requests.map(\.temperature) == [0, 0.8, 0.8])
         #expect(model.requests.allSatisfy { $0.messages.count == 2 })
         #expect(report.tokens == 300)
+        // Two clauses: at most three steps, in the schema every request carries.
+        let schema = model.requests.first?.responseFormat?["json_schema"]?["schema"]
+        #expect(schema?["anyOf"]?.arrayValue?[0]["properties"]?["steps"]?["maxItems"] == 3)
+        #expect(model.requests.allSatisfy { $0.maxTokens == 300 })
+    }
+
+    @Test func stepsWithoutIdsAreNamedInOrderAndTheirReferencesResolve() async {
+        // The answer schema has no `id`: the model writes none, and refers to steps as s1, s2….
+        let answer = #"{"steps":[{"skill":"web.summary","with":{"url":"https://example.com"}},{"skill":"notes.create","with":{"title":"${{ steps.s1.output.title }}"}}]}"#
+        let model = ScriptedModel(contents: [answer])
+        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
+        let report = await planner.plan("summarize https://example.com and save it", offers: offers("web.summary", "notes.create"), minSteps: 2)
+        guard case .plan(let checked) = report.outcome else {
+            Issue.record("not a plan: \(report.outcome)")
+            return
+        }
+        #expect(checked.plan.steps.map(\.id) == ["s1", "s2"])
+        #expect(checked.playbook != nil)
+        let steps = model.requests.first?.responseFormat?["json_schema"]?["schema"]?["anyOf"]?.arrayValue?[0]["properties"]?["steps"]
+        #expect(steps?["minItems"] == 2)
+        #expect(steps?["items"]?["anyOf"]?.arrayValue?.allSatisfy { $0["properties"]?["id"] == nil && $0["required"] == ["skill", "with"] } == true)
+    }
+
+    @Test func aPlanThatDropsAClauseTheMatcherIsSureOfIsSampledAgain() async {
+        let request = "summarize https://example.com and save it as a note"
+        let covering = PromptBuilder.sureTargets(for: request, matcher: shippedMatcher, clock: berlinClock)
+        #expect(covering.map(\.clause) == ["summarize https://example.com", "save it as a note"])
+        #expect(covering.map(\.target) == ["web.summary", "notes.create"])
+        let dropped = #"{"steps":[{"skill":"web.summary","with":{"url":"https://example.com"}}]}"#
+        let model = ScriptedModel(contents: [dropped, ModelPlanningTests.good])
+        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt, budget: PlanningBudget(samples: 1))
+        let report = await planner.plan(request, offers: offers("web.summary", "notes.create"), covering: covering)
+        guard case .plan(let checked) = report.outcome else {
+            Issue.record("not a plan: \(report.outcome)")
+            return
+        }
+        #expect(checked.plan.steps.map(\.target) == ["web.summary", "notes.create"])
+        #expect(model.requests.map(\.temperature) == [0, 0.8])
+        // Dropped twice: the repair is told which clause no step does.
+        let twice = ScriptedModel(contents: [dropped, dropped, dropped])
+        let refused = await Planner(client: twice, checker: shippedChecker, prompt: berlinPrompt, budget: PlanningBudget(samples: 1))
+            .plan(request, offers: offers("web.summary", "notes.create"), covering: covering)
+        guard case .refused(_, let diagnostics) = refused.outcome else {
+            Issue.record("not refused: \(refused.outcome)")
+            return
+        }
+        #expect(diagnostics == [#"the request's 'save it as a note' is for notes.create, which no step uses; add a step with "skill": "notes.create""#])
+        #expect(twice.requests.last?.messages.last?.content.contains("no step uses") == true)
     }
 
     @Test func aTransportFailureEndsPlanningAtOnce() async {

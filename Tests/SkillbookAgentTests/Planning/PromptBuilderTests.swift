@@ -4,21 +4,42 @@ import SkillbookCore
 import Testing
 
 @Suite struct PromptBuilderTests {
-    @Test func thePromptStatesTheDateTheSkillsAndTheReferenceRuleOnce() throws {
+    @Test func thePromptListsTheSkillsAndTheReferenceRuleOnce() throws {
         let messages = berlinPrompt.messages(request: "summarize https://example.com and save it as a note", offers: offers("web.summary", "notes.create"))
         #expect(messages.map(\.role) == [.system, .user])
         let user = messages[1].content
-        #expect(user.hasPrefix("Now: 2026-12-01T09:15:00+01:00 (Tuesday, time zone Europe/Berlin). Today is 2026-12-01; tomorrow is 2026-12-02.\n"))
-        #expect(user.contains("- skill notes.create (action): Saves a new note"))
-        #expect(user.contains("  parameters: title (string, required); body (string); tags (array of string)\n"))
+        // No date parameter offered: no date line (the prompt is read at a few tokens a second).
+        #expect(user.hasPrefix("Skills and playbooks (* required):\n- skill web.summary (query): Reads a web page.\n"))
+        #expect(user.contains("- skill notes.create (action): Saves a new note with a title, an optional body and optional tags.\n"))
+        #expect(user.contains("  with: title* (string); body (string); tags (array of string)\n"))
         #expect(user.contains("  output: url, status, title, description, first_paragraph, links_count, links, links.*.url, links.*.text, language, truncated\n"))
         #expect(user.hasSuffix("\nRequest: summarize https://example.com and save it as a note"))
         let all = messages.map(\.content).joined()
         #expect(all.components(separatedBy: "References:").count == 2)
         #expect(all.contains("no | filters"))
+        #expect(messages[0].content.contains("on one line (no line breaks, no indentation)"))
         // Formats, not copyable plans: no step names a real skill in the rules.
         #expect(!messages[0].content.contains("web.summary"))
         #expect(!messages[0].content.contains("notes.create"))
+    }
+
+    @Test func theDateIsStatedWhenAnOfferTakesADate() {
+        let messages = berlinPrompt.messages(request: "remind me tomorrow to call Anna", offers: offers("reminders.create"))
+        #expect(
+            messages[1].content.hasPrefix(
+                "Now: 2026-12-01T09:15:00+01:00 (Tuesday, Europe/Berlin). Today is 2026-12-01; tomorrow is 2026-12-02.\n"
+                    + "Skills and playbooks (* required):\n- skill reminders.create (action): "))
+        #expect(messages[1].content.contains("  with: title* (string); due (string, date-time); notes (string)\n"))
+    }
+
+    @Test func theSummaryIsCutToWhatTheTargetDoes() {
+        #expect(
+            PromptBuilder.gist("Reads a web page (http or https, at most 5 MiB of it) and returns { url, title }: the final address. More.")
+                == "Reads a web page.")
+        #expect(PromptBuilder.gist("Saves a note with a title, an optional body, and returns its { id }.") == "Saves a note with a title, an optional body.")
+        #expect(PromptBuilder.gist("Lists notes。然后更多") == "Lists notes。")
+        // An example in a summary is copied by a small model ("glob": "*.pdf"): it is left out.
+        #expect(PromptBuilder.gist("Lists files whose name matches a glob such as *.pdf, and more.") == "Lists files whose name matches a glob, and more.")
     }
 
     @Test func secretsNeverEnterThePrompt() throws {
@@ -30,13 +51,32 @@ import Testing
         #expect(!all.contains("webhook ("))
     }
 
-    @Test func atMostTwentyOffersChosenByTheMatchersScores() {
-        let all = shippedRegistry.descriptors.map(PlanOffer.init(skill:))
-        #expect(all.count > 20)
-        let chosen = PromptBuilder.choose(all, for: "summarize a web page and save it as a note", matcher: shippedMatcher, clock: berlinClock)
-        #expect(chosen.count == 20)
-        #expect(chosen.prefix(3).map(\.name).contains("web.summary"))
-        let messages = berlinPrompt.messages(request: "x", offers: all)
-        #expect(messages[1].content.components(separatedBy: "\n- skill ").count - 1 == 20)
+    static let all = shippedRegistry.descriptors.map(PlanOffer.init(skill:))
+
+    @Test func aClauseTheMatcherIsSureOfOffersItsTargetAlone() {
+        let chosen = PromptBuilder.choose(Self.all, for: "summarize https://example.com and save it as a note", matcher: shippedMatcher, clock: berlinClock)
+        // Each clause's sure pick, two more for the whole request, and text.join: web.summary gives a
+        // list (links.*.url) and notes.create takes a text, which can refer only to a text.
+        #expect(chosen.prefix(2).map(\.name) == ["web.summary", "notes.create"])
+        #expect(chosen.count == 5)
+        #expect(chosen.last?.name == "text.join")
+    }
+
+    @Test func anUnsureClauseOffersItsBestTwo() {
+        // "save the text to …" reaches no candidate's acceptance: its best two are offered.
+        let chosen = PromptBuilder.choose(
+            Self.all, for: "fetch https://example.org/status.txt and save the text to /tmp/status.txt", matcher: shippedMatcher,
+            clock: berlinClock)
+        let names = chosen.map(\.name)
+        #expect(names.prefix(3) == ["web.fetch", "files.write", "files.list"])
+        #expect(chosen.count <= PromptBuilder.defaultOffers)
+    }
+
+    @Test func atMostTwentyOffersAreListed() {
+        #expect(Self.all.count > 20)
+        let chosen = PromptBuilder.choose(Self.all, for: "do something with my things", matcher: shippedMatcher, clock: berlinClock, limit: 40)
+        #expect(chosen.count <= 40)
+        let messages = berlinPrompt.messages(request: "x", offers: Self.all)
+        #expect(messages[1].content.components(separatedBy: "\n- skill ").count - 1 == PromptBuilder.maximumOffers)
     }
 }
