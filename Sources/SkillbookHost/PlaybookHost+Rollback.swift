@@ -63,20 +63,9 @@ extension PlaybookHost {
             if !plan.maskedOutputs.isEmpty { onNotice(.maskedOutputs(plan.maskedOutputs, rollingBack: true)) }
             // Actions whose result was never recorded cannot be undone: nothing says what they did.
             let unknown = try await uncertainActions(journal, runID, registry: registry)
-            let unrecorded: UnrecordedCalls? =
-                unknown.isEmpty
-                ? nil
-                : UnrecordedCalls(
-                    keys: unknown.map(\.key),
-                    message: "the result of \(unknown.map { $0.described(in: configuration.timeZone) }.joined(separator: "; ")) "
-                        + "was never recorded (its process stopped during the call), so it cannot be undone; check by hand whether it took effect")
-            return PreparedRun(
-                playbook: playbook, inputs: [:], registry: registry, journal: journal, runID: runID,
-                work: .rollback(
-                    completed: RecordedRuns.addingFailedUndoable(plan.completed, calls: timeline.calls, registry: registry),
-                    unrecorded: unrecorded),
-                heldStatus: before.status,
-                workspace: WorkspaceFolder.of(recordedFile: timeline.run.file, fallback: configuration.currentDirectory).path)
+            return preparedRollback(
+                runID, playbook: playbook, registry: registry, journal: journal, completed: plan.completed,
+                timeline: timeline, uncertain: unknown, cause: "its process stopped during the call", heldStatus: before.status)
         } catch {
             try? await journal.release(runID, status: before.status)
             throw HostError(error)
@@ -127,6 +116,29 @@ extension PlaybookHost {
     }
 
     /// Actions whose result was never recorded: nothing says what they did.
+    /// A rollback of a recorded run, ready to execute: its completed calls, and the failed ones a
+    /// rollback also undoes, newest first; the `uncertain` actions (their result was never
+    /// recorded: `cause`) are named in the run's error as not undone.
+    func preparedRollback(
+        _ runID: String, playbook: Playbook, registry: SkillRegistry, journal: any RunJournal, completed: [RecordedCall],
+        timeline: RunTimeline, uncertain: [JournalCall], cause: String, heldStatus: JournalStatus
+    ) -> PreparedRun {
+        let unrecorded: UnrecordedCalls? =
+            uncertain.isEmpty
+            ? nil
+            : UnrecordedCalls(
+                keys: uncertain.map(\.key),
+                message: "the result of \(uncertain.map { $0.described(in: configuration.timeZone) }.joined(separator: "; ")) "
+                    + "was never recorded (\(cause)), so it cannot be undone; check by hand whether it took effect")
+        return PreparedRun(
+            playbook: playbook, inputs: [:], registry: registry, journal: journal, runID: runID,
+            work: .rollback(
+                completed: RecordedRuns.addingFailedUndoable(completed, calls: timeline.calls, registry: registry),
+                unrecorded: unrecorded),
+            heldStatus: heldStatus,
+            workspace: WorkspaceFolder.of(recordedFile: timeline.run.file, fallback: configuration.currentDirectory).path)
+    }
+
     private func uncertainActions(_ journal: any RunJournal, _ runID: String, registry: SkillRegistry) async throws -> [JournalCall] {
         try await RecordedRuns.uncertainCalls(journal, runID, registry: registry).filter { registry[$0.skill]?.descriptor.kind != .query }
     }

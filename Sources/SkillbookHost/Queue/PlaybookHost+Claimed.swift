@@ -87,18 +87,10 @@ extension PlaybookHost {
             try await journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .skip }
         }
         try HostError.journaling { try journal.confirmLease(runID) }
-        let unknown = uncertain.filter { registry[$0.skill]?.descriptor.kind != .query }
-        let unrecorded = UnrecordedCalls(
-            keys: unknown.map(\.key),
-            message: "the result of \(unknown.map { $0.described(in: configuration.timeZone) }.joined(separator: "; ")) "
-                + "was never recorded (its worker died during the call), so it cannot be undone; check by hand whether it took effect")
-        return PreparedRun(
-            playbook: playbook, inputs: [:], registry: registry, journal: journal, runID: runID,
-            work: .rollback(
-                completed: RecordedRuns.addingFailedUndoable(plan.completed, calls: timeline.calls, registry: registry),
-                unrecorded: unrecorded),
-            heldStatus: .interrupted,
-            workspace: WorkspaceFolder.of(recordedFile: claimed.run.file, fallback: configuration.currentDirectory).path)
+        return preparedRollback(
+            runID, playbook: playbook, registry: registry, journal: journal, completed: plan.completed, timeline: timeline,
+            uncertain: uncertain.filter { registry[$0.skill]?.descriptor.kind != .query }, cause: "its worker died during the call",
+            heldStatus: .interrupted)
     }
 
     /// The claimed run to go on with `plan` (empty for a run from the queue).
