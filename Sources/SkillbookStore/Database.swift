@@ -72,12 +72,12 @@ public final class Database: @unchecked Sendable {
         do throws(StoreError) {
             // Reading the schema reads the file header first: a file that is not a database fails
             // here with SQLITE_NOTADB before anything has been written to it.
-            try Self.exec(db, "SELECT count(*) FROM sqlite_master", path: path)
+            try Self.execWaitingOutLocks(db, "SELECT count(*) FROM sqlite_master", path: path)
             // SQLite opens a file it may not write read-only without a word: say so before anything relies on writing.
             if sqlite3_db_readonly(db, "main") == 1 {
                 throw StoreError.sqlite(code: 8, detail: "no permission to write it", path: path, operation: "opening")
             }
-            try Self.exec(db, "PRAGMA journal_mode = WAL", path: path)
+            try Self.execWaitingOutLocks(db, "PRAGMA journal_mode = WAL", path: path)
             try Self.exec(db, "PRAGMA foreign_keys = ON", path: path)
             try Self.exec(db, "PRAGMA synchronous = NORMAL", path: path)
         } catch {
@@ -111,6 +111,23 @@ public final class Database: @unchecked Sendable {
         guard rc == SQLITE_OK else {
             let detail = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
             throw StoreError.sqlite(code: rc, detail: detail, path: path, operation: "running \(brief(sql))")
+        }
+    }
+
+    /// Runs `sql`, trying again while another connection holds a lock, for as long as the busy timeout.
+    ///
+    /// SQLite does not always call the busy handler: switching a new file to WAL, or opening while another
+    /// process recovers the WAL index, can report `SQLITE_BUSY` at once where waiting could deadlock. Three
+    /// processes opening one new state directory at the same instant meet exactly that; none of them holds
+    /// a lock between these statements, so waiting and trying again is safe.
+    private static func execWaitingOutLocks(_ db: OpaquePointer, _ sql: String, path: String) throws(StoreError) {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+        while true {
+            do {
+                return try exec(db, sql, path: path)
+            } catch where error.kind == .busy && ContinuousClock.now < deadline {
+                usleep(5_000)
+            }
         }
     }
 

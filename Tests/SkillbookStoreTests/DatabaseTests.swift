@@ -2,6 +2,7 @@ import SkillbookTesting
 import SkillbookCore
 import Foundation
 import SkillbookStore
+import Synchronization
 import Testing
 
 @Suite struct DatabaseTests {
@@ -13,6 +14,26 @@ import Testing
             #expect(try db.query("PRAGMA journal_mode").first?[0] == .text("wal"))
             #expect(try db.query("PRAGMA busy_timeout").first?[0] == .integer(5000))
             #expect(try db.query("PRAGMA foreign_keys").first?[0] == .integer(1))
+        }
+    }
+
+    /// Several processes starting on one new state directory at once: switching the new file to WAL
+    /// reports SQLITE_BUSY without calling the busy handler, and every opener must wait it out.
+    @Test func connectionsOpeningOneNewFileAtOnceAllOpen() async throws {
+        try await withTemporaryDirectory { dir in
+            for round in 0..<30 {
+                let url = dir.appendingPathComponent("round\(round)/state.sqlite")
+                let failures = Mutex<[String]>([])
+                DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                    do {
+                        let db = try Database(url: url)
+                        _ = try db.query("PRAGMA journal_mode")
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+                #expect(failures.withLock { $0 } == [], "round \(round)")
+            }
         }
     }
 
