@@ -12,8 +12,9 @@ public enum HostNotice: Sendable {
     case resumingWithRecordedText(file: String)
     /// The playbook file changed since the run started and the resume was forced: it goes on with the file as it is now.
     case resumingChangedFile(file: String, runID: String)
-    /// Recorded outputs that held a secret were kept masked. On resume these action calls are not
-    /// run again, so later steps (and their undo) see the masked value; on rollback the undo works from it.
+    /// Recorded outputs that held a secret were kept masked, or a long text the undo does not read was
+    /// kept cut. On resume these action calls are not run again, so later steps (and their undo) see the
+    /// recorded value; on rollback the undo works from it.
     case maskedOutputs([CallKey], rollingBack: Bool)
     /// What a rollback will undo and what it cannot, before anything is undone (or approval asked).
     case rollbackPlan(RollbackPreview)

@@ -51,8 +51,10 @@ extension RunExecution {
                         playbook: playbook))
                 if let recorder = engine.recorder {
                     let redacted = state.redactor.redact(output)
-                    // A query's large texts are kept cut short: a resume runs the query again.
-                    let (kept, cut) = descriptor.kind == .query ? engine.journalValueLimit.bounded(redacted) : (redacted, false)
+                    // Large texts are kept cut short, except what an action's undo reads: a resume runs
+                    // a query again and reuses an action's record.
+                    let (kept, cut) = engine.journalValueLimit.bounded(
+                        redacted, keepingWhole: descriptor.outputFieldsKeptWhole)
                     var finished = record
                     finished.outputMasked = redacted != output || cut
                     do {

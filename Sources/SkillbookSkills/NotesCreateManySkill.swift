@@ -44,7 +44,7 @@ struct NotesCreateManySkill: Skill {
         resources: ["notes"],
         timeout: 30,
         idempotent: false,
-        reversible: true)
+        reversible: true, undoReads: ["ids"])
 
     func run(_ parameters: ValueObject, context: SkillContext) async throws -> Value {
         let drafts = (parameters["notes"]?.arrayValue ?? []).map { item in

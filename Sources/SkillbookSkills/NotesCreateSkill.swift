@@ -34,7 +34,7 @@ struct NotesCreateSkill: Skill {
         resources: ["notes"],
         timeout: 30,
         idempotent: false,
-        reversible: true)
+        reversible: true, undoReads: ["id"])
 
     func run(_ parameters: ValueObject, context: SkillContext) async throws -> Value {
         let parameters = parameters.applyingDefaults(of: descriptor.parameters)

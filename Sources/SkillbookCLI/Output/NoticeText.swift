@@ -17,13 +17,14 @@ enum NoticeText {
                 "skillbook: warning: \(file) changed since run \(JournalText.shortID(runID)) started; resuming with the file as it is now (--force)")
         case .maskedOutputs(let keys, rollingBack: false):
             console.err(
-                "skillbook: note: the recorded output of \(keys.map(\.description).joined(separator: ", ")) held a secret and was kept "
-                    + "masked; it is not run again (it has effects), so later steps, and its undo if the run rolls back, see *** "
-                    + "where the secret was")
+                "skillbook: note: the recorded output of \(keys.map(\.description).joined(separator: ", ")) held a secret or a long text and "
+                    + "was kept masked or cut short; it is not run again (it has effects), so later steps, and its undo if the "
+                    + "run rolls back, see *** where the secret was and the cut marker where the text was cut")
         case .maskedOutputs(let keys, rollingBack: true):
             console.err(
-                "skillbook: note: the recorded output of \(keys.map(\.description).joined(separator: ", ")) held a secret and was kept "
-                    + "masked; undoing works from that record, so what it puts back shows *** where the secret was")
+                "skillbook: note: the recorded output of \(keys.map(\.description).joined(separator: ", ")) held a secret or a long text and "
+                    + "was kept masked or cut short; undoing works from that record, so what it puts back shows *** where the "
+                    + "secret was (the fields an undo reads are never cut)")
         case .rollbackPlan(let preview):
             console.writeErr(rollbackPlan(preview))
         }

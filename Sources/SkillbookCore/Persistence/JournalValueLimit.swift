@@ -4,8 +4,9 @@
 /// cut short: a query's output (a resume runs the query again), a step's output (a resume works it
 /// out again from its calls) and the run's outputs. A cut text keeps its first `keptBytes` and ends
 /// in a marker with its size and digest, and the record is marked like a masked one
-/// (`outputMasked`), so nothing reads it as the value the run used. An action's output and the
-/// parameters of every call are kept whole: a rollback needs them to undo the action.
+/// (`outputMasked`), so nothing reads it as the value the run used. The parameters of every call
+/// and the fields of an action's output that its undo reads are kept whole: a rollback needs them
+/// to undo the action (an action that does not say which fields it reads keeps its whole output).
 public struct JournalValueLimit: Sendable, Hashable {
     /// Texts longer than this many UTF-8 bytes are cut.
     public var bytes: Int
@@ -47,6 +48,23 @@ public struct JournalValueLimit: Sendable, Hashable {
         default:
             return (value, false)
         }
+    }
+
+    /// `output` with every text longer than `bytes` cut, except in the top-level fields `keptWhole`
+    /// names; `nil` keeps it all.
+    public func bounded(_ output: Value, keepingWhole keptWhole: Set<String>?) -> (value: Value, cut: Bool) {
+        guard let keptWhole else { return (output, false) }
+        guard !keptWhole.isEmpty, case .object(let object) = output else { return bounded(output) }
+        var cutAny = false
+        var boundedObject = object
+        for (key, member) in object where !keptWhole.contains(key) {
+            let (kept, cut) = bounded(member)
+            if cut {
+                boundedObject[key] = kept
+                cutAny = true
+            }
+        }
+        return cutAny ? (.object(boundedObject), true) : (output, false)
     }
 
     /// The first `keptBytes` of `text` (whole characters only) and the marker.

@@ -41,13 +41,17 @@ public struct SkillDescriptor: Sendable {
     /// rollback like a completed call's. The engine relies on it only for an `idempotent`,
     /// `reversible` action.
     public var undoesFailedCalls: Bool
+    /// The fields of its output that its compensation reads, when the skill declares them. The
+    /// journal keeps those whole and cuts the other long texts of an action's output like a query's
+    /// (see `JournalValueLimit`); `nil`, the default, keeps the whole output.
+    public var undoReads: Set<String>?
     public var availability: Availability
 
     public init(
         id: String, title: String? = nil, summary: String, examples: [String] = [], tags: [String] = [],
         kind: Kind, confirm: Bool = false, parameters: Schema, output: Schema, resources: [String] = [],
         timeout: Double = 60, idempotent: Bool = false, reversible: Bool = false, undoesFailedCalls: Bool = false,
-        availability: Availability = .available
+        undoReads: Set<String>? = nil, availability: Availability = .available
     ) {
         self.id = id
         self.title = title ?? id
@@ -63,6 +67,7 @@ public struct SkillDescriptor: Sendable {
         self.idempotent = idempotent
         self.reversible = reversible
         self.undoesFailedCalls = undoesFailedCalls
+        self.undoReads = undoReads
         self.availability = availability
     }
 
@@ -70,6 +75,13 @@ public struct SkillDescriptor: Sendable {
     /// reversible action whose compensation works from the parameters alone.
     public var compensatesFailedCalls: Bool {
         kind == .action && idempotent && reversible && undoesFailedCalls
+    }
+
+    /// The fields of its output the journal keeps whole however long they are: none for a query (a
+    /// resume runs it again), the declared `undoReads` for an action, every field (`nil`) for an
+    /// action that does not declare them.
+    public var outputFieldsKeptWhole: Set<String>? {
+        kind == .query ? [] : undoReads
     }
 
     /// Whether `id` has the shape `domain.name` (lowercase letters, digits, `_`), optionally `@N`.

@@ -72,7 +72,7 @@ public struct ShellRunSkill: Skill {
         // The runner's own timeout (at most `maximumTimeout`) stops the program first, with a
         // clearer message than the engine's.
         timeout: maximumTimeout + 30,
-        reversible: true)
+        reversible: true, undoReads: [])
 
     public func run(_ parameters: ValueObject, context: SkillContext) async throws -> Value {
         let parameters = parameters.applyingDefaults(of: descriptor.parameters)

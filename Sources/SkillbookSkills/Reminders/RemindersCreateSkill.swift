@@ -38,7 +38,7 @@ struct RemindersCreateSkill: Skill {
         resources: ["reminders"],
         timeout: 30,
         idempotent: false,
-        reversible: true)
+        reversible: true, undoReads: ["id"])
 
     func run(_ parameters: ValueObject, context: SkillContext) async throws -> Value {
         let parameters = parameters.applyingDefaults(of: descriptor.parameters)

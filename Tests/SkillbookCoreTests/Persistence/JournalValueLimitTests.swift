@@ -48,4 +48,18 @@ import Testing
         }
         #expect(text.hasPrefix("ab… [cut by the journal: 11 bytes"))
     }
+
+    /// An action's output keeps the fields its undo reads whole and cuts the others; `nil` keeps all.
+    @Test func fieldsKeptWholeAreNotCut() {
+        let output: Value = ["id": "0123456789", "title": "0123456789", "small": "ok"]
+        let (value, cut) = limit.bounded(output, keepingWhole: ["id"])
+        #expect(cut)
+        #expect(value["id"] == "0123456789")
+        #expect(value["small"] == "ok")
+        #expect(value["title"]?.stringValue?.hasPrefix("0123… [cut by the journal: 10 bytes") == true)
+        #expect(limit.bounded(output, keepingWhole: nil) == (output, false))
+        #expect(limit.bounded(output, keepingWhole: []).cut, "a query's output: nothing is kept whole")
+        #expect(limit.bounded(["id": "0123456789"], keepingWhole: ["id"]) == (["id": "0123456789"], false))
+    }
 }
+
