@@ -37,6 +37,23 @@ import Testing
         }
     }
 
+    /// The last connection's close leaves the write-ahead log (no copy back, no new log at the next
+    /// process's first write); the next connection reads every commit from it.
+    @Test func closingTheLastConnectionKeepsTheLogAndLosesNothing() async throws {
+        try await withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("state.sqlite")
+            do {
+                let db = try Database(url: url)
+                try db.execute("CREATE TABLE t (x INTEGER)")
+                try db.run("INSERT INTO t VALUES (?1)", [.integer(7)])
+            }
+            let log = try FileManager.default.attributesOfItem(atPath: url.path + "-wal")[.size] as? Int
+            #expect((log ?? 0) > 0, "the log was kept")
+            let again = try Database(url: url)
+            #expect(try again.query("SELECT x FROM t").first?[0] == .integer(7))
+        }
+    }
+
     @Test func bindsAndReadsEveryKindOfValue() async throws {
         try await withTemporaryDirectory { dir in
             let db = try Database(url: dir.appendingPathComponent("t.sqlite"))
