@@ -78,10 +78,12 @@ private final class SignalPipe: Sendable {
         var handle: @Sendable (Int32) -> Void
     }
 
+    /// Arrays, not a dictionary and a set: a handful of entries, and no hashed collection of a new
+    /// type to instantiate at every start-up.
     private struct State {
         var next = 0
-        var watchers: [Int: Watcher] = [:]
-        var installed: Set<Int32> = []
+        var watchers: [(id: Int, watcher: Watcher)] = []
+        var installed: [Int32] = []
     }
 
     private let state = Mutex(State())
@@ -107,7 +109,7 @@ private final class SignalPipe: Sendable {
     }
 
     private func deliver(_ number: Int32) {
-        let handlers = state.withLock { state in state.watchers.values.filter { $0.signals.contains(number) }.map(\.handle) }
+        let handlers = state.withLock { state in state.watchers.filter { $0.watcher.signals.contains(number) }.map(\.watcher.handle) }
         for handle in handlers { handle(number) }
     }
 
@@ -118,15 +120,15 @@ private final class SignalPipe: Sendable {
                     var byte = UInt8(truncatingIfNeeded: number)
                     _ = write(signalPipeWriteEnd.load(ordering: .relaxed), &byte, 1)
                 }
-                state.installed.insert(number)
+                state.installed.append(number)
             }
             state.next += 1
-            state.watchers[state.next] = Watcher(signals: signals, handle: handle)
+            state.watchers.append((state.next, Watcher(signals: signals, handle: handle)))
             return state.next
         }
     }
 
     func remove(_ id: Int) {
-        _ = state.withLock { $0.watchers.removeValue(forKey: id) }
+        state.withLock { $0.watchers.removeAll { $0.id == id } }
     }
 }

@@ -34,6 +34,11 @@ public struct TemplateString: Sendable, Hashable {
     /// Parses `text`, throwing the first syntax error (unterminated `${{`, a bad token, a parse
     /// error) with its character offset in `text`.
     public static func parse(_ text: String) throws(ExpressionError) -> TemplateString {
+        // Most strings hold no expression: seen in their UTF-8 at once, without splitting the text
+        // into characters (the costly part of loading a playbook).
+        guard text.utf8.containsDoubleBrace else {
+            return TemplateString(source: text, segments: text.isEmpty ? [] : [.text(text)])
+        }
         let chars = Array(text)
         var segments: [Segment] = []
         var literalStart = 0
@@ -114,5 +119,18 @@ extension Expression {
     /// The value of this expression.
     public func evaluate(in context: EvaluationContext) throws(ExpressionError) -> Value {
         try Evaluator(context: context).evaluate(node)
+    }
+}
+
+extension String.UTF8View {
+    /// Whether the text contains `{{`, which every `${{ … }}` (and every Jinja-like `{{ … }}`) does.
+    var containsDoubleBrace: Bool {
+        var previousWasBrace = false
+        for byte in self {
+            let isBrace = byte == UInt8(ascii: "{")
+            if isBrace && previousWasBrace { return true }
+            previousWasBrace = isBrace
+        }
+        return false
     }
 }

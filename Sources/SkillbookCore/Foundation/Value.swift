@@ -132,11 +132,18 @@ public struct ValueObject: Sendable, Hashable, Sequence {
         }
     }
 
-    public func makeIterator() -> some IteratorProtocol<(key: String, value: Value)> {
+    public func makeIterator() -> Iterator {
+        Iterator(keys: keys, storage: storage)
+    }
+
+    /// The members in insertion order. A concrete type, not `AnyIterator`: a generic box is made
+    /// by the runtime on first use, which looks up its conformances (costly at start-up).
+    public struct Iterator: IteratorProtocol {
+        let keys: [String]
+        let storage: [String: Value]
         var index = 0
-        let keys = self.keys
-        let storage = self.storage
-        return AnyIterator {
+
+        public mutating func next() -> (key: String, value: Value)? {
             guard index < keys.count else { return nil }
             defer { index += 1 }
             return (keys[index], storage[keys[index]]!)

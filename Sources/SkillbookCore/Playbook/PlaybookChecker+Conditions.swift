@@ -116,6 +116,7 @@ extension PlaybookChecker {
     /// Each `{{ … }}` not preceded by `$` whose inside reads as a rooted expression: its character
     /// offset and its trimmed inside.
     static func jinjaPlaceholders(in text: String) -> [(offset: Int, inside: String)] {
+        guard text.utf8.containsDoubleBrace else { return [] }
         let chars = Array(text)
         var found: [(Int, String)] = []
         var i = 0

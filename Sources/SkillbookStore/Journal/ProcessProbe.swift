@@ -52,9 +52,10 @@ public struct ProcessProbe: Sendable {
 
     static func readBootID() -> String? {
         #if os(Linux)
-            guard let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) else { return nil }
-            // Trimmed in Swift: `trimmingCharacters(in:)` goes through NSString, costly at start-up.
-            let id = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+            guard let text = readProcFile("/proc/sys/kernel/random/boot_id") else { return nil }
+            // Trimmed as bytes: `trimmingCharacters(in:)` goes through NSString, and reversed views
+            // of a substring are generic types the runtime makes on first use; both are costly at start-up.
+            let id = String(decoding: text.utf8.filter { $0 > 0x20 }, as: UTF8.self)
             return id.isEmpty ? nil : id
         #else
             return nil
@@ -69,10 +70,28 @@ public struct ProcessProbe: Sendable {
         #endif
     }
 
+    /// The text of a small `/proc` file (whose size `stat` reports as 0), read to its end with
+    /// `read(2)`: Foundation's `String(contentsOfFile:)` costs more at start-up than the rest of the probe.
+    static func readProcFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The state letter and start time of `/proc/PID/stat`. The command name (field 2) is in
     /// parentheses and may itself contain spaces and parentheses: fields are counted after the last ')'.
     static func procStat(_ pid: Int32) -> (state: String, start: String)? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let text = readProcFile("/proc/\(pid)/stat"),
             let close = text.lastIndex(of: ")")
         else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ", omittingEmptySubsequences: true)

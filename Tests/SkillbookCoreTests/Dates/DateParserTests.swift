@@ -285,6 +285,28 @@ private func resolved(_ text: String, by parser: DateParser = parser) -> String?
         #expect(DateParser.formatDate(Date(timeIntervalSince1970: 0), timeZone: berlin) == "1970-01-01")
     }
 
+    /// The date-time is worked out by arithmetic, not by a `Calendar`: it must agree with one on
+    /// instants from 1583 to 9999 (before and after 1970, around midnight and leap days), in zones
+    /// with whole, half-hour and negative offsets.
+    @Test func formattedDateTimeAgreesWithTheGregorianCalendar() {
+        var generator = SplitMix64(seed: 42)
+        let zones = ["UTC", "Europe/Berlin", "Asia/Kolkata", "America/New_York", "Pacific/Kiritimati", "Australia/Lord_Howe"]
+            .map { TimeZone(identifier: $0)! }
+        let edges: [Double] = [-12_212_553_600, -1, 0, 951_782_400, 951_868_799, 253_402_300_799, 1_796_030_100.75]
+        let randoms = (0..<2000).map { _ in Double(generator.next() % 265_614_854_400) - 12_212_553_600 }
+        for (index, seconds) in (edges + randoms).enumerated() {
+            let date = Date(timeIntervalSince1970: seconds)
+            let zone = zones[index % zones.count]
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            func two(_ n: Int?) -> String { n.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "?" }
+            let year = String(repeating: "0", count: max(0, 4 - String(c.year ?? 0).count)) + String(c.year ?? 0)
+            let expected = "\(year)-\(two(c.month))-\(two(c.day))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))"
+            #expect(DateParser.formatDateTime(date, timeZone: zone).hasPrefix(expected), "\(seconds) in \(zone.identifier)")
+        }
+    }
+
     @Test func formattedTextParsesBack() throws {
         for text in ["tomorrow 9am", "in 2 hours", "下周五下午两点", "2026-07-01T12:00"] {
             let parsed = try #require(parser.parse(text))
