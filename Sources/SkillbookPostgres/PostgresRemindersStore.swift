@@ -19,7 +19,7 @@ public final class PostgresRemindersStore: RemindersStoring {
     private static let columns = "id, title, due, notes, done, created, completed_at"
     private static let order = #"ORDER BY due IS NULL, due COLLATE "C", created COLLATE "C", position"#
 
-    private static func text(_ date: Date) -> String { date.formatted(.iso8601) }
+    private static func text(_ date: Date) -> String { DateParser.formatUTC(date) }
     private static func wholeSeconds(_ date: Date) -> Date { Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) }
     private func now() -> Date { Self.wholeSeconds(clock.now()) }
 

@@ -78,9 +78,10 @@ public final class Database: @unchecked Sendable {
         sqlite3_busy_timeout(db, 5000)
         skb_sqlite3_keep_log_on_close(db)
         do throws(StoreError) {
-            // Reading the schema reads the file header first: a file that is not a database fails
-            // here with SQLITE_NOTADB before anything has been written to it.
-            try Self.execWaitingOutLocks(db, "SELECT count(*) FROM sqlite_master", path: path)
+            // Reading the header's version: a file that is not a database fails here with
+            // SQLITE_NOTADB before anything has been written to it. (Not the schema: switching to
+            // WAL next makes SQLite read it again, and parsing it is most of opening's cost.)
+            try Self.execWaitingOutLocks(db, "PRAGMA user_version", path: path)
             // SQLite opens a file it may not write read-only without a word: say so before anything relies on writing.
             if sqlite3_db_readonly(db, "main") == 1 {
                 throw StoreError.sqlite(code: 8, detail: "no permission to write it", path: path, operation: "opening")

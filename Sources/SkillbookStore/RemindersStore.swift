@@ -20,7 +20,7 @@ public final class RemindersStore: RemindersStoring {
     private static let order = "ORDER BY due IS NULL, due, created, rowid"
 
     /// ISO 8601 in UTC to the second, the form every time column holds.
-    static func text(_ date: Date) -> String { date.formatted(.iso8601) }
+    static func text(_ date: Date) -> String { DateParser.formatUTC(date) }
 
     /// `date` without its fraction of a second.
     private static func wholeSeconds(_ date: Date) -> Date {

@@ -75,6 +75,13 @@ public struct DateParser: Sendable {
         return text
     }
 
+    /// `2026-11-30T09:00:00Z`: what `date.formatted(.iso8601)` gives, by arithmetic (see `wallClock`),
+    /// so that recording a note's time at start-up makes no `Calendar`.
+    public static func formatUTC(_ date: Date) -> String {
+        guard let c = wallClock(date, offset: 0) else { return date.formatted(.iso8601) }
+        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
+    }
+
     private static let lastDateTime = Mutex<(date: Date, timeZone: TimeZone, text: String)?>(nil)
 
     private static func formatDateTimeUncached(_ date: Date, timeZone: TimeZone) -> String {

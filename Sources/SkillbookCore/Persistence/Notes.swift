@@ -17,7 +17,7 @@ public struct Note: Sendable, Hashable {
     }
 
     /// `created` as stored and shown: ISO 8601 in UTC, `2026-05-01T09:00:00Z`.
-    public var createdText: String { created.formatted(.iso8601) }
+    public var createdText: String { DateParser.formatUTC(created) }
 
     /// `{ id, title, body, tags, created }`.
     public var value: Value {

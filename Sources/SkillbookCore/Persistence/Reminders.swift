@@ -30,7 +30,7 @@ public struct Reminder: Sendable, Hashable {
     public var completedAtText: String? { completedAt.map(Reminder.text) }
 
     /// A time as stored and shown: ISO 8601 in UTC to the second.
-    static func text(_ date: Date) -> String { date.formatted(.iso8601) }
+    static func text(_ date: Date) -> String { DateParser.formatUTC(date) }
 
     /// `{ id, title, due, notes, done }`, without `due` when it has none.
     public var value: Value {

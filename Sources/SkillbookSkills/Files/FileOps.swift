@@ -281,5 +281,5 @@ enum FileOps {
 
 extension Date {
     /// ISO 8601 in UTC, as `date-time` outputs are written.
-    var isoText: String { formatted(.iso8601) }
+    var isoText: String { DateParser.formatUTC(self) }
 }

@@ -307,6 +307,16 @@ private func resolved(_ text: String, by parser: DateParser = parser) -> String?
         }
     }
 
+    @Test func utcFormatIsFoundationsISO8601() {
+        var generator = SplitMix64(seed: 7)
+        let instants = [-12_212_553_600, 0, 951_782_400, 1_796_030_100.75, 253_402_300_799]
+            + (0..<500).map { _ in Double(generator.next() % 265_614_854_400) - 12_212_553_600 }
+        for seconds in instants {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(DateParser.formatUTC(date) == date.formatted(.iso8601), "\(seconds)")
+        }
+    }
+
     @Test func formattedTextParsesBack() throws {
         for text in ["tomorrow 9am", "in 2 hours", "下周五下午两点", "2026-07-01T12:00"] {
             let parsed = try #require(parser.parse(text))
