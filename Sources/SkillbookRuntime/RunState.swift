@@ -29,6 +29,9 @@ final class RunState: Sendable {
         var outputs: [String: Value] = [:]
         var reports: [StepReport]
         var completed: [CompletedUnit] = []
+        /// Keys of the failed calls in `completed`: a completing call looks for its failed attempt
+        /// only when there is one (going through every unit at every call made a run quadratic).
+        var failedKeys: Set<CallKey> = []
         /// Dry-run: steps only planned (keyed like `outputs`), whose outputs are unknown.
         var planned: Set<String> = []
         var redactor = Redactor()
@@ -56,7 +59,9 @@ final class RunState: Sendable {
     /// A call completed: it replaces a failed attempt of the same call kept for rollback.
     func complete(_ unit: CompletedUnit) {
         update { contents in
-            contents.completed.removeAll { $0.failed && $0.key == unit.key }
+            if contents.failedKeys.remove(unit.key) != nil {
+                contents.completed.removeAll { $0.failed && $0.key == unit.key }
+            }
             contents.completed.append(unit)
         }
     }
@@ -67,6 +72,7 @@ final class RunState: Sendable {
         update { contents in
             guard !contents.completed.contains(where: { $0.key == unit.key }) else { return }
             contents.completed.append(unit)
+            contents.failedKeys.insert(unit.key)
         }
     }
 
