@@ -7,11 +7,19 @@ import Testing
 /// The journal keeps a query's large output and a step's cut short and marked, and an action's
 /// long texts its undo does not read; the run itself, and what an undo reads, keep the whole value.
 @Suite struct JournalValueLimitEngineTests {
-    @Test func aQuerysLargeOutputIsJournaledCutAndMarkedWhileTheRunUsesItWhole() async throws {
-        let fixture = try EngineFixture()
+    /// A fixture journaling into memory, cutting texts over 16 bytes to their first 4.
+    static func journaledFixture(
+        replacing: (any Skill) -> (any Skill)? = { _ in nil }
+    ) throws -> (EngineFixture, InMemoryRecorder) {
+        let fixture = try EngineFixture(replacing: replacing)
         let recorder = InMemoryRecorder()
         fixture.recorder = recorder
         fixture.journalValueLimit = JournalValueLimit(bytes: 16, keptBytes: 4)
+        return (fixture, recorder)
+    }
+
+    @Test func aQuerysLargeOutputIsJournaledCutAndMarkedWhileTheRunUsesItWhole() async throws {
+        let (fixture, recorder) = try Self.journaledFixture()
         let long = String(repeating: "x", count: 40)
         let result = try await fixture.run(
             """
@@ -49,10 +57,8 @@ import Testing
     /// An action that does not say what its undo reads keeps its whole output; a rollback from the
     /// in-memory record still undoes a call whose record was cut.
     @Test func anActionThatDoesNotDeclareWhatItsUndoReadsKeepsItsWholeOutput() async throws {
-        let fixture = try EngineFixture(replacing: { $0.descriptor.id == "notes.create" ? UndeclaredUndo(inner: $0) : nil })
-        let recorder = InMemoryRecorder()
-        fixture.recorder = recorder
-        fixture.journalValueLimit = JournalValueLimit(bytes: 16, keptBytes: 4)
+        let (fixture, recorder) = try Self.journaledFixture(
+            replacing: { $0.descriptor.id == "notes.create" ? UndeclaredUndo(inner: $0) : nil })
         let long = String(repeating: "y", count: 40)
         let result = try await fixture.run(
             """

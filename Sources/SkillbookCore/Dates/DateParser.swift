@@ -88,7 +88,7 @@ public struct DateParser: Sendable {
         let offset = timeZone.secondsFromGMT(for: date)
         let c = wallClock(date, offset: offset) ?? {
             let c = gregorian(timeZone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-            return WallClock(
+            return CivilTime(
                 year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0, hour: c.hour ?? 0, minute: c.minute ?? 0,
                 second: c.second ?? 0)
         }()
@@ -130,31 +130,13 @@ public struct DateParser: Sendable {
         return calendar
     }
 
-    private struct WallClock {
-        var year, month, day, hour, minute, second: Int
-    }
-
     /// The wall clock at `date` shifted by `offset` seconds, by arithmetic on the proleptic Gregorian
-    /// calendar (what `Calendar` would say, without making one: that loads calendar data, costly
-    /// at start-up). `nil` before 1583, where Foundation's Gregorian calendar is Julian.
-    private static func wallClock(_ date: Date, offset: Int) -> WallClock? {
+    /// calendar (`CivilTime`: what `Calendar` would say, without making one, which loads calendar
+    /// data, costly at start-up). `nil` before 1583, where Foundation's Gregorian calendar is Julian.
+    private static func wallClock(_ date: Date, offset: Int) -> CivilTime? {
         let seconds = date.timeIntervalSince1970.rounded(.down) + Double(offset)
         guard seconds >= -12_212_553_600, seconds < 253_402_300_800 else { return nil }  // 1583-01-01 ..< 10000-01-01
-        let total = Int(seconds)
-        let (days, secondOfDay) = (total >= 0 ? total / 86_400 : (total - 86_399) / 86_400, ((total % 86_400) + 86_400) % 86_400)
-        // Days since 1970-01-01 to a civil date, in 400-year eras that start on March 1st.
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return WallClock(
-            year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay % 3600 / 60,
-            second: secondOfDay % 60)
+        return CivilTime(wallSeconds: Int64(seconds))
     }
 
     private static func pad(_ number: Int, _ width: Int) -> String {
