@@ -42,6 +42,17 @@ import Testing
         }
     }
 
+    /// A request no part of which anything here covers is declined, and the model is not asked.
+    @Test func aRequestNothingHereCoversIsDeclinedWithoutAskingTheModel() async throws {
+        try await Self.withModel([Self.plan]) { directory, environment, server throws in
+            let run = await skillbook(["ask", "book a flight to Paris for next Friday", "--yes"] + berlin, in: directory, environment: environment)
+            #expect(run.code == 2)
+            #expect(run.err.contains("nothing here can do any part of this request, so the model was not asked to plan it."), "\(run.err)")
+            #expect(server.requests.isEmpty)
+            #expect(try await journaledRuns(in: directory).isEmpty)
+        }
+    }
+
     @Test func aConfirmedPlanRunsOnTheEngineAndIsJournaled() async throws {
         try await Self.withModel([Self.plan]) { directory, environment, _ throws in
             let run = await skillbook(["ask", Self.request, "--yes"] + berlin, in: directory, environment: environment)

@@ -64,6 +64,12 @@ struct AskFlow {
                 console.err("skillbook: " + (decision.question.map { "\($0) Say it more precisely, or run one with 'skillbook run'." } ?? noRoute(decision)))
                 return 2
             }
+            if decision.layer == .none, !workspace.matcher.coversSomePart(of: request, clock: clock) {
+                if explain || json { console.out(JSONText.encode(decision.json)) }
+                if explain { return 0 }
+                console.err("skillbook: " + outOfScope(decision))
+                return 2
+            }
             if !inputTexts.isEmpty {
                 throw UsageError(message: "-i is for a request that routes to a playbook or skill; this one is planned by the model", command: Self.command)
             }
@@ -127,6 +133,16 @@ struct AskFlow {
                 + decision.nothingMatchedMessage.split(separator: "\n").suffix(1).joined()
         }
         return decision.nothingMatchedMessage
+    }
+
+    /// No playbook or skill here can do any part of the request: said without asking the model.
+    func outOfScope(_ decision: RouteDecision) -> String {
+        var lines = ["nothing here can do any part of this request, so the model was not asked to plan it."]
+        if !decision.candidates.isEmpty {
+            lines.append("nearest: " + decision.candidates.prefix(3).map { "\($0.layer.rawValue) \($0.target)" }.joined(separator: ", "))
+        }
+        lines.append("'skillbook skills' and 'skillbook list' show what is here.")
+        return lines.joined(separator: "\n")
     }
 
     func refuse(_ reason: String, _ diagnostics: [String]) -> Int32 {

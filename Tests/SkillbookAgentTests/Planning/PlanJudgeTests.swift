@@ -19,6 +19,15 @@ import Testing
         #expect(Self.references.filter { $0.request.unicodeScalars.contains { $0.value >= 0x4E00 } }.count >= 5)
     }
 
+    /// The gate before the model: a request to decline has no part anything here covers, so it is
+    /// declined without a model call; every request a model should plan has one, so it is planned.
+    @Test func requestsToDeclineAreNotCoveredAndRequestsToPlanAre() {
+        for reference in Self.references {
+            let covered = shippedMatcher.coversSomePart(of: reference.request, clock: berlinClock)
+            #expect(covered == !reference.decline, "\(reference.request)")
+        }
+    }
+
     @Test func everyReferencePlanPassesTheCheckerAndItsSkillsAreOffered() {
         for reference in Self.references where !reference.decline {
             // Parameters the reference leaves open may be anything: fill the required ones.
