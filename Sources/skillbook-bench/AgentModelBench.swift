@@ -55,9 +55,9 @@ struct AgentModelBench: Sendable {
                 budget: PlanningBudget(
                     maxSeconds: Double(environment["SKILLBOOK_EVAL_SECONDS"] ?? "") ?? 300,
                     samples: Int(environment["SKILLBOOK_EVAL_SAMPLES"] ?? "") ?? 2))
-            // As `ask` does: a request no part of which anything here covers is declined unasked.
+            // As `ask` does: a request no part of which anything here covers is declined unasked
+            // (not counted in the latency, which is the model's).
             guard matcher.coversSomePart(of: reference.request, clock: clock) else {
-                times.append(0)
                 let verdict = PlanJudge.judge(nil, against: reference)
                 if reference.decline { declines += 1; if verdict.correct { declinesRight += 1 } } else { plans += 1 }
                 let line = "[\(i + 1)/\(references.count)] \(verdict.correct ? "ok " : "BAD") declined without the model: \(reference.request)\n"
