@@ -130,7 +130,7 @@ public enum SkillbookCLI {
             DiagnosticPrinter(console: console).print(diagnostics.diagnostics)
             return 2
         case let store as StoreError where HostErrorText.isStateProblem(store):
-            console.err("skillbook: \(label) \(store.message)")
+            console.err("skillbook: \(label) \(FailureRemedy.explain(store))")
             return 2
         case let journal as JournalError:
             // Refusals (unknown run, run still running): nothing ran.

@@ -52,8 +52,8 @@ public final class Database: @unchecked Sendable {
             throw StoreError(
                 .cannotOpen,
                 message: "state directory \(directory.path) is not a folder (a file of that name is in the way); "
-                    + "pass --state DIR to use another state directory",
-                path: path)
+                    + StoreError.anotherStateDirectory,
+                path: path, suggestsAnotherStateDirectory: true)
         }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -61,9 +61,8 @@ public final class Database: @unchecked Sendable {
             throw StoreError(
                 .cannotOpen,
                 message: "cannot create the directory \(directory.path) for state database \(path) "
-                    + "(\(error.localizedDescription)); check its permissions or pass --state DIR to use "
-                    + "another state directory",
-                path: path)
+                    + "(\(error.localizedDescription)); check its permissions or \(StoreError.anotherStateDirectory)",
+                path: path, suggestsAnotherStateDirectory: true)
         }
 
         var opened: OpaquePointer?
@@ -269,9 +268,8 @@ public final class Database: @unchecked Sendable {
                     throw StoreError(
                         .newerSchema,
                         message: "state database \(path) has schema version \(current), newer than this skillbook "
-                            + "understands (\(migrations.count)); upgrade skillbook or pass --state DIR to use "
-                            + "another state directory",
-                        path: path)
+                            + "understands (\(migrations.count)); upgrade skillbook or \(StoreError.anotherStateDirectory)",
+                        path: path, suggestsAnotherStateDirectory: true)
                 }
                 guard current < migrations.count else { return }
                 for step in migrations[current...] {

@@ -29,18 +29,24 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, L
     public var path: String
     /// SQLite's result code (extended when available), if SQLite reported the failure.
     public var code: Int32?
+    /// The message ends advising another state directory: a front end says how to choose one (the
+    /// CLI: `--state DIR`), which this library does not know.
+    public var suggestsAnotherStateDirectory: Bool
 
-    public init(_ kind: Kind, message: String, path: String, code: Int32? = nil) {
+    public init(_ kind: Kind, message: String, path: String, code: Int32? = nil, suggestsAnotherStateDirectory: Bool = false) {
         self.kind = kind
         self.message = message
         self.path = path
         self.code = code
+        self.suggestsAnotherStateDirectory = suggestsAnotherStateDirectory
     }
 
     public var description: String { message }
     public var errorDescription: String? { message }
 
-    private static let elsewhere = "pass --state DIR to use another state directory"
+    /// The end of a message that advises another state directory.
+    static let anotherStateDirectory = "use another state directory"
+    private static let elsewhere = anotherStateDirectory
 
     /// The error for an SQLite result code, phrased for the person who owns the file.
     static func sqlite(code: Int32, detail: String, path: String, operation: String) -> StoreError {
@@ -80,6 +86,7 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, L
             kind = .other
             message = "state database \(path): \(operation) failed (\(detail))"
         }
-        return StoreError(kind, message: message, path: path, code: code)
+        return StoreError(
+            kind, message: message, path: path, code: code, suggestsAnotherStateDirectory: message.hasSuffix(elsewhere))
     }
 }

@@ -475,7 +475,7 @@ func recordCrashedRun(
             #expect(
                 result.err
                     == "skillbook: error: state database \(file.path) is not a valid SQLite database (file is not a database); "
-                    + "move it aside or pass --state DIR to use another state directory\n", "\(command)")
+                    + "move it aside or use another state directory (pass --state DIR)\n", "\(command)")
         }
         #expect(try Data(contentsOf: file) == garbage)
     }

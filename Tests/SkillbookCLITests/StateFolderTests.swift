@@ -40,7 +40,7 @@ import Testing
             #expect(
                 run.err
                     == "skillbook: error: state directory \(file.path) is not a folder (a file of that name is in the way); "
-                    + "pass --state DIR to use another state directory\n", "\(command)")
+                    + "use another state directory (pass --state DIR)\n", "\(command)")
             #expect(run.out.isEmpty)
         }
         #expect(try String(contentsOf: file, encoding: .utf8) == "not a folder\n", "left as it was")
@@ -55,7 +55,7 @@ import Testing
         #expect(
             run.err
                 == "skillbook: error: state database \(database.path) is not a valid SQLite database (file is not a database); "
-                + "move it aside or pass --state DIR to use another state directory\n")
+                + "move it aside or use another state directory (pass --state DIR)\n")
         #expect(!run.err.contains("▶"), "nothing ran")
     }
 

@@ -72,7 +72,7 @@ import Testing
             await #expect(
                 throws: SkillError(
                     "state database \(file.path) is not a valid SQLite database (file is not a database); "
-                        + "move it aside or pass --state DIR to use another state directory")
+                        + "move it aside or use another state directory")
             ) {
                 try await skill.run(params(["title": "t"]), context: harness.context)
             }

@@ -191,7 +191,7 @@ import Testing
             #expect(
                 error?.message
                     == "state database \(url.path) has schema version 2, newer than this skillbook understands (1); "
-                    + "upgrade skillbook or pass --state DIR to use another state directory")
+                    + "upgrade skillbook or use another state directory")
         }
     }
 
@@ -206,10 +206,11 @@ import Testing
             try garbage.write(to: url)
             let error = #expect(throws: StoreError.self) { try Database(url: url) }
             #expect(error?.kind == .notADatabase)
+            #expect(error?.suggestsAnotherStateDirectory == true, "the CLI adds how: --state DIR")
             #expect(
                 error?.message
                     == "state database \(url.path) is not a valid SQLite database (file is not a database); "
-                    + "move it aside or pass --state DIR to use another state directory")
+                    + "move it aside or use another state directory")
             #expect(try Data(contentsOf: url) == garbage)
             #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
         }

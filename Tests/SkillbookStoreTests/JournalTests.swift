@@ -372,7 +372,7 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
             let error = #expect(throws: StoreError.self) { try SQLiteJournal(stateDirectory: dir) }
             #expect(error?.kind == .notADatabase)
             #expect(error?.message.contains(file.path) == true)
-            #expect(error?.message.contains("move it aside or pass --state DIR") == true)
+            #expect(error?.message.contains("move it aside or use another state directory") == true)
             #expect(try Data(contentsOf: file) == garbage, "never replaced by a new, empty journal")
         }
     }

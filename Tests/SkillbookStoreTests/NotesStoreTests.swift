@@ -136,7 +136,7 @@ import Testing
             #expect(
                 error?.message
                     == "state database \(file.path) is not a valid SQLite database (file is not a database); "
-                    + "move it aside or pass --state DIR to use another state directory")
+                    + "move it aside or use another state directory")
             #expect(try Data(contentsOf: file) == garbage)
         }
     }

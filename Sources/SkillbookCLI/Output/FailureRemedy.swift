@@ -1,4 +1,5 @@
 import SkillbookCore
+import SkillbookStore
 
 /// What a person can do about a failure of a kind: the command line's own advice, which the
 /// libraries (stating facts only) leave out.
@@ -9,6 +10,11 @@ enum FailureRemedy {
         case .disallowedPath: "pass --allow-path DIR to allow another"
         default: nil
         }
+    }
+
+    /// A state database's message, with how to choose another state directory when it advises one.
+    static func explain(_ error: StoreError) -> String {
+        error.suggestsAnotherStateDirectory ? "\(error.message) (pass --state DIR)" : error.message
     }
 
     /// `message` followed by the remedy of `kind`, if it has one.

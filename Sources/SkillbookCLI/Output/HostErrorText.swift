@@ -41,7 +41,7 @@ enum HostErrorText {
         case .inputsFileUnreadable(let path): .usage("cannot read inputs file '\(path)'")
         case .invalidRegistry(let error): .refusal("\(error)")
         case .failed(let message): .failure(message)
-        case .store(let error): isStateProblem(error) ? .refusal("\(error)") : .failure("\(error)")
+        case .store(let error): isStateProblem(error) ? .refusal(FailureRemedy.explain(error)) : .failure(FailureRemedy.explain(error))
         case .journal(let error): .refusal(error.message)
         case .runStillRunning(_, let message): .refusal(message)
         case .notResumable(let run, let reason): .refusal(notResumable(run, reason))
