@@ -35,9 +35,7 @@ struct PostgresBench {
         let string = try PostgresCluster.shared.makeDatabase()
         guard let url = PostgresURL(string) else { return [] }
         let folder = state.appendingPathComponent("postgres-bench")
-        let file = folder.appendingPathComponent("Playbooks/noop3.yaml")
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Self.playbook.write(to: file, atomically: true, encoding: .utf8)
+        let file = try BenchWorkspace.write(Self.playbook, named: "noop3", in: folder)
         let database = try PostgresDatabase(url)
         let enqueuer = PostgresJournal(database: database)
         var serial = 0
@@ -132,8 +130,7 @@ struct PostgresBench {
         state url: String, folder: URL, database: PostgresDatabase, enqueuer: PostgresJournal
     ) async throws -> (takeover: Double, finished: Double) {
         let skillbook = try ColdStartBench.skillbookBinary()
-        let file = folder.appendingPathComponent("Playbooks/slow3.yaml")
-        try Self.slowPlaybook.write(to: file, atomically: true, encoding: .utf8)
+        let file = try BenchWorkspace.write(Self.slowPlaybook, named: "slow3", in: folder)
         try database.run("DELETE FROM runs")
         func until(_ what: String, within seconds: Double, _ condition: () throws -> Bool) async throws {
             let giveUp = Date().addingTimeInterval(seconds)

@@ -48,9 +48,7 @@ struct PostgresSoakBench {
         let url = try PostgresCluster.shared.makeDatabase()
         guard let location = PostgresURL(url) else { return [] }
         let folder = state.appendingPathComponent("postgres-soak")
-        let file = folder.appendingPathComponent("Playbooks/soak-note.yaml")
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Self.playbook.write(to: file, atomically: true, encoding: .utf8)
+        let file = try BenchWorkspace.write(Self.playbook, named: "soak-note", in: folder)
         let database = try PostgresDatabase(location)
         let enqueuer = PostgresJournal(database: database)
         for n in 1...runs {

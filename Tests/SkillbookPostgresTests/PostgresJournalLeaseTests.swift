@@ -7,6 +7,18 @@ import Testing
 
 /// What only the PostgreSQL journal does: fenced writes, the queue and its claims.
 @Suite struct PostgresJournalLeaseTests {
+    /// Run `r` started on a fresh database by a journal whose 0.2 s lease lapses (it beats once a
+    /// minute), with the runs whose lease it hears it lost; `url` opens another process's journal.
+    static func holderOfALapsingLease() async throws -> (url: PostgresURL, old: PostgresJournal, lost: Recorder<String>) {
+        let state = try await Backend.postgres.makeState()
+        let url = try #require(state.url)
+        let old = PostgresJournal(database: try PostgresDatabase(url), heartbeatInterval: 60, leaseDuration: 0.2)
+        let lost = Recorder<String>()
+        old.setLeaseLostHandler { lost.append($0) }
+        try old.runStarted(.sample("r"))
+        return (url, old, lost)
+    }
+
     @Test func aTakenOverRunRefusesEveryWriteOfItsOldHolder() async throws {
         let state = try await Backend.postgres.makeState()
         let url = try #require(state.url)
@@ -34,12 +46,7 @@ import Testing
     }
 
     @Test func aLapsedLeaseIsReportedToTheHolderWhenItsRenewalIsRefused() async throws {
-        let state = try await Backend.postgres.makeState()
-        let url = try #require(state.url)
-        let old = PostgresJournal(database: try PostgresDatabase(url), heartbeatInterval: 60, leaseDuration: 0.2)
-        let lost = Recorder<String>()
-        old.setLeaseLostHandler { lost.append($0) }
-        try old.runStarted(.sample("r"))
+        let (url, old, lost) = try await Self.holderOfALapsingLease()
         try await Task.sleep(for: .milliseconds(400))
         let new = PostgresJournal(database: try PostgresDatabase(url))
         try new.takeOver("r", for: .resume) { _ throws(JournalError) in }
@@ -52,12 +59,7 @@ import Testing
     /// (a claimed run being got ready, a step whose calls were all reused): the holder hears of it
     /// either way, once, and its source and lease writes are fenced too.
     @Test func aRefusedWriteIsReportedToTheHolderOnceAndEveryKindOfWriteIsFenced() async throws {
-        let state = try await Backend.postgres.makeState()
-        let url = try #require(state.url)
-        let old = PostgresJournal(database: try PostgresDatabase(url), heartbeatInterval: 60, leaseDuration: 0.2)
-        let lost = Recorder<String>()
-        old.setLeaseLostHandler { lost.append($0) }
-        try old.runStarted(.sample("r"))
+        let (url, old, lost) = try await Self.holderOfALapsingLease()
         try old.confirmLease("r")
         try old.setSource("name: sample\n", forRun: "r")
         try await Task.sleep(for: .milliseconds(400))
