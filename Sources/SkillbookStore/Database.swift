@@ -53,7 +53,7 @@ public final class Database: @unchecked Sendable {
                 .cannotOpen,
                 message: "state directory \(directory.path) is not a folder (a file of that name is in the way); "
                     + StoreError.anotherStateDirectory,
-                path: path, suggestsAnotherStateDirectory: true)
+                path: path)
         }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -62,7 +62,7 @@ public final class Database: @unchecked Sendable {
                 .cannotOpen,
                 message: "cannot create the directory \(directory.path) for state database \(path) "
                     + "(\(error.localizedDescription)); check its permissions or \(StoreError.anotherStateDirectory)",
-                path: path, suggestsAnotherStateDirectory: true)
+                path: path)
         }
 
         var opened: OpaquePointer?
@@ -269,7 +269,7 @@ public final class Database: @unchecked Sendable {
                         .newerSchema,
                         message: "state database \(path) has schema version \(current), newer than this skillbook "
                             + "understands (\(migrations.count)); upgrade skillbook or \(StoreError.anotherStateDirectory)",
-                        path: path, suggestsAnotherStateDirectory: true)
+                        path: path)
                 }
                 guard current < migrations.count else { return }
                 for step in migrations[current...] {

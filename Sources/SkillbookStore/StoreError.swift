@@ -29,17 +29,17 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, L
     public var path: String
     /// SQLite's result code (extended when available), if SQLite reported the failure.
     public var code: Int32?
-    /// The message ends advising another state directory: a front end says how to choose one (the
-    /// CLI: `--state DIR`), which this library does not know.
-    public var suggestsAnotherStateDirectory: Bool
 
-    public init(_ kind: Kind, message: String, path: String, code: Int32? = nil, suggestsAnotherStateDirectory: Bool = false) {
+    public init(_ kind: Kind, message: String, path: String, code: Int32? = nil) {
         self.kind = kind
         self.message = message
         self.path = path
         self.code = code
-        self.suggestsAnotherStateDirectory = suggestsAnotherStateDirectory
     }
+
+    /// The message ends advising another state directory: a front end says how to choose one (the
+    /// CLI: `--state DIR`), which this library does not know.
+    public var suggestsAnotherStateDirectory: Bool { message.hasSuffix(Self.anotherStateDirectory) }
 
     public var description: String { message }
     public var errorDescription: String? { message }
@@ -86,7 +86,6 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, L
             kind = .other
             message = "state database \(path): \(operation) failed (\(detail))"
         }
-        return StoreError(
-            kind, message: message, path: path, code: code, suggestsAnotherStateDirectory: message.hasSuffix(elsewhere))
+        return StoreError(kind, message: message, path: path, code: code)
     }
 }

@@ -57,7 +57,7 @@ struct AgentModelBench: Sendable {
                     samples: Int(environment["SKILLBOOK_EVAL_SAMPLES"] ?? "") ?? 2))
             // As `ask` does: a request no part of which anything here covers is declined unasked
             // (not counted in the latency, which is the model's).
-            guard matcher.coversSomePart(of: reference.request, clock: clock) else {
+            guard matcher.decide(reference.request, clock: clock).coversSomePart else {
                 let verdict = PlanJudge.judge(nil, against: reference)
                 if reference.decline { declines += 1; if verdict.correct { declinesRight += 1 } } else { plans += 1 }
                 let line = "[\(i + 1)/\(references.count)] \(verdict.correct ? "ok " : "BAD") declined without the model: \(reference.request)\n"

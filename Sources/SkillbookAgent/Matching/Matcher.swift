@@ -93,6 +93,7 @@ public struct Matcher: Sendable {
     /// The decision for `request`: a playbook, a skill, a plan-shaped request, or none.
     public func decide(_ request: String, clock: Clock) -> RouteDecision {
         let clauses = CompoundSplitter.clauses(of: request)
+        var clauseCovered = false
         if clauses.count >= 2 {
             let picks = clauses.map { single($0, clock: clock) }
             let taken = picks.filter { $0.layer == .playbook || $0.layer == .skill }
@@ -102,26 +103,20 @@ public struct Matcher: Sendable {
                     layer: .plan, confidence: candidates.map(\.confidence).min() ?? 0, candidates: candidates,
                     clauses: clauses)
             }
+            clauseCovered = picks.contains(where: \.coversSomePart)
         }
-        return single(request, clock: clock)
-    }
-
-    /// Whether anything here can do some part of `request`: the request itself or one of its
-    /// clauses has a candidate at the acceptance threshold. A request none of whose parts is covered
-    /// ("book a flight to Paris", "帮我订一张去上海的火车票") is declined without asking a model, which
-    /// would plan something anyway. On `Fixtures/plan_requests.json` the declines' best part scores
-    /// 0.01–0.30 and every request a model should plan has a part at 0.57 or more.
-    public func coversSomePart(of request: String, clock: Clock) -> Bool {
-        ([request] + CompoundSplitter.clauses(of: request)).contains { part in
-            (rank(part, clock: clock).first?.confidence ?? 0) >= thresholds.accept
-        }
+        var decision = single(request, clock: clock)
+        decision.coversSomePart = decision.coversSomePart || clauseCovered
+        return decision
     }
 
     private func single(_ request: String, clock: Clock) -> RouteDecision {
         let ranked = rank(request, clock: clock)
         let top = Array(ranked.prefix(3))
         guard let best = ranked.first, best.confidence >= thresholds.accept else {
-            return RouteDecision(layer: .none, confidence: ranked.first?.confidence ?? 0, candidates: top)
+            var decision = RouteDecision(layer: .none, confidence: ranked.first?.confidence ?? 0, candidates: top)
+            decision.coversSomePart = false
+            return decision
         }
         if ranked.count > 1, best.confidence - ranked[1].confidence < thresholds.margin {
             let second = ranked[1]

@@ -64,7 +64,7 @@ struct AskFlow {
                 console.err("skillbook: " + (decision.question.map { "\($0) Say it more precisely, or run one with 'skillbook run'." } ?? noRoute(decision)))
                 return 2
             }
-            if decision.layer == .none, !workspace.matcher.coversSomePart(of: request, clock: clock) {
+            if decision.layer == .none, !decision.coversSomePart {
                 if explain || json { console.out(JSONText.encode(decision.json)) }
                 if explain { return 0 }
                 console.err("skillbook: " + outOfScope(decision))

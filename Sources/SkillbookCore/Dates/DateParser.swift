@@ -78,8 +78,8 @@ public struct DateParser: Sendable {
     /// `2026-11-30T09:00:00Z`: what `date.formatted(.iso8601)` gives, by arithmetic (see `wallClock`),
     /// so that recording a note's time at start-up makes no `Calendar`.
     public static func formatUTC(_ date: Date) -> String {
-        guard let c = wallClock(date, offset: 0) else { return date.formatted(.iso8601) }
-        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
+        guard let wall = wallClock(date, offset: 0) else { return date.formatted(.iso8601) }
+        return text(of: wall) + "Z"
     }
 
     private static let lastDateTime = Mutex<(date: Date, timeZone: TimeZone, text: String)?>(nil)
@@ -92,15 +92,9 @@ public struct DateParser: Sendable {
                 year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0, hour: c.hour ?? 0, minute: c.minute ?? 0,
                 second: c.second ?? 0)
         }()
-        var text = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))"
-        text += "T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
-        if offset == 0 {
-            text += "Z"
-        } else {
-            let minutes = abs(offset) / 60
-            text += (offset < 0 ? "-" : "+") + "\(pad(minutes / 60, 2)):\(pad(minutes % 60, 2))"
-        }
-        return text
+        guard offset != 0 else { return text(of: c) + "Z" }
+        let minutes = abs(offset) / 60
+        return text(of: c) + (offset < 0 ? "-" : "+") + "\(pad(minutes / 60, 2)):\(pad(minutes % 60, 2))"
     }
 
     // MARK: - Shared pieces
@@ -137,6 +131,11 @@ public struct DateParser: Sendable {
         let seconds = date.timeIntervalSince1970.rounded(.down) + Double(offset)
         guard seconds >= -12_212_553_600, seconds < 253_402_300_800 else { return nil }  // 1583-01-01 ..< 10000-01-01
         return CivilTime(wallSeconds: Int64(seconds))
+    }
+
+    /// `2026-11-30T09:00:00`: the wall clock as ISO 8601 without an offset.
+    private static func text(of wall: CivilTime) -> String {
+        "\(pad(wall.year, 4))-\(pad(wall.month, 2))-\(pad(wall.day, 2))T\(pad(wall.hour, 2)):\(pad(wall.minute, 2)):\(pad(wall.second, 2))"
     }
 
     private static func pad(_ number: Int, _ width: Int) -> String {

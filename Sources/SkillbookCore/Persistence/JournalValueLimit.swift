@@ -35,16 +35,7 @@ public struct JournalValueLimit: Sendable, Hashable {
             }
             return cutAny ? (.array(bounded), true) : (value, false)
         case .object(let object):
-            var cutAny = false
-            var bounded = object
-            for (key, member) in object {
-                let (kept, cut) = self.bounded(member)
-                if cut {
-                    bounded[key] = kept
-                    cutAny = true
-                }
-            }
-            return cutAny ? (.object(bounded), true) : (value, false)
+            return boundedMembers(of: object, except: [], value)
         default:
             return (value, false)
         }
@@ -54,17 +45,25 @@ public struct JournalValueLimit: Sendable, Hashable {
     /// names; `nil` keeps it all.
     public func bounded(_ output: Value, keepingWhole keptWhole: Set<String>?) -> (value: Value, cut: Bool) {
         guard let keptWhole else { return (output, false) }
-        guard !keptWhole.isEmpty, case .object(let object) = output else { return bounded(output) }
+        guard case .object(let object) = output else { return bounded(output) }
+        return boundedMembers(of: object, except: keptWhole, output)
+    }
+
+    /// `object` (which is `value`) with the long texts of its members cut, but for those named in
+    /// `keptWhole`; `value` itself when nothing was cut.
+    private func boundedMembers(
+        of object: ValueObject, except keptWhole: Set<String>, _ value: Value
+    ) -> (value: Value, cut: Bool) {
         var cutAny = false
-        var boundedObject = object
+        var bounded = object
         for (key, member) in object where !keptWhole.contains(key) {
-            let (kept, cut) = bounded(member)
+            let (kept, cut) = self.bounded(member)
             if cut {
-                boundedObject[key] = kept
+                bounded[key] = kept
                 cutAny = true
             }
         }
-        return cutAny ? (.object(boundedObject), true) : (output, false)
+        return cutAny ? (.object(bounded), true) : (value, false)
     }
 
     /// The first `keptBytes` of `text` (whole characters only) and the marker.

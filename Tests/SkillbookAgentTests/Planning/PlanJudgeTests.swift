@@ -23,7 +23,7 @@ import Testing
     /// declined without a model call; every request a model should plan has one, so it is planned.
     @Test func requestsToDeclineAreNotCoveredAndRequestsToPlanAre() {
         for reference in Self.references {
-            let covered = shippedMatcher.coversSomePart(of: reference.request, clock: berlinClock)
+            let covered = shippedMatcher.decide(reference.request, clock: berlinClock).coversSomePart
             #expect(covered == !reference.decline, "\(reference.request)")
         }
     }
