@@ -44,9 +44,8 @@ extension PlaybookHost {
     public func planWithModel(_ request: String, workspace: AgentWorkspace, clock: Matcher.Clock) async -> Planner.Report? {
         guard let planner = planner(workspace, clock: clock) else { return nil }
         return await planner.plan(
-            request, offers: workspace.offers(for: request, clock: clock), name: "ask-plan",
-            minSteps: PromptBuilder.minimumSteps(for: request, matcher: workspace.matcher, clock: clock),
-            covering: PromptBuilder.sureTargets(for: request, matcher: workspace.matcher, clock: clock))
+            request, choosingFrom: workspace.offers, matcher: workspace.matcher, clock: clock,
+            name: "ask-plan")
     }
 
     /// Makes a route ready to run on the engine, journaled with `trigger` (`ask`, `chat`): a

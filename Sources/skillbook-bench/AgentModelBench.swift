@@ -44,7 +44,12 @@ struct AgentModelBench: Sendable {
         let limit = environment["SKILLBOOK_EVAL_OFFERS"].flatMap(Int.init) ?? PromptBuilder.defaultOffers
         let known = Set(registry.descriptors.map(\.id) + playbooks.map(\.name))
 
-        var passed = 0, correct = 0, unknown = 0, declines = 0, declinesRight = 0, plans = 0
+        var passed = 0
+        var correct = 0
+        var unknown = 0
+        var declines = 0
+        var declinesRight = 0
+        var plans = 0
         var times: [Double] = []
         for (i, reference) in references.enumerated() {
             let client = RecordingClient(
@@ -59,16 +64,15 @@ struct AgentModelBench: Sendable {
             // (not counted in the latency, which is the model's).
             guard matcher.decide(reference.request, clock: clock).coversSomePart else {
                 let verdict = PlanJudge.judge(nil, against: reference)
-                if reference.decline { declines += 1; if verdict.correct { declinesRight += 1 } } else { plans += 1 }
+                if reference.decline { declines += 1
+                    if verdict.correct { declinesRight += 1 } } else { plans += 1 }
                 let line = "[\(i + 1)/\(references.count)] \(verdict.correct ? "ok " : "BAD") declined without the model: \(reference.request)\n"
                 FileHandle.standardError.write(Data(line.utf8))
                 continue
             }
-            let chosen = PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock, limit: limit)
             let start = Date()
             let report = await planner.plan(
-                reference.request, offers: chosen, minSteps: PromptBuilder.minimumSteps(for: reference.request, matcher: matcher, clock: clock),
-                covering: PromptBuilder.sureTargets(for: reference.request, matcher: matcher, clock: clock))
+                reference.request, choosingFrom: offers, matcher: matcher, clock: clock, limit: limit)
             let seconds = Date().timeIntervalSince(start)
             times.append(seconds)
             for answer in client.answers {
@@ -130,8 +134,28 @@ struct AgentModelBench: Sendable {
         for (i, reference) in references.enumerated() {
             let chosen = PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock, limit: limit)
                 .map { $0.trimmed(for: reference.request) }
-            let messages = prompt.messages(request: reference.request, offers: chosen)
-            let schema = JSONText.encode(PlanSchema.responseFormat(chosen))
+            let skeleton = PlanSkeleton.make(
+                for: reference.request, offers: offers, matcher: matcher, clock: clock)?.trimmed(
+                    for: reference.request)
+            let values = RequestValues(reference.request)
+            let shaped = skeleton.flatMap { skeleton in
+                PlanSchema.schema(skeleton, values: values).map { (skeleton, $0) }
+            }
+            let messages =
+                shaped.map {
+                    prompt.messages(request: reference.request, offers: $0.0.offers, skeleton: $0.0)
+                }
+                ?? prompt.messages(request: reference.request, offers: chosen)
+            let schema = JSONText.encode(
+                shaped.map { PlanSchema.responseFormat(schema: $0.1) }
+                    ?? PlanSchema.responseFormat(chosen, values: values))
+            if let shaped {
+                out +=
+                    "  skeleton: "
+                    + shaped.0.sequences.map {
+                        $0.map { $0.names.joined(separator: "|") }.joined(separator: " → ")
+                    }.joined(separator: "  /  ") + "\n"
+            }
             let missing = reference.steps.map(\.skill).filter { skill in !chosen.contains { $0.name == skill } }
             out += "[\(i + 1)] \(reference.request)\n  offers: \(chosen.map(\.name).joined(separator: ", "))"
             out += missing.isEmpty ? "\n" : "\n  MISSING: \(missing.joined(separator: ", "))\n"

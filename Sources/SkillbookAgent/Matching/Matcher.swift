@@ -45,7 +45,9 @@ public struct Matcher: Sendable {
         let dates = DateParser(now: clock.now, timeZone: clock.timeZone)
         let matcher = PatternMatcher(dates: dates)
         let coercion = Coercion(dates: dates)
-        let wordScores = words.scores(words.request(text.text))
+        // Paths and addresses are values, not words of what to do: `/tmp/project.tar.gz` is no
+        // reason to archive.
+        let wordScores = words.scores(words.request(TextFolding.withoutAddresses(text.text)))
         let compact = text.lower.filter { $0 != " " }
         let total = max(1, compact.count)
         var ranked: [RouteCandidate] = []

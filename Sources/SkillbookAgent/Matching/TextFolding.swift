@@ -43,9 +43,11 @@ enum TextFolding {
         "i would like to", "i need to", "help me", "go ahead and", "just",
     ]
     /// English fillers dropped from the end ("…for me please").
-    static let trailingFillers = ["please", "for me", "thanks", "thank you", "now", "right now", "pls"]
+    static let trailingFillers = ["please", "for me", "thanks", "thank you", "now", "right now", "pls",
+    ]
     /// Chinese fillers: dropped wherever they stand (they carry no meaning for routing).
-    static let chineseFillers = ["一下", "麻烦你", "麻烦", "帮我", "帮忙", "请你", "请", "给我", "好吗", "好不好", "谢谢", "可以吗"]
+    static let chineseFillers = ["一下", "麻烦你", "麻烦", "帮我", "帮忙", "请你", "请", "给我", "好吗", "好不好", "谢谢", "可以吗",
+    ]
     /// Chinese particles dropped at the end.
     static let chineseTrailing: Set<Character> = ["吧", "呢", "啊", "呀", "哦", "嘛", "了"]
 
@@ -61,6 +63,16 @@ enum TextFolding {
         "的", "了", "我", "把", "一", "下", "个", "吧", "请", "帮", "你", "们", "是", "在", "和", "要", "给", "用", "将",
         "这", "那", "些", "么", "什", "吗", "呢", "啊", "就", "都", "也", "到",
     ]
+
+    /// The text without its words that are paths or web addresses (they start with `/`, `~/`,
+    /// `./`, `../`, `http://` or `https://`).
+    static func withoutAddresses(_ text: String) -> String {
+        guard text.contains("/") else { return text }
+        return text.split(separator: " ", omittingEmptySubsequences: true).filter { word in
+            let lowered = word.lowercased()
+            return !["/", "~/", "./", "../", "http://", "https://"].contains { lowered.hasPrefix($0) }
+        }.joined(separator: " ")
+    }
 
     /// A light English stemmer: plural and common suffixes, so `notes` meets `note`, `reminders` `reminder`.
     static func stem(_ word: String) -> String {

@@ -58,19 +58,25 @@ public struct PlanOffer: Sendable {
     /// The parameters a step must give.
     public var required: [String] { parameters.required }
 
-    /// The offer for one request: an optional number, integer, boolean or plain text parameter with
-    /// a default (`timeout`, `max_links`, `recursive`, `separator`; not one with a format or a set of
-    /// values) is left out unless the request names it (its first six letters, case aside). A small model fills every parameter it is shown, each costing tokens
-    /// written at a few a second; those it would fill are rarely what the request asks.
+    /// The offer for one request: an optional parameter is left out unless the request names it
+    /// (its first six letters, case aside) when it is a number, integer or boolean with a default
+    /// (`timeout`, `max_links`, `recursive`), a plain text with a non-empty default (`separator`;
+    /// not a note's `body`, whose default is empty and which is where an earlier step's text goes),
+    /// one of a set of values with a default (`mode`, `order`; kept when the request names another
+    /// of its values, such as `append`), a list with a default (`tags`), or an object or a list of
+    /// objects (`headers`, `copies`).
+    /// A small model fills every parameter it is shown, each costing tokens written at a few a
+    /// second; those it would fill are rarely what the request asks.
     public func trimmed(for request: String) -> PlanOffer {
         let folded = request.lowercased()
+        let words = Set(folded.split { !$0.isLetter && !$0.isNumber }.map(String.init))
         let kept = parameters.properties.filter { name, schema in
-            guard !required.contains(name), schema.defaultValue != nil,
-                schema.type == .integer || schema.type == .number || schema.type == .boolean
-                    || schema.type == .string && schema.format == nil && schema.enumValues == nil
-            else { return true }
+            guard !required.contains(name), Self.isTrimmable(schema) else { return true }
             let stem = name.lowercased().prefix { $0 != "_" }.prefix(6)
-            return folded.contains(stem)
+            let values = (schema.enumValues ?? []).compactMap(\.stringValue).filter {
+                .string($0) != schema.defaultValue
+            }
+            return folded.contains(stem) || values.contains { words.contains($0.lowercased()) }
         }
         guard kept.count != parameters.properties.count else { return self }
         var offer = self
@@ -78,6 +84,61 @@ public struct PlanOffer: Sendable {
             type: parameters.type, description: parameters.description, properties: kept, required: parameters.required,
             additionalProperties: parameters.additionalProperties)
         return offer
+    }
+
+    /// The offer with only its output fields that are lists of texts or numbers (`items.*.title`),
+    /// what an adapter such as text.join joins.
+    var keepingScalarLists: PlanOffer {
+        var offer = self
+        offer.outputFields = outputFields.filter { field in
+            guard case .array(let element) = type(of: field) else { return false }
+            return element == .string || element == .integer || element == .number
+        }
+        return offer
+    }
+
+    /// The offer with the dates the matcher captured from its clause fixed: a captured date or
+    /// date-time parameter allows only that value (`tomorrow at 9am` is 2026-12-02T09:00:00+01:00,
+    /// not the current time of day tomorrow), and its other optional date parameters are left out
+    /// (a request's "tomorrow" is one date, not also a `due_before`).
+    func fixingDates(_ captured: ValueObject) -> PlanOffer {
+        func isDate(_ schema: Schema) -> Bool {
+            schema.format == "date" || schema.format == "date-time"
+        }
+        let fixed = parameters.properties.filter { name, schema in
+            isDate(schema) && captured[name]?.stringValue != nil
+        }
+        guard !fixed.isEmpty else { return self }
+        let properties = parameters.properties.compactMap { name, schema -> (String, Schema)? in
+            guard isDate(schema) else { return (name, schema) }
+            if let value = captured[name], value.stringValue != nil {
+                return (
+                    name,
+                    Schema(
+                        type: .string, description: schema.description, enumValues: [value],
+                        format: schema.format)
+                )
+            }
+            return required.contains(name) ? (name, schema) : nil
+        }
+        var offer = self
+        offer.parameters = Schema(
+            type: parameters.type, description: parameters.description, properties: properties,
+            required: parameters.required,
+            additionalProperties: parameters.additionalProperties)
+        return offer
+    }
+
+    /// Whether an optional parameter of this schema is one `trimmed(for:)` may leave out.
+    static func isTrimmable(_ schema: Schema) -> Bool {
+        if schema.type == .object { return true }
+        if schema.type == .array, schema.items?.type == .object { return true }
+        guard let value = schema.defaultValue else { return false }
+        switch schema.type {
+        case .integer, .number, .boolean, .array: return true
+        case .string: return schema.enumValues != nil || schema.format == nil && value != ""
+        default: return false
+        }
     }
 
     static func withoutSecrets(_ schema: Schema) -> Schema {

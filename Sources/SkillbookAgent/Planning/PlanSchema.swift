@@ -19,10 +19,36 @@ public enum PlanSchema {
 
     /// The reference pattern over `fields` (each a path such as `items.*.path`).
     public static func referencePattern(fields: [String]) -> String {
-        let escaped = fields.map { field in
+        "^\\$\\{\\{ steps\\.s[1-9]\\.output\\.(" + escaped(fields) + ") \\}\\}$"
+    }
+
+    /// `a|items\.\*\.path`: fields as alternatives of a pattern.
+    static func escaped(_ fields: [String]) -> String {
+        fields.map { field in
             field.replacingOccurrences(of: ".", with: "\\.").replacingOccurrences(of: "*", with: "\\*")
+        }.joined(separator: "|")
+    }
+
+    /// The steps a parameter may refer to: a step id pattern (`s[1-9]` over every offer for a free
+    /// plan; `s1`, `s2`… each over its own slot's offers in a skeleton).
+    struct ReferenceScope {
+        var sources: [(step: String, offers: [PlanOffer])]
+
+        static func anyStep(_ offers: [PlanOffer]) -> ReferenceScope {
+            ReferenceScope(sources: [("s[1-9]", offers)])
         }
-        return "^\\$\\{\\{ steps\\.s[1-9]\\.output\\.(" + escaped.joined(separator: "|") + ") \\}\\}$"
+
+        /// The pattern of a reference to a field whose type fits `schema`; `nil` when none fits.
+        func pattern(fitting schema: Schema) -> String? {
+            let parts = sources.compactMap { source -> String? in
+                let fields = PlanSchema.fields(of: source.offers, fitting: schema)
+                return fields.isEmpty
+                    ? nil : source.step + "\\.output\\.(" + PlanSchema.escaped(fields) + ")"
+            }
+            guard !parts.isEmpty else { return nil }
+            let body = parts.count == 1 ? parts[0] : "(" + parts.joined(separator: "|") + ")"
+            return "^\\$\\{\\{ steps\\." + body + " \\}\\}$"
+        }
     }
 
     /// The offers' output fields, in order and without repeats; with `schema`, only those whose
@@ -38,42 +64,112 @@ public enum PlanSchema {
         return fields
     }
 
-    /// `S`: the schema of a whole answer; a plan has `minSteps` to `maxSteps` steps.
-    public static func schema(_ offers: [PlanOffer], minSteps: Int = 1, maxSteps: Int? = nil) -> Value {
-        let steps = offers.map { step($0, offers: offers) }
+    /// `S`: the schema of a whole answer; a plan has `minSteps` to `maxSteps` steps. A path or
+    /// address parameter's literal starts with one the request names (`values`), when it names any.
+    public static func schema(
+        _ offers: [PlanOffer], minSteps: Int = 1, maxSteps: Int? = nil,
+        values: RequestValues = RequestValues()
+    ) -> Value {
+        let scope = ReferenceScope.anyStep(offers)
+        let steps = offers.compactMap { step($0, scope: scope, values: values) }
         let least = max(1, minSteps)
-        var list: ValueObject = ["type": "array", "minItems": .int(least), "items": ["anyOf": .array(steps)]]
-        if let maxSteps { list["maxItems"] = .int(max(least, maxSteps)) }
-        let plan: Value = [
-            "type": "object",
-            "properties": ["steps": .object(list)],
-            "required": ["steps"], "additionalProperties": false,
+        var list: ValueObject = [
+            "type": "array", "minItems": .int(least), "items": ["anyOf": .array(steps)],
         ]
-        let question: Value = [
-            "type": "object", "properties": ["question": ["type": "string", "minLength": 1]], "required": ["question"],
+        if let maxSteps { list["maxItems"] = .int(max(least, maxSteps)) }
+        return ["anyOf": [plan(list), question]]
+    }
+
+    /// `S` for a skeleton: an `anyOf` over its sequences (`PlanSkeleton.sequences`), each a
+    /// fixed list of steps (`prefixItems`). Step k names one of its slot's targets and refers only
+    /// to steps before it, each by that step's own output fields; after a query, step k must pass
+    /// the query's output on in some parameter. `nil` when no sequence can be written (no
+    /// parameter of a step fits what the query before it gives).
+    public static func schema(_ skeleton: PlanSkeleton, values: RequestValues = RequestValues()) -> Value? {
+        let plans = skeleton.sequences.compactMap { sequence -> Value? in
+            var items: [Value] = []
+            for (k, slot) in sequence.enumerated() {
+                let scope = ReferenceScope(sources: (0..<k).map { ("s\($0 + 1)", sequence[$0].offers) })
+                var passOn: ReferenceScope?
+                if k > 0, sequence[k - 1].offers.allSatisfy({ $0.kind == .query }) {
+                    // An adapter joins a list of texts or numbers, not of objects (a note, a file).
+                    let given =
+                        slot.clause == nil
+                        ? sequence[k - 1].offers.map(\.keepingScalarLists) : sequence[k - 1].offers
+                    passOn = ReferenceScope(sources: [("s\(k)", given)])
+                }
+                let steps = slot.offers.compactMap { offer in
+                    step(
+                        offer.fixingDates(slot.captured[offer.name] ?? [:]), scope: scope, values: values,
+                        passingOn: passOn)
+                }
+                guard !steps.isEmpty else { return nil }
+                items.append(steps.count == 1 ? steps[0] : ["anyOf": .array(steps)])
+            }
+            return plan([
+                "type": "array", "prefixItems": .array(items), "minItems": .int(items.count),
+                "maxItems": .int(items.count),
+            ])
+        }
+        guard !plans.isEmpty else { return nil }
+        return ["anyOf": .array(plans + [question])]
+    }
+
+    static func plan(_ list: ValueObject) -> Value {
+        [
+            "type": "object", "properties": ["steps": .object(list)], "required": ["steps"],
             "additionalProperties": false,
         ]
-        return ["anyOf": [plan, question]]
     }
+
+    static let question: Value = [
+        "type": "object", "properties": ["question": ["type": "string", "minLength": 1]],
+        "required": ["question"],
+        "additionalProperties": false,
+    ]
 
     /// `{"type": "json_schema", "json_schema": {"name": "plan", "strict": true, "schema": S}}`: this
     /// nesting exactly (llama.cpp ignores a `schema` beside `type` and decodes unconstrained).
-    public static func responseFormat(_ offers: [PlanOffer], minSteps: Int = 1, maxSteps: Int? = nil) -> Value {
-        [
-            "type": "json_schema",
-            "json_schema": ["name": "plan", "strict": true, "schema": schema(offers, minSteps: minSteps, maxSteps: maxSteps)],
-        ]
+    public static func responseFormat(
+        _ offers: [PlanOffer], minSteps: Int = 1, maxSteps: Int? = nil,
+        values: RequestValues = RequestValues()
+    ) -> Value {
+        responseFormat(schema: schema(offers, minSteps: minSteps, maxSteps: maxSteps, values: values))
     }
 
-    static func step(_ offer: PlanOffer, offers: [PlanOffer]) -> Value {
+    /// The response format that carries `schema`.
+    public static func responseFormat(schema: Value) -> Value {
+        ["type": "json_schema", "json_schema": ["name": "plan", "strict": true, "schema": schema]]
+    }
+
+    /// One step naming `offer`. With `passingOn`, some parameter must be a reference into that
+    /// scope (an `anyOf` over the parameters that can take one); `nil` when none can.
+    static func step(
+        _ offer: PlanOffer, scope: ReferenceScope, values: RequestValues,
+        passingOn: ReferenceScope? = nil
+    ) -> Value? {
         var properties: ValueObject = [:]
         for (name, schema) in offer.parameters.properties {
-            properties[name] = value(schema, name: name, offers: offers)
+            properties[name] = value(schema, name: name, scope: scope, values: values)
         }
-        let with: Value = [
-            "type": "object", "properties": .object(properties), "required": .array(offer.required.map(Value.string)),
-            "additionalProperties": false,
-        ]
+        func object(_ properties: ValueObject, required: [String]) -> Value {
+            [
+                "type": "object", "properties": .object(properties),
+                "required": .array(required.map(Value.string)), "additionalProperties": false,
+            ]
+        }
+        var with = object(properties, required: offer.required)
+        if let passingOn {
+            let options = receivers(offer, of: passingOn).compactMap { name, schema -> Value? in
+                guard let pattern = passingOn.pattern(fitting: schema) else { return nil }
+                var passing = properties
+                passing[name] = ["type": "string", "pattern": .string(pattern)]
+                return object(
+                    passing, required: offer.required + (offer.required.contains(name) ? [] : [name]))
+            }
+            guard !options.isEmpty else { return nil }
+            with = options.count == 1 ? options[0] : ["anyOf": .array(options)]
+        }
         let key = offer.layer == .skill ? "skill" : "playbook"
         return [
             "type": "object",
@@ -82,17 +178,34 @@ public enum PlanSchema {
         ]
     }
 
+    /// The parameters of `offer` that may receive what `scope` gives: any that a field fits, but
+    /// not a date (a text is no date) and, when content can take it (a list, or a text without a
+    /// format and not a short label), not a path, an address or a label (`maxLength` ≤ 200: a
+    /// note's or notification's `title`): the content goes where content goes.
+    static func receivers(_ offer: PlanOffer, of scope: ReferenceScope) -> [(name: String, schema: Schema)] {
+        let fitting = offer.parameters.properties.filter { _, schema in
+            schema.format != "date" && schema.format != "date-time"
+                && scope.pattern(fitting: schema) != nil
+        }
+        let content = fitting.filter { _, schema in
+            schema.type != .string || schema.format == nil && (schema.maxLength ?? .max) > 200
+        }
+        return content.isEmpty ? fitting : content
+    }
+
     /// A parameter's value: a literal of its schema, or a reference to an output field whose type
     /// fits it; a list's items likewise. With no fitting field, only the literal.
-    static func value(_ schema: Schema, name: String, offers: [PlanOffer]) -> Value {
-        var literal = literal(exported(schema), name: name)
+    static func value(_ schema: Schema, name: String, scope: ReferenceScope, values: RequestValues) -> Value {
+        var literal = literal(exported(schema), name: name, values: values)
         if schema.type == .array, let items = schema.items, case .object(var object) = literal {
-            object["items"] = value(items, name: name, offers: offers)
+            object["items"] = value(items, name: name, scope: scope, values: values)
             literal = .object(object)
         }
-        let fields = fields(of: offers, fitting: schema)
-        guard !fields.isEmpty else { return literal }
-        return ["anyOf": [literal, ["type": "string", "pattern": .string(referencePattern(fields: fields))]]]
+        // A date the request names (`PlanOffer.fixingDates`) is that date, not a reference.
+        let fixed =
+            schema.enumValues?.count == 1 && (schema.format == "date" || schema.format == "date-time")
+        guard !fixed, let pattern = scope.pattern(fitting: schema) else { return literal }
+        return ["anyOf": [literal, ["type": "string", "pattern": .string(pattern)]]]
     }
 
     /// Text without `{{` (a plain string of a free-text parameter): a value from an earlier step can
@@ -101,16 +214,34 @@ public enum PlanSchema {
     /// to the JSON text of the string, and an open class let the model write past its end. An escape
     /// is one JSON allows (`\\n`, `\\"`, `\\\\`, `\\u00e9`…): with any character after the backslash
     /// the model wrote a regular expression's `\\.` into JSON, and the server could not read its answer.
-    public static let noTemplatePattern = #"^([^{"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4}|\{[^{"\\])*\{?$"#
+    public static let noTemplatePattern =
+        #"^([^{"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4}|\{[^{"\\])*\{?$"#
 
     /// A literal string parameter may not hold `{{` (except a `template`, whose placeholders are
     /// `{{name}}`); strings with a pattern or a fixed set of values keep theirs.
-    static func literal(_ schema: Value, name: String) -> Value {
-        guard case .object(var object) = schema, object["type"] == "string", object["pattern"] == nil, object["enum"] == nil,
+    /// A path or address (`format: path|uri`) starts with one the request names, when it names any.
+    static func literal(_ schema: Value, name: String, values: RequestValues) -> Value {
+        guard case .object(var object) = schema, object["type"] == "string", object["pattern"] == nil,
+            object["enum"] == nil,
             object["const"] == nil, name != "template"
         else { return schema }
-        object["pattern"] = .string(noTemplatePattern)
+        let prefixes = values.prefixes(for: object["format"]?.stringValue)
+        object["pattern"] = .string(prefixes.isEmpty ? noTemplatePattern : startPattern(prefixes))
         return .object(object)
+    }
+
+    /// `^(/tmp/a|/tmp/b\.txt)[^"\\]*$`: a text that starts with one of `prefixes`.
+    static func startPattern(_ prefixes: [String]) -> String {
+        let special: Set<Character> = [
+            "\\", ".", "^", "$", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|",
+        ]
+        let escaped = prefixes.map { prefix in
+            prefix.reduce(into: "") { out, c in
+                if special.contains(c) { out.append("\\") }
+                out.append(c)
+            }
+        }
+        return "^(" + escaped.joined(separator: "|") + ")[^\"\\\\]*$"
     }
 
     /// A parameter schema as the model sees it: no `secret`, `examples` or `default` noise.

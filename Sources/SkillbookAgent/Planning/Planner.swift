@@ -40,19 +40,33 @@ public struct Planner: Sendable {
     /// `minSteps`: the plan's least number of steps (`PromptBuilder.minimumSteps`: one per clause the
     /// matcher takes); `covering`: clauses and the target each must be planned with
     /// (`PromptBuilder.sureTargets`) — a plan without one of them fails like a checker error, so a
-    /// model cannot drop "… and save it as a note".
+    /// model cannot drop "… and save it as a note". `skeleton`: the plan's shape as the matcher
+    /// reads it (`PlanSkeleton.make`); the answer schema then follows it, the prompt lists only its
+    /// targets and states the order, and `offers`, `minSteps` are not used.
     public func plan(
         _ request: String, offers given: [PlanOffer], name: String = "plan", minSteps: Int = 1,
-        covering: [(clause: String, target: String)] = []
+        covering: [(clause: String, target: String)] = [], skeleton: PlanSkeleton? = nil
     ) async -> Report {
-        let offers = given.map { $0.trimmed(for: request) }
         let clock = ContinuousClock()
         let start = clock.now
         var calls = 0
         var tokens = 0
-        let format = PlanSchema.responseFormat(
-            offers, minSteps: minSteps, maxSteps: Self.maxSteps(for: request, cap: budget.maxSteps))
-        let messages = prompt.messages(request: request, offers: offers)
+        let values = RequestValues(request)
+        let shaped = skeleton.map { $0.trimmed(for: request) }.flatMap { skeleton in
+            PlanSchema.schema(skeleton, values: values).map { (skeleton, $0) }
+        }
+        let format: Value
+        let messages: [ChatMessage]
+        if let (skeleton, schema) = shaped {
+            format = PlanSchema.responseFormat(schema: schema)
+            messages = prompt.messages(request: request, offers: skeleton.offers, skeleton: skeleton)
+        } else {
+            let offers = given.map { $0.trimmed(for: request) }
+            format = PlanSchema.responseFormat(
+                offers, minSteps: minSteps, maxSteps: Self.maxSteps(for: request, cap: budget.maxSteps),
+                values: values)
+            messages = prompt.messages(request: request, offers: offers)
+        }
 
         enum Step {
             case done(Outcome)
@@ -143,6 +157,22 @@ public struct Planner: Sendable {
                 outcome: .refused("the model's plan did not pass the checker after a repair", diagnostics: problems), calls: calls,
                 tokens: tokens)
         }
+    }
+
+    /// A plan for `request` with what the matcher reads off it: the offers chosen from `all`
+    /// (`PromptBuilder.choose`, at most `limit`), the least number of steps, the clauses a plan
+    /// must cover, and the skeleton (`PlanSkeleton.make`) the answer follows when there is one.
+    public func plan(
+        _ request: String, choosingFrom all: [PlanOffer], matcher: Matcher, clock: Matcher.Clock,
+        limit: Int = PromptBuilder.defaultOffers, name: String = "plan"
+    ) async -> Report {
+        await plan(
+            request,
+            offers: PromptBuilder.choose(all, for: request, matcher: matcher, clock: clock, limit: limit),
+            name: name,
+            minSteps: PromptBuilder.minimumSteps(for: request, matcher: matcher, clock: clock),
+            covering: PromptBuilder.sureTargets(for: request, matcher: matcher, clock: clock),
+            skeleton: PlanSkeleton.make(for: request, offers: all, matcher: matcher, clock: clock))
     }
 
     /// A plan has at most one step more than the request has clauses ("… and …", "…然后…"): room

@@ -103,7 +103,9 @@ public struct PromptBuilder: Sendable {
 
     /// The system message (the rules, the same for every request, so a server that caches prompts
     /// reads it once) and the user message: the date when an offer takes a date, the offers, the request.
-    public func messages(request: String, offers: [PlanOffer]) -> [ChatMessage] {
+    /// With `skeleton`, the user message also states the steps' order, each with its clause.
+    public func messages(request: String, offers: [PlanOffer], skeleton: PlanSkeleton? = nil
+    ) -> [ChatMessage] {
         let shown = Array(offers.prefix(Self.maximumOffers))
         var user = ""
         if shown.contains(where: \.takesDate) {
@@ -112,8 +114,24 @@ public struct PromptBuilder: Sendable {
         }
         user += "Skills and playbooks (* required):\n"
         for offer in shown { user += describe(offer) }
+        if let skeleton { user += Self.order(skeleton) }
         user += "Request: \(redactor.redact(request))"
         return [ChatMessage(.system, Self.rules), ChatMessage(.user, user)]
+    }
+
+    /// `Steps in order: s1 files.read ('read /tmp/todo.txt'), s2 notes.create or notes.create_many
+    /// ('save it as a note'). text.join may come between two steps to join a list into a text.`
+    static func order(_ skeleton: PlanSkeleton) -> String {
+        let steps = skeleton.slots.enumerated().map { i, slot in
+            "s\(i + 1) \(slot.names.joined(separator: " or "))" + (slot.clause.map { " ('\($0)')" } ?? "")
+        }
+        var text = "Steps in order: " + steps.joined(separator: ", ") + "."
+        if skeleton.sequences.count > 1 {
+            text +=
+                " \(skeleton.adapters.map(\.name).joined(separator: " or ")) may come between two steps to join a list into a text"
+            text += " (the steps after it are then numbered one higher)."
+        }
+        return text + "\n"
     }
 
     var weekday: String {
@@ -150,6 +168,8 @@ public struct PromptBuilder: Sendable {
                 } ?? text.endIndex
             text.removeSubrange(such.lowerBound..<end)
         }
+        // "Notifies the user: writes the message to …": what it does, not how.
+        if let colon = text.range(of: ": ") { text = String(text[..<colon.lowerBound]) + "." }
         for marker in [" and returns ", " returns {"] {
             guard let cut = text.range(of: marker) else { continue }
             text = String(text[..<cut.lowerBound])
@@ -182,6 +202,9 @@ extension PlanOffer {
             return false
         }
     }
+
+    /// Some output field is a text.
+    var givesText: Bool { outputTypes.values.contains(.string) }
 
     /// Some parameter is a text.
     var takesText: Bool { parameters.properties.contains { $0.schema.type == .string } }

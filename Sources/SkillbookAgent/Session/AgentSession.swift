@@ -73,10 +73,8 @@ public final class AgentSession {
     private func plan(_ request: String, clock: Matcher.Clock) async {
         guard let planner else { return }
         phase = .planning
-        let chosen = PromptBuilder.choose(offers, for: request, matcher: matcher, clock: clock)
         let report = await planner.plan(
-            request, offers: chosen, minSteps: PromptBuilder.minimumSteps(for: request, matcher: matcher, clock: clock),
-            covering: PromptBuilder.sureTargets(for: request, matcher: matcher, clock: clock))
+            request, choosingFrom: offers, matcher: matcher, clock: clock)
         switch report.outcome {
         case .plan(let checked):
             pending = PendingRun(layer: .plan, target: nil, plan: checked)

@@ -49,11 +49,6 @@ public struct AgentWorkspace: Sendable {
             budget: settings.budget)
     }
 
-    /// The offers for `request`: the most relevant skills and playbooks by the matcher's scores.
-    public func offers(for request: String, clock: Matcher.Clock) -> [PlanOffer] {
-        PromptBuilder.choose(offers, for: request, matcher: matcher, clock: clock)
-    }
-
     /// Whether a skill or playbook is an action (anything not a read-only query; playbooks count as actions).
     public func isAction(_ target: String, isPlaybook: Bool) -> Bool {
         if isPlaybook { return true }

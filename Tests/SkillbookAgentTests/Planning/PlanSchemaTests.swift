@@ -43,14 +43,16 @@ import Testing
         // A text parameter refers only to text fields: not to status (an integer) or links.*.url (a list).
         #expect(
             title[1]["pattern"]
-                == .string(PlanSchema.referencePattern(fields: ["url", "title", "description", "first_paragraph", "language", "id"])))
+                == .string(PlanSchema.referencePattern(fields: ["url", "title", "description", "first_paragraph", "language", "id",
+                    ])))
     }
 
     @Test func aListParameterRefersToListsAndItsItemsToTexts() throws {
         let schema = PlanSchema.schema(offers("files.list", "files.copy"))
         let items = try #require(schema["anyOf"]?.arrayValue?[0]["properties"]?["steps"]?["items"]?["anyOf"]?.arrayValue)
         let paths = try #require(items[1]["properties"]?["with"]?["properties"]?["paths"]?["anyOf"]?.arrayValue)
-        #expect(paths[1]["pattern"] == .string(PlanSchema.referencePattern(fields: ["items.*.path", "items.*.modified", "copied.*.from", "copied.*.to", "created"])))
+        #expect(paths[1]["pattern"] == .string(PlanSchema.referencePattern(fields: ["items.*.path", "items.*.modified", "copied.*.from", "copied.*.to", "created",
+                    ])))
         // Each item of a literal list: a text, or a reference to a text field (there is none here).
         #expect(paths[0]["type"] == "array")
         #expect(paths[0]["items"]?["type"] == "string")
@@ -68,9 +70,44 @@ import Testing
     @Test func optionalParametersWithDefaultsAreOfferedOnlyWhenTheRequestNamesThem() throws {
         let offer = try #require(shippedOffers["files.list"])
         #expect(offer.trimmed(for: "list the files in /tmp recursively").parameters.properties.map(\.name) == ["root", "glob", "recursive"])
-        #expect(offer.trimmed(for: "list the files in /tmp").parameters.properties.map(\.name) == ["root", "glob"])
+        #expect(offer.trimmed(for: "list the files in /tmp").parameters.properties.map(\.name) == ["root", "glob",
+            ])
         let join = try #require(shippedOffers["text.join"])
-        #expect(join.trimmed(for: "join the titles with a comma separator").parameters.properties.map(\.name) == ["items", "separator"])
+        // prefix and suffix default to empty text, like a note's body (where an earlier step's text goes): kept.
+        #expect(
+            join.trimmed(for: "join the titles").parameters.properties.map(\.name) == [
+                "items", "prefix", "suffix",
+            ])
+        #expect(join.trimmed(for: "join the titles with a comma separator").parameters.properties.map(\.name) == ["items", "separator", "prefix", "suffix",
+            ])
+        let note = try #require(shippedOffers["notes.create"])
+        #expect(
+            note.trimmed(for: "save it as a note").parameters.properties.map(\.name) == ["title", "body"])
+        #expect(
+            note.trimmed(for: "save it as a note with the tags a, b").parameters.properties.map(\.name)
+                == ["title", "body", "tags"])
+        // A set of values with a default stays when the request names another of its values; an
+        // object (headers) or a list of objects (copies) only when named.
+        let write = try #require(shippedOffers["files.write"])
+        #expect(
+            write.trimmed(for: "write it to /tmp/a.txt").parameters.properties.map(\.name) == [
+                "path", "content",
+            ])
+        #expect(
+            write.trimmed(for: "append it to /tmp/a.txt").parameters.properties.map(\.name) == [
+                "path", "content", "mode",
+            ])
+        let fetch = try #require(shippedOffers["web.fetch"])
+        #expect(
+            fetch.trimmed(for: "fetch https://example.org").parameters.properties.map(\.name) == ["url"])
+        #expect(
+            fetch.trimmed(for: "fetch https://example.org with the headers X").parameters.properties.map(
+                \.name) == ["url", "headers"])
+        let copy = try #require(shippedOffers["files.copy"])
+        #expect(
+            copy.trimmed(for: "copy /tmp/a into /tmp/b").parameters.properties.map(\.name) == [
+                "paths", "into",
+            ])
     }
 
     @Test func aPlanHasAtMostOneStepMoreThanTheRequestHasClauses() throws {
@@ -96,7 +133,136 @@ import Testing
         #expect(offer.parameters.property("message") != nil)
         let schema = PlanSchema.schema([offer])
         let step = try #require(schema["anyOf"]?.arrayValue?.first?["properties"]?["steps"]?["items"]?["anyOf"]?.arrayValue?.first)
-        #expect(step["properties"]?["with"]?["properties"]?.objectValue?.keys == ["message", "title", "desktop"])
+        #expect(step["properties"]?["with"]?["properties"]?.objectValue?.keys == ["message", "title", "desktop",
+            ])
         #expect(!JSONText.encode(schema).contains("\"secret\""))
+    }
+}
+
+@Suite struct PlanSchemaSkeletonTests {
+    static func schema(_ request: String) throws -> Value {
+        let skeleton = try #require(PlanSkeletonTests.skeleton(request)).trimmed(for: request)
+        return try #require(PlanSchema.schema(skeleton, values: RequestValues(request)))
+    }
+
+    static func steps(_ schema: Value, sequence: Int = 0) throws -> [Value] {
+        try #require(
+            schema["anyOf"]?.arrayValue?[sequence]["properties"]?["steps"]?["prefixItems"]?.arrayValue)
+    }
+
+    @Test func aSequenceIsAFixedListOfStepsInOrderOrAQuestion() throws {
+        let schema = try Self.schema("read /tmp/todo.txt and save it as a note titled Todo")
+        let branches = try #require(schema["anyOf"]?.arrayValue)
+        #expect(branches.count == 2)
+        #expect(branches[1]["required"] == ["question"])
+        let list = try #require(branches[0]["properties"]?["steps"])
+        #expect(list["minItems"] == 2)
+        #expect(list["maxItems"] == 2)
+        let steps = try Self.steps(schema)
+        #expect(steps[0]["properties"]?["skill"]?["const"] == "files.read")
+        // notes.create_many takes a list of notes, which nothing files.read gives can be: left out.
+        #expect(steps[1]["properties"]?["skill"]?["const"] == "notes.create")
+    }
+
+    @Test func aStepAfterAQueryPassesItsOutputOnIntoContentNotALabel() throws {
+        let steps = try Self.steps(
+            try Self.schema("read /tmp/todo.txt and save it as a note titled Todo"))
+        let note = try #require(steps[1]["properties"]?["with"])
+        // body must be a reference to s1 (title, a label of at most 200 characters, stays free).
+        #expect(note["required"] == ["title", "body"])
+        let body = try Regex(try #require(note["properties"]?["body"]?["pattern"]?.stringValue))
+        #expect("${{ steps.s1.output.content }}".wholeMatch(of: body) != nil)
+        #expect("${{ steps.s2.output.content }}".wholeMatch(of: body) == nil)
+        #expect("the file".wholeMatch(of: body) == nil)
+        let title = try #require(note["properties"]?["title"]?["anyOf"]?.arrayValue)
+        #expect(title[0]["pattern"] == .string(PlanSchema.noTemplatePattern))
+        // The first step refers to nothing: there is no earlier step.
+        #expect(steps[0]["properties"]?["with"]?["properties"]?["path"]?["anyOf"] == nil)
+    }
+
+    @Test func aStepRefersOnlyToEarlierStepsEachByItsOwnFields() throws {
+        let steps = try Self.steps(
+            try Self.schema(
+                "list the files in /tmp/reports, join their paths into one text and write it to /tmp/reports.txt"
+            ))
+        #expect(
+            steps.map { $0["properties"]?["skill"]?["const"] } == [
+                "files.list", "text.join", "files.write",
+            ])
+        let join = try Regex(
+            try #require(
+                steps[1]["properties"]?["with"]?["properties"]?["items"]?["pattern"]?.stringValue))
+        #expect("${{ steps.s1.output.items.*.path }}".wholeMatch(of: join) != nil)
+        #expect("${{ steps.s2.output.text }}".wholeMatch(of: join) == nil)
+        let content = try Regex(
+            try #require(
+                steps[2]["properties"]?["with"]?["properties"]?["content"]?["pattern"]?.stringValue))
+        #expect("${{ steps.s2.output.text }}".wholeMatch(of: content) != nil)
+        // s1 (files.list) has no text field: only s2's text fits a text.
+        #expect("${{ steps.s1.output.text }}".wholeMatch(of: content) == nil)
+    }
+
+    @Test func aPathLiteralStartsWithOneTheRequestNames() throws {
+        let steps = try Self.steps(
+            try Self.schema("read /tmp/todo.txt and save it as a note titled Todo"))
+        let path = try #require(steps[0]["properties"]?["with"]?["properties"]?["path"])
+        #expect(path["format"] == "path")
+        let regex = try Regex(try #require(path["pattern"]?.stringValue))
+        #expect("/tmp/todo.txt".wholeMatch(of: regex) != nil)
+        #expect("/tmp/todo.txt.bak".wholeMatch(of: regex) != nil)
+        #expect("tmp/todo.txt".wholeMatch(of: regex) == nil)
+        #expect("/tmp/todoXtxt".wholeMatch(of: regex) == nil)
+        // A request that names no path leaves paths free.
+        let free = PlanSchema.schema(offers("files.read"), values: RequestValues("read my todo list"))
+        let items = try #require(
+            free["anyOf"]?.arrayValue?[0]["properties"]?["steps"]?["items"]?["anyOf"]?.arrayValue)
+        #expect(
+            items[0]["properties"]?["with"]?["properties"]?["path"]?["anyOf"]?.arrayValue?[0]["pattern"]
+                == .string(PlanSchema.noTemplatePattern))
+    }
+
+    @Test func noSequenceWhenNothingAfterAQueryCanTakeItsOutput() {
+        // notes.list gives lists and a count; files.mkdir takes one path and cannot receive them.
+        let skeleton = PlanSkeleton(slots: [
+            .init(clause: "list my notes", offers: offers("notes.list")),
+            .init(clause: "make a folder", offers: offers("files.mkdir")),
+        ])
+        #expect(PlanSchema.schema(skeleton) == nil)
+    }
+
+    @Test func anAdapterJoinsAListOfTextsNotOfObjects() throws {
+        let schema = try Self.schema(
+            "list my notes tagged work and save their titles as a note called Work titles")
+        // Without text.join, notes.create has nothing that can take a list of notes (tags is left
+        // out: the request names none): only the sequence through the adapter, and the question.
+        #expect(schema["anyOf"]?.arrayValue?.count == 2)
+        let steps = try Self.steps(schema)
+        #expect(
+            steps.map { $0["properties"]?["skill"]?["const"] } == [
+                "notes.list", "text.join", "notes.create",
+            ])
+        let items = try Regex(
+            try #require(
+                steps[1]["properties"]?["with"]?["properties"]?["items"]?["pattern"]?.stringValue))
+        #expect("${{ steps.s1.output.items.*.title }}".wholeMatch(of: items) != nil)
+        #expect("${{ steps.s1.output.items }}".wholeMatch(of: items) == nil)
+    }
+
+    @Test func aDateTheMatcherReadInTheClauseIsFixed() throws {
+        let reminder = try Self.steps(
+            try Self.schema("summarize https://example.com/blog and remind me tomorrow at 9am to read it")
+        )[1]
+        #expect(
+            reminder["properties"]?["with"]?["properties"]?["due"]?["enum"] == [
+                "2026-12-02T09:00:00+01:00"
+            ])
+        let list = try Self.steps(
+            try Self.schema("list my reminders for tomorrow and save them as a note"))[0]
+        let parameters = try #require(list["properties"]?["with"]?["properties"]?.objectValue)
+        #expect(parameters["due_on"]?["enum"] == ["2026-12-02"])
+        // "tomorrow" is one date: not also a due_before the model would fill.
+        #expect(parameters["due_before"] == nil)
+        let chinese = try Self.steps(try Self.schema("列出明天的提醒然后发通知给我"))[0]
+        #expect(chinese["properties"]?["with"]?["properties"]?["due_on"]?["enum"] == ["2026-12-02"])
     }
 }

@@ -63,12 +63,12 @@ import Testing
     }
 
     @Test func anUnsureClauseOffersItsBestTwo() {
-        // "save the text to …" reaches no candidate's acceptance: its best two are offered.
+        // "save them as a note" is a tie between notes.create and notes.create_many: both are offered.
         let chosen = PromptBuilder.choose(
-            Self.all, for: "fetch https://example.org/status.txt and save the text to /tmp/status.txt", matcher: shippedMatcher,
+            Self.all, for: "list my reminders for tomorrow and save them as a note", matcher: shippedMatcher,
             clock: berlinClock)
         let names = chosen.map(\.name)
-        #expect(names.prefix(3) == ["web.fetch", "files.write", "files.list"])
+        #expect(names.prefix(3) == ["reminders.list", "notes.create", "notes.create_many"])
         #expect(chosen.count <= PromptBuilder.defaultOffers)
     }
 

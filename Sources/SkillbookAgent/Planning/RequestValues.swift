@@ -1,0 +1,108 @@
+/// The paths and web addresses a request names, as it writes them. The answer schema holds a
+/// path (or address) parameter's literal to one of them or a path that extends one
+/// (`/tmp/project` → `/tmp/project.tar.gz`, `/tmp/backup` → `/tmp/backup/notes.txt`): a small model
+/// otherwise drops a leading `/` or invents a folder. A request that names none leaves such
+/// parameters free.
+public struct RequestValues: Sendable, Equatable {
+    /// Words that read as paths: they start with `/`, `~/`, `./` or `../`, or hold a `/`, or end in
+    /// a file extension (`todo.txt`); web addresses are not among them.
+    public var paths: [String]
+    /// `http://` and `https://` addresses.
+    public var addresses: [String]
+
+    public init(paths: [String] = [], addresses: [String] = []) {
+        self.paths = paths
+        self.addresses = addresses
+    }
+
+    /// The values of `request`: its words split at spaces and at Chinese characters, with the
+    /// punctuation around them trimmed.
+    public init(_ request: String) {
+        var paths: [String] = []
+        var addresses: [String] = []
+        for word in Self.words(request) {
+            let lowered = word.lowercased()
+            if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+                if word.count > 8, !addresses.contains(word) { addresses.append(word) }
+            } else if let address = Self.bareAddress(word) {
+                if !addresses.contains(address) { addresses.append(address) }
+            } else if Self.readsAsPath(word), !paths.contains(word) {
+                paths.append(word)
+            }
+        }
+        self.init(paths: paths, addresses: addresses)
+    }
+
+    /// The values a parameter of `format` may start with: paths for `path`, addresses for `uri`;
+    /// empty (the parameter stays free) for other formats or when the request names none.
+    public func prefixes(for format: String?) -> [String] {
+        switch format {
+        case "path": paths
+        case "uri": addresses
+        default: []
+        }
+    }
+
+    static func words(_ request: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        func flush() {
+            let trimmed = word.trimmingEdges(of: Self.edges)
+            if !trimmed.isEmpty { words.append(trimmed) }
+            word = ""
+        }
+        for c in request {
+            let folded = TextFolding.foldWidth(c)
+            if folded.isWhitespace || TextFolding.isCJK(folded) || "，。、；：“”「」（）".contains(c) {
+                flush()
+            } else {
+                word.append(folded)
+            }
+        }
+        flush()
+        return words
+    }
+
+    static let edges: Set<Character> = [
+        ",", ".", ";", ":", "!", "?", "\"", "'", "(", ")", "[", "]", "<", ">",
+    ]
+
+    /// Top-level domains a bare `example.com/page` is read with (as `https://example.com/page`);
+    /// any other `name.ext` is a file name.
+    static let domains: Set<String> = [
+        "com", "org", "net", "io", "dev", "app", "ai", "co", "cn", "de", "uk", "fr", "jp", "edu", "gov",
+        "info",
+    ]
+
+    static func bareAddress(_ word: String) -> String? {
+        guard let address = PatternMatcher.url(word) else { return nil }
+        let host = word.prefix { $0 != "/" }
+        guard let tld = host.split(separator: ".").last, Self.domains.contains(tld.lowercased()) else {
+            return nil
+        }
+        return address
+    }
+
+    static func readsAsPath(_ word: String) -> Bool {
+        if word.hasPrefix("/") || word.hasPrefix("~/") || word.hasPrefix("./") || word.hasPrefix("../") {
+            return word.count > 1
+        }
+        if word.contains("/") { return !word.contains("//") }
+        // `todo.txt`: a name, a dot, and a short extension of letters and digits.
+        guard let dot = word.lastIndex(of: "."), dot != word.startIndex else { return false }
+        let ext = word[word.index(after: dot)...]
+        return (1...5).contains(ext.count)
+            && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            && ext.contains(where: \.isLetter) && word[..<dot].allSatisfy { !$0.isWhitespace }
+    }
+}
+
+extension String {
+    /// The string without the characters of `set` at its ends.
+    func trimmingEdges(of set: Set<Character>) -> String {
+        var text = Substring(self)
+        while let first = text.first, set.contains(first) { text.removeFirst() }
+        while let last = text.last, set.contains(last) { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,34 @@
+import SkillbookAgent
+import Testing
+
+@Suite struct RequestValuesTests {
+    @Test func pathsAndAddressesAreReadAsWrittenWithoutThePunctuationAround() {
+        let values = RequestValues(
+            "list the files in /tmp/reports, join them and write it to ~/out.txt; then fetch https://example.org/a?b=1."
+        )
+        #expect(values.paths == ["/tmp/reports", "~/out.txt"])
+        #expect(values.addresses == ["https://example.org/a?b=1"])
+    }
+
+    @Test func chineseTextSplitsWordsAtItsCharacters() {
+        let values = RequestValues("把 /tmp/report.txt 复制到/tmp/archive然后通知我，再总结 https://example.com。")
+        #expect(values.paths == ["/tmp/report.txt", "/tmp/archive"])
+        #expect(values.addresses == ["https://example.com"])
+    }
+
+    @Test func aFileNameIsAPathAndABareDomainAnAddress() {
+        let values = RequestValues("read todo.txt and summarize example.com/blog and notes/today.md")
+        #expect(values.paths == ["todo.txt", "notes/today.md"])
+        #expect(values.addresses == ["https://example.com/blog"])
+        // Words with a dot that are not file names: no extension of letters, or a number.
+        #expect(RequestValues("wait 2.5 hours, then say hi.").paths.isEmpty)
+    }
+
+    @Test func onlyPathAndAddressFormatsAreHeldToThem() {
+        let values = RequestValues("copy /tmp/a into /tmp/b and fetch https://x.org")
+        #expect(values.prefixes(for: "path") == ["/tmp/a", "/tmp/b"])
+        #expect(values.prefixes(for: "uri") == ["https://x.org"])
+        #expect(values.prefixes(for: "date").isEmpty)
+        #expect(values.prefixes(for: nil).isEmpty)
+    }
+}
