@@ -188,13 +188,15 @@ public struct PlanSkeleton: Sendable {
         return offers
     }
 
-    /// The skeleton with each offer trimmed for `request` (`PlanOffer.trimmed(for:)`).
+    /// The skeleton with each offer trimmed for `request` (`PlanOffer.trimmed(for:)`) and the dates
+    /// its clause names fixed (`PlanOffer.fixingDates`), as the prompt lists them.
     public func trimmed(for request: String) -> PlanSkeleton {
         PlanSkeleton(
-            slots: slots.map {
+            slots: slots.map { slot in
                 Slot(
-                    clause: $0.clause, offers: $0.offers.map { $0.trimmed(for: request) },
-                    captured: $0.captured)
+                    clause: slot.clause,
+                    offers: slot.offers.map { $0.trimmed(for: request).fixingDates(slot.captured[$0.name] ?? [:]) },
+                    captured: slot.captured)
             },
             adapters: adapters.map { $0.trimmed(for: request) })
     }

@@ -113,7 +113,7 @@ public struct PromptBuilder: Sendable {
             user += "Today is \(DateParser.formatDate(now, timeZone: timeZone)); tomorrow is \(DateParser.formatDate(now.addingTimeInterval(86_400), timeZone: timeZone)).\n"
         }
         user += "Skills and playbooks (* required):\n"
-        for offer in shown { user += describe(offer) }
+        for offer in shown { user += describe(offer, outputs: skeleton.map { Self.usableOutputs(of: offer, in: $0) }) }
         if let skeleton { user += Self.order(skeleton) }
         user += "Request: \(redactor.redact(request))"
         return [ChatMessage(.system, Self.rules), ChatMessage(.user, user)]
@@ -179,7 +179,9 @@ public struct PromptBuilder: Sendable {
         return text
     }
 
-    func describe(_ offer: PlanOffer) -> String {
+    /// With `outputs`, only those output fields are listed, and none (no `output:` line) when empty.
+    func describe(_ offer: PlanOffer, outputs: [String]? = nil) -> String {
+        let outputsGiven = outputs != nil
         let summary = Self.gist(offer.summary)
         var text = "- \(offer.layer == .skill ? "skill" : "playbook") \(offer.name) (\(offer.kind.rawValue)): \(summary)\n"
         let parameters = offer.parameters.properties.map { name, schema in
@@ -189,8 +191,25 @@ public struct PromptBuilder: Sendable {
             return "\(name)\(offer.required.contains(name) ? "*" : "") (\(type))"
         }
         text += "  with: \(parameters.isEmpty ? "nothing" : parameters.joined(separator: "; "))\n"
-        text += "  output: \(offer.outputFields.isEmpty ? "none" : offer.outputFields.joined(separator: ", "))\n"
+        let outputs = outputs ?? offer.outputFields
+        if outputs.isEmpty, outputsGiven { return text }
+        text += "  output: \(outputs.isEmpty ? "none" : outputs.joined(separator: ", "))\n"
         return text
+    }
+
+    /// The output fields of `offer` that a parameter of a later step of `skeleton` (or of its
+    /// adapter) can take; none for a target only the last step may be: a small model reads every
+    /// listed field at a few tokens a second.
+    static func usableOutputs(of offer: PlanOffer, in skeleton: PlanSkeleton) -> [String] {
+        guard let first = skeleton.slots.firstIndex(where: { $0.names.contains(offer.name) }) else {
+            return offer.outputFields
+        }
+        let later = skeleton.slots[(first + 1)...].flatMap(\.offers) + (skeleton.sequences.count > 1 ? skeleton.adapters : [])
+        return offer.outputFields.filter { field in
+            later.contains { step in
+                step.parameters.properties.contains { offer.type(of: field).isAssignable(to: $0.schema) }
+            }
+        }
     }
 }
 
@@ -219,8 +238,11 @@ extension PlanOffer {
             }
     }
 
-    /// Whether a parameter is a date or a date-time (the prompt then states today's date).
+    /// Whether a parameter is a date or a date-time the request did not fix (the prompt then
+    /// states today's date; a date fixed by `fixingDates` is listed with its one value).
     var takesDate: Bool {
-        parameters.properties.contains { $0.schema.format == "date" || $0.schema.format == "date-time" }
+        parameters.properties.contains { property in
+            (property.schema.format == "date" || property.schema.format == "date-time") && property.schema.enumValues == nil
+        }
     }
 }

@@ -80,3 +80,27 @@ import Testing
         #expect(messages[1].content.components(separatedBy: "\n- skill ").count - 1 == PromptBuilder.maximumOffers)
     }
 }
+
+@Suite struct PromptBuilderSkeletonTests {
+    static func messages(_ request: String) throws -> String {
+        let skeleton = try #require(PlanSkeletonTests.skeleton(request)).trimmed(for: request)
+        return berlinPrompt.messages(request: request, offers: skeleton.offers, skeleton: skeleton)[1].content
+    }
+
+    @Test func theOrderIsStatedAndOnlyOutputsALaterStepCanTakeAreListed() throws {
+        let user = try Self.messages("read /tmp/todo.txt and save it as a note titled Todo")
+        #expect(
+            user.contains(
+                "Steps in order: s1 files.read ('read /tmp/todo.txt'), s2 notes.create or notes.create_many ('save it as a note titled Todo').\n"))
+        #expect(user.contains("- skill files.read (query): Reads a UTF-8 text file.\n  with: path* (string, path)\n  output: content"))
+        // The last step's outputs feed nothing: no output line.
+        #expect(!user.contains("  output: id, title"))
+        #expect(!user.contains("Now: "))
+    }
+
+    @Test func aDateTheRequestNamesIsListedAsItsOneValueWithoutToday() throws {
+        let user = try Self.messages("summarize https://example.com/blog and remind me tomorrow at 9am to read it")
+        #expect(user.contains("due (string, date-time, one of 2026-12-02T09:00:00+01:00)"))
+        #expect(!user.contains("Now: "))
+    }
+}
