@@ -90,18 +90,14 @@ public enum PlanSchema {
             var items: [Value] = []
             for (k, slot) in sequence.enumerated() {
                 let scope = ReferenceScope(sources: (0..<k).map { ("s\($0 + 1)", sequence[$0].offers) })
-                var passOn: ReferenceScope?
-                if k > 0, sequence[k - 1].offers.allSatisfy({ $0.kind == .query }) {
-                    // An adapter joins a list of texts or numbers, not of objects (a note, a file).
-                    let given =
-                        slot.clause == nil
-                        ? sequence[k - 1].offers.map(\.keepingScalarLists) : sequence[k - 1].offers
-                    passOn = ReferenceScope(sources: [("s\(k)", given)])
-                }
+                let query = k > 0 && sequence[k - 1].offers.allSatisfy { $0.kind == .query } ? sequence[k - 1].offers : nil
                 let steps = slot.offers.compactMap { offer in
-                    step(
-                        offer.fixingDates(slot.captured[offer.name] ?? [:]), scope: scope, values: values,
-                        passingOn: passOn)
+                    // An adapter (text.join) joins a list of texts or numbers, not of objects (a note, a file).
+                    let passOn = query.map { given in
+                        ReferenceScope(sources: [("s\(k)", offer.isAdapter ? given.map(\.keepingScalarLists) : given)])
+                    }
+                    return step(
+                        offer.fixingDates(slot.captured[offer.name] ?? [:]), scope: scope, values: values, passingOn: passOn)
                 }
                 guard !steps.isEmpty else { return nil }
                 items.append(steps.count == 1 ? steps[0] : ["anyOf": .array(steps)])

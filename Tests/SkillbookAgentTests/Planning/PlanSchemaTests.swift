@@ -194,6 +194,8 @@ import Testing
                 steps[1]["properties"]?["with"]?["properties"]?["items"]?["pattern"]?.stringValue))
         #expect("${{ steps.s1.output.items.*.path }}".wholeMatch(of: join) != nil)
         #expect("${{ steps.s2.output.text }}".wholeMatch(of: join) == nil)
+        // text.join is the clause's own step here, and still joins texts, not file objects.
+        #expect("${{ steps.s1.output.items }}".wholeMatch(of: join) == nil)
         let content = try Regex(
             try #require(
                 steps[2]["properties"]?["with"]?["properties"]?["content"]?["pattern"]?.stringValue))
