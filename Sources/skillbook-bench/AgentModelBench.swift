@@ -134,27 +134,17 @@ struct AgentModelBench: Sendable {
         for (i, reference) in references.enumerated() {
             let chosen = PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock, limit: limit)
                 .map { $0.trimmed(for: reference.request) }
-            let skeleton = PlanSkeleton.make(
-                for: reference.request, offers: offers, matcher: matcher, clock: clock)?.trimmed(
-                    for: reference.request)
+            let skeleton = PlanSkeleton.make(for: reference.request, offers: offers, matcher: matcher, clock: clock)
             let values = RequestValues(reference.request)
-            let shaped = skeleton.flatMap { skeleton in
-                PlanSchema.schema(skeleton, values: values).map { (skeleton, $0) }
-            }
+            let shape = skeleton.flatMap { PlanSchema.shape($0.trimmed(for: reference.request), values: values) }
             let messages =
-                shaped.map {
-                    prompt.messages(request: reference.request, offers: $0.0.offers, skeleton: $0.0)
-                }
+                shape.map { prompt.messages(request: reference.request, offers: $0.offers, shape: $0) }
                 ?? prompt.messages(request: reference.request, offers: chosen)
             let schema = JSONText.encode(
-                shaped.map { PlanSchema.responseFormat(schema: $0.1) }
-                    ?? PlanSchema.responseFormat(chosen, values: values))
-            if let shaped {
-                out +=
-                    "  skeleton: "
-                    + shaped.0.sequences.map {
-                        $0.map { $0.names.joined(separator: "|") }.joined(separator: " → ")
-                    }.joined(separator: "  /  ") + "\n"
+                shape.map { PlanSchema.responseFormat(schema: $0.schema) } ?? PlanSchema.responseFormat(chosen, values: values))
+            if let shape {
+                let sequences = shape.sequences.map { $0.map { $0.names.joined(separator: "|") }.joined(separator: " → ") }
+                out += "  skeleton: " + sequences.joined(separator: "  /  ") + "\n"
             }
             let missing = reference.steps.map(\.skill).filter { skill in !chosen.contains { $0.name == skill } }
             out += "[\(i + 1)] \(reference.request)\n  offers: \(chosen.map(\.name).joined(separator: ", "))"

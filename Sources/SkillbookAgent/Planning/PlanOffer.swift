@@ -59,7 +59,7 @@ public struct PlanOffer: Sendable {
     public var required: [String] { parameters.required }
 
     /// The offer for one request: an optional parameter is left out unless the request names it
-    /// (its first six letters, case aside) when it is a number, integer or boolean with a default
+    /// (its first six letters, case and a plural `s` aside) when it is a number, integer or boolean with a default
     /// (`timeout`, `max_links`, `recursive`), a plain text with a non-empty default (`separator`;
     /// not a note's `body`, whose default is empty and which is where an earlier step's text goes),
     /// one of a set of values with a default (`mode`, `order`; kept when the request names another
@@ -70,9 +70,14 @@ public struct PlanOffer: Sendable {
     public func trimmed(for request: String) -> PlanOffer {
         let folded = request.lowercased()
         let words = Set(folded.split { !$0.isLetter && !$0.isNumber }.map(String.init))
+        let chinese = request.contains(where: TextFolding.isCJK)
         let kept = parameters.properties.filter { name, schema in
             guard !required.contains(name), Self.isTrimmable(schema) else { return true }
-            let stem = name.lowercased().prefix { $0 != "_" }.prefix(6)
+            // A Chinese request never names an English parameter: keep its sets of values and lists
+            // ("追加到 …" is mode append), trim only numbers, booleans, texts and objects.
+            if chinese, schema.enumValues != nil || schema.type == .array { return true }
+            var stem = String(name.lowercased().prefix { $0 != "_" }.prefix(6))
+            if stem.count > 3, stem.hasSuffix("s") { stem.removeLast() }  // tags: "tagged"
             let values = (schema.enumValues ?? []).compactMap(\.stringValue).filter {
                 .string($0) != schema.defaultValue
             }

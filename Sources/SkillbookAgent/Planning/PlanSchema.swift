@@ -80,35 +80,62 @@ public enum PlanSchema {
         return ["anyOf": [plan(list), question]]
     }
 
+    /// A skeleton's answer schema and the sequences it allows, each slot holding only the targets
+    /// a step can be written for (what the prompt then lists).
+    public struct Shape: Sendable {
+        public var schema: Value
+        public var sequences: [[PlanSkeleton.Slot]]
+
+        /// The targets of every sequence, each once, in order.
+        public var offers: [PlanOffer] {
+            var seen: Set<String> = []
+            return sequences.flatMap { $0.flatMap(\.offers) }.filter { seen.insert($0.name).inserted }
+        }
+    }
+
     /// `S` for a skeleton: an `anyOf` over its sequences (`PlanSkeleton.sequences`), each a
     /// fixed list of steps (`prefixItems`). Step k names one of its slot's targets and refers only
     /// to steps before it, each by that step's own output fields; after a query, step k must pass
-    /// the query's output on in some parameter. `nil` when no sequence can be written (no
-    /// parameter of a step fits what the query before it gives).
-    public static func schema(_ skeleton: PlanSkeleton, values: RequestValues = RequestValues()) -> Value? {
-        let plans = skeleton.sequences.compactMap { sequence -> Value? in
+    /// the query's output into a content parameter when it has one (`step`). A target no step can
+    /// be written for is left out, and a sequence with an empty slot; `nil` when none is left.
+    public static func shape(_ skeleton: PlanSkeleton, values: RequestValues = RequestValues()) -> Shape? {
+        var plans: [Value] = []
+        var kept: [[PlanSkeleton.Slot]] = []
+        for sequence in skeleton.sequences {
             var items: [Value] = []
+            var slots: [PlanSkeleton.Slot] = []
             for (k, slot) in sequence.enumerated() {
-                let scope = ReferenceScope(sources: (0..<k).map { ("s\($0 + 1)", sequence[$0].offers) })
-                let query = k > 0 && sequence[k - 1].offers.allSatisfy { $0.kind == .query } ? sequence[k - 1].offers : nil
-                let steps = slot.offers.compactMap { offer in
+                let scope = ReferenceScope(sources: (0..<k).map { ("s\($0 + 1)", slots[$0].offers) })
+                let query = k > 0 && slots[k - 1].offers.allSatisfy { $0.kind == .query } ? slots[k - 1].offers : nil
+                var written = slot
+                written.offers = []
+                var steps: [Value] = []
+                for offer in slot.offers {
                     // An adapter (text.join) joins a list of texts or numbers, not of objects (a note, a file).
                     let passOn = query.map { given in
                         ReferenceScope(sources: [("s\(k)", offer.isAdapter ? given.map(\.keepingScalarLists) : given)])
                     }
-                    return step(
-                        offer.fixingDates(slot.captured[offer.name] ?? [:]), scope: scope, values: values, passingOn: passOn)
+                    let fixed = offer.fixingDates(slot.captured[offer.name] ?? [:])
+                    guard let step = step(fixed, scope: scope, values: values, passingOn: passOn) else { continue }
+                    steps.append(step)
+                    written.offers.append(fixed)
                 }
-                guard !steps.isEmpty else { return nil }
+                guard !steps.isEmpty else { break }
                 items.append(steps.count == 1 ? steps[0] : ["anyOf": .array(steps)])
+                slots.append(written)
             }
-            return plan([
-                "type": "array", "prefixItems": .array(items), "minItems": .int(items.count),
-                "maxItems": .int(items.count),
-            ])
+            guard slots.count == sequence.count else { continue }
+            plans.append(
+                plan(["type": "array", "prefixItems": .array(items), "minItems": .int(items.count), "maxItems": .int(items.count)]))
+            kept.append(slots)
         }
         guard !plans.isEmpty else { return nil }
-        return ["anyOf": .array(plans + [question])]
+        return Shape(schema: ["anyOf": .array(plans + [question])], sequences: kept)
+    }
+
+    /// `S` for a skeleton (`shape(_:values:)`'s schema).
+    public static func schema(_ skeleton: PlanSkeleton, values: RequestValues = RequestValues()) -> Value? {
+        shape(skeleton, values: values)?.schema
     }
 
     static func plan(_ list: ValueObject) -> Value {
@@ -138,8 +165,9 @@ public enum PlanSchema {
         ["type": "json_schema", "json_schema": ["name": "plan", "strict": true, "schema": schema]]
     }
 
-    /// One step naming `offer`. With `passingOn`, some parameter must be a reference into that
-    /// scope (an `anyOf` over the parameters that can take one); `nil` when none can.
+    /// One step naming `offer`. With `passingOn` and a content parameter (`isContent`), some
+    /// content parameter must be a reference into that scope (an `anyOf` over those that can take
+    /// one); `nil` when none can (the query's output cannot reach this step without an adapter).
     static func step(
         _ offer: PlanOffer, scope: ReferenceScope, values: RequestValues,
         passingOn: ReferenceScope? = nil
@@ -155,7 +183,7 @@ public enum PlanSchema {
             ]
         }
         var with = object(properties, required: offer.required)
-        if let passingOn {
+        if let passingOn, offer.parameters.properties.contains(where: { isContent($0.schema) }) {
             let options = receivers(offer, of: passingOn).compactMap { name, schema -> Value? in
                 guard let pattern = passingOn.pattern(fitting: schema) else { return nil }
                 var passing = properties
@@ -174,19 +202,24 @@ public enum PlanSchema {
         ]
     }
 
-    /// The parameters of `offer` that may receive what `scope` gives: any that a field fits, but
-    /// not a date (a text is no date) and, when content can take it (a list, or a text without a
-    /// format and not a short label), not a path, an address or a label (`maxLength` ≤ 200: a
-    /// note's or notification's `title`): the content goes where content goes.
+    /// The parameters of `offer` that may receive what `scope` gives: its content parameters
+    /// (`isContent`) that a field fits.
     static func receivers(_ offer: PlanOffer, of scope: ReferenceScope) -> [(name: String, schema: Schema)] {
-        let fitting = offer.parameters.properties.filter { _, schema in
-            schema.format != "date" && schema.format != "date-time"
-                && scope.pattern(fitting: schema) != nil
+        offer.parameters.properties.filter { isContent($0.schema) && scope.pattern(fitting: $0.schema) != nil }
+    }
+
+    /// A parameter that takes content: a list, or a free text — no format (not a path, an address
+    /// or a date), no set of values or pattern, and not a short label (`maxLength` ≤ 200: a note's
+    /// or notification's `title`). After a query, a step with such parameters must pass the
+    /// query's output into one; a step without any (web.summary's `url`, files.mkdir's `path`) is
+    /// not held to it ("summarize A and summarize B").
+    static func isContent(_ schema: Schema) -> Bool {
+        switch schema.type {
+        case .array: true
+        case .string:
+            schema.format == nil && schema.enumValues == nil && schema.pattern == nil && (schema.maxLength ?? .max) > 200
+        default: false
         }
-        let content = fitting.filter { _, schema in
-            schema.type != .string || schema.format == nil && (schema.maxLength ?? .max) > 200
-        }
-        return content.isEmpty ? fitting : content
     }
 
     /// A parameter's value: a literal of its schema, or a reference to an output field whose type

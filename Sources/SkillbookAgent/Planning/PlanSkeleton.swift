@@ -95,7 +95,8 @@ public struct PlanSkeleton: Sendable {
     }
 
     /// The longest phrase of `clause` the shared date parser reads ("tomorrow at 9am", "明天"),
-    /// over its words and Chinese characters, with whether it has a time of day.
+    /// over its words and Chinese characters, with whether it has a time of day; `nil` for "now"
+    /// and for a bound ("before Friday", "周五之前"), which is no date a parameter is fixed to.
     static func datePhrase(in clause: String, dates: DateParser) -> (text: String, hasTime: Bool)? {
         var units: [(text: String, cjk: Bool)] = []
         for word in clause.split(separator: " ") {
@@ -113,18 +114,27 @@ public struct PlanSkeleton: Sendable {
             }
             if !latin.isEmpty { units.append((latin, false)) }
         }
-        var best: (text: String, hasTime: Bool, length: Int)?
+        var best: (text: String, hasTime: Bool, start: Int, end: Int)?
         for start in units.indices {
             var phrase = ""
-            var found: (text: String, hasTime: Bool, length: Int)?
-            for end in start..<min(units.count, start + 8) {
+            var found: (text: String, hasTime: Bool, start: Int, end: Int)?
+            // Up to 8 words or 16 Chinese characters ("下星期一早上9点半").
+            for end in start..<min(units.count, start + (units[start].cjk ? 16 : 8)) {
                 if end > start, !units[end].cjk, !units[end - 1].cjk { phrase += " " }
                 phrase += units[end].text
-                if let parsed = dates.parse(phrase) { found = (phrase, parsed.hasTime, end - start + 1) }
+                if let parsed = dates.parse(phrase) { found = (phrase, parsed.hasTime, start, end) }
             }
-            if let found, found.length > best?.length ?? 0 { best = found }
+            if let found, found.end - found.start > (best.map { $0.end - $0.start } ?? -1) { best = found }
         }
-        return best.map { ($0.text, $0.hasTime) }
+        guard let best, !["now", "现在"].contains(best.text.lowercased()) else { return nil }
+        // "due before Friday", "until 5pm", "周五之前": a bound, not the date itself.
+        let before = best.start > 0 ? units[best.start - 1].text.lowercased() : ""
+        let after = best.end + 1 < units.count ? units[(best.end + 1)...].prefix(2).map(\.text).joined() : ""
+        let bounds = ["之前", "以前", "之后", "以后"]
+        if ["before", "until", "till", "after", "since", "by"].contains(before) || bounds.contains(where: after.hasPrefix) {
+            return nil
+        }
+        return (best.text, best.hasTime)
     }
 
     /// `phrase` as the value of each of `offer`'s date parameters it fits: a phrase with a time
@@ -188,14 +198,16 @@ public struct PlanSkeleton: Sendable {
         return offers
     }
 
-    /// The skeleton with each offer trimmed for `request` (`PlanOffer.trimmed(for:)`) and the dates
+    /// The skeleton with each offer trimmed for its own clause (`PlanOffer.trimmed(for:)`: "list my
+    /// notes tagged work" keeps notes.list's `tag`, not the note's `tags` of the next clause; an
+    /// adapter for the whole `request`) and the dates
     /// its clause names fixed (`PlanOffer.fixingDates`), as the prompt lists them.
     public func trimmed(for request: String) -> PlanSkeleton {
         PlanSkeleton(
             slots: slots.map { slot in
                 Slot(
                     clause: slot.clause,
-                    offers: slot.offers.map { $0.trimmed(for: request).fixingDates(slot.captured[$0.name] ?? [:]) },
+                    offers: slot.offers.map { $0.trimmed(for: slot.clause ?? request).fixingDates(slot.captured[$0.name] ?? [:]) },
                     captured: slot.captured)
             },
             adapters: adapters.map { $0.trimmed(for: request) })

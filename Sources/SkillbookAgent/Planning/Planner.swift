@@ -41,8 +41,9 @@ public struct Planner: Sendable {
     /// matcher takes); `covering`: clauses and the target each must be planned with
     /// (`PromptBuilder.sureTargets`) — a plan without one of them fails like a checker error, so a
     /// model cannot drop "… and save it as a note". `skeleton`: the plan's shape as the matcher
-    /// reads it (`PlanSkeleton.make`); the answer schema then follows it, the prompt lists only its
-    /// targets and states the order, and `offers`, `minSteps` are not used.
+    /// reads it (`PlanSkeleton.make`); when some sequence of it can be written
+    /// (`PlanSchema.shape`), the answer schema follows it, the prompt lists only its targets and
+    /// states the order, and `offers` and `minSteps` are not used.
     public func plan(
         _ request: String, offers given: [PlanOffer], name: String = "plan", minSteps: Int = 1,
         covering: [(clause: String, target: String)] = [], skeleton: PlanSkeleton? = nil
@@ -52,14 +53,12 @@ public struct Planner: Sendable {
         var calls = 0
         var tokens = 0
         let values = RequestValues(request)
-        let shaped = skeleton.map { $0.trimmed(for: request) }.flatMap { skeleton in
-            PlanSchema.schema(skeleton, values: values).map { (skeleton, $0) }
-        }
+        let shape = skeleton.flatMap { PlanSchema.shape($0.trimmed(for: request), values: values) }
         let format: Value
         let messages: [ChatMessage]
-        if let (skeleton, schema) = shaped {
-            format = PlanSchema.responseFormat(schema: schema)
-            messages = prompt.messages(request: request, offers: skeleton.offers, skeleton: skeleton)
+        if let shape {
+            format = PlanSchema.responseFormat(schema: shape.schema)
+            messages = prompt.messages(request: request, offers: shape.offers, shape: shape)
         } else {
             let offers = given.map { $0.trimmed(for: request) }
             format = PlanSchema.responseFormat(

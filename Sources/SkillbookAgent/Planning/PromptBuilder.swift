@@ -103,9 +103,9 @@ public struct PromptBuilder: Sendable {
 
     /// The system message (the rules, the same for every request, so a server that caches prompts
     /// reads it once) and the user message: the date when an offer takes a date, the offers, the request.
-    /// With `skeleton`, the user message also states the steps' order, each with its clause.
-    public func messages(request: String, offers: [PlanOffer], skeleton: PlanSkeleton? = nil
-    ) -> [ChatMessage] {
+    /// With `shape` (a skeleton's, `PlanSchema.shape`), the user message lists its targets with
+    /// only the outputs a later step can take, and states the steps' order, each with its clause.
+    public func messages(request: String, offers: [PlanOffer], shape: PlanSchema.Shape? = nil) -> [ChatMessage] {
         let shown = Array(offers.prefix(Self.maximumOffers))
         var user = ""
         if shown.contains(where: \.takesDate) {
@@ -113,25 +113,25 @@ public struct PromptBuilder: Sendable {
             user += "Today is \(DateParser.formatDate(now, timeZone: timeZone)); tomorrow is \(DateParser.formatDate(now.addingTimeInterval(86_400), timeZone: timeZone)).\n"
         }
         user += "Skills and playbooks (* required):\n"
-        for offer in shown { user += describe(offer, outputs: skeleton.map { Self.usableOutputs(of: offer, in: $0) }) }
-        if let skeleton { user += Self.order(skeleton) }
+        for offer in shown { user += describe(offer, outputs: shape.map { Self.usableOutputs(of: offer, in: $0.sequences) }) }
+        if let shape { user += order(shape.sequences) }
         user += "Request: \(redactor.redact(request))"
         return [ChatMessage(.system, Self.rules), ChatMessage(.user, user)]
     }
 
-    /// `Steps in order: s1 files.read ('read /tmp/todo.txt'), s2 notes.create or notes.create_many
-    /// ('save it as a note'). text.join may come between two steps to join a list into a text.`
-    static func order(_ skeleton: PlanSkeleton) -> String {
-        let steps = skeleton.slots.enumerated().map { i, slot in
-            "s\(i + 1) \(slot.names.joined(separator: " or "))" + (slot.clause.map { " ('\($0)')" } ?? "")
+    /// `Steps in order: s1 files.read ('read /tmp/todo.txt'), s2 notes.create ('save it as a note
+    /// titled Todo').` from the sequences the answer schema allows; where they differ by an adapter,
+    /// `then text.join if a list must become a text`. Clauses are redacted like the request.
+    func order(_ sequences: [[PlanSkeleton.Slot]]) -> String {
+        func named(_ slot: PlanSkeleton.Slot) -> String {
+            slot.names.joined(separator: " or ") + (slot.clause.map { " ('\(redactor.redact($0))')" } ?? " (joins a list into a text)")
         }
-        var text = "Steps in order: " + steps.joined(separator: ", ") + "."
-        if skeleton.sequences.count > 1 {
-            text +=
-                " \(skeleton.adapters.map(\.name).joined(separator: " or ")) may come between two steps to join a list into a text"
-            text += " (the steps after it are then numbered one higher)."
+        guard let longest = sequences.max(by: { $0.count < $1.count }) else { return "" }
+        if sequences.count == 1 {
+            return "Steps in order: " + longest.enumerated().map { "s\($0 + 1) " + named($1) }.joined(separator: ", ") + ".\n"
         }
-        return text + "\n"
+        let steps = longest.map { slot in slot.clause == nil ? "then \(slot.names.joined(separator: " or ")) if a list must become a text" : named(slot) }
+        return "Steps in order: " + steps.joined(separator: ", ") + "; they are s1, s2, s3 … as written.\n"
     }
 
     var weekday: String {
@@ -197,14 +197,15 @@ public struct PromptBuilder: Sendable {
         return text
     }
 
-    /// The output fields of `offer` that a parameter of a later step of `skeleton` (or of its
-    /// adapter) can take; none for a target only the last step may be: a small model reads every
+    /// The output fields of `offer` that a parameter of a later step of some sequence can take;
+    /// none (no `output:` line) for a target only the last step may be: a small model reads every
     /// listed field at a few tokens a second.
-    static func usableOutputs(of offer: PlanOffer, in skeleton: PlanSkeleton) -> [String] {
-        guard let first = skeleton.slots.firstIndex(where: { $0.names.contains(offer.name) }) else {
-            return offer.outputFields
+    static func usableOutputs(of offer: PlanOffer, in sequences: [[PlanSkeleton.Slot]]) -> [String] {
+        var later: [PlanOffer] = []
+        for sequence in sequences {
+            guard let first = sequence.firstIndex(where: { $0.names.contains(offer.name) }) else { continue }
+            later += sequence[(first + 1)...].flatMap(\.offers)
         }
-        let later = skeleton.slots[(first + 1)...].flatMap(\.offers) + (skeleton.sequences.count > 1 ? skeleton.adapters : [])
         return offer.outputFields.filter { field in
             later.contains { step in
                 step.parameters.properties.contains { offer.type(of: field).isAssignable(to: $0.schema) }

@@ -83,17 +83,31 @@ public struct RequestValues: Sendable, Equatable {
         return address
     }
 
+    /// File extensions a `name.ext` or `folder/name.ext` word is read as a path by.
+    static let extensions: Set<String> = [
+        "txt", "md", "markdown", "json", "yaml", "yml", "toml", "ini", "conf", "cfg", "csv", "tsv", "log", "pdf", "doc",
+        "docx", "xls", "xlsx", "ppt", "pptx", "html", "htm", "xml", "png", "jpg", "jpeg", "gif", "svg", "webp", "mp3",
+        "mp4", "mov", "zip", "tar", "gz", "tgz", "bz2", "xz", "7z", "sh", "py", "swift", "js", "ts", "rb", "go", "rs",
+        "c", "h", "cpp", "sql", "db", "sqlite", "ics", "eml", "bak",
+    ]
+
+    /// A word that is a path: it starts with `/`, `~/`, `./` or `../`; or it names a file with a
+    /// known extension (`todo.txt`, `notes/today.md`), or a folder with a trailing `/` (`backup/`).
+    /// Not `and/or`, `24/7`, `e.g.`, `Node.js`, `bob@example.com`; nor a word with `"` or `\`,
+    /// which a pattern over JSON text cannot hold as written.
     static func readsAsPath(_ word: String) -> Bool {
+        guard !word.contains("@"), !word.contains("\""), !word.contains("\\") else { return false }
         if word.hasPrefix("/") || word.hasPrefix("~/") || word.hasPrefix("./") || word.hasPrefix("../") {
-            return word.count > 1
+            return word.contains(where: { $0.isLetter || $0.isNumber })
         }
-        if word.contains("/") { return !word.contains("//") }
-        // `todo.txt`: a name, a dot, and a short extension of letters and digits.
+        if word.hasSuffix("/"), word.dropLast().allSatisfy({ $0.isLetter || $0.isNumber || "_-./".contains($0) }) {
+            return word.count > 1 && word.first?.isLetter == true
+        }
         guard let dot = word.lastIndex(of: "."), dot != word.startIndex else { return false }
-        let ext = word[word.index(after: dot)...]
-        return (1...5).contains(ext.count)
-            && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-            && ext.contains(where: \.isLetter) && word[..<dot].allSatisfy { !$0.isWhitespace }
+        let ext = word[word.index(after: dot)...].lowercased()
+        let name = word[..<dot]
+        return Self.extensions.contains(ext) && !name.hasSuffix("/") && name.allSatisfy { !$0.isWhitespace }
+            && !(ext == "js" && name.split(separator: "/").last.map { $0.first?.isUppercase == true } == true)
     }
 }
 

@@ -84,7 +84,7 @@ import Testing
         #expect(
             note.trimmed(for: "save it as a note").parameters.properties.map(\.name) == ["title", "body"])
         #expect(
-            note.trimmed(for: "save it as a note with the tags a, b").parameters.properties.map(\.name)
+            note.trimmed(for: "save it as a note tagged a").parameters.properties.map(\.name)
                 == ["title", "body", "tags"])
         // A set of values with a default stays when the request names another of its values; an
         // object (headers) or a list of objects (copies) only when named.
@@ -97,6 +97,8 @@ import Testing
             write.trimmed(for: "append it to /tmp/a.txt").parameters.properties.map(\.name) == [
                 "path", "content", "mode",
             ])
+        // A Chinese request names no English parameter: sets of values and lists stay ("追加" is append).
+        #expect(write.trimmed(for: "追加到 /tmp/a.txt").parameters.properties.map(\.name) == ["path", "content", "mode"])
         let fetch = try #require(shippedOffers["web.fetch"])
         #expect(
             fetch.trimmed(for: "fetch https://example.org").parameters.properties.map(\.name) == ["url"])
@@ -223,13 +225,22 @@ import Testing
                 == .string(PlanSchema.noTemplatePattern))
     }
 
-    @Test func noSequenceWhenNothingAfterAQueryCanTakeItsOutput() {
-        // notes.list gives lists and a count; files.mkdir takes one path and cannot receive them.
-        let skeleton = PlanSkeleton(slots: [
-            .init(clause: "list my notes", offers: offers("notes.list")),
-            .init(clause: "make a folder", offers: offers("files.mkdir")),
+    @Test func aStepWithContentTheQueryCannotReachHasNoSequence() throws {
+        // notes.list gives lists and a count; notify.send's message is a text: nothing can pass on.
+        let unreachable = PlanSkeleton(slots: [
+            .init(clause: "list my notes", offers: offers("notes.list")), .init(clause: "notify me", offers: offers("notify.send")),
         ])
-        #expect(PlanSchema.schema(skeleton) == nil)
+        #expect(PlanSchema.schema(unreachable) == nil)
+        // files.mkdir takes no content (a path): it is not held to pass the list on, its path stays a literal.
+        let folder = PlanSkeleton(slots: [
+            .init(clause: "list my notes", offers: offers("notes.list")), .init(clause: "make a folder", offers: offers("files.mkdir")),
+        ])
+        let steps = try Self.steps(try #require(PlanSchema.schema(folder)))
+        #expect(steps[1]["properties"]?["with"]?["required"] == ["path"])
+        // "summarize A and summarize B": the second url is the request's, not the first page's.
+        let twice = try Self.steps(try Self.schema("summarize https://a.example.com and summarize https://b.example.org"))
+        let url = try #require(twice[1]["properties"]?["with"]?["properties"]?["url"]?["anyOf"]?.arrayValue?[0]["pattern"]?.stringValue)
+        #expect("https://b.example.org".wholeMatch(of: try Regex(url)) != nil)
     }
 
     @Test func anAdapterJoinsAListOfTextsNotOfObjects() throws {
@@ -266,5 +277,10 @@ import Testing
         #expect(parameters["due_before"] == nil)
         let chinese = try Self.steps(try Self.schema("列出明天的提醒然后发通知给我"))[0]
         #expect(chinese["properties"]?["with"]?["properties"]?["due_on"]?["enum"] == ["2026-12-02"])
+        // A bound is not the date itself: "due before Friday" fixes nothing.
+        let bound = try Self.steps(try Self.schema("list my reminders due before Friday and save them as a note"))[0]
+        let bounded = try #require(bound["properties"]?["with"]?["properties"]?.objectValue)
+        #expect(bounded["due_on"]?["enum"] == nil)
+        #expect(bounded["due_before"] != nil)
     }
 }

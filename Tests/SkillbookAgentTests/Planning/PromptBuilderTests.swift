@@ -84,14 +84,17 @@ import Testing
 @Suite struct PromptBuilderSkeletonTests {
     static func messages(_ request: String) throws -> String {
         let skeleton = try #require(PlanSkeletonTests.skeleton(request)).trimmed(for: request)
-        return berlinPrompt.messages(request: request, offers: skeleton.offers, skeleton: skeleton)[1].content
+        let shape = try #require(PlanSchema.shape(skeleton, values: RequestValues(request)))
+        return berlinPrompt.messages(request: request, offers: shape.offers, shape: shape)[1].content
     }
 
     @Test func theOrderIsStatedAndOnlyOutputsALaterStepCanTakeAreListed() throws {
         let user = try Self.messages("read /tmp/todo.txt and save it as a note titled Todo")
         #expect(
             user.contains(
-                "Steps in order: s1 files.read ('read /tmp/todo.txt'), s2 notes.create or notes.create_many ('save it as a note titled Todo').\n"))
+                "Steps in order: s1 files.read ('read /tmp/todo.txt'), s2 notes.create ('save it as a note titled Todo').\n"))
+        // notes.create_many cannot take the file's text (a list of notes): the schema leaves it out, and so does the prompt.
+        #expect(!user.contains("notes.create_many"))
         #expect(user.contains("- skill files.read (query): Reads a UTF-8 text file.\n  with: path* (string, path)\n  output: content"))
         // The last step's outputs feed nothing: no output line.
         #expect(!user.contains("  output: id, title"))
@@ -102,5 +105,20 @@ import Testing
         let user = try Self.messages("summarize https://example.com/blog and remind me tomorrow at 9am to read it")
         #expect(user.contains("due (string, date-time, one of 2026-12-02T09:00:00+01:00)"))
         #expect(!user.contains("Now: "))
+    }
+
+    @Test func anAdapterTheSchemaRequiresIsAStepAndClausesAreRedacted() throws {
+        let request = "list my notes tagged work and save their titles as a note called Work titles"
+        let user = try Self.messages(request)
+        #expect(
+            user.contains(
+                "Steps in order: s1 notes.list ('list my notes tagged work'), s2 text.join (joins a list into a text), s3 notes.create ('save their titles as a note called Work titles').\n"))
+        let secret = "summarize https://example.com and save it as a note"
+        let skeleton = try #require(PlanSkeletonTests.skeleton(secret)).trimmed(for: secret)
+        let shape = try #require(PlanSchema.shape(skeleton))
+        let redacting = PromptBuilder(now: berlinClock.now, timeZone: berlinClock.timeZone, redactor: Redactor(secrets: ["example.com"]))
+        let text = redacting.messages(request: secret, offers: shape.offers, shape: shape)[1].content
+        #expect(text.contains("Steps in order: s1 web.summary ('summarize https://"))
+        #expect(!text.contains("example.com"))
     }
 }

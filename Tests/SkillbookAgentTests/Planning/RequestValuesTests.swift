@@ -20,8 +20,12 @@ import Testing
         let values = RequestValues("read todo.txt and summarize example.com/blog and notes/today.md")
         #expect(values.paths == ["todo.txt", "notes/today.md"])
         #expect(values.addresses == ["https://example.com/blog"])
-        // Words with a dot that are not file names: no extension of letters, or a number.
+        // Words with a dot or a slash that are not paths.
         #expect(RequestValues("wait 2.5 hours, then say hi.").paths.isEmpty)
+        #expect(
+            RequestValues("e.g. list the Node.js projects, and/or mail bob@example.com 24/7 over TCP/IP by 12/25 at 9.30am")
+                .paths.isEmpty)
+        #expect(RequestValues("copy backup/ and notes.md").paths == ["backup/", "notes.md"])
     }
 
     @Test func onlyPathAndAddressFormatsAreHeldToThem() {
