@@ -69,19 +69,17 @@ public struct PlanOffer: Sendable {
     /// second; those it would fill are rarely what the request asks.
     public func trimmed(for request: String) -> PlanOffer {
         let folded = request.lowercased()
-        let words = Set(folded.split { !$0.isLetter && !$0.isNumber }.map(String.init))
-        let chinese = request.contains(where: TextFolding.isCJK)
+        var words = Set(folded.split { !$0.isLetter && !$0.isNumber }.map(String.init))
+        // A Chinese request names a parameter or a value in Chinese: "追加到 …" is mode append.
+        for (chinese, english) in Self.chineseWords where request.contains(chinese) { words.insert(english) }
         let kept = parameters.properties.filter { name, schema in
             guard !required.contains(name), Self.isTrimmable(schema) else { return true }
-            // A Chinese request never names an English parameter: keep its sets of values and lists
-            // ("追加到 …" is mode append), trim only numbers, booleans, texts and objects.
-            if chinese, schema.enumValues != nil || schema.type == .array { return true }
             var stem = String(name.lowercased().prefix { $0 != "_" }.prefix(6))
             if stem.count > 3, stem.hasSuffix("s") { stem.removeLast() }  // tags: "tagged"
             let values = (schema.enumValues ?? []).compactMap(\.stringValue).filter {
                 .string($0) != schema.defaultValue
             }
-            return folded.contains(stem) || values.contains { words.contains($0.lowercased()) }
+            return folded.contains(stem) || words.contains { $0.hasPrefix(stem) } || values.contains { words.contains($0.lowercased()) }
         }
         guard kept.count != parameters.properties.count else { return self }
         var offer = self
@@ -133,6 +131,13 @@ public struct PlanOffer: Sendable {
             additionalProperties: parameters.additionalProperties)
         return offer
     }
+
+    /// Chinese words for parameter names and values `trimmed(for:)` keeps a parameter by.
+    static let chineseWords: [(String, String)] = [
+        ("追加", "append"), ("覆盖", "overwrite"), ("覆写", "overwrite"), ("最新", "newest"), ("最旧", "oldest"),
+        ("最早", "oldest"), ("标签", "tag"), ("递归", "recursive"), ("隐藏", "include"), ("超时", "timeout"),
+        ("请求头", "header"),
+    ]
 
     /// Whether an optional parameter of this schema is one `trimmed(for:)` may leave out.
     static func isTrimmable(_ schema: Schema) -> Bool {

@@ -97,7 +97,7 @@ import Testing
             write.trimmed(for: "append it to /tmp/a.txt").parameters.properties.map(\.name) == [
                 "path", "content", "mode",
             ])
-        // A Chinese request names no English parameter: sets of values and lists stay ("追加" is append).
+        // A Chinese request names a parameter or a value in Chinese ("追加" is append).
         #expect(write.trimmed(for: "追加到 /tmp/a.txt").parameters.properties.map(\.name) == ["path", "content", "mode"])
         let fetch = try #require(shippedOffers["web.fetch"])
         #expect(
