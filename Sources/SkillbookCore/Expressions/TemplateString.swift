@@ -124,6 +124,18 @@ extension Expression {
 
 extension String.UTF8View {
     /// Whether the text contains `{{`, which every `${{ … }}` (and every Jinja-like `{{ … }}`) does.
+    /// Whether the bytes hold `{{` not preceded by `$` (a Jinja-style placeholder may be there).
+    var containsBareDoubleBrace: Bool {
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in self {
+            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{"), beforePrevious != UInt8(ascii: "$") { return true }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
+    }
+
     var containsDoubleBrace: Bool {
         var previousWasBrace = false
         for byte in self {

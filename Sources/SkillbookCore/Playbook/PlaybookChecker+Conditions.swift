@@ -67,7 +67,7 @@ extension PlaybookChecker {
     /// — so `{{ name }}` is left alone — and the parameter does not take `{{ }}` placeholders of
     /// its own (its description shows `{{`, as `text.template`'s `template` does).
     func warnAboutJinja(in value: MappedValue, schema: Schema?, _ diagnostics: inout [Diagnostic]) {
-        if let description = schema?.description, description.contains("{{") { return }
+        if let description = schema?.description, description.utf8.containsDoubleBrace { return }
         switch value.content {
         case .literal(let literal):
             warnAboutJinja(in: literal, path: [], holder: value, schema: schema, &diagnostics)
@@ -85,7 +85,7 @@ extension PlaybookChecker {
     private func warnAboutJinja(
         in literal: Value, path: [PathComponent], holder: MappedValue, schema: Schema?, _ diagnostics: inout [Diagnostic]
     ) {
-        if let description = schema?.description, description.contains("{{") { return }
+        if let description = schema?.description, description.utf8.containsDoubleBrace { return }
         switch literal {
         case .string(let text):
             for (offset, inside) in Self.jinjaPlaceholders(in: text) {
@@ -116,7 +116,7 @@ extension PlaybookChecker {
     /// Each `{{ … }}` not preceded by `$` whose inside reads as a rooted expression: its character
     /// offset and its trimmed inside.
     static func jinjaPlaceholders(in text: String) -> [(offset: Int, inside: String)] {
-        guard text.utf8.containsDoubleBrace else { return [] }
+        guard text.utf8.containsBareDoubleBrace else { return [] }
         let chars = Array(text)
         var found: [(Int, String)] = []
         var i = 0

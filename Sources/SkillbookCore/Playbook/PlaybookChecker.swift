@@ -7,6 +7,7 @@
 /// irreversible action placed before steps that can still fail.
 public struct PlaybookChecker: Sendable {
     public let registry: SkillRegistry
+    private let outputTypes = OutputTypeCache()
 
     public init(registry: SkillRegistry) {
         self.registry = registry
@@ -69,7 +70,7 @@ public struct PlaybookChecker: Sendable {
         guard let skill = registry[step.skill] else { return nil }
         let descriptor = skill.descriptor
         return Target(
-            name: "skill '\(descriptor.id)'", parameters: descriptor.parameters, output: ExprType(schema: descriptor.output),
+            name: "skill '\(descriptor.id)'", parameters: descriptor.parameters, output: outputTypes.type(of: descriptor),
             descriptor: descriptor)
     }
 

@@ -86,17 +86,34 @@ public struct SkillDescriptor: Sendable {
 
     /// Whether `id` has the shape `domain.name` (lowercase letters, digits, `_`), optionally `@N`.
     public static func isValidID(_ id: String) -> Bool {
-        var base = Substring(id)
-        if let at = id.firstIndex(of: "@") {
-            let version = id[id.index(after: at)...]
-            guard !version.isEmpty, version.allSatisfy(\.isASCIIDigit) else { return false }
-            base = id[..<at]
+        // Over the UTF-8 bytes: `Character.isLowercase` looks up Unicode properties, and a
+        // start-up validates every id once.
+        var part = 0
+        var length = 0
+        var versionDigits: Int?
+        for byte in id.utf8 {
+            if let digits = versionDigits {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return false }
+                versionDigits = digits + 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"):
+                length += 1
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                guard length > 0 else { return false }
+                length += 1
+            case UInt8(ascii: "."):
+                guard part == 0, length > 0 else { return false }
+                part = 1
+                length = 0
+            case UInt8(ascii: "@"):
+                guard part == 1, length > 0 else { return false }
+                versionDigits = 0
+            default:
+                return false
+            }
         }
-        let parts = base.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return false }
-        return parts.allSatisfy { part in
-            guard let first = part.first, first.isASCII, first.isLowercase else { return false }
-            return part.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
-        }
+        return part == 1 && length > 0 && versionDigits != 0
     }
 }
