@@ -15,8 +15,13 @@ public struct HostConfiguration: Sendable {
     public var stateDirectory: URL
     /// Folders file skills may touch besides `currentDirectory` and `stateDirectory`.
     public var allowedPaths: [URL]
-    /// The zone relative dates and `today()` are resolved in.
-    public var timeZone: TimeZone
+    /// The zone relative dates and `today()` are resolved in: the one set, else the machine's,
+    /// read on first use (reading it costs ~1 M instructions that `validate` does not need).
+    public var timeZone: TimeZone {
+        get { chosenTimeZone ?? .current }
+        set { chosenTimeZone = newValue }
+    }
+    private var chosenTimeZone: TimeZone?
     /// The time of runs and records, and every wait (retries, batch pauses).
     public var clock: any Clock
     /// Run ids; the default makes lower-case UUIDs.
@@ -41,7 +46,7 @@ public struct HostConfiguration: Sendable {
 
     public init(
         playbooksDirectory: URL, skillDirectories: [URL] = [], stateDirectory: URL, allowedPaths: [URL] = [],
-        timeZone: TimeZone = .current, clock: any Clock = SystemClock(), ids: IDGenerator = .live,
+        timeZone: TimeZone? = nil, clock: any Clock = SystemClock(), ids: IDGenerator = .live,
         persistence: HostPersistence? = nil,
         confirmation: ConfirmationPolicy = .refuseByDefault, environment: [String: String] = [:],
         currentDirectory: URL, displayBase: URL? = nil, model: ModelSettings? = nil
@@ -51,7 +56,7 @@ public struct HostConfiguration: Sendable {
         self.skillDirectories = skillDirectories
         self.stateDirectory = stateDirectory
         self.allowedPaths = allowedPaths
-        self.timeZone = timeZone
+        self.chosenTimeZone = timeZone
         self.clock = clock
         self.ids = ids
         self.persistence = persistence
