@@ -9,13 +9,18 @@ public struct ScheduleChecker: Sendable {
     public var now: Date
     /// How far it looks, in seconds.
     public var horizon: Double
-    /// The zone of entries without `timezone`.
-    public var machineZone: TimeZone
+    /// The zone of entries without `timezone`: the one given, else the machine's, read only
+    /// when an entry needs it (most playbooks have no schedule, and reading it is not free).
+    public var machineZone: TimeZone {
+        get { givenZone ?? .current }
+        set { givenZone = newValue }
+    }
+    private var givenZone: TimeZone?
 
-    public init(now: Date = Date(), horizon: Double = 366 * 86_400, machineZone: TimeZone = .current) {
+    public init(now: Date = Date(), horizon: Double = 366 * 86_400, machineZone: TimeZone? = nil) {
         self.now = now
         self.horizon = horizon
-        self.machineZone = machineZone
+        self.givenZone = machineZone
     }
 
     public func check(_ playbook: Playbook) -> [Diagnostic] {
