@@ -7,7 +7,9 @@ public import SkillbookCore
 /// playbooks — `skill` (or `playbook`) a `const`, `with` that target's parameter schema — or
 /// `{"question": "…"}`. Any parameter may instead be a reference string, and references are
 /// constrained by `referencePattern` to the output fields of the offered targets (list item fields
-/// included), so a pipe, a function or an invented field cannot be decoded.
+/// included), so a pipe, a function or an invented field cannot be decoded. For a request whose
+/// shape the matcher reads (`PlanSkeleton`), `shape(_:values:)` builds a narrower schema: fixed
+/// sequences of steps, references only to earlier steps, a query's output passed on.
 public enum PlanSchema {
     /// `^\$\{\{ steps\.s[1-9]\.output\.(title|text|items\.\*\.path|…) \}\}$` over every output
     /// field of the offers. A step has no `id` to write: the steps are `s1`, `s2`… in order (the

@@ -77,4 +77,35 @@ import Testing
         #expect(message == "the model could not be asked: cannot reach the model server at http://127.0.0.1:9/v1/chat/completions: refused")
         #expect(model.requests.count == 1)
     }
+
+    @Test func aRequestWithASkeletonIsAskedAlongItAndOneWithoutOverTheFreeSchema() async throws {
+        let all = PlanSkeletonTests.all
+        let answer = #"{"steps":[{"skill":"files.read","with":{"path":"/tmp/todo.txt"}},{"skill":"notes.create","with":{"title":"Todo","body":"${{ steps.s1.output.content }}"}}]}"#
+        let model = ScriptedModel(contents: [answer])
+        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
+        let report = await planner.plan(
+            "read /tmp/todo.txt and save it as a note titled Todo", choosingFrom: all, matcher: shippedMatcher, clock: berlinClock)
+        guard case .plan(let checked) = report.outcome else {
+            Issue.record("not a plan: \(report.outcome)")
+            return
+        }
+        #expect(checked.plan.steps.map(\.target) == ["files.read", "notes.create"])
+        let asked = try #require(model.requests.first)
+        let sequence = asked.responseFormat?["json_schema"]?["schema"]?["anyOf"]?.arrayValue?[0]["properties"]?["steps"]
+        #expect(sequence?["prefixItems"]?.arrayValue?.count == 2)
+        #expect(asked.messages[1].content.contains("Steps in order: s1 files.read ('read /tmp/todo.txt'), s2 notes.create"))
+        // One clause: no skeleton; the free schema (an anyOf of the offers as `items`) and no order line.
+        let single = ScriptedModel(contents: [#"{"question":"Which file?"}"#])
+        let free = await Planner(client: single, checker: shippedChecker, prompt: berlinPrompt)
+            .plan("tidy up my things somehow", choosingFrom: all, matcher: shippedMatcher, clock: berlinClock)
+        guard case .question(let question) = free.outcome else {
+            Issue.record("not a question: \(free.outcome)")
+            return
+        }
+        #expect(question == "Which file?")
+        let steps = single.requests.first?.responseFormat?["json_schema"]?["schema"]?["anyOf"]?.arrayValue?[0]["properties"]?["steps"]
+        #expect(steps?["items"]?["anyOf"] != nil)
+        #expect(steps?["prefixItems"] == nil)
+        #expect(single.requests.first?.messages[1].content.contains("Steps in order") == false)
+    }
 }
