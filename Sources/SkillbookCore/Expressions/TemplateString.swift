@@ -123,7 +123,6 @@ extension Expression {
 }
 
 extension String.UTF8View {
-    /// Whether the text contains `{{`, which every `${{ … }}` (and every Jinja-like `{{ … }}`) does.
     /// Whether the bytes hold `{{` not preceded by `$` (a Jinja-style placeholder may be there).
     var containsBareDoubleBrace: Bool {
         var previous: UInt8 = 0
@@ -136,6 +135,7 @@ extension String.UTF8View {
         return false
     }
 
+    /// Whether the text contains `{{`, which every `${{ … }}` (and every Jinja-like `{{ … }}`) does.
     var containsDoubleBrace: Bool {
         var previousWasBrace = false
         for byte in self {
