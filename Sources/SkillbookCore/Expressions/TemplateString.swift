@@ -39,16 +39,27 @@ public struct TemplateString: Sendable, Hashable {
         guard text.utf8.containsDoubleBrace else {
             return TemplateString(source: text, segments: text.isEmpty ? [] : [.text(text)])
         }
-        let chars = Array(text)
+        // Text that is all ASCII without a carriage return is lexed as bytes: they are its
+        // characters one for one (so offsets stay character offsets), and comparing bytes is far
+        // cheaper than comparing characters.
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) {
+            return TemplateString(source: text, segments: try segments(of: Array(text.utf8)))
+        }
+        return TemplateString(source: text, segments: try segments(of: Array(text)))
+    }
+
+    private static func segments<Unit: LexUnit>(of chars: [Unit]) throws(ExpressionError) -> [Segment] {
         var segments: [Segment] = []
         var literalStart = 0
         var i = 0
         while i < chars.count {
-            guard chars[i] == "$", i + 2 < chars.count, chars[i + 1] == "{", chars[i + 2] == "{" else {
+            guard chars[i].ascii == UInt8(ascii: "$"), i + 2 < chars.count, chars[i + 1].ascii == UInt8(ascii: "{"),
+                chars[i + 2].ascii == UInt8(ascii: "{")
+            else {
                 i += 1
                 continue
             }
-            if literalStart < i { segments.append(.text(chars[literalStart..<i].text)) }
+            if literalStart < i { segments.append(.text(Unit.text(chars[literalStart..<i]))) }
             let opening = i
             guard hasClosing(chars, after: i + 3) else {
                 throw ExpressionError("unterminated expression: '${{' without '}}'", at: opening)
@@ -56,13 +67,13 @@ public struct TemplateString: Sendable, Hashable {
             let (tokens, end) = try Lexer.lex(chars, from: i + 3, opening: opening)
             guard tokens.count > 1 else { throw ExpressionError("empty expression", at: opening) }
             let node = try Parser.parse(tokens)
-            let inside = chars[(i + 3)..<(end - 2)].text
+            let inside = Unit.text(chars[(i + 3)..<(end - 2)])
             segments.append(.expression(Expression(source: trimmed(inside), offset: opening, node: node)))
             i = end
             literalStart = i
         }
-        if literalStart < chars.count { segments.append(.text(chars[literalStart...].text)) }
-        return TemplateString(source: text, segments: segments)
+        if literalStart < chars.count { segments.append(.text(Unit.text(chars[literalStart...]))) }
+        return segments
     }
 
     /// The single expression's value as is; otherwise the text with each expression's
@@ -92,10 +103,10 @@ public struct TemplateString: Sendable, Hashable {
         return (singleExpression == nil ? .string : single ?? .string, errors)
     }
 
-    private static func hasClosing(_ chars: [Character], after start: Int) -> Bool {
+    private static func hasClosing<Unit: LexUnit>(_ chars: [Unit], after start: Int) -> Bool {
         var i = start
         while i + 1 < chars.count {
-            if chars[i] == "}" && chars[i + 1] == "}" { return true }
+            if chars[i].ascii == UInt8(ascii: "}") && chars[i + 1].ascii == UInt8(ascii: "}") { return true }
             i += 1
         }
         return false

@@ -137,4 +137,27 @@ import Testing
         let shallow = "${{ " + String(repeating: "(", count: 20) + "a" + String(repeating: ")", count: 20) + " }}"
         #expect(syntaxError(shallow) == nil)
     }
+
+    /// ASCII text without a carriage return is lexed as bytes, other text as characters: both
+    /// give the same segments, nodes and character offsets.
+    @Test(arguments: [
+        "Hi ${{ inputs.name }}, ${{ len(steps.a.output.items) + 1 }} left: ${{ 'a\\tb' }} ${{ x != 2.5 && !y }}",
+        "${{ join(steps.fetch-pages.output.items.*.title, ', ') }}", "${{ 1 + }}", "${{ 'open", "a ${{ b = c }}",
+        "${{ '\\u00e9\\q' }}", "${{ #x }}", "${{ }}", "${{ inputs.x ",
+    ])
+    func bytesAndCharactersLexAlike(_ ascii: String) throws {
+        // The same text after a non-ASCII character of one Character, and after a CRLF (one Character, two bytes).
+        for prefix in ["é", "\r\n"] {
+            let other = prefix + ascii
+            let (errorA, errorB) = (syntaxError("e" + ascii), syntaxError(other))
+            #expect(errorA?.message == errorB?.message)
+            #expect(errorA?.offset == errorB?.offset)
+            guard errorA == nil, errorB == nil else { continue }
+            let (a, b) = (try TemplateString.parse("e" + ascii), try TemplateString.parse(other))
+            #expect(a.expressions.map(\.node) == b.expressions.map(\.node))
+            #expect(a.expressions.map(\.offset) == b.expressions.map(\.offset))
+            #expect(a.expressions.map(\.source) == b.expressions.map(\.source))
+            #expect(a.segments.count == b.segments.count)
+        }
+    }
 }
