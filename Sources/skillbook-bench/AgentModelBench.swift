@@ -133,16 +133,15 @@ struct AgentModelBench: Sendable {
         var out = ""
         for (i, reference) in references.enumerated() {
             let chosen = PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock, limit: limit)
-                .map { $0.trimmed(for: reference.request) }
-            let skeleton = PlanSkeleton.make(for: reference.request, offers: offers, matcher: matcher, clock: clock)
-            let values = RequestValues(reference.request)
-            let shape = skeleton.flatMap { PlanSchema.shape($0.trimmed(for: reference.request), values: values) }
-            let messages =
-                shape.map { prompt.messages(request: reference.request, offers: $0.offers, shape: $0) }
-                ?? prompt.messages(request: reference.request, offers: chosen)
-            let schema = JSONText.encode(
-                shape.map { PlanSchema.responseFormat(schema: $0.schema) } ?? PlanSchema.responseFormat(chosen, values: values))
-            if let shape {
+            // What the planner asks with (`Planner.plan(_:choosingFrom:…)`), without a model.
+            let question = prompt.question(
+                request: reference.request, offers: chosen,
+                minSteps: PromptBuilder.minimumSteps(for: reference.request, matcher: matcher, clock: clock),
+                maxSteps: Planner.maxSteps(for: reference.request, cap: PlanningBudget().maxSteps),
+                skeleton: PlanSkeleton.make(for: reference.request, offers: offers, matcher: matcher, clock: clock))
+            let messages = question.messages
+            let schema = JSONText.encode(question.responseFormat)
+            if let shape = question.shape {
                 let sequences = shape.sequences.map { $0.map { $0.names.joined(separator: "|") }.joined(separator: " → ") }
                 out += "  skeleton: " + sequences.joined(separator: "  /  ") + "\n"
             }

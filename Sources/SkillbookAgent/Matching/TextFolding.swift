@@ -43,11 +43,9 @@ enum TextFolding {
         "i would like to", "i need to", "help me", "go ahead and", "just",
     ]
     /// English fillers dropped from the end ("…for me please").
-    static let trailingFillers = ["please", "for me", "thanks", "thank you", "now", "right now", "pls",
-    ]
+    static let trailingFillers = ["please", "for me", "thanks", "thank you", "now", "right now", "pls"]
     /// Chinese fillers: dropped wherever they stand (they carry no meaning for routing).
-    static let chineseFillers = ["一下", "麻烦你", "麻烦", "帮我", "帮忙", "请你", "请", "给我", "好吗", "好不好", "谢谢", "可以吗",
-    ]
+    static let chineseFillers = ["一下", "麻烦你", "麻烦", "帮我", "帮忙", "请你", "请", "给我", "好吗", "好不好", "谢谢", "可以吗"]
     /// Chinese particles dropped at the end.
     static let chineseTrailing: Set<Character> = ["吧", "呢", "啊", "呀", "哦", "嘛", "了"]
 
@@ -64,14 +62,21 @@ enum TextFolding {
         "这", "那", "些", "么", "什", "吗", "呢", "啊", "就", "都", "也", "到",
     ]
 
-    /// The text without its words that are paths or web addresses (they start with `/`, `~/`,
-    /// `./`, `../`, `http://` or `https://`).
+    /// How a path starts: `/`, `~/`, `./` or `../`.
+    static let pathStarts = ["/", "~/", "./", "../"]
+    /// How a web address starts (case aside).
+    static let webStarts = ["http://", "https://"]
+
+    /// Whether a word starts as a path or a web address does.
+    static func startsAsAddress(_ word: some StringProtocol) -> Bool {
+        let lowered = word.lowercased()
+        return (pathStarts + webStarts).contains { lowered.hasPrefix($0) }
+    }
+
+    /// The text without its words that are paths or web addresses (`startsAsAddress`).
     static func withoutAddresses(_ text: String) -> String {
         guard text.contains("/") else { return text }
-        return text.split(separator: " ", omittingEmptySubsequences: true).filter { word in
-            let lowered = word.lowercased()
-            return !["/", "~/", "./", "../", "http://", "https://"].contains { lowered.hasPrefix($0) }
-        }.joined(separator: " ")
+        return text.split(separator: " ", omittingEmptySubsequences: true).filter { !startsAsAddress($0) }.joined(separator: " ")
     }
 
     /// A light English stemmer: plural and common suffixes, so `notes` meets `note`, `reminders` `reminder`.

@@ -108,10 +108,9 @@ public struct PlanOffer: Sendable {
         func isDate(_ schema: Schema) -> Bool {
             schema.format == "date" || schema.format == "date-time"
         }
-        let fixed = parameters.properties.filter { name, schema in
-            isDate(schema) && captured[name]?.stringValue != nil
+        guard parameters.properties.contains(where: { isDate($0.schema) && captured[$0.name]?.stringValue != nil }) else {
+            return self
         }
-        guard !fixed.isEmpty else { return self }
         let properties = parameters.properties.compactMap { name, schema -> (String, Schema)? in
             guard isDate(schema) else { return (name, schema) }
             if let value = captured[name], value.stringValue != nil {

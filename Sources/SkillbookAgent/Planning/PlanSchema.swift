@@ -117,10 +117,9 @@ public enum PlanSchema {
                     let passOn = query.map { given in
                         ReferenceScope(sources: [("s\(k)", offer.isAdapter ? given.map(\.keepingScalarLists) : given)])
                     }
-                    let fixed = offer.fixingDates(slot.captured[offer.name] ?? [:])
-                    guard let step = step(fixed, scope: scope, values: values, passingOn: passOn) else { continue }
+                    guard let step = step(offer, scope: scope, values: values, passingOn: passOn) else { continue }
                     steps.append(step)
-                    written.offers.append(fixed)
+                    written.offers.append(offer)
                 }
                 guard !steps.isEmpty else { break }
                 items.append(steps.count == 1 ? steps[0] : ["anyOf": .array(steps)])
@@ -186,8 +185,7 @@ public enum PlanSchema {
         }
         var with = object(properties, required: offer.required)
         if let passingOn, offer.parameters.properties.contains(where: { isContent($0.schema) }) {
-            let options = receivers(offer, of: passingOn).compactMap { name, schema -> Value? in
-                guard let pattern = passingOn.pattern(fitting: schema) else { return nil }
+            let options = receivers(offer, of: passingOn).map { name, pattern -> Value in
                 var passing = properties
                 passing[name] = ["type": "string", "pattern": .string(pattern)]
                 return object(
@@ -204,10 +202,13 @@ public enum PlanSchema {
         ]
     }
 
-    /// The parameters of `offer` that may receive what `scope` gives: its content parameters
-    /// (`isContent`) that a field fits.
-    static func receivers(_ offer: PlanOffer, of scope: ReferenceScope) -> [(name: String, schema: Schema)] {
-        offer.parameters.properties.filter { isContent($0.schema) && scope.pattern(fitting: $0.schema) != nil }
+    /// The parameters of `offer` that may receive what `scope` gives, each with the pattern of the
+    /// references it may take: its content parameters (`isContent`) that a field fits.
+    static func receivers(_ offer: PlanOffer, of scope: ReferenceScope) -> [(name: String, pattern: String)] {
+        offer.parameters.properties.compactMap { name, schema in
+            guard isContent(schema), let pattern = scope.pattern(fitting: schema) else { return nil }
+            return (name, pattern)
+        }
     }
 
     /// A parameter that takes content: a list, or a free text — no format (not a path, an address
@@ -245,8 +246,7 @@ public enum PlanSchema {
     /// to the JSON text of the string, and an open class let the model write past its end. An escape
     /// is one JSON allows (`\\n`, `\\"`, `\\\\`, `\\u00e9`…): with any character after the backslash
     /// the model wrote a regular expression's `\\.` into JSON, and the server could not read its answer.
-    public static let noTemplatePattern =
-        #"^([^{"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4}|\{[^{"\\])*\{?$"#
+    public static let noTemplatePattern = #"^([^{"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4}|\{[^{"\\])*\{?$"#
 
     /// A literal string parameter may not hold `{{` (except a `template`, whose placeholders are
     /// `{{name}}`); strings with a pattern or a fixed set of values keep theirs.

@@ -1,5 +1,5 @@
 import Foundation
-public import SkillbookCore
+import SkillbookCore
 
 /// The shape of a plan as the matcher reads it off a request: one step per clause ("summarize X"
 /// → web.summary, "save it as a note" → notes.create), in the request's order, each step one of
@@ -11,18 +11,16 @@ public import SkillbookCore
 /// A request with one clause, or with a clause that nothing matches well enough
 /// (`floor`), has no skeleton: the model then plans freely over the offers.
 public struct PlanSkeleton: Sendable {
-    /// One step of the plan: the clause it does (`nil` for an adapter) and the targets it may name.
+    /// One step of the plan: the clause it does (`nil` for an adapter) and the targets it may name,
+    /// each with the date its clause names fixed (`PlanOffer.fixingDates`: "remind me tomorrow at
+    /// 9am …" allows reminders.create's `due` only as 2026-12-02T09:00:00+01:00).
     public struct Slot: Sendable {
         public var clause: String?
         public var offers: [PlanOffer]
-        /// The date the clause names as the value of each target's date parameters, by target name
-        /// ("remind me tomorrow at 9am …": reminders.create's `due` is 2026-12-02T09:00:00+01:00).
-        public var captured: [String: ValueObject]
 
-        public init(clause: String?, offers: [PlanOffer], captured: [String: ValueObject] = [:]) {
+        public init(clause: String?, offers: [PlanOffer]) {
             self.clause = clause
             self.offers = offers
-            self.captured = captured
         }
 
         public var names: [String] { offers.map(\.name) }
@@ -68,6 +66,7 @@ public struct PlanSkeleton: Sendable {
             clauses += each ? parts : [clause]
         }
         guard clauses.count >= 2 else { return nil }
+        let coercion = Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone))
         var slots: [Slot] = []
         for clause in clauses {
             let list = ranked(clause)
@@ -80,16 +79,9 @@ public struct PlanSkeleton: Sendable {
                 sure
                 ? [best]
                 : Array(list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare })
-            let date = datePhrase(in: clause, dates: DateParser(now: clock.now, timeZone: clock.timeZone))
-            let captured = Dictionary(
-                taken.map { candidate in
-                    (
-                        candidate.target,
-                        byName[candidate.target].map { dates(date, for: $0, clock: clock) } ?? [:]
-                    )
-                }, uniquingKeysWith: { a, _ in a })
-            slots.append(
-                Slot(clause: clause, offers: taken.compactMap { byName[$0.target] }, captured: captured))
+            let date = datePhrase(in: clause, dates: coercion.dates)
+            let fixed = taken.compactMap { byName[$0.target] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }
+            slots.append(Slot(clause: clause, offers: fixed))
         }
         return PlanSkeleton(slots: slots, adapters: offers.filter(\.isAdapter))
     }
@@ -140,11 +132,8 @@ public struct PlanSkeleton: Sendable {
     /// `phrase` as the value of each of `offer`'s date parameters it fits: a phrase with a time
     /// fills the date-time ones, one without the date ones (`list my reminders for tomorrow`
     /// fills `due_on`, not `due_before`).
-    static func dates(
-        _ phrase: (text: String, hasTime: Bool)?, for offer: PlanOffer, clock: Matcher.Clock
-    ) -> ValueObject {
+    static func dates(_ phrase: (text: String, hasTime: Bool)?, for offer: PlanOffer, coercion: Coercion) -> ValueObject {
         guard let phrase else { return [:] }
-        let coercion = Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone))
         var values: ValueObject = [:]
         for (name, schema) in offer.parameters.properties
         where schema.format == (phrase.hasTime ? "date-time" : "date") {
@@ -187,29 +176,12 @@ public struct PlanSkeleton: Sendable {
         return sequences
     }
 
-    /// The targets of every slot and the adapters, each once, in order: what the prompt lists.
-    public var offers: [PlanOffer] {
-        var seen: Set<String> = []
-        var offers: [PlanOffer] = []
-        for offer in slots.flatMap(\.offers) + (sequences.count > 1 ? adapters : [])
-        where seen.insert(offer.name).inserted {
-            offers.append(offer)
-        }
-        return offers
-    }
-
     /// The skeleton with each offer trimmed for its own clause (`PlanOffer.trimmed(for:)`: "list my
     /// notes tagged work" keeps notes.list's `tag`, not the note's `tags` of the next clause; an
-    /// adapter for the whole `request`) and the dates
-    /// its clause names fixed (`PlanOffer.fixingDates`), as the prompt lists them.
+    /// adapter for the whole `request`). A fixed date has no default and stays.
     public func trimmed(for request: String) -> PlanSkeleton {
         PlanSkeleton(
-            slots: slots.map { slot in
-                Slot(
-                    clause: slot.clause,
-                    offers: slot.offers.map { $0.trimmed(for: slot.clause ?? request).fixingDates(slot.captured[$0.name] ?? [:]) },
-                    captured: slot.captured)
-            },
+            slots: slots.map { slot in Slot(clause: slot.clause, offers: slot.offers.map { $0.trimmed(for: slot.clause ?? request) }) },
             adapters: adapters.map { $0.trimmed(for: request) })
     }
 }

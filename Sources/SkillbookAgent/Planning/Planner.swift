@@ -52,20 +52,10 @@ public struct Planner: Sendable {
         let start = clock.now
         var calls = 0
         var tokens = 0
-        let values = RequestValues(request)
-        let shape = skeleton.flatMap { PlanSchema.shape($0.trimmed(for: request), values: values) }
-        let format: Value
-        let messages: [ChatMessage]
-        if let shape {
-            format = PlanSchema.responseFormat(schema: shape.schema)
-            messages = prompt.messages(request: request, offers: shape.offers, shape: shape)
-        } else {
-            let offers = given.map { $0.trimmed(for: request) }
-            format = PlanSchema.responseFormat(
-                offers, minSteps: minSteps, maxSteps: Self.maxSteps(for: request, cap: budget.maxSteps),
-                values: values)
-            messages = prompt.messages(request: request, offers: offers)
-        }
+        let question = prompt.question(
+            request: request, offers: given, minSteps: minSteps, maxSteps: Self.maxSteps(for: request, cap: budget.maxSteps),
+            skeleton: skeleton)
+        let (format, messages) = (question.responseFormat, question.messages)
 
         enum Step {
             case done(Outcome)

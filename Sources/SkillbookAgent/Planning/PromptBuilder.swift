@@ -101,6 +101,32 @@ public struct PromptBuilder: Sendable {
         When nothing listed does what the request asks, or it is unclear, answer {"question": "what you need to know"}.
         """
 
+    /// What a plan is asked for with: the messages, the response format and, when the skeleton
+    /// can be written (`PlanSchema.shape`), its shape.
+    public struct Question: Sendable {
+        public var messages: [ChatMessage]
+        public var responseFormat: Value
+        public var shape: PlanSchema.Shape?
+    }
+
+    /// The question for `request`: along the skeleton's shape when there is one (its targets
+    /// trimmed, `offers`, `minSteps` and `maxSteps` unused), else over `offers` trimmed for the
+    /// request with `minSteps` to `maxSteps` steps; paths and addresses held to the request's.
+    public func question(
+        request: String, offers: [PlanOffer], minSteps: Int = 1, maxSteps: Int? = nil, skeleton: PlanSkeleton? = nil
+    ) -> Question {
+        let values = RequestValues(request)
+        if let shape = skeleton.flatMap({ PlanSchema.shape($0.trimmed(for: request), values: values) }) {
+            return Question(
+                messages: messages(request: request, offers: shape.offers, shape: shape),
+                responseFormat: PlanSchema.responseFormat(schema: shape.schema), shape: shape)
+        }
+        let trimmed = offers.map { $0.trimmed(for: request) }
+        return Question(
+            messages: messages(request: request, offers: trimmed),
+            responseFormat: PlanSchema.responseFormat(trimmed, minSteps: minSteps, maxSteps: maxSteps, values: values), shape: nil)
+    }
+
     /// The system message (the rules, the same for every request, so a server that caches prompts
     /// reads it once) and the user message: the date when an offer takes a date, the offers, the request.
     /// With `shape` (a skeleton's, `PlanSchema.shape`), the user message lists its targets with

@@ -4,8 +4,9 @@
 /// otherwise drops a leading `/` or invents a folder. A request that names none leaves such
 /// parameters free.
 public struct RequestValues: Sendable, Equatable {
-    /// Words that read as paths: they start with `/`, `~/`, `./` or `../`, or hold a `/`, or end in
-    /// a file extension (`todo.txt`); web addresses are not among them.
+    /// Words that read as paths (`readsAsPath`): they start with `/`, `~/`, `./` or `../`, name a
+    /// file with a known extension (`todo.txt`), or a folder with a trailing `/`; web addresses are
+    /// not among them.
     public var paths: [String]
     /// `http://` and `https://` addresses.
     public var addresses: [String]
@@ -22,7 +23,7 @@ public struct RequestValues: Sendable, Equatable {
         var addresses: [String] = []
         for word in Self.words(request) {
             let lowered = word.lowercased()
-            if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            if TextFolding.webStarts.contains(where: lowered.hasPrefix) {
                 if word.count > 8, !addresses.contains(word) { addresses.append(word) }
             } else if let address = Self.bareAddress(word) {
                 if !addresses.contains(address) { addresses.append(address) }
@@ -97,7 +98,7 @@ public struct RequestValues: Sendable, Equatable {
     /// which a pattern over JSON text cannot hold as written.
     static func readsAsPath(_ word: String) -> Bool {
         guard !word.contains("@"), !word.contains("\""), !word.contains("\\") else { return false }
-        if word.hasPrefix("/") || word.hasPrefix("~/") || word.hasPrefix("./") || word.hasPrefix("../") {
+        if TextFolding.pathStarts.contains(where: word.hasPrefix) {
             return word.contains(where: { $0.isLetter || $0.isNumber })
         }
         if word.hasSuffix("/"), word.dropLast().allSatisfy({ $0.isLetter || $0.isNumber || "_-./".contains($0) }) {

@@ -43,16 +43,14 @@ import Testing
         // A text parameter refers only to text fields: not to status (an integer) or links.*.url (a list).
         #expect(
             title[1]["pattern"]
-                == .string(PlanSchema.referencePattern(fields: ["url", "title", "description", "first_paragraph", "language", "id",
-                    ])))
+                == .string(PlanSchema.referencePattern(fields: ["url", "title", "description", "first_paragraph", "language", "id"])))
     }
 
     @Test func aListParameterRefersToListsAndItsItemsToTexts() throws {
         let schema = PlanSchema.schema(offers("files.list", "files.copy"))
         let items = try #require(schema["anyOf"]?.arrayValue?[0]["properties"]?["steps"]?["items"]?["anyOf"]?.arrayValue)
         let paths = try #require(items[1]["properties"]?["with"]?["properties"]?["paths"]?["anyOf"]?.arrayValue)
-        #expect(paths[1]["pattern"] == .string(PlanSchema.referencePattern(fields: ["items.*.path", "items.*.modified", "copied.*.from", "copied.*.to", "created",
-                    ])))
+        #expect(paths[1]["pattern"] == .string(PlanSchema.referencePattern(fields: ["items.*.path", "items.*.modified", "copied.*.from", "copied.*.to", "created"])))
         // Each item of a literal list: a text, or a reference to a text field (there is none here).
         #expect(paths[0]["type"] == "array")
         #expect(paths[0]["items"]?["type"] == "string")
@@ -70,46 +68,28 @@ import Testing
     @Test func optionalParametersWithDefaultsAreOfferedOnlyWhenTheRequestNamesThem() throws {
         let offer = try #require(shippedOffers["files.list"])
         #expect(offer.trimmed(for: "list the files in /tmp recursively").parameters.properties.map(\.name) == ["root", "glob", "recursive"])
-        #expect(offer.trimmed(for: "list the files in /tmp").parameters.properties.map(\.name) == ["root", "glob",
-            ])
+        #expect(offer.trimmed(for: "list the files in /tmp").parameters.properties.map(\.name) == ["root", "glob"])
         let join = try #require(shippedOffers["text.join"])
         // prefix and suffix default to empty text, like a note's body (where an earlier step's text goes): kept.
+        #expect(join.trimmed(for: "join the titles").parameters.properties.map(\.name) == ["items", "prefix", "suffix"])
         #expect(
-            join.trimmed(for: "join the titles").parameters.properties.map(\.name) == [
-                "items", "prefix", "suffix",
-            ])
-        #expect(join.trimmed(for: "join the titles with a comma separator").parameters.properties.map(\.name) == ["items", "separator", "prefix", "suffix",
-            ])
+            join.trimmed(for: "join the titles with a comma separator").parameters.properties.map(\.name)
+                == ["items", "separator", "prefix", "suffix"])
         let note = try #require(shippedOffers["notes.create"])
-        #expect(
-            note.trimmed(for: "save it as a note").parameters.properties.map(\.name) == ["title", "body"])
-        #expect(
-            note.trimmed(for: "save it as a note tagged a").parameters.properties.map(\.name)
-                == ["title", "body", "tags"])
+        #expect(note.trimmed(for: "save it as a note").parameters.properties.map(\.name) == ["title", "body"])
+        #expect(note.trimmed(for: "save it as a note tagged a").parameters.properties.map(\.name) == ["title", "body", "tags"])
         // A set of values with a default stays when the request names another of its values; an
         // object (headers) or a list of objects (copies) only when named.
         let write = try #require(shippedOffers["files.write"])
-        #expect(
-            write.trimmed(for: "write it to /tmp/a.txt").parameters.properties.map(\.name) == [
-                "path", "content",
-            ])
-        #expect(
-            write.trimmed(for: "append it to /tmp/a.txt").parameters.properties.map(\.name) == [
-                "path", "content", "mode",
-            ])
+        #expect(write.trimmed(for: "write it to /tmp/a.txt").parameters.properties.map(\.name) == ["path", "content"])
+        #expect(write.trimmed(for: "append it to /tmp/a.txt").parameters.properties.map(\.name) == ["path", "content", "mode"])
         // A Chinese request names a parameter or a value in Chinese ("追加" is append).
         #expect(write.trimmed(for: "追加到 /tmp/a.txt").parameters.properties.map(\.name) == ["path", "content", "mode"])
         let fetch = try #require(shippedOffers["web.fetch"])
-        #expect(
-            fetch.trimmed(for: "fetch https://example.org").parameters.properties.map(\.name) == ["url"])
-        #expect(
-            fetch.trimmed(for: "fetch https://example.org with the headers X").parameters.properties.map(
-                \.name) == ["url", "headers"])
+        #expect(fetch.trimmed(for: "fetch https://example.org").parameters.properties.map(\.name) == ["url"])
+        #expect(fetch.trimmed(for: "fetch https://example.org with the headers X").parameters.properties.map(\.name) == ["url", "headers"])
         let copy = try #require(shippedOffers["files.copy"])
-        #expect(
-            copy.trimmed(for: "copy /tmp/a into /tmp/b").parameters.properties.map(\.name) == [
-                "paths", "into",
-            ])
+        #expect(copy.trimmed(for: "copy /tmp/a into /tmp/b").parameters.properties.map(\.name) == ["paths", "into"])
     }
 
     @Test func aPlanHasAtMostOneStepMoreThanTheRequestHasClauses() throws {
@@ -135,8 +115,7 @@ import Testing
         #expect(offer.parameters.property("message") != nil)
         let schema = PlanSchema.schema([offer])
         let step = try #require(schema["anyOf"]?.arrayValue?.first?["properties"]?["steps"]?["items"]?["anyOf"]?.arrayValue?.first)
-        #expect(step["properties"]?["with"]?["properties"]?.objectValue?.keys == ["message", "title", "desktop",
-            ])
+        #expect(step["properties"]?["with"]?["properties"]?.objectValue?.keys == ["message", "title", "desktop"])
         #expect(!JSONText.encode(schema).contains("\"secret\""))
     }
 }
@@ -145,6 +124,16 @@ import Testing
     static func schema(_ request: String) throws -> Value {
         let skeleton = try #require(PlanSkeletonTests.skeleton(request)).trimmed(for: request)
         return try #require(PlanSchema.schema(skeleton, values: RequestValues(request)))
+    }
+
+    /// Parameter `name` of a step's `with`.
+    static func parameter(_ step: Value, _ name: String) -> Value? {
+        step["properties"]?["with"]?["properties"]?[name]
+    }
+
+    /// The pattern of a step's parameter `name` as a regular expression.
+    static func pattern(_ step: Value, _ name: String) throws -> Regex<AnyRegexOutput> {
+        try Regex(try #require(parameter(step, name)?["pattern"]?.stringValue))
     }
 
     static func steps(_ schema: Value, sequence: Int = 0) throws -> [Value] {
@@ -179,7 +168,7 @@ import Testing
         let title = try #require(note["properties"]?["title"]?["anyOf"]?.arrayValue)
         #expect(title[0]["pattern"] == .string(PlanSchema.noTemplatePattern))
         // The first step refers to nothing: there is no earlier step.
-        #expect(steps[0]["properties"]?["with"]?["properties"]?["path"]?["anyOf"] == nil)
+        #expect(Self.parameter(steps[0], "path")?["anyOf"] == nil)
     }
 
     @Test func aStepRefersOnlyToEarlierStepsEachByItsOwnFields() throws {
@@ -189,18 +178,13 @@ import Testing
             ))
         #expect(
             steps.map { $0["properties"]?["skill"]?["const"] } == [
-                "files.list", "text.join", "files.write",
-            ])
-        let join = try Regex(
-            try #require(
-                steps[1]["properties"]?["with"]?["properties"]?["items"]?["pattern"]?.stringValue))
+                "files.list", "text.join", "files.write"])
+        let join = try Self.pattern(steps[1], "items")
         #expect("${{ steps.s1.output.items.*.path }}".wholeMatch(of: join) != nil)
         #expect("${{ steps.s2.output.text }}".wholeMatch(of: join) == nil)
         // text.join is the clause's own step here, and still joins texts, not file objects.
         #expect("${{ steps.s1.output.items }}".wholeMatch(of: join) == nil)
-        let content = try Regex(
-            try #require(
-                steps[2]["properties"]?["with"]?["properties"]?["content"]?["pattern"]?.stringValue))
+        let content = try Self.pattern(steps[2], "content")
         #expect("${{ steps.s2.output.text }}".wholeMatch(of: content) != nil)
         // s1 (files.list) has no text field: only s2's text fits a text.
         #expect("${{ steps.s1.output.text }}".wholeMatch(of: content) == nil)
@@ -209,7 +193,7 @@ import Testing
     @Test func aPathLiteralStartsWithOneTheRequestNames() throws {
         let steps = try Self.steps(
             try Self.schema("read /tmp/todo.txt and save it as a note titled Todo"))
-        let path = try #require(steps[0]["properties"]?["with"]?["properties"]?["path"])
+        let path = try #require(Self.parameter(steps[0], "path"))
         #expect(path["format"] == "path")
         let regex = try Regex(try #require(path["pattern"]?.stringValue))
         #expect("/tmp/todo.txt".wholeMatch(of: regex) != nil)
@@ -221,25 +205,23 @@ import Testing
         let items = try #require(
             free["anyOf"]?.arrayValue?[0]["properties"]?["steps"]?["items"]?["anyOf"]?.arrayValue)
         #expect(
-            items[0]["properties"]?["with"]?["properties"]?["path"]?["anyOf"]?.arrayValue?[0]["pattern"]
+            Self.parameter(items[0], "path")?["anyOf"]?.arrayValue?[0]["pattern"]
                 == .string(PlanSchema.noTemplatePattern))
     }
 
     @Test func aStepWithContentTheQueryCannotReachHasNoSequence() throws {
         // notes.list gives lists and a count; notify.send's message is a text: nothing can pass on.
         let unreachable = PlanSkeleton(slots: [
-            .init(clause: "list my notes", offers: offers("notes.list")), .init(clause: "notify me", offers: offers("notify.send")),
-        ])
+            .init(clause: "list my notes", offers: offers("notes.list")), .init(clause: "notify me", offers: offers("notify.send"))])
         #expect(PlanSchema.schema(unreachable) == nil)
         // files.mkdir takes no content (a path): it is not held to pass the list on, its path stays a literal.
         let folder = PlanSkeleton(slots: [
-            .init(clause: "list my notes", offers: offers("notes.list")), .init(clause: "make a folder", offers: offers("files.mkdir")),
-        ])
+            .init(clause: "list my notes", offers: offers("notes.list")), .init(clause: "make a folder", offers: offers("files.mkdir"))])
         let steps = try Self.steps(try #require(PlanSchema.schema(folder)))
         #expect(steps[1]["properties"]?["with"]?["required"] == ["path"])
         // "summarize A and summarize B": the second url is the request's, not the first page's.
         let twice = try Self.steps(try Self.schema("summarize https://a.example.com and summarize https://b.example.org"))
-        let url = try #require(twice[1]["properties"]?["with"]?["properties"]?["url"]?["anyOf"]?.arrayValue?[0]["pattern"]?.stringValue)
+        let url = try #require(Self.parameter(twice[1], "url")?["anyOf"]?.arrayValue?[0]["pattern"]?.stringValue)
         #expect("https://b.example.org".wholeMatch(of: try Regex(url)) != nil)
     }
 
@@ -252,11 +234,8 @@ import Testing
         let steps = try Self.steps(schema)
         #expect(
             steps.map { $0["properties"]?["skill"]?["const"] } == [
-                "notes.list", "text.join", "notes.create",
-            ])
-        let items = try Regex(
-            try #require(
-                steps[1]["properties"]?["with"]?["properties"]?["items"]?["pattern"]?.stringValue))
+                "notes.list", "text.join", "notes.create"])
+        let items = try Self.pattern(steps[1], "items")
         #expect("${{ steps.s1.output.items.*.title }}".wholeMatch(of: items) != nil)
         #expect("${{ steps.s1.output.items }}".wholeMatch(of: items) == nil)
     }
@@ -266,7 +245,7 @@ import Testing
             try Self.schema("summarize https://example.com/blog and remind me tomorrow at 9am to read it")
         )[1]
         #expect(
-            reminder["properties"]?["with"]?["properties"]?["due"]?["enum"] == [
+            Self.parameter(reminder, "due")?["enum"] == [
                 "2026-12-02T09:00:00+01:00"
             ])
         let list = try Self.steps(
@@ -276,7 +255,7 @@ import Testing
         // "tomorrow" is one date: not also a due_before the model would fill.
         #expect(parameters["due_before"] == nil)
         let chinese = try Self.steps(try Self.schema("列出明天的提醒然后发通知给我"))[0]
-        #expect(chinese["properties"]?["with"]?["properties"]?["due_on"]?["enum"] == ["2026-12-02"])
+        #expect(Self.parameter(chinese, "due_on")?["enum"] == ["2026-12-02"])
         // A bound is not the date itself: "due before Friday" fixes nothing.
         let bound = try Self.steps(try Self.schema("list my reminders due before Friday and save them as a note"))[0]
         let bounded = try #require(bound["properties"]?["with"]?["properties"]?.objectValue)
