@@ -8,8 +8,8 @@ struct WordIndex: Sendable {
     struct Entry: Sendable {
         /// Token → the weight of the best field it appears in.
         var fields: [String: Double]
-        /// Each phrase's tokens (literal text only).
-        var phrases: [Set<String>]
+        /// Each phrase's tokens (literal text only), each once, in order.
+        var phrases: [[String]]
         /// Σ idf of each phrase's tokens.
         var phraseMass: [Double]
     }
@@ -39,11 +39,11 @@ struct WordIndex: Sendable {
             for tag in target.tags { add(tag, Self.tagWeight) }
             add(target.name.replacingOccurrences(of: ".", with: " ").replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " "), Self.nameWeight)
             add(target.title, Self.nameWeight)
-            var phrases: [Set<String>] = []
+            var phrases: [[String]] = []
             for (j, phrase) in target.phrases.enumerated() {
                 let literal = patterns[i][j]?.literalText ?? Self.withoutSlots(phrase)
                 add(literal, Self.phraseWeight)
-                phrases.append(Set(TextFolding.tokens(literal)))
+                phrases.append(Self.unique(TextFolding.tokens(literal)))
             }
             for token in fields.keys { documentFrequency[token, default: 0] += 1 }
             entries.append(Entry(fields: fields, phrases: phrases, phraseMass: []))
@@ -74,16 +74,24 @@ struct WordIndex: Sendable {
 
     func weight(_ token: String) -> Double { idf[token] ?? unknownIDF }
 
-    /// A request's tokens with their weights.
-    func request(_ text: String) -> (tokens: Set<String>, mass: Double) {
-        let tokens = Set(TextFolding.tokens(text))
+    /// A request's tokens, each once in the order they come, with their weights' sum.
+    func request(_ text: String) -> (tokens: [String], mass: Double) {
+        let tokens = Self.unique(TextFolding.tokens(text))
         return (tokens, tokens.reduce(0) { $0 + weight($1) })
+    }
+
+    /// `tokens` without repeats, in order. Sums of weights run in this order, not a `Set`'s, whose
+    /// order changes from process to process: two targets whose scores tie exactly must tie in
+    /// every run, or the tie-break by name is a coin toss.
+    static func unique(_ tokens: [String]) -> [String] {
+        var seen: Set<String> = []
+        return tokens.filter { seen.insert($0).inserted }
     }
 
     /// 0…1 for every entry: half how much of the request the target's texts cover, half how well
     /// the request overlaps its closest phrase (Dice coefficient over weighted tokens). One pass
     /// over the request's tokens through the inverted index.
-    func scores(_ request: (tokens: Set<String>, mass: Double)) -> [Double] {
+    func scores(_ request: (tokens: [String], mass: Double)) -> [Double] {
         var covered = [Double](repeating: 0, count: entries.count)
         var shared = [[Double]](repeating: [], count: entries.count)
         guard request.mass > 0 else { return covered }
