@@ -59,10 +59,12 @@ var package = Package(
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         // The floor of `skillbook-bench cold_start`: Foundation, the static Swift runtime, one line.
         .executableTarget(name: "skillbook-floor"),
+        // The bench's children's own peak memory (ptrace stops one as it exits; Linux).
+        .target(name: "CPeakRSS"),
         .executableTarget(
             name: "skillbook-bench",
             dependencies: [
-                "CYAML", "SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule",
+                "CPeakRSS", "CYAML", "SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule",
                 "SkillbookHost", "SkillbookPostgres", "SkillbookTesting",
             ]),
         .target(
