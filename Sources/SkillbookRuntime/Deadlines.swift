@@ -16,13 +16,16 @@ final class Deadlines: Sendable {
     }
 
     private struct Entry {
+        var id: Int
         var deadline: Date
         var action: @Sendable () -> Void
     }
 
     private struct State {
         var lastID = 0
-        var entries: [Int: Entry] = [:]
+        /// By id, oldest first: one per running call, so a list (a dictionary keyed by `Int` made
+        /// the runtime scan the binary's conformance records at every run's first call).
+        var entries: [Entry] = []
         /// The timer that re-arms (an older one that is still asleep only runs what is due) and when it fires.
         var timer: (generation: Int, deadline: Date)?
         var generation = 0
@@ -82,14 +85,16 @@ final class Deadlines: Sendable {
         let deadline = clock.now().addingTimeInterval(max(0, seconds))
         return state.withLock { state in
             state.lastID += 1
-            state.entries[state.lastID] = Entry(deadline: deadline, action: action)
+            state.entries.append(Entry(id: state.lastID, deadline: deadline, action: action))
             if state.timer.map({ deadline < $0.deadline }) ?? true { startTimer(at: deadline, &state) }
             return state.lastID
         }
     }
 
     func cancel(_ id: Int) {
-        _ = state.withLock { $0.entries.removeValue(forKey: id) }
+        state.withLock { state in
+            if let index = state.entries.lastIndex(where: { $0.id == id }) { state.entries.remove(at: index) }
+        }
     }
 
     private func startTimer(at deadline: Date, _ state: inout State) {
@@ -109,14 +114,16 @@ final class Deadlines: Sendable {
             let now = clock.now()
             var due: [@Sendable () -> Void] = []
             var earliest: Date?
-            for (id, entry) in state.entries {
+            var left: [Entry] = []
+            for entry in state.entries {
                 if entry.deadline <= now {
                     due.append(entry.action)
-                    state.entries[id] = nil
-                } else if earliest.map({ entry.deadline < $0 }) ?? true {
-                    earliest = entry.deadline
+                } else {
+                    left.append(entry)
+                    if earliest.map({ entry.deadline < $0 }) ?? true { earliest = entry.deadline }
                 }
             }
+            state.entries = left
             if state.timer?.generation == generation {
                 state.timer = nil
                 if let earliest { startTimer(at: earliest, &state) }

@@ -20,8 +20,7 @@ func runBenchmarks(state: URL) async throws {
     try registry.register(BatchBench.NoopSkill())
 
     let benchmarks: [(name: String, run: () async throws -> [Figure])] = [
-        // First, while the bench itself is small: Linux keeps a process's peak RSS from before its
-        // exec in `ru_maxrss`, so a child spawned by a grown bench would report the bench's peak.
+        // First, while the machine is quiet: whole processes, timed against the floor.
         ("cold_start", { try ColdStartBench(state: state).run() }),
         ("big_value", { try BigValueBench(state: state).run() }),
         ("engine_overhead_per_step", { [try await EngineOverheadBench(registry: registry).run()] }),

@@ -37,8 +37,8 @@ public struct Console: Sendable {
         let outTerminal = isatty(STDOUT_FILENO) == 1
         let errTerminal = isatty(STDERR_FILENO) == 1
         return Console(
-            writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-            writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            writeOut: { text in writeAll(text, to: STDOUT_FILENO) },
+            writeErr: { text in writeAll(text, to: STDERR_FILENO) },
             stdoutIsTerminal: outTerminal, stderrIsTerminal: errTerminal,
             colors: errTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb",
             stdinIsTerminal: isatty(STDIN_FILENO) == 1,
@@ -48,6 +48,26 @@ public struct Console: Sendable {
                 guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
                 return (Int(size.ws_col), Int(size.ws_row))
             })
+    }
+
+    /// Writes all of `text` to `descriptor`, continuing short writes and retrying interrupted ones;
+    /// an error (a closed pipe) drops the rest. Straight from the string's bytes: `Data(text.utf8)`
+    /// cost a scan of the binary's conformance records on its first use (~170 k instructions).
+    static func writeAll(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard var next = bytes.baseAddress else { return }
+            var left = bytes.count
+            while left > 0 {
+                let written = write(descriptor, next, left)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                next += written
+                left -= written
+            }
+        }
     }
 
     public func out(_ line: String) { writeOut(line + "\n") }

@@ -52,7 +52,7 @@ public struct DateParser: Sendable {
     ///
     /// Case-insensitive; surrounding whitespace is ignored. `nil` for anything else.
     public func parse(_ text: String) -> ParsedDate? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let trimmed = text.trimmingWhiteSpace().lowercased()
         guard !trimmed.isEmpty, trimmed.count <= 200 else { return nil }
         if let iso = parseISO(trimmed) { return iso }
         if trimmed.unicodeScalars.contains(where: Self.isHan) { return parseChinese(trimmed) }

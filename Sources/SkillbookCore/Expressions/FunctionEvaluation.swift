@@ -42,7 +42,7 @@ extension BuiltinFunction {
             guard !second.isEmpty else { throw fail("function 'replace' needs a non-empty text to replace") }
             return .string(text.replacingOccurrences(of: second, with: arguments[2].stringValue ?? ""))
         case .trim:
-            return .string(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            return .string(text.trimmingWhiteSpace())
         case .startsWith:
             return .bool(text.hasPrefix(second))
         case .endsWith:

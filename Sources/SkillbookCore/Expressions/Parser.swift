@@ -64,15 +64,31 @@ struct Parser {
         return Parsed(node: node, depth: depth)
     }
 
-    /// Binary operators by precedence, lowest first.
-    private static let levels: [[Token.Kind: BinaryOperator]] = [
-        [.or: .or],
-        [.and: .and],
-        [.equal: .equal, .notEqual: .notEqual],
-        [.less: .less, .lessOrEqual: .lessOrEqual, .greater: .greater, .greaterOrEqual: .greaterOrEqual],
-        [.plus: .add, .minus: .subtract],
-        [.star: .multiply, .slash: .divide, .percent: .remainder],
-    ]
+    /// How many precedence levels binary operators have (see `binaryOperator(_:level:)`).
+    private static let levelCount = 6
+
+    /// The binary operator `kind` is at precedence `level` (0 is the lowest), or nil. A switch,
+    /// not a table of dictionaries: building one keyed by `Token.Kind` made the runtime look up
+    /// its `Hashable` conformance by scanning the binary's records, at every process's first
+    /// expression.
+    private static func binaryOperator(_ kind: Token.Kind, level: Int) -> BinaryOperator? {
+        switch (level, kind) {
+        case (0, .or): .or
+        case (1, .and): .and
+        case (2, .equal): .equal
+        case (2, .notEqual): .notEqual
+        case (3, .less): .less
+        case (3, .lessOrEqual): .lessOrEqual
+        case (3, .greater): .greater
+        case (3, .greaterOrEqual): .greaterOrEqual
+        case (4, .plus): .add
+        case (4, .minus): .subtract
+        case (5, .star): .multiply
+        case (5, .slash): .divide
+        case (5, .percent): .remainder
+        default: nil
+        }
+    }
 
     /// Guards recursion before it happens: each nested `(`, `[`, call, unary operator or
     /// projection passes through here.
@@ -102,10 +118,9 @@ struct Parser {
     }
 
     private mutating func parseBinary(level: Int) throws(ExpressionError) -> Parsed {
-        guard level < Self.levels.count else { return try parseUnary() }
-        let operators = Self.levels[level]
+        guard level < Self.levelCount else { return try parseUnary() }
         var left = try parseBinary(level: level + 1)
-        while let op = operators[current.kind] {
+        while let op = Self.binaryOperator(current.kind, level: level) {
             let offset = current.offset
             advance()
             let right = try parseBinary(level: level + 1)

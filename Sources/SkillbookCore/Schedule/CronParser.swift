@@ -31,7 +31,7 @@ public enum CronParser {
 
     /// The expression, or every problem found in it.
     public static func parse(_ text: String) -> Result<CronExpression, CronErrors> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhiteSpace(keepingLineBreaks: true)
         let leading = text.prefix { $0 == " " || $0 == "\t" }.count
         var body = trimmed
         if trimmed.hasPrefix("@") {

@@ -57,7 +57,7 @@ public struct Coercion: Sendable {
     /// (an empty text stays an empty string). Text that cannot be read stays a string, for validation to report.
     public func coerceCommandLine(_ text: String, to written: Schema) -> Value {
         let schema = written.resolved
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhiteSpace()
         if schema.type == nil, let alternatives = schema.fields.anyOf ?? schema.fields.oneOf {
             let plain = coerceCommandLine(text, to: schema.with { $0.anyOf = nil; $0.oneOf = nil })
             return firstValid([plain] + alternatives.map { coerceCommandLine(text, to: $0) }, schema) ?? plain
@@ -117,7 +117,7 @@ public struct Coercion: Sendable {
     private func toBoolean(_ value: Value) -> Value {
         switch value {
         case .string(let text):
-            switch text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
+            switch text.trimmingWhiteSpace().lowercased() {
             case "true", "yes", "1": return .bool(true)
             case "false", "no", "0": return .bool(false)
             default: return value
@@ -133,7 +133,7 @@ public struct Coercion: Sendable {
         switch value {
         case .array(let elements):
             return .array(elements.map { coerce($0, to: items) })
-        case .string(let text) where text.trimmingCharacters(in: .whitespaces).hasPrefix("["):
+        case .string(let text) where text.trimmingWhiteSpace(keepingLineBreaks: true).hasPrefix("["):
             if let parsed = flowValue(text), case .array(let elements) = parsed {
                 return .array(elements.map { coerce($0, to: items) })
             }
@@ -151,7 +151,7 @@ public struct Coercion: Sendable {
                 result[key] = schema.property(key).map { coerce(member, to: $0) } ?? member
             }
             return .object(result)
-        case .string(let text) where text.trimmingCharacters(in: .whitespaces).hasPrefix("{"):
+        case .string(let text) where text.trimmingWhiteSpace(keepingLineBreaks: true).hasPrefix("{"):
             if let parsed = flowValue(text), parsed.objectValue != nil {
                 return toObject(parsed, schema)
             }
@@ -217,7 +217,7 @@ public struct Coercion: Sendable {
 
     /// A finite number written as YAML would read it (`42`, `-3`, `4.5`, `1e3`, `0x1F`).
     private func number(in text: String) -> Value? {
-        switch YAMLScalarResolver.resolvePlain(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+        switch YAMLScalarResolver.resolvePlain(text.trimmingWhiteSpace()) {
         case .int(let i): .int(i)
         case .double(let d) where d.isFinite: .double(d)
         default: nil

@@ -118,7 +118,7 @@ public enum FormatCheck {
 /// Durations written as `30s`, `5m`, `2h`, `1d`, `500ms`, `1.5h`, or a bare number of seconds.
 public enum DurationText {
     public static func seconds(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhiteSpace(keepingLineBreaks: true)
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
         for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
             let number = trimmed.dropLast(suffix.count)

@@ -72,13 +72,27 @@ final class SchemaReader {
         guard let fragment = String(reference.dropFirst()).removingPercentEncoding else { return nil }
         if fragment.isEmpty { return [] }
         guard fragment.hasPrefix("/") else { return nil }
-        return fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        return fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { token in
+            guard token.contains("~") else { return String(token) }
+            return token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }
     }
 
-    /// The canonical pointer for tokens: `#`, `#/$defs/a~1b`.
+    /// The canonical pointer for tokens: `#`, `#/$defs/a~1b`. Written out by hand: it is made for
+    /// every property of every schema read, and Foundation's `replacingOccurrences` goes through
+    /// `NSString` (its first call cost a scan of the binary's conformance records).
     static func pointer(_ tokens: [String]) -> String {
-        "#" + tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
+        var pointer = "#"
+        for token in tokens {
+            pointer.append("/")
+            for scalar in token.unicodeScalars {
+                switch scalar {
+                case "~": pointer.append("~0")
+                case "/": pointer.append("~1")
+                default: pointer.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return pointer
     }
 }

@@ -65,10 +65,13 @@ public struct CommandTemplate: Sendable, Hashable {
         }
     }
 
-    /// Every reference once, in order of first use.
+    /// Every reference once, in order of first use. A command has a handful, so a linear search:
+    /// a `Set<Reference>` made the runtime scan the binary's conformance records for `Hashable`
+    /// at each process's first manifest.
     public var uniqueReferences: [Reference] {
-        var seen: Set<Reference> = []
-        return references.filter { seen.insert($0).inserted }
+        var unique: [Reference] = []
+        for reference in references where !unique.contains(reference) { unique.append(reference) }
+        return unique
     }
 
     /// The argv for a call: `command` (or `executable` in its place) and the expanded arguments.

@@ -104,7 +104,7 @@ public struct ManifestSkill: Skill {
         do {
             value = try JSONText.decode(text)
         } catch {
-            let printed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let printed = text.trimmingWhiteSpace()
             let shown = printed.count > 200 ? "\(printed.prefix(200))…" : printed
             throw SkillError(
                 "command '\(command)' did not print its output as JSON (\(error)); it printed: \(shown.isEmpty ? "nothing" : shown)")

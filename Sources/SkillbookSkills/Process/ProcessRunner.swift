@@ -156,11 +156,14 @@ public struct ProcessRunner: ProcessRunning {
         return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
     }
 
+    /// Whether `path` is a file (not a folder) this process may execute: one `stat` and one
+    /// `access`, as FileManager's pair of checks did with more work around them (a manifest's
+    /// program is looked up in every folder of PATH when the skills load).
     static func isExecutableFile(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            return false
+        path.withCString { name in
+            var info = stat()
+            guard stat(name, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { return false }
+            return access(name, X_OK) == 0
         }
-        return FileManager.default.isExecutableFile(atPath: path)
     }
 }

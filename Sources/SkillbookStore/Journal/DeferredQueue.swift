@@ -2,7 +2,7 @@ import Foundation
 import SkillbookCore
 
 /// One call attempt, as the journal tracks it between its start and its result.
-struct OpenCall: Hashable {
+struct OpenCall: Equatable {
     var runID: String
     var key: CallKey
     var attempt: Int
@@ -11,6 +11,27 @@ struct OpenCall: Hashable {
         runID = call.runID
         key = call.key
         attempt = call.attempt
+    }
+}
+
+/// The row ids of calls whose start is written and whose result is not. A list searched from the
+/// newest: a journal has one open call per running step, and a dictionary keyed by `OpenCall`
+/// made the runtime scan the binary's conformance records for its `Hashable` at every run's first
+/// call (~0.3 M instructions).
+struct OpenCallRows {
+    private var rows: [(call: OpenCall, rowID: Int)] = []
+
+    subscript(call: OpenCall) -> Int? {
+        get { rows.last { $0.call == call }?.rowID }
+        set {
+            _ = removeValue(forKey: call)
+            if let newValue { rows.append((call, newValue)) }
+        }
+    }
+
+    mutating func removeValue(forKey call: OpenCall) -> Int? {
+        guard let index = rows.lastIndex(where: { $0.call == call }) else { return nil }
+        return rows.remove(at: index).rowID
     }
 }
 

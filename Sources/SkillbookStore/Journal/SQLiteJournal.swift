@@ -45,7 +45,7 @@ public final class SQLiteJournal: RunJournal {
     /// Prepared statements; only touched while holding the database's lock.
     let statements = StatementCache()
     /// Row ids of calls this process wrote the start of and has not finished.
-    let openCalls = Mutex<[OpenCall: Int]>([:])
+    let openCalls = Mutex(OpenCallRows())
     /// Records waiting for a group commit (see "Writes"); changed only while holding the database lock.
     let deferred = Mutex(DeferredQueue())
     /// Playbook files of runs about to start.

@@ -33,8 +33,10 @@ enum ImportRules {
         table["skillbook-floor"] = []
         table["SkillbookMCPTesting"] = ["SkillbookCore", "SkillbookMCP"]
         table["skillbook-mcp-testserver"] = ["SkillbookCore", "SkillbookMCP", "SkillbookMCPTesting"]
-        // The bench also measures the C libraries raw (libyaml's parser: the floor of the YAML figure).
+        // The bench also measures the C libraries raw (libyaml's parser: the floor of the YAML figure),
+        // and its children's own peak memory (CPeakRSS, a shim no library imports).
         table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting", "SkillbookPostgres"]).union(cShims)
+            .union(["CPeakRSS"])
         return table
     }()
 
