@@ -84,6 +84,7 @@ static-c: deps
 # Rewrites scripts/startup.order from the functions a release build runs at start-up (valgrind).
 startup-order: build
 	$(PYTHON) scripts/startup_order.py $(BIN)/skillbook > scripts/startup.order.new && mv scripts/startup.order.new scripts/startup.order
+	rm -f $(BIN)/skillbook  # SwiftPM does not see the list change: the next build links again
 
 run: build
 	rm -rf $(STATE)
