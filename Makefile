@@ -17,7 +17,8 @@ RELEASE += -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 RELEASE += -Xlinker --no-export-dynamic
 # The functions start-up runs, side by side at the start of .text (scripts/startup_order.py wrote
 # the list; `make startup-order` rewrites it): the kernel maps a touched page with its neighbours,
-# so code spread over 18 MB was 12 MB resident for a 1-step run, and is 6 MB once grouped.
+# so code spread over 18 MB was 12 MB resident for a 1-step run, and is 8 MB once grouped (SQLite's
+# and libyaml's code included).
 RELEASE += -Xlinker --symbol-ordering-file=$(CURDIR)/scripts/startup.order -Xlinker --no-warn-symbol-ordering
 # SQLite and libyaml linked in from the -dev packages' static archives: nothing for the loader to
 # find, map and relocate at each start (~1.3 M instructions). `static-c` points pkg-config at a
