@@ -53,3 +53,12 @@ import Testing
         #expect(lines.all == ["a.yaml:2:4: error: bad y", " 2 | y: 2", "   |    ^", ""])
     }
 }
+
+extension DiagnosticPrinterTests {
+    @Test func showsTheLineOfAFileWithCarriageReturnsWithoutThem() {
+        let lines = Lines()
+        Self.printer(["crlf.yaml": "name: x\r\nsteps: 3\r\n"], into: lines)
+            .print(.error("steps must be a list", at: SourceLocation(file: "crlf.yaml", line: 2, column: 8)))
+        #expect(lines.all == ["crlf.yaml:2:8: error: steps must be a list", " 2 | steps: 3", "   |        ^", ""])
+    }
+}

@@ -146,6 +146,18 @@ extension String.UTF8View {
         return false
     }
 
+    /// Whether the bytes hold `${{`, the start of an expression.
+    var containsTemplateOpening: Bool {
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in self {
+            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{"), beforePrevious == UInt8(ascii: "$") { return true }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
+    }
+
     /// Whether the text contains `{{`, which every `${{ … }}` (and every Jinja-like `{{ … }}`) does.
     var containsDoubleBrace: Bool {
         var previousWasBrace = false

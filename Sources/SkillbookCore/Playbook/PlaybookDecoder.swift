@@ -328,7 +328,8 @@ extension YAMLFieldReader {
                 case .singleQuoted, .doubleQuoted: node.range.start.advanced(by: 1)
                 case .literal, .folded: nil
                 }
-            guard text.contains("${{"), case .string = node.value else {
+            // Over bytes: `String.contains(String)` searched by characters, ~10 k instructions a scalar.
+            guard text.utf8.containsTemplateOpening, case .string = node.value else {
                 return MappedValue(.literal(node.value), range: node.range, textStart: textStart, source: node)
             }
             let holder = MappedValue(.literal(node.value), range: node.range, textStart: textStart, source: node)
@@ -339,20 +340,32 @@ extension YAMLFieldReader {
                 self.error(error.message, at: holder.location(ofOffset: error.offset))
                 return holder
             }
+        // A literal collection's value is built from its members' values, not by resolving the
+        // whole subtree again (`node.value`) at every level it is nested in.
         case .sequence(let items):
             let mappedItems = items.map { mapped($0) }
-            if mappedItems.allSatisfy({ $0.literalValue != nil }) {
-                return MappedValue(.literal(node.value), range: node.range, source: node)
+            let literals = mappedItems.compactMap(\.literalValue)
+            if literals.count == mappedItems.count {
+                return MappedValue(.literal(.array(literals)), range: node.range, source: node)
             }
             return MappedValue(.array(mappedItems), range: node.range)
         case .mapping(let pairs):
             var members: [(key: String, value: MappedValue)] = []
+            var allKeysScalar = true
             for pair in pairs {
-                guard let key = pair.key.scalar else { continue }
+                guard let key = pair.key.scalar else {
+                    allKeysScalar = false
+                    continue
+                }
                 members.append((key, mapped(pair.value)))
             }
             if members.allSatisfy({ $0.value.literalValue != nil }) {
-                return MappedValue(.literal(node.value), range: node.range, source: node)
+                // As `node.value`: the first of a repeated key wins; a key that is no scalar is
+                // left to `node.value`, which turns it into text.
+                guard allKeysScalar else { return MappedValue(.literal(node.value), range: node.range, source: node) }
+                var object = ValueObject()
+                for member in members where object[member.key] == nil { object[member.key] = member.value.literalValue }
+                return MappedValue(.literal(.object(object)), range: node.range, source: node)
             }
             return MappedValue(.object(members), range: node.range)
         }

@@ -43,6 +43,12 @@ public enum YAMLScalarResolver {
     }
 
     public static func resolvePlain(_ text: String) -> Value {
+        // Most plain scalars are words (keys, names): none of the special forms below starts
+        // with a letter other than n, N, t, T, f or F, or is longer than 6 bytes.
+        let utf8 = text.utf8
+        if let first = utf8.first, utf8.count > 6 || !Self.mayBeSpecial(first) {
+            return Self.isNumberStart(first) ? number(text) : .string(text)
+        }
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
@@ -52,9 +58,27 @@ public enum YAMLScalarResolver {
         case ".nan", ".NaN", ".NAN": return .double(.nan)
         default: break
         }
-        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
-            || first == UInt8(ascii: ".") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
-        else { return .string(text) }
+        guard let first = utf8.first, isNumberStart(first) else { return .string(text) }
+        return number(text)
+    }
+
+    /// Whether a scalar starting with `byte` may be `~`, null, a boolean, an infinity or NaN.
+    private static func mayBeSpecial(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"),
+            UInt8(ascii: "F"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
+    }
+
+    private static func isNumberStart(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    /// An integer (decimal, 0x, 0o) or a float, else the text.
+    private static func number(_ text: String) -> Value {
         if isDecimalInteger(text), let i = Int(text) { return .int(i) }
         let digits = text.dropFirst(2)
         if text.hasPrefix("0x"), digits.allSatisfy(\.isHexDigit), let i = Int(digits, radix: 16) { return .int(i) }
@@ -94,5 +118,9 @@ public enum YAMLScalarResolver {
 }
 
 extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+    /// 0 to 9 (without the Unicode property lookup of `isNumber`).
+    var isASCIIDigit: Bool {
+        guard let value = asciiValue else { return false }
+        return value >= UInt8(ascii: "0") && value <= UInt8(ascii: "9")
+    }
 }
