@@ -63,10 +63,15 @@ def functions(binary):
     return table
 
 
+def number(text):
+    return int(text, 16) if text.startswith("0x") else int(text)
+
+
 def executed_addresses(profile, binary):
     """Instruction addresses callgrind saw executed in `binary` (its `--dump-instr=yes` format:
-    `ob=` names the object, cost lines start with an address, or +/- a difference, or *)."""
-    names, current, last, found = {}, None, 0, set()
+    `ob=` names the object, cost lines start with an address, or +/- a difference, or *; a number
+    is hexadecimal with `0x`, decimal without)."""
+    names, inside, last, found = {}, False, 0, set()
     with open(profile) as lines:
         for line in lines:
             named = re.match(r"c?ob=\((\d+)\) (.*)", line.strip())
@@ -75,21 +80,19 @@ def executed_addresses(profile, binary):
             if line.startswith("cob="):
                 continue
             if line.startswith("ob="):
-                number = re.match(r"ob=\((\d+)\)", line.strip())
-                current = names.get(number.group(1)) if number else line[3:].strip()
+                compressed = re.match(r"ob=\((\d+)\)", line.strip())
+                current = names.get(compressed.group(1)) if compressed else line[3:].strip()
+                inside = current is not None and os.path.realpath(current) == binary
                 continue
             if not line or line[0] not in "0123456789+-*":
                 continue
             token = line.split()[0]
-            if token.startswith("0x"):
-                last = int(token, 16)
-            elif token[0] == "+":
-                last += int(token[1:], 16)
-            elif token[0] == "-":
-                last -= int(token[1:], 16)
+            if token[0] in "+-":
+                difference = number(token[1:])
+                last += difference if token[0] == "+" else -difference
             elif token != "*":
-                continue
-            if current == binary:
+                last = number(token)
+            if inside:
                 found.add(last)
     return found
 
@@ -103,7 +106,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         # valgrind gives up on the DWARF of a Swift release binary: profile a copy without it
         # (same code, same addresses, same symbol table).
-        binary = os.path.join(work, "skillbook")
+        binary = os.path.realpath(os.path.join(work, "skillbook"))
         subprocess.run(["strip", "--strip-debug", "-o", binary, sys.argv[1]], check=True)
         table = functions(binary)
         starts = [address for address, _ in table]
@@ -121,6 +124,8 @@ def main():
                 name = table[slot][1]
                 uses[name] = uses.get(name, 0) + 1
                 first.setdefault(name, (index, table[slot][0]))
+    if not uses:
+        sys.exit("startup_order: callgrind saw no instruction of the binary; nothing written")
     for name in sorted(uses, key=lambda name: (-uses[name], first[name])):
         print(name)
     print(f"startup_order: {len(uses)} functions", file=sys.stderr)
