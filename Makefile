@@ -24,7 +24,7 @@ RELEASE += -Xlinker --symbol-ordering-file=$(CURDIR)/scripts/startup.order -Xlin
 # find, map and relocate at each start (~1.3 M instructions). `static-c` points pkg-config at a
 # folder holding only the archives; without them the build falls back to the shared libraries.
 STATIC_C := $(CURDIR)/.build/static-c
-RELEASE_ENV := PKG_CONFIG_PATH=$(STATIC_C)
+RELEASE_ENV := PKG_CONFIG_PATH=$(STATIC_C)$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}
 endif
 BIN := .build/release
 STATE ?= .build/run-state

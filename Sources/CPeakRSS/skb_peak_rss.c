@@ -12,6 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/// The exit status of a child that could not be traced (Yama's ptrace_scope, a seccomp profile).
+enum { CANNOT_TRACE = 126 };
+
 /// VmHWM of /proc/`pid`/status in KiB, or -1.
 static long high_water_kib(pid_t pid) {
     char path[64];
@@ -42,22 +45,34 @@ int skb_run_measuring_peak_rss(const char *path, char *const argv[], char *const
     pid_t pid = fork();
     if (pid < 0) return errno;
     if (pid == 0) {
-        // Only async-signal-safe calls between fork and exec.
-        int null = open("/dev/null", O_WRONLY);
+        // Only async-signal-safe calls between fork and exec. The child starts with no signal
+        // blocked and SIGPIPE at its default, whatever the forking thread had.
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGPIPE, SIG_DFL);
+        int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
         if (null >= 0) {
             dup2(null, 1);
             dup2(null, 2);
         }
-        if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0) _exit(126);
+        if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0) _exit(CANNOT_TRACE);
         execve(path, argv, envp);
         _exit(127);
     }
     int state = 0;
-    int failure = wait_for(pid, &state);  // the stop after execve (SIGTRAP), or the child's end
-    if (failure != 0) return failure;
-    if (!WIFSTOPPED(state)) {
-        *status = state;
-        return 0;
+    int failure;
+    // The stop after execve (SIGTRAP); a signal that stopped it before is passed on.
+    for (;;) {
+        failure = wait_for(pid, &state);
+        if (failure != 0) return failure;
+        if (!WIFSTOPPED(state)) {
+            if (WIFEXITED(state) && WEXITSTATUS(state) == CANNOT_TRACE) return EPERM;  // ptrace forbidden here
+            *status = state;
+            return 0;
+        }
+        if (WSTOPSIG(state) == SIGTRAP) break;
+        ptrace(PTRACE_CONT, pid, NULL, (void *)(long)WSTOPSIG(state));
     }
     ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL));
     ptrace(PTRACE_CONT, pid, NULL, NULL);

@@ -93,7 +93,14 @@ final class Deadlines: Sendable {
 
     func cancel(_ id: Int) {
         state.withLock { state in
-            if let index = state.entries.lastIndex(where: { $0.id == id }) { state.entries.remove(at: index) }
+            // Ids only grow, so the list is sorted by id.
+            var low = 0
+            var high = state.entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                if state.entries[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            if low < state.entries.count, state.entries[low].id == id { state.entries.remove(at: low) }
         }
     }
 

@@ -8,7 +8,8 @@
 /// Runs `path` with `argv` and `envp` (NULL-terminated), its output and errors to /dev/null, and
 /// waits for it. On Linux it is traced (ptrace) only to stop it once as it exits, while its memory
 /// is still there, and read its high-water mark (VmHWM of /proc/PID/status) into `*peak_kib`;
-/// `*status` is its wait status. Returns 0, or an errno value (ENOSYS where there is no ptrace).
+/// `*status` is its wait status. Returns 0, or an errno value: ENOSYS where there is no ptrace,
+/// EPERM where this process may not trace its children.
 int skb_run_measuring_peak_rss(const char *path, char *const argv[], char *const envp[], long *peak_kib, int *status);
 
 #endif

@@ -50,8 +50,8 @@ public struct Console: Sendable {
             })
     }
 
-    /// Writes all of `text` to `descriptor`, continuing short writes and retrying interrupted ones;
-    /// an error (a closed pipe) drops the rest. Straight from the string's bytes: `Data(text.utf8)`
+    /// Writes all of `text` to `descriptor`, continuing short writes, retrying interrupted ones and
+    /// waiting while a non-blocking descriptor is full; another error (a closed pipe) drops the rest. Straight from the string's bytes: `Data(text.utf8)`
     /// cost a scan of the binary's conformance records on its first use (~170 k instructions).
     static func writeAll(_ text: String, to descriptor: Int32) {
         var text = text
@@ -62,6 +62,11 @@ public struct Console: Sendable {
                 let written = write(descriptor, next, left)
                 if written < 0 {
                     if errno == EINTR { continue }
+                    if errno == EAGAIN || errno == EWOULDBLOCK {
+                        var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&ready, 1, -1)
+                        continue
+                    }
                     return
                 }
                 next += written

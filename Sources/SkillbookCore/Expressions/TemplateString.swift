@@ -146,8 +146,9 @@ extension String.UTF8View {
         return false
     }
 
-    /// Whether the bytes hold `${{`, the start of an expression.
-    var containsTemplateOpening: Bool {
+    /// Whether the bytes hold `${{`, the start of an expression (a byte scan: `String.contains`
+    /// searches by characters, ~10 k instructions a call).
+    public var containsTemplateOpening: Bool {
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
         for byte in self {

@@ -158,7 +158,7 @@ extension YAMLFieldReader {
 
     private func containsExpression(_ node: YAMLNode) -> Bool {
         switch node.content {
-        case .scalar(let text, _): text.contains("${{")
+        case .scalar(let text, _): text.utf8.containsTemplateOpening
         case .sequence(let items): items.contains { containsExpression($0) }
         case .mapping(let pairs): pairs.contains { containsExpression($0.value) }
         }

@@ -212,7 +212,7 @@ extension YAMLFieldReader {
     private mutating func argument(
         _ text: String, _ node: YAMLNode, _ key: String, parameters: Schema, output: Schema?
     ) -> CommandTemplate.Argument? {
-        guard text.contains("${{"), case .string = node.value else { return .literal(text) }
+        guard text.utf8.containsTemplateOpening, case .string = node.value else { return .literal(text) }
         // Where the scalar's text starts, so offsets become columns (one-line scalars only).
         let textStart: SourceLocation? =
             switch node.content {
