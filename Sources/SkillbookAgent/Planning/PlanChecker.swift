@@ -62,7 +62,7 @@ public struct PlanChecker: Sendable {
     }
 
     static func isReference(_ value: Value) -> Bool {
-        value.stringValue?.contains("${{") == true
+        value.stringValue?.utf8.containsTemplateOpening == true
     }
 
     /// The plan as playbook YAML; values are written as JSON, which YAML reads unchanged. Steps

@@ -70,7 +70,7 @@ public enum PlanLint {
             for (name, property) in schema.properties
             where property.type == .string && property.format == nil && property.enumValues == nil {
                 let text = step.with[name]?.stringValue
-                if let text, text.contains("${{") { continue }
+                if let text, text.utf8.containsTemplateOpening { continue }
                 let fitting = fields.filter { (types[$0] ?? .any).isAssignable(to: property) }
                 let plain = fitting.filter { field in
                     types[field] == .string && !["url", "path", "id", "status", "language"].contains(field)

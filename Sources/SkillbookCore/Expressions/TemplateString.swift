@@ -133,39 +133,25 @@ extension Expression {
     }
 }
 
+// Byte scans for braces: `String.contains` searches by characters, ~10 k instructions a call.
 extension String.UTF8View {
     /// Whether the bytes hold `{{` not preceded by `$` (a Jinja-style placeholder may be there).
-    var containsBareDoubleBrace: Bool {
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        for byte in self {
-            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{"), beforePrevious != UInt8(ascii: "$") { return true }
-            beforePrevious = previous
-            previous = byte
-        }
-        return false
-    }
+    var containsBareDoubleBrace: Bool { containsDoubleBrace { $0 != UInt8(ascii: "$") } }
 
-    /// Whether the bytes hold `${{`, the start of an expression (a byte scan: `String.contains`
-    /// searches by characters, ~10 k instructions a call).
-    public var containsTemplateOpening: Bool {
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        for byte in self {
-            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{"), beforePrevious == UInt8(ascii: "$") { return true }
-            beforePrevious = previous
-            previous = byte
-        }
-        return false
-    }
+    /// Whether the bytes hold `${{`, the start of an expression.
+    public var containsTemplateOpening: Bool { containsDoubleBrace { $0 == UInt8(ascii: "$") } }
 
     /// Whether the text contains `{{`, which every `${{ … }}` (and every Jinja-like `{{ … }}`) does.
-    var containsDoubleBrace: Bool {
-        var previousWasBrace = false
+    var containsDoubleBrace: Bool { containsDoubleBrace { _ in true } }
+
+    /// Whether the bytes hold `{{` whose byte before (0 at the start) passes `before`.
+    private func containsDoubleBrace(after before: (UInt8) -> Bool) -> Bool {
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
         for byte in self {
-            let isBrace = byte == UInt8(ascii: "{")
-            if isBrace && previousWasBrace { return true }
-            previousWasBrace = isBrace
+            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{"), before(beforePrevious) { return true }
+            beforePrevious = previous
+            previous = byte
         }
         return false
     }

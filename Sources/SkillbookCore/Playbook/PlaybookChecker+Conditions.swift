@@ -52,8 +52,8 @@ extension PlaybookChecker {
     /// The text when it is a bare expression path (`inputs.urls`, `steps.ls.output.items`), the way
     /// people write it when they forget `${{ }}`.
     static func bareExpression(_ text: String) -> String? {
-        let trimmed = text.trimmingWhitespace
-        guard trimmed.contains("."), !trimmed.contains("${{"), !trimmed.contains("{{"),
+        let trimmed = text.trimmingWhiteSpace()
+        guard trimmed.contains("."), !trimmed.utf8.containsDoubleBrace,
             let root = trimmed.split(whereSeparator: { $0 == "." || $0 == "[" }).first,
             ["inputs", "steps", "item", "run", "env", "this"].contains(String(root)),
             (try? TemplateString.parse("${{ \(trimmed) }}")) != nil
@@ -128,7 +128,7 @@ extension PlaybookChecker {
             var j = i + 2
             while j + 1 < chars.count, !(chars[j] == "}" && chars[j + 1] == "}") { j += 1 }
             guard j + 1 < chars.count else { break }
-            let inside = String(chars[(i + 2)..<j]).trimmingWhitespace
+            let inside = String(chars[(i + 2)..<j]).trimmingWhiteSpace()
             if let root = inside.prefix(while: { $0.isLetter || $0 == "_" }).nilIfEmpty,
                 ["inputs", "steps", "item", "index", "run", "env", "this"].contains(String(root)),
                 (try? TemplateString.parse("${{ \(inside) }}")) != nil
@@ -142,11 +142,5 @@ extension PlaybookChecker {
 }
 
 extension StringProtocol {
-    var trimmingWhitespace: String {
-        let start = firstIndex { !$0.isWhitespace } ?? endIndex
-        let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
-        return start < end ? String(self[start..<end]) : ""
-    }
-
     var nilIfEmpty: Self? { isEmpty ? nil : self }
 }
