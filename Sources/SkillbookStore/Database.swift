@@ -11,7 +11,7 @@ let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// thread's, and a `transaction` holds the connection for its whole body. The lock is recursive so
 /// that code inside a transaction body can call this database's methods again (a nested
 /// `transaction` becomes a savepoint). `NSRecursiveLock` rather than `Synchronization.Mutex`: a
-/// Mutex is not recursive and needs macOS 15 while the package supports macOS 14. The connection is
+/// Mutex is not recursive (the package's macOS 15 floor would allow one; re-entry is the reason). The connection is
 /// also opened with `SQLITE_OPEN_FULLMUTEX`, so a statement finalized from a `deinit` on another
 /// thread is still safe. Calls block the calling thread for the duration of one SQLite call (up to
 /// the 5 s busy timeout when another process holds the write lock); that is the price of a
