@@ -102,10 +102,12 @@ TIMED_SUITES := EngineTests|HTTPClientTests|ProcessRunnerTests|WebSummarySkillTe
 PARALLEL_PASS_LIMIT ?= 900
 SERIAL_PASS_LIMIT ?= 1200
 
+# Last, every console example of README.md and docs/*.md is run and compared (see the script).
 test: deps venv
 	$(SWIFT) build --build-tests
 	scripts/watchdog.sh $(PARALLEL_PASS_LIMIT) $(SWIFT) test --skip-build --skip '$(TIMED_SUITES)'
 	scripts/watchdog.sh $(SERIAL_PASS_LIMIT) $(SWIFT) test --skip-build --no-parallel --filter '$(TIMED_SUITES)'
+	$(PYTHON) scripts/check_console_examples.py .build/debug/skillbook
 
 # Benchmarks run only here, never in `make test` (the bench is an executable, not a test).
 # `cold_start` runs the release `skillbook` and `skillbook-floor` found next to the bench.
