@@ -6,7 +6,7 @@ Usage: scripts/check_console_examples.py [SKILLBOOK_BINARY]   (default .build/de
 A console block is a list of `$ COMMAND` lines, each followed by what it printed (stdout and
 stderr together). Each block runs in a fresh workspace: a copy of the repository's Playbooks/ and
 Skills/, an empty state directory (SKILLBOOK_HOME), TZ=Etc/UTC, NO_COLOR. `skillbook` on PATH is the
-binary under test; other commands (`cat`) are the system's. HTML comments just before a block:
+binary under test, then .build/venv/bin (the Python MCP SDK); other commands (`cat`) are the system's. HTML comments just before a block:
 
   <!-- setup: NAME -->            copy docs/examples/NAME/ over the workspace first
   <!-- not checked: REASON -->    skip the block (listed and counted at the end)
@@ -107,7 +107,8 @@ def run_block(binary, setup, commands):
         os.makedirs(bin_dir)
         os.symlink(os.path.abspath(binary), os.path.join(bin_dir, "skillbook"))
         environment = {
-            "PATH": bin_dir + ":" + os.environ.get("PATH", "/usr/bin:/bin"),
+            # .build/venv (made by `make test`) has the Python MCP SDK the MCP examples' servers use.
+            "PATH": ":".join([bin_dir, os.path.join(ROOT, ".build", "venv", "bin"), os.environ.get("PATH", "/usr/bin:/bin")]),
             "HOME": os.path.join(temp, "home"),
             "SKILLBOOK_HOME": os.path.join(workspace, "state"),
             "TZ": "Etc/UTC",
