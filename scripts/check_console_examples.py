@@ -11,6 +11,9 @@ binary under test, then .build/venv/bin (the Python MCP SDK); other commands (`c
   <!-- setup: NAME -->            copy docs/examples/NAME/ over the workspace first
   <!-- not checked: REASON -->    skip the block (listed and counted at the end)
 
+Before any other fenced block, `<!-- same as: PATH -->` requires the block to equal that file of
+the repository (a file the examples use, shown in the doc).
+
 Before comparing, both sides are normalised: ids (UUIDs and 8-hex-digit prefixes), ISO 8601
 times, durations (`0.02s`), `"duration": 0.014`, dates in `runs` tables, and the workspace's path
 (shown as /home/ada/work). A line holding only `…` in the doc stands for any number of lines.
@@ -83,6 +86,21 @@ def blocks(path):
     return found
 
 
+def same_as_blocks(path):
+    """(line, file, block text) for each fenced block preceded by `<!-- same as: FILE -->`."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    found = []
+    for i, line in enumerate(lines):
+        m = re.match(r"\s*<!-- same as: (\S+) -->", line)
+        if not m or i + 1 >= len(lines) or not lines[i + 1].strip().startswith("```"):
+            continue
+        end = i + 2
+        while end < len(lines) and lines[end].strip() != "```":
+            end += 1
+        found.append((i + 2, m.group(1), "\n".join(lines[i + 2:end]) + "\n"))
+    return found
+
+
 def matches(expected, actual):
     pattern = []
     for line in expected.split("\n"):
@@ -133,7 +151,7 @@ def main():
         return 1
     files = [os.path.join(ROOT, "README.md")] + sorted(
         os.path.join(ROOT, "docs", name) for name in os.listdir(os.path.join(ROOT, "docs")) if name.endswith(".md"))
-    checked = commands_run = 0
+    checked = commands_run = checked_files = 0
     skipped, failed = [], []
     for path in files:
         name = os.path.relpath(path, ROOT)
@@ -148,9 +166,19 @@ def main():
             commands_run += len(commands)
             for command, want, got in run_block(binary, setup, commands):
                 failed.append(f"{name}:{line}: `$ {command}` printed (normalised):\n{got}\n--- the doc says (normalised):\n{want}\n")
+        for line, file, text in same_as_blocks(path):
+            try:
+                same = open(os.path.join(ROOT, file), encoding="utf-8").read() == text
+            except OSError:
+                same = False
+            checked_files += 1
+            if not same:
+                failed.append(f"{name}:{line}: the block is not the same as {file} (edit both together)")
     for entry in skipped:
         print(f"not checked: {entry}")
-    print(f"console examples: {checked} blocks checked ({commands_run} commands), {len(skipped)} not checked, {len(failed)} failed")
+    print(
+        f"console examples: {checked} blocks checked ({commands_run} commands), {len(skipped)} not checked; "
+        f"{checked_files} blocks compared with their files; {len(failed)} failed")
     for entry in failed:
         print(f"FAILED {entry}")
     return 1 if failed else 0
