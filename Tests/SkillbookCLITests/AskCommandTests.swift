@@ -102,10 +102,30 @@ func journaledRuns(in directory: TemporaryDirectory) async throws -> [String] {
                 == "skillbook: error: playbook 'day-note' needs 'title': What should 'title' be (the note's title)?\n"
                 + "Give it with -i title=VALUE; nothing ran.\n")
         #expect(try askNotes(in: directory).isEmpty)
-        // --explain --json reports the question instead, exit 0.
+        // --explain --json prints the decision with the question, and exits 2 as `ask` does.
         let explained = await skillbook(["ask", "note for tomorrow", "--explain", "--json"] + berlin, in: directory)
-        #expect(explained.code == 0)
+        #expect(explained.code == 2)
         #expect(try JSONText.decode(explained.out)["question"] == "What should 'title' be (the note's title)?")
+        #expect(try JSONText.decode(explained.out)["layer"] == "playbook")
+    }
+
+    /// Issue 26: `--explain` exits 2 when nothing matched; the decision is still printed.
+    @Test func explainExitsTwoWhenNothingMatched() async throws {
+        let directory = askWorkspace()
+        let run = await skillbook(["ask", "make me a sandwich", "--explain", "--json"] + berlin, in: directory)
+        #expect(run.code == 2)
+        #expect(try JSONText.decode(run.out)["layer"] == "none")
+        #expect(run.errLines.first == "skillbook: nothing matched this request.")
+        #expect(try await journaledRuns(in: directory).isEmpty)
+    }
+
+    @Test func anEmptyRequestIsSaidToBeEmpty() async throws {
+        let directory = askWorkspace()
+        for request in ["", "   "] {
+            let run = await skillbook(["ask", request] + berlin, in: directory)
+            #expect(run.code == 2)
+            #expect(run.err == "skillbook: the request is empty: say what you want, e.g. skillbook ask \"list my notes\"\n")
+        }
     }
 
     @Test func aMissingInputIsAskedForOnATerminal() async throws {

@@ -51,4 +51,42 @@ import Testing
         #expect(result.out.contains("agent: nothing matched this request.\n       nearest:"))
         #expect(try NotesStore(stateDirectory: directory.state).list().isEmpty)
     }
+
+    /// Issue 27 item 7: `y` for an integer input is refused and asked again, before any confirmation.
+    @Test func anAnswerThatIsNotAnIntegerIsAskedForAgain() async throws {
+        let directory = askWorkspace()
+        directory.write(
+            "Playbooks/nap.yaml",
+            """
+            name: nap
+            description: Naps for a whole number of seconds.
+            triggers: ["take a nap"]
+            inputs:
+              seconds: { type: integer, description: how long }
+            steps:
+              - id: wait
+                skill: debug.sleep
+                with: { seconds: "${{ inputs.seconds }}" }
+
+            """)
+        let result = try await Self.chat("take a nap\ny\n0\ny\n", in: directory)
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("agent: What should 'seconds' be (how long)?\nseconds> "))
+        #expect(
+            result.out.contains(
+                "seconds> agent: 'y' does not fit: expects integer, got string. What should 'seconds' be (how long)?\nseconds> "
+                    + #"agent: Run playbook nap with {"seconds":0}?"#))
+        #expect(result.out.contains("run it? [y/N]> agent: Done: "))
+    }
+
+    /// A read-only query runs without a confirmation, as in `ask`.
+    @Test func aQueryRunsWithoutAConfirmation() async throws {
+        let directory = askWorkspace()
+        let result = try await Self.chat("list my notes\n", in: directory)
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("> agent: Running skill notes.list with {}.\nagent: Done: "))
+        #expect(!result.out.contains("run it?"))
+        let runs = await skillbook(["runs", "--json"], in: directory)
+        #expect(try JSONText.decode(runs.out).arrayValue?.compactMap { $0["playbook"]?.stringValue } == ["notes-list"])
+    }
 }

@@ -25,12 +25,10 @@ struct ChatLoop {
         let runner = HostPlanRunner(
             host: host, workspace: workspace, clock: clock, trigger: "chat", request: { latest.text },
             onEvent: events.print)
-        let planner = host.planner(workspace, clock: clock)
         let zone = clock.timeZone
         let fixed = clock
         let session = AgentSession(
-            matcher: workspace.matcher, clock: { fixedClock ? fixed : Matcher.Clock(now: Date(), timeZone: zone) }, runner: runner,
-            planner: planner, offers: workspace.offers)
+            flow: host.agentFlow(workspace, runner: runner), clock: { fixedClock ? fixed : Matcher.Clock(now: Date(), timeZone: zone) })
         var loop = ChatLoop(session: session, workspace: workspace, invocation: invocation, clock: clock)
         return await loop.loop(latest: latest)
     }
@@ -50,21 +48,20 @@ struct ChatLoop {
                 continue
             }
             switch session.phase {
-            case .awaitingInput(let missing):
-                if let name = missing.first { session.provide(name, value(text, for: name)) }
+            case .awaitingInput:
+                await runPending { await $0.provide(text) }
             case .awaitingConfirmation where ["y", "yes", "是", "好"].contains(text.lowercased()):
                 await runPending()
             case .awaitingConfirmation where ["n", "no", "否", "不"].contains(text.lowercased()):
-                session.dismiss()
-                console.out("agent: Not run. Say y to run it after all, or ask for something else.")
+                await session.dismiss()
             case .idle where session.pending != nil && ["y", "yes"].contains(text.lowercased()):
                 await runPending()
             default:
                 latest.text = text
-                await session.send(text)
+                await runPending { await $0.send(text) }
             }
             printNew()
-            if case .awaitingConfirmation = session.phase, let plan = session.pending?.plan {
+            if case .awaitingConfirmation = session.phase, let pending = session.pending, pending.layer == .plan, let plan = pending.plan {
                 let actions = Set(plan.plan.steps.filter { workspace.isAction($0.target, isPlaybook: $0.isPlaybook) }.map(\.id))
                 console.writeOut(RouteText.plan(plan.plan, actions: actions))
             }
@@ -79,10 +76,11 @@ struct ChatLoop {
         }
     }
 
-    /// Runs the pending run; Ctrl-C (in the real process) cancels it, which rolls it back.
-    func runPending() async {
+    /// Runs the pending run (or `work`, which may run a read-only query at once); Ctrl-C (in the
+    /// real process) cancels it, which rolls it back.
+    func runPending(_ work: @escaping @MainActor @Sendable (AgentSession) async -> Void = { await $0.confirm() }) async {
         let session = session
-        let task = Task { @MainActor in await session.confirm() }
+        let task = Task { @MainActor in await work(session) }
         let console = console
         let watcher =
             invocation.handlesSignals
@@ -94,14 +92,6 @@ struct ChatLoop {
             : nil
         await task.value
         watcher?.stop()
-    }
-
-    /// An answer for a missing input, coerced to its schema.
-    func value(_ text: String, for name: String) -> Value {
-        guard let target = session.pending?.target, let schema = workspace.matcher.targets.first(where: { $0.name == target })?.schema(of: name)
-        else { return .string(text) }
-        let coercion = Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone))
-        return coercion.coerce(coercion.coerceCommandLine(text, to: schema), to: schema)
     }
 
     mutating func printNew() {
