@@ -160,6 +160,37 @@ func journaledRuns(in directory: TemporaryDirectory) async throws -> [String] {
         #expect(run.out.isEmpty)
     }
 
+    /// Issue 27: targets that score 0.0 are not "nearest"; with none above it there is no such line.
+    @Test func nothingMatchedNamesNoTargetAtZero() async throws {
+        let directory = askWorkspace()
+        let run = await skillbook(["ask", "xyzzy plugh"] + berlin, in: directory)
+        #expect(run.code == 2)
+        #expect(run.errLines.first == "skillbook: nothing matched this request.")
+        #expect(run.errLines.count == 2)
+        #expect(run.errLines.last?.hasPrefix("to plan requests like this with a language model") == true)
+    }
+
+    /// On a terminal an answer that does not fit its input is asked for again; a read-only query
+    /// then runs without a confirmation.
+    @Test func anAnswerThatDoesNotFitIsAskedAgainAndAQueryIsNotConfirmed() async throws {
+        let directory = askWorkspace()
+        let captured = CapturedOutput()
+        let answers = Mutex(["y", "0"])
+        var console = captured.console
+        console.stdinIsTerminal = true
+        console.readLine = { answers.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+        let code = await SkillbookCLI.run(
+            ["ask", "pause for a minute", "--state", directory.state.path, "--playbooks", directory.playbooks.path] + berlin,
+            console: console, currentDirectory: directory.url)
+        #expect(code == 0, "\(captured.err)")
+        #expect(
+            captured.err.contains(
+                "seconds (How long to wait, in seconds.): 'y' does not fit: expects number, got string.\n"
+                    + "seconds (How long to wait, in seconds.): "))
+        #expect(!captured.err.contains("Run it?"))
+        #expect(try await journaledRuns(in: directory) == ["debug-sleep"])
+    }
+
     // MARK: Running layers 1 and 2
 
     @Test func aSkillRouteRunsOnTheEngineAndIsJournaled() async throws {
