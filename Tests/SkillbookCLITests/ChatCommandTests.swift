@@ -89,4 +89,19 @@ import Testing
         let runs = await skillbook(["runs", "--json"], in: directory)
         #expect(try JSONText.decode(runs.out).arrayValue?.compactMap { $0["playbook"]?.stringValue } == ["notes-list"])
     }
+
+    /// Layer 3 in the chat, with a real chat-completions server: the plan is shown, approved once,
+    /// run and journaled under the plan's name.
+    @Test func aModelPlanIsShownApprovedAndRun() async throws {
+        try await AskModelPlanTests.withModel([AskModelPlanTests.plan]) { directory, environment, server throws in
+            let result = try await Self.chat(AskModelPlanTests.request + "\ny\n", in: directory, environment: environment)
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.out.contains("agent: Plan: read (files.read) → save (notes.create). Run it?\nPlan from the model (2 steps):\n"))
+            #expect(result.out.contains("  2. save: notes.create  [action: asks before it runs]\n"))
+            #expect(result.out.contains("run it? [y/N]> agent: Done: "))
+            #expect(server.requests.count == 1)
+            #expect(try askNotes(in: directory).map(\.title) == ["From notes.txt"])
+            #expect(try await journaledRuns(in: directory) == ["plan"])
+        }
+    }
 }

@@ -33,10 +33,13 @@ public struct AgentFlow: Sendable {
         public var inputTexts: [InputText]
         /// Stop once decided and checked (`--explain`): nobody is asked, nothing runs.
         public var decideOnly: Bool
+        /// The name of a model's plan as a playbook (and in the journal).
+        public var planName: String
 
-        public init(inputTexts: [InputText] = [], decideOnly: Bool = false) {
+        public init(inputTexts: [InputText] = [], decideOnly: Bool = false, planName: String = "ask-plan") {
             self.inputTexts = inputTexts
             self.decideOnly = decideOnly
+            self.planName = planName
         }
     }
 
@@ -166,7 +169,7 @@ public struct AgentFlow: Sendable {
             if decision.layer == .none, !decision.coversSomePart { return end(.outOfScope) }
             if !options.inputTexts.isEmpty { return end(.inputsForPlan) }
             try await asking.note(.planning)
-            let report = await planner(clock).plan(request, choosingFrom: offers, matcher: matcher, clock: clock, name: "ask-plan")
+            let report = await planner(clock).plan(request, choosingFrom: offers, matcher: matcher, clock: clock, name: options.planName)
             decision.layer = .plan
             decision.target = nil
             decision.inputs = [:]

@@ -60,7 +60,10 @@ public final class AgentSession {
         let flow = flow
         let asking = SessionAsking(session: self)
         start {
-            guard let result = try? await flow.respond(to: request, clock: now, asking: asking) else { return (.noAnswer, nil) }
+            let options = AgentFlow.Options(planName: "plan")
+            guard let result = try? await flow.respond(to: request, clock: now, options: options, asking: asking) else {
+                return (.noAnswer, nil)
+            }
             return (result.outcome, result.decision)
         }
         await settledOrCancelled()
@@ -217,15 +220,16 @@ public final class AgentSession {
         }
     }
 
-    /// Ends the turn in progress without showing its outcome.
+    /// Ends a turn that waits for an answer, without showing its outcome; a turn that runs is
+    /// waited for (its outcome is shown).
     private func supersede() async {
         guard let current = turn else { return }
-        superseded = true
         if let waiter = inputWaiter {
+            superseded = true
             inputWaiter = nil
             waiter.resume(returning: .ended)
-        }
-        if let waiter = confirmWaiter {
+        } else if let waiter = confirmWaiter {
+            superseded = true
             confirmWaiter = nil
             waiter.resume(returning: .ended)
         }

@@ -2,8 +2,6 @@ import Foundation
 import SkillbookAgent
 import SkillbookCore
 import SkillbookHost
-import SkillbookRuntime
-import Synchronization
 
 /// One `ask`: the agent flow rendered on a terminal (or not): questions on stderr, the decision as
 /// JSON on stdout with `--json`/`--explain`, the run through `RunPresenter`, an exit code at the end.
@@ -104,114 +102,5 @@ struct AskFlow {
             throw UsageError(message: "--save: cannot write \(path): \(error.localizedDescription)", command: Self.command)
         }
         if !json { console.err("Saved as playbook '\(name)' in \(path) (skillbook run \(path)).") }
-    }
-}
-
-/// The person's side of `ask`: questions on a terminal (none with `--json`, none without a
-/// terminal), `--yes` for every confirmation, what was understood and planned on stderr.
-final class AskTerminal: AgentAsking {
-    let flow: AskFlow
-    let workspace: AgentWorkspace
-    private let state = Mutex((printedDecision: false, askedInput: false))
-
-    init(flow: AskFlow, workspace: AgentWorkspace) {
-        self.flow = flow
-        self.workspace = workspace
-    }
-
-    var console: Console { flow.console }
-    var printedDecision: Bool { state.withLock { $0.printedDecision } }
-    var canAsk: Bool { !flow.json && console.stdinIsTerminal }
-
-    func input(_ question: AgentInputQuestion) async -> AgentReply<String> {
-        guard canAsk else { return .unavailable }
-        if !state.withLock({ $0.askedInput }) {
-            state.withLock { $0.askedInput = true }
-            console.writeErr(RouteText.understood(question.decision, inputs: question.decision.inputs))
-        }
-        if let problem = question.problem { console.err("\(problem).") }
-        let about = question.schema?.description.map { " (\($0))" } ?? ""
-        console.writeErr("\(question.name)\(about): ")
-        guard let line = await console.readLine() else { return .ended }
-        return .answer(line)
-    }
-
-    /// Layers 1 and 2 ask once for the route shown.
-    func confirm(_ run: PendingRun, actions: [Plan.Step]) async -> AgentReply<Bool> {
-        if flow.yes { return .answer(true) }
-        guard console.stdinIsTerminal else { return .unavailable }
-        console.writeErr("Run it? [y/N] ")
-        guard let answer = await console.readLine() else { return .ended }
-        return .answer(["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()))
-    }
-
-    /// A model's plan is shown; the engine asks at each of its action steps (unless `--yes`).
-    func approve(_ run: PendingRun, actions: [Plan.Step]) async -> AgentReply<Bool> {
-        flow.yes || console.stdinIsTerminal ? .answer(true) : .unavailable
-    }
-
-    func note(_ step: AgentStep) async throws {
-        switch step {
-        case .understood(let decision):
-            if !flow.json { console.writeErr(RouteText.understood(decision, inputs: decision.inputs)) }
-        case .planning:
-            if !flow.json { console.err("Planning with the model (\(flow.host.configuration.model?.model ?? "default model"))…") }
-        case .planned(let checked, let actions):
-            if !flow.json { console.writeErr(RouteText.plan(checked.plan, actions: actions)) }
-        case .ready(let run, let decision):
-            if flow.explain || flow.json {
-                console.out(JSONText.encode(decision.json))
-                state.withLock { $0.printedDecision = true }
-            }
-            if let save = flow.save, let route = AgentRoute(run) { try flow.write(route, to: save, workspace: workspace) }
-        case .running, .progress:
-            break
-        }
-    }
-}
-
-/// Runs what `ask` decided through `RunPresenter` (live steps or event lines), keeping its exit code:
-/// a playbook or skill the person confirmed with its confirmations approved, a model's plan asking
-/// at each action (as the host is configured: on the terminal, or approved by `--yes`).
-struct AskRunner: PlanRunning {
-    var host: PlaybookHost
-    var invocation: Invocation
-    var workspace: AgentWorkspace
-    var request: String
-    var json: Bool
-    let end = RunEnd()
-
-    func run(_ run: PendingRun, progress: @escaping @Sendable (Int, Int) async -> Void) async -> RunOutcome {
-        guard let route = AgentRoute(run) else { return .failed("nothing to run") }
-        var host = host
-        if !route.isModelPlan {
-            var configuration = host.configuration
-            configuration.confirmation = .approveAll
-            host = PlaybookHost(configuration)
-        }
-        let prepared: PreparedRun
-        do {
-            prepared = try await host.prepareAgentRun(
-                route, request: request, workspace: workspace, inputTexts: [], trigger: "ask", onNotice: invocation.notices())
-        } catch {
-            end.set(.failure(error))
-            return .failed("\(error)")
-        }
-        let presenter = RunPresenter(host: host, invocation: invocation, json: json)
-        let result = await presenter.perform(prepared)
-        if !json, result.outputs.isEmpty, result.status == .succeeded || result.status == .succeededWithErrors,
-            let last = result.steps.last(where: { $0.output != nil }), let output = last.output
-        {
-            invocation.console.out(JSONText.encode(output, pretty: true))
-        }
-        end.set(.success(presenter.finish(result)))
-        return HostPlanRunner.outcome(of: result)
-    }
-
-    /// The exit code of the run, or the error that stopped it before it started.
-    final class RunEnd: Sendable {
-        private let value = Mutex<Result<Int32, HostError>?>(nil)
-        func set(_ result: Result<Int32, HostError>) { value.withLock { $0 = result } }
-        func exitCode() throws(HostError) -> Int32 { try value.withLock { $0 }?.get() ?? 1 }
     }
 }
