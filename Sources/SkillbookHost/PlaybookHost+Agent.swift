@@ -2,7 +2,6 @@ import Foundation
 public import SkillbookAgent
 public import SkillbookCore
 import SkillbookRuntime
-import SkillbookSkills
 
 extension PlaybookHost {
     /// The registry and the playbooks of the workspace, with the matcher over both. Playbook files
@@ -11,22 +10,6 @@ extension PlaybookHost {
         let registry = try await registry(onNotice)
         let playbooks = playbookFiles().compactMap { url in (try? loadPlaybook(at: url, registry: registry))?.playbook }
         return AgentWorkspace(registry: registry, playbooks: playbooks, library: library)
-    }
-
-    /// The route of a layer-1 or layer-2 decision with `inputs` (the captured ones, completed):
-    /// the playbook, or the skill as a checked one-step plan. `nil` for `plan` and `none`.
-    public func route(
-        _ decision: RouteDecision, inputs: ValueObject, workspace: AgentWorkspace, clock: Matcher.Clock
-    ) -> AgentRoute? {
-        guard let target = decision.target else { return nil }
-        switch decision.layer {
-        case .playbook:
-            return .playbook(name: target, inputs: inputs)
-        case .skill:
-            return skillRoute(target, inputs: inputs, workspace: workspace, clock: clock)
-        case .plan, .none:
-            return nil
-        }
     }
 
     /// One skill with `inputs` as a checked one-step plan (its step id the skill id with `_`).
