@@ -123,11 +123,7 @@ public final class AgentSession {
 
     fileprivate func askToRun(_ run: PendingRun) async -> AgentReply<Bool> {
         pending = run
-        if let checked = run.plan, run.layer == .plan {
-            say("Plan: " + checked.plan.steps.map { "\($0.id) (\($0.target))" }.joined(separator: " → ") + ". Run it?")
-        } else {
-            say("Run \(Self.describe(run))?")
-        }
+        say(run.layer == .plan ? "\(Self.describe(run)). Run it?" : "Run \(Self.describe(run))?")
         phase = .awaitingConfirmation
         return await withCheckedContinuation { continuation in
             confirmWaiter = continuation
@@ -144,7 +140,7 @@ public final class AgentSession {
             lastDecision = decision
         case .running(let run, let confirmed):
             pending = run
-            if !confirmed { say("Running \(Self.describe(run)).") }
+            if !confirmed { say(run.layer == .plan ? "Running the plan: \(Self.steps(of: run))." : "Running \(Self.describe(run)).") }
             phase = .running(completed: 0, total: max(1, run.steps.count))
         case .progress(let completed, let total):
             if case .running = phase { phase = .running(completed: completed, total: total) }
@@ -266,9 +262,15 @@ public final class AgentSession {
         messages.append(Message(role: .agent, text: text))
     }
 
-    /// `skill notes.create with {"title":"Milk"}`
+    /// `skill notes.create with {"title":"Milk"}`, or a model's `Plan: page (web.summary) → save (notes.create)`.
     static func describe(_ run: PendingRun) -> String {
-        "\(run.layer.rawValue) \(run.target ?? "plan") with \(JSONText.encode(.object(run.inputs)))"
+        if run.layer == .plan { return "Plan: " + steps(of: run) }
+        return "\(run.layer.rawValue) \(run.target ?? "plan") with \(JSONText.encode(.object(run.inputs)))"
+    }
+
+    /// `page (web.summary) → save (notes.create)`
+    static func steps(of run: PendingRun) -> String {
+        run.steps.map { "\($0.id) (\($0.target))" }.joined(separator: " → ")
     }
 }
 
