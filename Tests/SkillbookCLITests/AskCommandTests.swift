@@ -48,6 +48,21 @@ func journaledRuns(in directory: TemporaryDirectory) async throws -> [String] {
 }
 
 @Suite struct AskCommandTests {
+    /// `ask REQUEST` in-process on a terminal whose input gives `answers`, then ends.
+    static func askOnATerminal(
+        _ request: String, answering answers: [String], in directory: TemporaryDirectory
+    ) async -> (Int32, CapturedOutput) {
+        let captured = CapturedOutput()
+        let answers = Mutex(answers)
+        var console = captured.console
+        console.stdinIsTerminal = true
+        console.readLine = { answers.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+        let code = await SkillbookCLI.run(
+            ["ask", request, "--state", directory.state.path, "--playbooks", directory.playbooks.path] + berlin,
+            console: console, currentDirectory: directory.url)
+        return (code, captured)
+    }
+
     // MARK: --explain --json
 
     @Test(arguments: [
@@ -130,14 +145,7 @@ func journaledRuns(in directory: TemporaryDirectory) async throws -> [String] {
 
     @Test func aMissingInputIsAskedForOnATerminal() async throws {
         let directory = askWorkspace()
-        let captured = CapturedOutput()
-        let answers = Mutex(["Plan the week", "y"])
-        var console = captured.console
-        console.stdinIsTerminal = true
-        console.readLine = { answers.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
-        let code = await SkillbookCLI.run(
-            ["ask", "note for tomorrow", "--state", directory.state.path, "--playbooks", directory.playbooks.path] + berlin,
-            console: console, currentDirectory: directory.url)
+        let (code, captured) = await Self.askOnATerminal("note for tomorrow", answering: ["Plan the week", "y"], in: directory)
         #expect(code == 0, "\(captured.err)")
         #expect(captured.err.contains("title (the note's title): "))
         #expect(captured.err.contains("Run it? [y/N] "))
@@ -174,14 +182,7 @@ func journaledRuns(in directory: TemporaryDirectory) async throws -> [String] {
     /// then runs without a confirmation.
     @Test func anAnswerThatDoesNotFitIsAskedAgainAndAQueryIsNotConfirmed() async throws {
         let directory = askWorkspace()
-        let captured = CapturedOutput()
-        let answers = Mutex(["y", "0"])
-        var console = captured.console
-        console.stdinIsTerminal = true
-        console.readLine = { answers.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
-        let code = await SkillbookCLI.run(
-            ["ask", "pause for a minute", "--state", directory.state.path, "--playbooks", directory.playbooks.path] + berlin,
-            console: console, currentDirectory: directory.url)
+        let (code, captured) = await Self.askOnATerminal("pause for a minute", answering: ["y", "0"], in: directory)
         #expect(code == 0, "\(captured.err)")
         #expect(
             captured.err.contains(
