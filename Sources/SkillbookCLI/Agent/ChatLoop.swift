@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import SkillbookAgent
 import SkillbookCore
 import SkillbookHost
@@ -15,7 +16,7 @@ struct ChatLoop {
     let clock: Matcher.Clock
     var console: Console { invocation.console }
     /// How many of the session's messages are printed.
-    var shown = 0
+    let shown = Shown()
 
     static func run(
         host: PlaybookHost, workspace: AgentWorkspace, invocation: Invocation, clock: Matcher.Clock, fixedClock: Bool
@@ -29,11 +30,12 @@ struct ChatLoop {
         let fixed = clock
         let session = AgentSession(
             flow: host.agentFlow(workspace, runner: runner), clock: { fixedClock ? fixed : Matcher.Clock(now: Date(), timeZone: zone) })
-        var loop = ChatLoop(session: session, workspace: workspace, invocation: invocation, clock: clock)
+        let loop = ChatLoop(session: session, workspace: workspace, invocation: invocation, clock: clock)
+        loop.follow()
         return await loop.loop(latest: latest)
     }
 
-    mutating func loop(latest: LatestRequest) async -> Int32 {
+    func loop(latest: LatestRequest) async -> Int32 {
         console.out("Skillbook chat: say what you want (English or 中文). /help lists the commands; /quit leaves.")
         while true {
             console.writeOut(prompt)
@@ -94,16 +96,28 @@ struct ChatLoop {
         watcher?.stop()
     }
 
-    mutating func printNew() {
+    /// Prints the agent's messages as the session adds them (a run's "Running …" before its end).
+    func follow() {
+        withObservationTracking {
+            _ = session.messages
+        } onChange: {
+            Task { @MainActor in
+                printNew()
+                follow()
+            }
+        }
+    }
+
+    func printNew() {
         let messages = session.messages
-        for message in messages[min(shown, messages.count)...] where message.role == .agent {
+        for message in messages[min(shown.count, messages.count)...] where message.role == .agent {
             console.out("agent: " + message.text.replacingOccurrences(of: "\n", with: "\n       "))
         }
-        shown = messages.count
+        shown.count = messages.count
     }
 
     /// A `/command`; returns true to leave.
-    mutating func command(_ text: String) -> Bool {
+    func command(_ text: String) -> Bool {
         let name = text.split(separator: " ").first.map(String.init) ?? text
         switch name {
         case "/quit", "/exit", "/q":
@@ -128,7 +142,7 @@ struct ChatLoop {
             let suggestion = Suggestion.closest(to: name, in: Self.commands).map { "; did you mean \($0)?" } ?? ""
             console.out("unknown command \(name)\(suggestion) (/help lists them)")
         }
-        shown = session.messages.count
+        shown.count = session.messages.count
         return false
     }
 
@@ -143,6 +157,11 @@ struct ChatLoop {
           /quit       leave (so does end of input, Ctrl-D)
         Ctrl-C during a run cancels it and rolls it back; the chat goes on.
         """
+}
+
+/// How many of the session's messages the chat has printed.
+@MainActor final class Shown {
+    var count = 0
 }
 
 /// The request a chat run was asked with (its journaled description).
