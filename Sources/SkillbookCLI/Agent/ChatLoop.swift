@@ -17,6 +17,7 @@ struct ChatLoop {
     var console: Console { invocation.console }
     /// How many of the session's messages are printed.
     let shown = Shown()
+    let lines: LineReader
 
     static func run(
         host: PlaybookHost, workspace: AgentWorkspace, invocation: Invocation, clock: Matcher.Clock, fixedClock: Bool
@@ -30,7 +31,8 @@ struct ChatLoop {
         let fixed = clock
         let session = AgentSession(
             flow: host.agentFlow(workspace, runner: runner), clock: { fixedClock ? fixed : Matcher.Clock(now: Date(), timeZone: zone) })
-        let loop = ChatLoop(session: session, workspace: workspace, invocation: invocation, clock: clock)
+        let loop = ChatLoop(
+            session: session, workspace: workspace, invocation: invocation, clock: clock, lines: LineReader(console: invocation.console))
         loop.follow()
         return await loop.loop(latest: latest)
     }
@@ -38,10 +40,19 @@ struct ChatLoop {
     func loop(latest: LatestRequest) async -> Int32 {
         console.out("Skillbook chat: say what you want (English or 中文). /help lists the commands; /quit leaves.")
         while true {
-            console.writeOut(prompt)
-            guard let line = await console.readLine() else {
+            let line: String
+            switch await lines.next(prompt: prompt, interruptible: session.phase == .awaitingConfirmation && invocation.handlesSignals) {
+            case .end:
                 console.out("")
                 return 0
+            case .interrupted:
+                // Ctrl-C at `run it? [y/N]>` answers no.
+                console.out("")
+                await session.dismiss()
+                printNew()
+                continue
+            case .text(let text):
+                line = text
             }
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
@@ -155,13 +166,53 @@ struct ChatLoop {
           /history    the conversation so far
           /help       this
           /quit       leave (so does end of input, Ctrl-D)
-        Ctrl-C during a run cancels it and rolls it back; the chat goes on.
+        Ctrl-C during a run cancels it and rolls it back; at run it? it answers no. The chat goes on.
         """
 }
 
 /// How many of the session's messages the chat has printed.
 @MainActor final class Shown {
     var count = 0
+}
+
+/// The chat's input lines. A read the signal interrupted is not lost: the next call takes its line.
+@MainActor final class LineReader {
+    enum Line { case text(String), end, interrupted }
+
+    let console: Console
+    private var outstanding: Task<String?, Never>?
+
+    init(console: Console) {
+        self.console = console
+    }
+
+    /// Writes `prompt` and reads the next line; with `interruptible`, SIGINT or SIGTERM (from the
+    /// moment the prompt shows) ends the wait with `.interrupted`.
+    func next(prompt: String, interruptible: Bool) async -> Line {
+        let console = console
+        guard interruptible else {
+            console.writeOut(prompt)
+            let read = outstanding ?? Task { await console.readLine() }
+            outstanding = nil
+            return await read.value.map(Line.text) ?? .end
+        }
+        let read = outstanding ?? Task { await console.readLine() }
+        outstanding = read
+        let answer = Mutex<CheckedContinuation<Line, Never>?>(nil)
+        let line = await withCheckedContinuation { (continuation: CheckedContinuation<Line, Never>) in
+            answer.withLock { $0 = continuation }
+            let watcher = ShutdownSignal(onShutdown: { _ in answer.withLock { $0.take() }?.resume(returning: .interrupted) }, onRepeat: { _ in })
+            console.writeOut(prompt)
+            Task {
+                let line = await read.value.map(Line.text) ?? .end
+                answer.withLock { $0.take() }?.resume(returning: line)
+                watcher.stop()
+            }
+        }
+        if case .interrupted = line { return line }
+        outstanding = nil
+        return line
+    }
 }
 
 /// The request a chat run was asked with (its journaled description).
