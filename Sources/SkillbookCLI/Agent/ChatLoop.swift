@@ -13,7 +13,6 @@ struct ChatLoop {
     let session: AgentSession
     let workspace: AgentWorkspace
     let invocation: Invocation
-    let clock: Matcher.Clock
     var console: Console { invocation.console }
     /// How many of the session's messages are printed.
     let shown = Shown()
@@ -32,7 +31,7 @@ struct ChatLoop {
         let session = AgentSession(
             flow: host.agentFlow(workspace, runner: runner), clock: { fixedClock ? fixed : Matcher.Clock(now: Date(), timeZone: zone) })
         let loop = ChatLoop(
-            session: session, workspace: workspace, invocation: invocation, clock: clock, lines: LineReader(console: invocation.console))
+            session: session, workspace: workspace, invocation: invocation, lines: LineReader(console: invocation.console))
         loop.follow()
         return await loop.loop(latest: latest)
     }
@@ -62,16 +61,16 @@ struct ChatLoop {
             }
             switch session.phase {
             case .awaitingInput:
-                await runPending { await $0.provide(text) }
+                await cancellingOnCtrlC { await $0.provide(text) }
             case .awaitingConfirmation where ["y", "yes", "是", "好"].contains(text.lowercased()):
-                await runPending()
+                await cancellingOnCtrlC()
             case .awaitingConfirmation where ["n", "no", "否", "不"].contains(text.lowercased()):
                 await session.dismiss()
             case .idle where session.pending != nil && ["y", "yes"].contains(text.lowercased()):
-                await runPending()
+                await cancellingOnCtrlC()
             default:
                 latest.text = text
-                await runPending { await $0.send(text) }
+                await cancellingOnCtrlC { await $0.send(text) }
             }
             printNew()
             if case .awaitingConfirmation = session.phase, let pending = session.pending, pending.layer == .plan, let plan = pending.plan {
@@ -89,9 +88,9 @@ struct ChatLoop {
         }
     }
 
-    /// Runs the pending run (or `work`, which may run a read-only query at once); Ctrl-C (in the
-    /// real process) cancels it, which rolls it back.
-    func runPending(_ work: @escaping @MainActor @Sendable (AgentSession) async -> Void = { await $0.confirm() }) async {
+    /// Does `work` (by default: runs the pending run; a request or an answer may run a read-only
+    /// query at once); Ctrl-C (in the real process) cancels it, and a run rolls back.
+    func cancellingOnCtrlC(_ work: @escaping @MainActor @Sendable (AgentSession) async -> Void = { await $0.confirm() }) async {
         let session = session
         let task = Task { @MainActor in await work(session) }
         let console = console
