@@ -2,7 +2,6 @@ import Foundation
 public import SkillbookAgent
 public import SkillbookCore
 import SkillbookRuntime
-import SkillbookSkills
 
 extension PlaybookHost {
     /// The registry and the playbooks of the workspace, with the matcher over both. Playbook files
@@ -13,39 +12,9 @@ extension PlaybookHost {
         return AgentWorkspace(registry: registry, playbooks: playbooks, library: library)
     }
 
-    /// The route of a layer-1 or layer-2 decision with `inputs` (the captured ones, completed):
-    /// the playbook, or the skill as a checked one-step plan. `nil` for `plan` and `none`.
-    public func route(
-        _ decision: RouteDecision, inputs: ValueObject, workspace: AgentWorkspace, clock: Matcher.Clock
-    ) -> AgentRoute? {
-        guard let target = decision.target else { return nil }
-        switch decision.layer {
-        case .playbook:
-            return .playbook(name: target, inputs: inputs)
-        case .skill:
-            return skillRoute(target, inputs: inputs, workspace: workspace, clock: clock)
-        case .plan, .none:
-            return nil
-        }
-    }
-
     /// One skill with `inputs` as a checked one-step plan (its step id the skill id with `_`).
     public func skillRoute(_ skill: String, inputs: ValueObject, workspace: AgentWorkspace, clock: Matcher.Clock) -> AgentRoute {
-        let step = Plan.Step(id: Self.stepID(skill), target: skill, with: inputs)
-        return .plan(workspace.checker(clock: clock).check(Plan(steps: [step]), name: Self.playbookName(skill)), fromModel: false)
-    }
-
-    /// A planner on the configured model, at `clock`; `nil` when no model is configured.
-    public func planner(_ workspace: AgentWorkspace, clock: Matcher.Clock) -> Planner? {
-        configuration.model.map { workspace.planner($0, http: SystemHTTPClient(), clock: clock) }
-    }
-
-    /// Asks the configured model for a plan of `request` (layer 3); `nil` when no model is configured.
-    public func planWithModel(_ request: String, workspace: AgentWorkspace, clock: Matcher.Clock) async -> Planner.Report? {
-        guard let planner = planner(workspace, clock: clock) else { return nil }
-        return await planner.plan(
-            request, choosingFrom: workspace.offers, matcher: workspace.matcher, clock: clock,
-            name: "ask-plan")
+        .plan(workspace.checker(clock: clock).check(Plan.oneStep(skill: skill, inputs: inputs), name: Plan.playbookName(skill)), fromModel: false)
     }
 
     /// Makes a route ready to run on the engine, journaled with `trigger` (`ask`, `chat`): a
@@ -72,16 +41,6 @@ extension PlaybookHost {
         }
     }
 
-    /// A step id for a skill id: `notes.create` → `notes_create`.
-    static func stepID(_ skill: String) -> String {
-        String(skill.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
-    }
-
     /// A playbook name for a skill id: `notes.create` → `notes-create`.
-    public static func playbookName(_ text: String) -> String {
-        let mapped = String(text.lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) ? $0 : "-" })
-        let trimmed = mapped.split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
-        guard let first = trimmed.first, first.isLetter else { return "ask-" + (trimmed.isEmpty ? "plan" : trimmed) }
-        return trimmed
-    }
+    public static func playbookName(_ text: String) -> String { Plan.playbookName(text) }
 }

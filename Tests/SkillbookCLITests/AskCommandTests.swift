@@ -48,6 +48,21 @@ func journaledRuns(in directory: TemporaryDirectory) async throws -> [String] {
 }
 
 @Suite struct AskCommandTests {
+    /// `ask REQUEST` in-process on a terminal whose input gives `answers`, then ends.
+    static func askOnATerminal(
+        _ request: String, answering answers: [String], in directory: TemporaryDirectory
+    ) async -> (Int32, CapturedOutput) {
+        let captured = CapturedOutput()
+        let answers = Mutex(answers)
+        var console = captured.console
+        console.stdinIsTerminal = true
+        console.readLine = { answers.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+        let code = await SkillbookCLI.run(
+            ["ask", request, "--state", directory.state.path, "--playbooks", directory.playbooks.path] + berlin,
+            console: console, currentDirectory: directory.url)
+        return (code, captured)
+    }
+
     // MARK: --explain --json
 
     @Test(arguments: [
@@ -102,22 +117,35 @@ func journaledRuns(in directory: TemporaryDirectory) async throws -> [String] {
                 == "skillbook: error: playbook 'day-note' needs 'title': What should 'title' be (the note's title)?\n"
                 + "Give it with -i title=VALUE; nothing ran.\n")
         #expect(try askNotes(in: directory).isEmpty)
-        // --explain --json reports the question instead, exit 0.
+        // --explain --json prints the decision with the question, and exits 2 as `ask` does.
         let explained = await skillbook(["ask", "note for tomorrow", "--explain", "--json"] + berlin, in: directory)
-        #expect(explained.code == 0)
+        #expect(explained.code == 2)
         #expect(try JSONText.decode(explained.out)["question"] == "What should 'title' be (the note's title)?")
+        #expect(try JSONText.decode(explained.out)["layer"] == "playbook")
+    }
+
+    /// Issue 26: `--explain` exits 2 when nothing matched; the decision is still printed.
+    @Test func explainExitsTwoWhenNothingMatched() async throws {
+        let directory = askWorkspace()
+        let run = await skillbook(["ask", "make me a sandwich", "--explain", "--json"] + berlin, in: directory)
+        #expect(run.code == 2)
+        #expect(try JSONText.decode(run.out)["layer"] == "none")
+        #expect(run.errLines.first == "skillbook: nothing matched this request.")
+        #expect(try await journaledRuns(in: directory).isEmpty)
+    }
+
+    @Test func anEmptyRequestIsSaidToBeEmpty() async throws {
+        let directory = askWorkspace()
+        for request in ["", "   "] {
+            let run = await skillbook(["ask", request] + berlin, in: directory)
+            #expect(run.code == 2)
+            #expect(run.err == "skillbook: the request is empty: say what you want, e.g. skillbook ask \"list my notes\"\n")
+        }
     }
 
     @Test func aMissingInputIsAskedForOnATerminal() async throws {
         let directory = askWorkspace()
-        let captured = CapturedOutput()
-        let answers = Mutex(["Plan the week", "y"])
-        var console = captured.console
-        console.stdinIsTerminal = true
-        console.readLine = { answers.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
-        let code = await SkillbookCLI.run(
-            ["ask", "note for tomorrow", "--state", directory.state.path, "--playbooks", directory.playbooks.path] + berlin,
-            console: console, currentDirectory: directory.url)
+        let (code, captured) = await Self.askOnATerminal("note for tomorrow", answering: ["Plan the week", "y"], in: directory)
         #expect(code == 0, "\(captured.err)")
         #expect(captured.err.contains("title (the note's title): "))
         #expect(captured.err.contains("Run it? [y/N] "))
@@ -138,6 +166,30 @@ func journaledRuns(in directory: TemporaryDirectory) async throws -> [String] {
         #expect(lines[2...4].allSatisfy { $0.hasPrefix("  skill ") || $0.hasPrefix("  playbook ") })
         #expect(lines[5].hasPrefix("to plan requests like this with a language model, set SKILLBOOK_MODEL_URL"))
         #expect(run.out.isEmpty)
+    }
+
+    /// Issue 27: targets that score 0.0 are not "nearest"; with none above it there is no such line.
+    @Test func nothingMatchedNamesNoTargetAtZero() async throws {
+        let directory = askWorkspace()
+        let run = await skillbook(["ask", "xyzzy plugh"] + berlin, in: directory)
+        #expect(run.code == 2)
+        #expect(run.errLines.first == "skillbook: nothing matched this request.")
+        #expect(run.errLines.count == 2)
+        #expect(run.errLines.last?.hasPrefix("to plan requests like this with a language model") == true)
+    }
+
+    /// On a terminal an answer that does not fit its input is asked for again; a read-only query
+    /// then runs without a confirmation.
+    @Test func anAnswerThatDoesNotFitIsAskedAgainAndAQueryIsNotConfirmed() async throws {
+        let directory = askWorkspace()
+        let (code, captured) = await Self.askOnATerminal("pause for a minute", answering: ["y", "0"], in: directory)
+        #expect(code == 0, "\(captured.err)")
+        #expect(
+            captured.err.contains(
+                "seconds (How long to wait, in seconds.): 'y' does not fit: expects number, got string.\n"
+                    + "seconds (How long to wait, in seconds.): "))
+        #expect(!captured.err.contains("Run it?"))
+        #expect(try await journaledRuns(in: directory) == ["debug-sleep"])
     }
 
     // MARK: Running layers 1 and 2

@@ -51,4 +51,83 @@ import Testing
         #expect(result.out.contains("agent: nothing matched this request.\n       nearest:"))
         #expect(try NotesStore(stateDirectory: directory.state).list().isEmpty)
     }
+
+    /// Issue 27 item 7: `y` for an integer input is refused and asked again, before any confirmation.
+    @Test func anAnswerThatIsNotAnIntegerIsAskedForAgain() async throws {
+        let directory = askWorkspace()
+        directory.write(
+            "Playbooks/nap.yaml",
+            """
+            name: nap
+            description: Naps for a whole number of seconds.
+            triggers: ["take a nap"]
+            inputs:
+              seconds: { type: integer, description: how long }
+            steps:
+              - id: wait
+                skill: debug.sleep
+                with: { seconds: "${{ inputs.seconds }}" }
+
+            """)
+        let result = try await Self.chat("take a nap\ny\n0\ny\n", in: directory)
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("agent: What should 'seconds' be (how long)?\nseconds> "))
+        #expect(
+            result.out.contains(
+                "seconds> agent: 'y' does not fit: expects integer, got string. What should 'seconds' be (how long)?\nseconds> "
+                    + #"agent: Run playbook nap with {"seconds":0}?"#))
+        #expect(result.out.contains("run it? [y/N]> agent: Done: "))
+    }
+
+    /// A read-only query runs without a confirmation, as in `ask`.
+    @Test func aQueryRunsWithoutAConfirmation() async throws {
+        let directory = askWorkspace()
+        let result = try await Self.chat("list my notes\n", in: directory)
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("> agent: Running skill notes.list with {}.\nagent: Done: "))
+        #expect(!result.out.contains("run it?"))
+        let runs = await skillbook(["runs", "--json"], in: directory)
+        #expect(try JSONText.decode(runs.out).arrayValue?.compactMap { $0["playbook"]?.stringValue } == ["notes-list"])
+    }
+
+    /// Layer 3 in the chat, with a real chat-completions server: the plan is shown, approved once,
+    /// run and journaled under the plan's name.
+    @Test func aModelPlanIsShownApprovedAndRun() async throws {
+        try await AskModelPlanTests.withModel([AskModelPlanTests.plan]) { directory, environment, server throws in
+            let result = try await Self.chat(AskModelPlanTests.request + "\ny\n", in: directory, environment: environment)
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.out.contains("agent: Plan: read (files.read) → save (notes.create). Run it?\nPlan from the model (2 steps):\n"))
+            #expect(result.out.contains("  2. save: notes.create  [action: asks before it runs]\n"))
+            #expect(result.out.contains("run it? [y/N]> agent: Done: "))
+            #expect(server.requests.count == 1)
+            #expect(try askNotes(in: directory).map(\.title) == ["From notes.txt"])
+            #expect(try await journaledRuns(in: directory) == ["plan"])
+        }
+    }
+
+    /// Ctrl-C at `run it? [y/N]>` answers no: nothing runs and the chat goes on (issue 27).
+    @Test func ctrlCAtTheConfirmationPromptDeclinesAndTheChatGoesOn() async throws {
+        let directory = askWorkspace()
+        let process = Process()
+        process.executableURL = try builtExecutable()
+        process.arguments = ["chat", "--state", directory.state.path] + berlin
+        process.currentDirectoryURL = directory.url
+        process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+        let input = Pipe()
+        let out = OutputFile()
+        let err = OutputFile()
+        process.standardInput = input
+        process.standardOutput = try out.writer()
+        process.standardError = try err.writer()
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        input.fileHandleForWriting.write(Data("remind me tomorrow 9am to call Ada\n".utf8))
+        #expect(await eventually(within: 20) { out.text.contains("run it? [y/N]> ") }, "\(out.text)\(err.text)")
+        kill(process.processIdentifier, SIGINT)
+        #expect(await eventually(within: 20) { out.text.contains("agent: Not run. Say y to run it after all, or ask for something else.\n> ") })
+        input.fileHandleForWriting.write(Data("/quit\n".utf8))
+        #expect(await eventually(within: 20) { !process.isRunning })
+        #expect(process.terminationStatus == 0)
+        #expect(try reminders(in: directory).isEmpty)
+    }
 }

@@ -76,18 +76,33 @@ public struct RouteDecision: Sendable {
 
     static func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
 
+    /// The (at most three) nearest candidates worth naming: those that score above 0.0.
+    public var nearest: [RouteCandidate] {
+        Array(candidates.filter { Self.rounded($0.confidence) > 0 }.prefix(3))
+    }
+
     /// For `none` with no model: the three nearest targets and how to configure a model.
     public var nothingMatchedMessage: String {
         var lines = ["nothing matched this request."]
-        if !candidates.isEmpty {
+        if !nearest.isEmpty {
             lines.append("nearest:")
-            for candidate in candidates.prefix(3) {
+            for candidate in nearest {
                 lines.append("  \(candidate.layer.rawValue) \(candidate.target) (\(Self.rounded(candidate.confidence)))")
             }
         }
         lines.append(
             "to plan requests like this with a language model, set SKILLBOOK_MODEL_URL (an OpenAI-compatible "
                 + "server such as http://127.0.0.1:8080/v1) and SKILLBOOK_MODEL (and SKILLBOOK_API_KEY if it needs one).")
+        return lines.joined(separator: "\n")
+    }
+
+    /// No playbook or skill here can do any part of the request, so the model is not asked.
+    public var outOfScopeMessage: String {
+        var lines = ["nothing here can do any part of this request, so the model was not asked to plan it."]
+        if !nearest.isEmpty {
+            lines.append("nearest: " + nearest.map { "\($0.layer.rawValue) \($0.target)" }.joined(separator: ", "))
+        }
+        lines.append("'skillbook skills' and 'skillbook list' show what is here.")
         return lines.joined(separator: "\n")
     }
 }

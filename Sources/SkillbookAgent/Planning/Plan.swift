@@ -36,3 +36,19 @@ public struct Plan: Sendable, Equatable {
         }
     }
 }
+
+extension Plan {
+    /// One skill with `inputs` as a one-step plan, its step id the skill id with `_` (`notes_create`).
+    public static func oneStep(skill: String, inputs: ValueObject) -> Plan {
+        let id = String(skill.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+        return Plan(steps: [Step(id: id, target: skill, with: inputs)])
+    }
+
+    /// A playbook name for a skill id or a file name: `notes.create` → `notes-create`.
+    public static func playbookName(_ text: String) -> String {
+        let mapped = String(text.lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) ? $0 : "-" })
+        let trimmed = mapped.split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
+        guard let first = trimmed.first, first.isLetter else { return "ask-" + (trimmed.isEmpty ? "plan" : trimmed) }
+        return trimmed
+    }
+}

@@ -1,16 +1,20 @@
 public import Observation
-public import SkillbookCore
+import SkillbookCore
 
-/// The state of one conversation with the agent, for a SwiftUI chat and the terminal `chat` loop.
+/// The state of one conversation with the agent, for a SwiftUI chat, the console and the terminal
+/// `chat` loop: each request goes through the one `AgentFlow`, and the flow's questions (a missing
+/// input, a confirmation, a plan's approval) become phases the front end answers with `provide`,
+/// `confirm` or `dismiss`.
 ///
-/// The pending run is held apart from the phase: dismissing a confirmation (back to `idle`) keeps
-/// it, and `confirm()` still runs it.
+/// `send`, `provide`, `confirm` and `dismiss` return once the flow waits for the next answer or has
+/// ended. Dismissing a confirmation (back to `idle`) keeps the pending run, and `confirm()` still
+/// runs it. A read-only query is not confirmed: it runs as soon as it is understood.
 @MainActor @Observable
 public final class AgentSession {
     public enum Phase: Sendable, Equatable {
         case idle
         case understanding
-        /// Required inputs the request did not give.
+        /// Required inputs the request did not give, the one asked for first.
         case awaitingInput([String])
         case awaitingConfirmation
         case planning
@@ -31,117 +35,251 @@ public final class AgentSession {
     public private(set) var pending: PendingRun?
     public private(set) var lastDecision: RouteDecision?
 
-    private let matcher: Matcher
+    private let flow: AgentFlow
     private let clock: @Sendable () -> Matcher.Clock
-    private let runner: any PlanRunning
-    private let planner: Planner?
-    private let offers: [PlanOffer]
+    @ObservationIgnored private var turn: Task<Void, Never>?
+    @ObservationIgnored private var inputWaiter: CheckedContinuation<AgentReply<String>, Never>?
+    @ObservationIgnored private var confirmWaiter: CheckedContinuation<AgentReply<Bool>, Never>?
+    @ObservationIgnored private var settledWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Set while a turn is ended for a new request: its outcome is not shown.
+    @ObservationIgnored private var superseded = false
 
-    public init(
-        matcher: Matcher, clock: @escaping @Sendable () -> Matcher.Clock, runner: any PlanRunning, planner: Planner? = nil,
-        offers: [PlanOffer] = []
-    ) {
-        self.matcher = matcher
+    public init(flow: AgentFlow, clock: @escaping @Sendable () -> Matcher.Clock) {
+        self.flow = flow
         self.clock = clock
-        self.runner = runner
-        self.planner = planner
-        self.offers = offers
     }
 
-    /// Reads a request and moves to the question it raises or the confirmation of what it would run.
+    /// Takes a request through the flow, until it asks something or ends. A question still open is
+    /// dropped for it.
     public func send(_ request: String) async {
+        await supersede()
         messages.append(Message(role: .user, text: request))
         phase = .understanding
+        pending = nil
         let now = clock()
-        let decision = matcher.decide(request, clock: now)
-        lastDecision = decision
-        switch decision.layer {
-        case .playbook, .skill:
-            pending = PendingRun(layer: decision.layer, target: decision.target, inputs: decision.inputs)
-            askForInputsOrConfirmation(missing: decision.missing, question: decision.question)
-        case .plan where planner != nil:
-            await plan(request, clock: now)
-        case .plan:
-            say("This request needs several skills in a row, and no model is configured to plan it.")
-            phase = .idle
-        case .none:
-            say(decision.question ?? decision.nothingMatchedMessage)
-            phase = .idle
+        let flow = flow
+        let asking = SessionAsking(session: self)
+        start {
+            let options = AgentFlow.Options(planName: "plan")
+            guard let result = try? await flow.respond(to: request, clock: now, options: options, asking: asking) else {
+                return (.noAnswer, nil)
+            }
+            return (result.outcome, result.decision)
+        }
+        await settledOrCancelled()
+    }
+
+    /// Answers the input asked for; an answer that does not fit its schema is asked for again.
+    public func provide(_ text: String) async {
+        guard let waiter = inputWaiter else { return }
+        inputWaiter = nil
+        messages.append(Message(role: .user, text: text))
+        phase = .understanding
+        waiter.resume(returning: .answer(text))
+        await settledOrCancelled()
+    }
+
+    /// Runs the pending run: the one waiting for confirmation, or one kept after `dismiss()`.
+    /// Progress moves the phase through `running(k, n)`; cancelling the calling task cancels the
+    /// run, which rolls back what it completed.
+    public func confirm() async {
+        if let waiter = confirmWaiter {
+            confirmWaiter = nil
+            waiter.resume(returning: .answer(true))
+        } else if turn == nil, let run = pending {
+            let flow = flow
+            let asking = SessionAsking(session: self)
+            start { ((try? await flow.run(run, confirmed: true, asking: asking)) ?? .noAnswer, nil) }
+        } else {
+            return
+        }
+        await settledOrCancelled()
+    }
+
+    /// Closes the question without an answer: a confirmation is declined and its run kept; a missing
+    /// input drops the request.
+    public func dismiss() async {
+        if let waiter = confirmWaiter {
+            confirmWaiter = nil
+            waiter.resume(returning: .answer(false))
+        } else if let waiter = inputWaiter {
+            inputWaiter = nil
+            waiter.resume(returning: .ended)
+        }
+        await settled()
+    }
+
+    // MARK: The flow's side
+
+    fileprivate func ask(_ question: AgentInputQuestion) async -> AgentReply<String> {
+        pending = question.run
+        say(question.problem.map { "\($0). \(question.question)" } ?? question.question)
+        phase = .awaitingInput(question.missing)
+        return await withCheckedContinuation { continuation in
+            inputWaiter = continuation
+            settle()
         }
     }
 
-    private func plan(_ request: String, clock: Matcher.Clock) async {
-        guard let planner else { return }
-        phase = .planning
-        let report = await planner.plan(
-            request, choosingFrom: offers, matcher: matcher, clock: clock)
-        switch report.outcome {
-        case .plan(let checked):
-            pending = PendingRun(layer: .plan, target: nil, plan: checked)
-            say("Plan: " + checked.plan.steps.map { "\($0.id) (\($0.target))" }.joined(separator: " → ") + ". Run it?")
-            phase = .awaitingConfirmation
-        case .question(let question):
+    fileprivate func askToRun(_ run: PendingRun) async -> AgentReply<Bool> {
+        pending = run
+        say(run.layer == .plan ? "\(Self.describe(run)). Run it?" : "Run \(Self.describe(run))?")
+        phase = .awaitingConfirmation
+        return await withCheckedContinuation { continuation in
+            confirmWaiter = continuation
+            settle()
+        }
+    }
+
+    fileprivate func noted(_ step: AgentStep) {
+        switch step {
+        case .planning:
+            phase = .planning
+        case .ready(let run, let decision):
+            pending = run
+            lastDecision = decision
+        case .running(let run, let confirmed):
+            pending = run
+            if !confirmed { say(run.layer == .plan ? "Running the plan: \(Self.steps(of: run))." : "Running \(Self.describe(run)).") }
+            phase = .running(completed: 0, total: max(1, run.steps.count))
+        case .progress(let completed, let total):
+            if case .running = phase { phase = .running(completed: completed, total: total) }
+        case .understood, .planned:
+            break
+        }
+    }
+
+    // MARK: Turns
+
+    private func start(_ work: @escaping @Sendable () async -> (AgentFlow.Outcome, RouteDecision?)) {
+        turn = Task { [weak self] in
+            let (outcome, decision) = await work()
+            self?.finish(outcome, decision: decision)
+        }
+    }
+
+    private func finish(_ outcome: AgentFlow.Outcome, decision: RouteDecision?) {
+        turn = nil
+        defer { settle() }
+        if superseded { return }
+        if let decision { lastDecision = decision }
+        switch outcome {
+        case .emptyRequest:
+            say("The request is empty: say what you want, e.g. \"list my notes\".")
+            phase = .idle
+        case .unknownInput(let name, _):
+            say("There is no input '\(name)'.")
+            phase = .idle
+        case .inputsForPlan, .needsConfirmation, .decided:
+            phase = .idle
+        case .ambiguous(let question), .modelAsks(let question):
             say(question)
             phase = .idle
+        case .nothingMatched:
+            say(lastDecision?.nothingMatchedMessage ?? "Nothing matched this request.")
+            phase = .idle
+        case .needsModel:
+            say("This request needs several skills in a row, and no model is configured to plan it.")
+            phase = .idle
+        case .outOfScope:
+            say(lastDecision?.outOfScopeMessage ?? "Nothing here can do any part of this request.")
+            phase = .idle
+        case .missingInputs(_, let question):
+            say(question)
+            phase = .idle
+        case .noAnswer:
+            pending = nil
+            phase = .idle
         case .refused(let reason, let diagnostics):
+            pending = nil
             say(([reason] + diagnostics).joined(separator: "\n"))
             phase = .failed(reason)
-        case .failed(let message):
+        case .modelFailed(let message):
+            pending = nil
             say(message)
             phase = .failed(message)
-        }
-    }
-
-    /// Gives a missing input of the pending run.
-    public func provide(_ name: String, _ value: Value) {
-        guard var run = pending, case .awaitingInput(var missing) = phase else { return }
-        run.inputs[name] = value
-        pending = run
-        missing.removeAll { $0 == name }
-        askForInputsOrConfirmation(missing: missing, question: nil)
-    }
-
-    /// Closes the confirmation without running; the pending run is kept.
-    public func dismiss() {
-        switch phase {
-        case .awaitingConfirmation, .awaitingInput: phase = .idle
-        default: break
-        }
-    }
-
-    /// Runs the pending run; progress moves the phase through `running(k, n)`.
-    public func confirm() async {
-        guard let run = pending else { return }
-        if case .awaitingInput = phase { return }
-        phase = .running(completed: 0, total: run.plan?.plan.steps.count ?? 1)
-        let outcome = await runner.run(run) { [weak self] completed, total in
-            await MainActor.run { self?.phase = .running(completed: completed, total: total) }
-        }
-        pending = nil
-        switch outcome {
-        case .succeeded(let output):
+        case .declined:
+            say("Not run. Say y to run it after all, or ask for something else.")
+            phase = .idle
+        case .ran(.succeeded(let output)):
+            pending = nil
             say("Done: \(JSONText.encode(output))")
             phase = .finished
-        case .failed(let message):
+        case .ran(.failed(let message)):
+            pending = nil
             say("Failed: \(message)")
             phase = .failed(message)
-        case .rolledBack(let message):
+        case .ran(.rolledBack(let message)):
+            pending = nil
             say("Rolled back: \(message)")
             phase = .rolledBack(message)
         }
     }
 
-    private func askForInputsOrConfirmation(missing: [String], question: String?) {
-        if let first = missing.first {
-            say(question ?? "What should '\(first)' be?")
-            phase = .awaitingInput(missing)
-        } else if let run = pending {
-            say("Run \(run.layer.rawValue) \(run.target ?? "plan") with \(JSONText.encode(.object(run.inputs)))?")
-            phase = .awaitingConfirmation
+    /// Ends a turn that waits for an answer, without showing its outcome; a turn that runs is
+    /// waited for (its outcome is shown).
+    private func supersede() async {
+        guard let current = turn else { return }
+        if let waiter = inputWaiter {
+            superseded = true
+            inputWaiter = nil
+            waiter.resume(returning: .ended)
+        } else if let waiter = confirmWaiter {
+            superseded = true
+            confirmWaiter = nil
+            waiter.resume(returning: .ended)
         }
+        await current.value
+        superseded = false
+    }
+
+    /// Whether the flow waits for an answer or has ended.
+    private var isSettled: Bool { turn == nil || inputWaiter != nil || confirmWaiter != nil }
+
+    private func settled() async {
+        while !isSettled {
+            await withCheckedContinuation { continuation in settledWaiters.append(continuation) }
+        }
+    }
+
+    /// Waits until settled; cancelling the calling task cancels the turn (a run rolls back).
+    private func settledOrCancelled() async {
+        let current = turn
+        await withTaskCancellationHandler {
+            await settled()
+        } onCancel: {
+            current?.cancel()
+        }
+    }
+
+    private func settle() {
+        let waiters = settledWaiters
+        settledWaiters = []
+        for waiter in waiters { waiter.resume() }
     }
 
     private func say(_ text: String) {
         messages.append(Message(role: .agent, text: text))
     }
+
+    /// `skill notes.create with {"title":"Milk"}`, or a model's `Plan: page (web.summary) → save (notes.create)`.
+    static func describe(_ run: PendingRun) -> String {
+        if run.layer == .plan { return "Plan: " + steps(of: run) }
+        return "\(run.layer.rawValue) \(run.target ?? "plan") with \(JSONText.encode(.object(run.inputs)))"
+    }
+
+    /// `page (web.summary) → save (notes.create)`
+    static func steps(of run: PendingRun) -> String {
+        run.steps.map { "\($0.id) (\($0.target))" }.joined(separator: " → ")
+    }
+}
+
+/// The flow's questions, answered by the session's phases.
+private struct SessionAsking: AgentAsking {
+    let session: AgentSession
+
+    func input(_ question: AgentInputQuestion) async -> AgentReply<String> { await session.ask(question) }
+    func confirm(_ run: PendingRun, actions: [Plan.Step]) async -> AgentReply<Bool> { await session.askToRun(run) }
+    func approve(_ run: PendingRun, actions: [Plan.Step]) async -> AgentReply<Bool> { await session.askToRun(run) }
+    func note(_ step: AgentStep) async throws { await session.noted(step) }
 }

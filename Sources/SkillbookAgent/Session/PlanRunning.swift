@@ -1,13 +1,14 @@
 public import SkillbookCore
 
-/// What a session would run once it is confirmed: a playbook or skill with inputs, or a checked
+/// What the agent would run once it is confirmed: a playbook or skill with inputs, or a checked
 /// model plan.
 public struct PendingRun: Sendable {
+    /// `playbook`, `skill`, or `plan` (a model's plan).
     public var layer: RouteDecision.Layer
     /// The playbook or skill; `nil` for a model plan.
     public var target: String?
     public var inputs: ValueObject
-    /// The checked plan, for a model-planned run.
+    /// The checked plan: a model's (layer `plan`), or a skill's checked one-step plan.
     public var plan: PlanChecker.Checked?
 
     public init(layer: RouteDecision.Layer, target: String?, inputs: ValueObject = [:], plan: PlanChecker.Checked? = nil) {
@@ -15,6 +16,14 @@ public struct PendingRun: Sendable {
         self.target = target
         self.inputs = inputs
         self.plan = plan
+    }
+
+    /// The run as plan steps: the checked plan's, else one step of the playbook or skill.
+    public var steps: [Plan.Step] {
+        if let plan { return plan.plan.steps }
+        guard let target else { return [] }
+        if layer == .playbook { return [Plan.Step(id: "run", target: target, isPlaybook: true, with: inputs)] }
+        return Plan.oneStep(skill: target, inputs: inputs).steps
     }
 }
 

@@ -2,9 +2,9 @@ import Foundation
 import SkillbookAgent
 import SkillbookCore
 import SkillbookHost
-import SkillbookRuntime
 
-/// One `ask`: decide, complete the inputs, plan with the model when needed, save, confirm, run.
+/// One `ask`: the agent flow rendered on a terminal (or not): questions on stderr, the decision as
+/// JSON on stdout with `--json`/`--explain`, the run through `RunPresenter`, an exit code at the end.
 struct AskFlow {
     var host: PlaybookHost
     var invocation: Invocation
@@ -21,134 +21,74 @@ struct AskFlow {
 
     func run() async throws -> Int32 {
         let workspace = try await host.agentWorkspace(onNotice: invocation.notices())
-        var decision = workspace.decide(request, clock: clock)
-        let route: AgentRoute
-        switch decision.layer {
-        case .playbook, .skill:
-            var inputs = try given(decision, workspace: workspace)
-            var missing = decision.missing.filter { inputs[$0] == nil }
-            decision.inputs = inputs
-            decision.missing = missing
-            if missing.isEmpty { decision.question = nil }
-            if !missing.isEmpty && !explain && !json && console.stdinIsTerminal {
-                if !json { console.writeErr(RouteText.understood(decision, inputs: inputs)) }
-                guard let asked = await InputPrompt(console: console).ask(missing, of: decision, in: workspace, clock: clock) else {
-                    console.err("skillbook: no answer; nothing ran")
-                    return 2
-                }
-                for (key, value) in asked { inputs[key] = value }
-                decision.inputs = inputs
-                decision.question = nil
-                missing = []
-            }
-            if explain || json { console.out(JSONText.encode(decision.json)) }
-            if let first = missing.first {
-                if explain { return 0 }
-                let question = decision.question ?? "What should '\(first)' be?"
-                console.err(
-                    "skillbook: \(console.style("error:", "1;31")) \(decision.layer.rawValue) '\(decision.target ?? "")' needs "
-                        + "\(missing.map { "'\($0)'" }.joined(separator: ", ")): \(question)\n"
-                        + "Give it with \(missing.map { "-i \($0)=VALUE" }.joined(separator: " ")); nothing ran.")
-                return 2
-            }
-            guard let chosen = host.route(decision, inputs: inputs, workspace: workspace, clock: clock) else { return 2 }
-            if case .plan(let checked, _) = chosen, !checked.passes {
-                return refuse("the \(decision.target ?? "") call does not check", checked.diagnostics.map(\.message))
-            }
-            if !json { console.writeErr(RouteText.understood(decision, inputs: inputs)) }
-            route = chosen
-        case .plan, .none:
-            guard host.configuration.model != nil, decision.question == nil || decision.layer == .plan else {
-                if explain || json { console.out(JSONText.encode(decision.json)) }
-                if explain { return 0 }
-                console.err("skillbook: " + (decision.question.map { "\($0) Say it more precisely, or run one with 'skillbook run'." } ?? noRoute(decision)))
-                return 2
-            }
-            if decision.layer == .none, !decision.coversSomePart {
-                if explain || json { console.out(JSONText.encode(decision.json)) }
-                if explain { return 0 }
-                console.err("skillbook: " + outOfScope(decision))
-                return 2
-            }
-            if !inputTexts.isEmpty {
-                throw UsageError(message: "-i is for a request that routes to a playbook or skill; this one is planned by the model", command: Self.command)
-            }
-            if !json { console.err("Planning with the model (\(host.configuration.model?.model ?? "default model"))…") }
-            guard let report = await host.planWithModel(request, workspace: workspace, clock: clock) else { return 2 }
-            switch report.outcome {
-            case .plan(let checked):
-                decision.layer = .plan
-                decision.target = nil
-                decision.inputs = [:]
-                decision.plan = checked.plan.json
-                decision.question = nil
-                route = .plan(checked, fromModel: true)
-                if explain || json { console.out(JSONText.encode(decision.json)) }
-                if !json {
-                    let actions = Set(route.actions(in: workspace).map(\.id))
-                    console.writeErr(RouteText.plan(checked.plan, actions: actions))
-                }
-            case .question(let question):
-                decision.layer = .plan
-                decision.plan = nil
-                decision.question = question
-                if explain || json { console.out(JSONText.encode(decision.json)) }
-                if explain { return 0 }
-                console.err("skillbook: the model asks: \(question)")
-                return 2
-            case .refused(let reason, let diagnostics):
-                if explain || json { console.out(JSONText.encode(decision.json)) }
-                return refuse(reason, diagnostics)
-            case .failed(let message):
-                if explain || json { console.out(JSONText.encode(decision.json)) }
-                console.err("skillbook: \(console.style("error:", "1;31")) \(message); nothing ran")
-                return 1
-            }
+        let runner = AskRunner(host: host, invocation: invocation, workspace: workspace, request: request, json: json)
+        let terminal = AskTerminal(flow: self, workspace: workspace)
+        let options = AgentFlow.Options(inputTexts: inputTexts.map { .init(key: $0.key, text: $0.text) }, decideOnly: explain)
+        let result = try await host.agentFlow(workspace, runner: runner).respond(
+            to: request, clock: clock, options: options, asking: terminal)
+        let decision = result.decision
+        switch result.outcome {
+        case .unknownInput(let key, let suggestion):
+            let about = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+            throw UsageError(message: "\(decision.layer.rawValue) '\(decision.target ?? "")' has no input '\(key)'\(about)", command: Self.command)
+        case .inputsForPlan:
+            throw UsageError(message: "-i is for a request that routes to a playbook or skill; this one is planned by the model", command: Self.command)
+        default:
+            break
         }
-        if let save { try write(route, to: save, workspace: workspace) }
-        if explain { return 0 }
-        return try await perform(route, workspace: workspace)
-    }
-
-    /// The captured inputs with `-i` values over them, coerced to the target's schemas.
-    func given(_ decision: RouteDecision, workspace: AgentWorkspace) throws -> ValueObject {
-        var inputs = decision.inputs
-        guard let target = workspace.matcher.targets.first(where: { $0.name == decision.target }) else { return inputs }
-        let coercion = Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone))
-        for (key, text) in inputTexts {
-            guard let schema = target.schema(of: key) else {
-                let names = target.inputs.map(\.name)
-                let suggestion = Suggestion.closest(to: key, in: names).map { "; did you mean '\($0)'?" } ?? ""
-                throw UsageError(message: "\(decision.layer.rawValue) '\(target.name)' has no input '\(key)'\(suggestion)", command: Self.command)
-            }
-            inputs[key] = coercion.coerce(coercion.coerceCommandLine(text, to: schema), to: schema)
-        }
-        return inputs
-    }
-
-    func noRoute(_ decision: RouteDecision) -> String {
-        if decision.layer == .plan {
+        if (explain || json) && !terminal.printedDecision { console.out(JSONText.encode(decision.json)) }
+        switch result.outcome {
+        case .unknownInput, .inputsForPlan, .decided:
+            return 0
+        case .emptyRequest:
+            console.err("skillbook: the request is empty: say what you want, e.g. skillbook ask \"list my notes\"")
+            return 2
+        case .ambiguous(let question):
+            console.err("skillbook: \(question) Say it more precisely, or run one with 'skillbook run'.")
+            return 2
+        case .nothingMatched:
+            console.err("skillbook: " + decision.nothingMatchedMessage)
+            return 2
+        case .needsModel:
             let steps = decision.candidates.map { "\($0.layer.rawValue) \($0.target)" }.joined(separator: ", then ")
-            return "this request needs several steps (\(steps)), and no model is configured to plan them.\n"
-                + decision.nothingMatchedMessage.split(separator: "\n").suffix(1).joined()
+            console.err(
+                "skillbook: this request needs several steps (\(steps)), and no model is configured to plan them.\n"
+                    + decision.nothingMatchedMessage.split(separator: "\n").suffix(1).joined())
+            return 2
+        case .outOfScope:
+            console.err("skillbook: " + decision.outOfScopeMessage)
+            return 2
+        case .missingInputs(let missing, let question):
+            console.err(
+                "skillbook: \(console.style("error:", "1;31")) \(decision.layer.rawValue) '\(decision.target ?? "")' needs "
+                    + "\(missing.map { "'\($0)'" }.joined(separator: ", ")): \(question)\n"
+                    + "Give it with \(missing.map { "-i \($0)=VALUE" }.joined(separator: " ")); nothing ran.")
+            return 2
+        case .noAnswer:
+            console.err("skillbook: no answer; nothing ran")
+            return 2
+        case .refused(let reason, let diagnostics):
+            console.err("skillbook: \(console.style("error:", "1;31")) \(reason); nothing ran")
+            for line in diagnostics { console.err("  - \(line)") }
+            return 2
+        case .modelAsks(let question):
+            console.err("skillbook: the model asks: \(question)")
+            return 2
+        case .modelFailed(let message):
+            console.err("skillbook: \(console.style("error:", "1;31")) \(message); nothing ran")
+            return 1
+        case .needsConfirmation(let actions):
+            console.err(
+                "skillbook: \(console.style("error:", "1;31")) \(actions.map { "'\($0.target)'" }.joined(separator: ", ")) "
+                    + "change\(actions.count == 1 ? "s" : "") something and need\(actions.count == 1 ? "s" : "") confirmation; "
+                    + "no terminal to ask on: pass --yes. Nothing ran.")
+            return 2
+        case .declined:
+            console.err("Declined; nothing ran.")
+            return 1
+        case .ran:
+            return try runner.end.exitCode()
         }
-        return decision.nothingMatchedMessage
-    }
-
-    /// No playbook or skill here can do any part of the request: said without asking the model.
-    func outOfScope(_ decision: RouteDecision) -> String {
-        var lines = ["nothing here can do any part of this request, so the model was not asked to plan it."]
-        if !decision.candidates.isEmpty {
-            lines.append("nearest: " + decision.candidates.prefix(3).map { "\($0.layer.rawValue) \($0.target)" }.joined(separator: ", "))
-        }
-        lines.append("'skillbook skills' and 'skillbook list' show what is here.")
-        return lines.joined(separator: "\n")
-    }
-
-    func refuse(_ reason: String, _ diagnostics: [String]) -> Int32 {
-        console.err("skillbook: \(console.style("error:", "1;31")) \(reason); nothing ran")
-        for line in diagnostics { console.err("  - \(line)") }
-        return 2
     }
 
     /// Writes the route as a playbook named after the file; refuses an existing file.
@@ -162,46 +102,5 @@ struct AskFlow {
             throw UsageError(message: "--save: cannot write \(path): \(error.localizedDescription)", command: Self.command)
         }
         if !json { console.err("Saved as playbook '\(name)' in \(path) (skillbook run \(path)).") }
-    }
-
-    /// Confirms what needs it, then runs on the engine and prints the result.
-    func perform(_ route: AgentRoute, workspace: AgentWorkspace) async throws -> Int32 {
-        let actions = route.actions(in: workspace)
-        var host = host
-        if !actions.isEmpty && !yes {
-            guard console.stdinIsTerminal else {
-                console.err(
-                    "skillbook: \(console.style("error:", "1;31")) \(actions.map { "'\($0.target)'" }.joined(separator: ", ")) "
-                        + "change\(actions.count == 1 ? "s" : "") something and need\(actions.count == 1 ? "s" : "") confirmation; "
-                        + "no terminal to ask on: pass --yes. Nothing ran.")
-                return 2
-            }
-            // Layers 1 and 2 ask once for the route shown; a model plan asks at each action step.
-            if !route.isModelPlan {
-                guard await ask("Run it? [y/N] ") else {
-                    console.err("Declined; nothing ran.")
-                    return 1
-                }
-                var configuration = host.configuration
-                configuration.confirmation = .approveAll
-                host = PlaybookHost(configuration)
-            }
-        }
-        let prepared = try await host.prepareAgentRun(
-            route, request: request, workspace: workspace, inputTexts: [], trigger: "ask", onNotice: invocation.notices())
-        let presenter = RunPresenter(host: host, invocation: invocation, json: json)
-        let result = await presenter.perform(prepared)
-        if !json, result.outputs.isEmpty, result.status == .succeeded || result.status == .succeededWithErrors,
-            let last = result.steps.last(where: { $0.output != nil }), let output = last.output
-        {
-            console.out(JSONText.encode(output, pretty: true))
-        }
-        return presenter.finish(result)
-    }
-
-    func ask(_ question: String) async -> Bool {
-        console.writeErr(question)
-        guard let answer = await console.readLine() else { return false }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 }

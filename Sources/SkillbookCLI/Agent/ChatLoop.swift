@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import SkillbookAgent
 import SkillbookCore
 import SkillbookHost
@@ -12,10 +13,10 @@ struct ChatLoop {
     let session: AgentSession
     let workspace: AgentWorkspace
     let invocation: Invocation
-    let clock: Matcher.Clock
     var console: Console { invocation.console }
     /// How many of the session's messages are printed.
-    var shown = 0
+    let shown = Shown()
+    let lines: LineReader
 
     static func run(
         host: PlaybookHost, workspace: AgentWorkspace, invocation: Invocation, clock: Matcher.Clock, fixedClock: Bool
@@ -25,23 +26,32 @@ struct ChatLoop {
         let runner = HostPlanRunner(
             host: host, workspace: workspace, clock: clock, trigger: "chat", request: { latest.text },
             onEvent: events.print)
-        let planner = host.planner(workspace, clock: clock)
         let zone = clock.timeZone
         let fixed = clock
         let session = AgentSession(
-            matcher: workspace.matcher, clock: { fixedClock ? fixed : Matcher.Clock(now: Date(), timeZone: zone) }, runner: runner,
-            planner: planner, offers: workspace.offers)
-        var loop = ChatLoop(session: session, workspace: workspace, invocation: invocation, clock: clock)
+            flow: host.agentFlow(workspace, runner: runner), clock: { fixedClock ? fixed : Matcher.Clock(now: Date(), timeZone: zone) })
+        let loop = ChatLoop(
+            session: session, workspace: workspace, invocation: invocation, lines: LineReader(console: invocation.console))
+        loop.follow()
         return await loop.loop(latest: latest)
     }
 
-    mutating func loop(latest: LatestRequest) async -> Int32 {
+    func loop(latest: LatestRequest) async -> Int32 {
         console.out("Skillbook chat: say what you want (English or 中文). /help lists the commands; /quit leaves.")
         while true {
-            console.writeOut(prompt)
-            guard let line = await console.readLine() else {
+            let line: String
+            switch await lines.next(prompt: prompt, interruptible: session.phase == .awaitingConfirmation && invocation.handlesSignals) {
+            case .end:
                 console.out("")
                 return 0
+            case .interrupted:
+                // Ctrl-C at `run it? [y/N]>` answers no.
+                console.out("")
+                await session.dismiss()
+                printNew()
+                continue
+            case .text(let text):
+                line = text
             }
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
@@ -50,21 +60,20 @@ struct ChatLoop {
                 continue
             }
             switch session.phase {
-            case .awaitingInput(let missing):
-                if let name = missing.first { session.provide(name, value(text, for: name)) }
+            case .awaitingInput:
+                await cancellingOnCtrlC { await $0.provide(text) }
             case .awaitingConfirmation where ["y", "yes", "是", "好"].contains(text.lowercased()):
-                await runPending()
+                await cancellingOnCtrlC()
             case .awaitingConfirmation where ["n", "no", "否", "不"].contains(text.lowercased()):
-                session.dismiss()
-                console.out("agent: Not run. Say y to run it after all, or ask for something else.")
+                await session.dismiss()
             case .idle where session.pending != nil && ["y", "yes"].contains(text.lowercased()):
-                await runPending()
+                await cancellingOnCtrlC()
             default:
                 latest.text = text
-                await session.send(text)
+                await cancellingOnCtrlC { await $0.send(text) }
             }
             printNew()
-            if case .awaitingConfirmation = session.phase, let plan = session.pending?.plan {
+            if case .awaitingConfirmation = session.phase, let pending = session.pending, pending.layer == .plan, let plan = pending.plan {
                 let actions = Set(plan.plan.steps.filter { workspace.isAction($0.target, isPlaybook: $0.isPlaybook) }.map(\.id))
                 console.writeOut(RouteText.plan(plan.plan, actions: actions))
             }
@@ -79,10 +88,11 @@ struct ChatLoop {
         }
     }
 
-    /// Runs the pending run; Ctrl-C (in the real process) cancels it, which rolls it back.
-    func runPending() async {
+    /// Does `work` (by default: runs the pending run; a request or an answer may run a read-only
+    /// query at once); Ctrl-C (in the real process) cancels it, and a run rolls back.
+    func cancellingOnCtrlC(_ work: @escaping @MainActor @Sendable (AgentSession) async -> Void = { await $0.confirm() }) async {
         let session = session
-        let task = Task { @MainActor in await session.confirm() }
+        let task = Task { @MainActor in await work(session) }
         let console = console
         let watcher =
             invocation.handlesSignals
@@ -96,24 +106,28 @@ struct ChatLoop {
         watcher?.stop()
     }
 
-    /// An answer for a missing input, coerced to its schema.
-    func value(_ text: String, for name: String) -> Value {
-        guard let target = session.pending?.target, let schema = workspace.matcher.targets.first(where: { $0.name == target })?.schema(of: name)
-        else { return .string(text) }
-        let coercion = Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone))
-        return coercion.coerce(coercion.coerceCommandLine(text, to: schema), to: schema)
+    /// Prints the agent's messages as the session adds them (a run's "Running …" before its end).
+    func follow() {
+        withObservationTracking {
+            _ = session.messages
+        } onChange: {
+            Task { @MainActor in
+                printNew()
+                follow()
+            }
+        }
     }
 
-    mutating func printNew() {
+    func printNew() {
         let messages = session.messages
-        for message in messages[min(shown, messages.count)...] where message.role == .agent {
+        for message in messages[min(shown.count, messages.count)...] where message.role == .agent {
             console.out("agent: " + message.text.replacingOccurrences(of: "\n", with: "\n       "))
         }
-        shown = messages.count
+        shown.count = messages.count
     }
 
     /// A `/command`; returns true to leave.
-    mutating func command(_ text: String) -> Bool {
+    func command(_ text: String) -> Bool {
         let name = text.split(separator: " ").first.map(String.init) ?? text
         switch name {
         case "/quit", "/exit", "/q":
@@ -138,7 +152,7 @@ struct ChatLoop {
             let suggestion = Suggestion.closest(to: name, in: Self.commands).map { "; did you mean \($0)?" } ?? ""
             console.out("unknown command \(name)\(suggestion) (/help lists them)")
         }
-        shown = session.messages.count
+        shown.count = session.messages.count
         return false
     }
 
@@ -151,8 +165,53 @@ struct ChatLoop {
           /history    the conversation so far
           /help       this
           /quit       leave (so does end of input, Ctrl-D)
-        Ctrl-C during a run cancels it and rolls it back; the chat goes on.
+        Ctrl-C during a run cancels it and rolls it back; at run it? it answers no. The chat goes on.
         """
+}
+
+/// How many of the session's messages the chat has printed.
+@MainActor final class Shown {
+    var count = 0
+}
+
+/// The chat's input lines. A read the signal interrupted is not lost: the next call takes its line.
+@MainActor final class LineReader {
+    enum Line { case text(String), end, interrupted }
+
+    let console: Console
+    private var outstanding: Task<String?, Never>?
+
+    init(console: Console) {
+        self.console = console
+    }
+
+    /// Writes `prompt` and reads the next line; with `interruptible`, SIGINT or SIGTERM (from the
+    /// moment the prompt shows) ends the wait with `.interrupted`.
+    func next(prompt: String, interruptible: Bool) async -> Line {
+        let console = console
+        guard interruptible else {
+            console.writeOut(prompt)
+            let read = outstanding ?? Task { await console.readLine() }
+            outstanding = nil
+            return await read.value.map(Line.text) ?? .end
+        }
+        let read = outstanding ?? Task { await console.readLine() }
+        outstanding = read
+        let answer = Mutex<CheckedContinuation<Line, Never>?>(nil)
+        let line = await withCheckedContinuation { (continuation: CheckedContinuation<Line, Never>) in
+            answer.withLock { $0 = continuation }
+            let watcher = ShutdownSignal(onShutdown: { _ in answer.withLock { $0.take() }?.resume(returning: .interrupted) }, onRepeat: { _ in })
+            console.writeOut(prompt)
+            Task {
+                let line = await read.value.map(Line.text) ?? .end
+                answer.withLock { $0.take() }?.resume(returning: line)
+                watcher.stop()
+            }
+        }
+        if case .interrupted = line { return line }
+        outstanding = nil
+        return line
+    }
 }
 
 /// The request a chat run was asked with (its journaled description).

@@ -9,8 +9,9 @@ enum ChatCommand: Command {
         discussion: """
             A terminal loop over the agent session: each line is a request, routed as 'skillbook ask'
             routes it (playbook triggers, skill examples, then the model when SKILLBOOK_MODEL_URL is set).
-            The agent asks for missing inputs and shows what it would run; answer y to run it, n to
-            keep it for later. Runs show their steps as they go and are journaled (trigger 'chat');
+            The agent asks for missing inputs (an answer that does not fit the input is asked again)
+            and shows what would change something; answer y to run it, n to keep it for later. A
+            read-only query runs at once. Runs show their steps as they go and are journaled (trigger 'chat');
             Ctrl-C cancels the running one (rolled back) and the chat goes on.
             /skills lists the skill cards, /playbooks the playbooks, /history the conversation,
             /help this, /quit (or end of input) leaves.

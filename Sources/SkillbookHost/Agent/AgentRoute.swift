@@ -7,6 +7,18 @@ public enum AgentRoute: Sendable {
     case playbook(name: String, inputs: ValueObject)
     case plan(PlanChecker.Checked, fromModel: Bool)
 
+    /// The route of what the agent flow runs: a playbook, or its checked plan (a model's, or a
+    /// skill's one-step plan). `nil` for a skill the flow has not checked.
+    public init?(_ run: PendingRun) {
+        if let checked = run.plan {
+            self = .plan(checked, fromModel: run.layer == .plan)
+        } else if run.layer == .playbook, let name = run.target {
+            self = .playbook(name: name, inputs: run.inputs)
+        } else {
+            return nil
+        }
+    }
+
     /// The route as plan steps (a playbook is one `playbook:` step), for showing and `--json`.
     public var plan: Plan {
         switch self {

@@ -1,6 +1,6 @@
 import Foundation
 public import SkillbookAgent
-import SkillbookCore
+public import SkillbookCore
 public import SkillbookRuntime
 import Synchronization
 
@@ -32,12 +32,9 @@ public struct HostPlanRunner: PlanRunning {
 
     /// The route of a pending run.
     public func route(_ run: PendingRun) -> AgentRoute? {
-        if let checked = run.plan { return .plan(checked, fromModel: true) }
-        guard let target = run.target else { return nil }
-        switch run.layer {
-        case .playbook: return .playbook(name: target, inputs: run.inputs)
-        default: return host.skillRoute(target, inputs: run.inputs, workspace: workspace, clock: clock)
-        }
+        if let route = AgentRoute(run) { return route }
+        guard let target = run.target, run.layer == .skill else { return nil }
+        return host.skillRoute(target, inputs: run.inputs, workspace: workspace, clock: clock)
     }
 
     public func run(_ run: PendingRun, progress: @escaping @Sendable (Int, Int) async -> Void) async -> RunOutcome {
@@ -58,6 +55,12 @@ public struct HostPlanRunner: PlanRunning {
                 Task { await progress(min(done, total), total) }
             }
         }
+        return Self.outcome(of: result)
+    }
+
+    /// How a run ended, as the agent shows it: its outputs (else the last step's output), or why
+    /// it failed and whether what it did was undone.
+    public static func outcome(of result: RunResult) -> RunOutcome {
         if result.status == .succeeded || result.status == .succeededWithErrors {
             if !result.outputs.isEmpty { return .succeeded(.object(result.outputs)) }
             return .succeeded(result.steps.last(where: { $0.output != nil })?.output ?? .object([:]))

@@ -73,8 +73,29 @@ import Testing
         let lines = decision.nothingMatchedMessage.split(separator: "\n")
         #expect(lines.first == "nothing matched this request.")
         #expect(lines[1] == "nearest:")
-        #expect(lines.count == 6)
-        #expect(lines[5].contains("SKILLBOOK_MODEL_URL"))
+        // Of the three candidates, those that score above 0.0.
+        #expect(decision.nearest.map(\.target) == decision.candidates.filter { $0.confidence >= 0.0005 }.map(\.target))
+        #expect(!decision.nearest.isEmpty)
+        #expect(lines.count == 3 + decision.nearest.count)
+        #expect(!lines.contains { $0.hasSuffix("(0.0)") })
+        #expect(lines.last?.contains("SKILLBOOK_MODEL_URL") == true)
+    }
+
+    /// Issue 27: a target that scores 0.0 is not "near"; with none left, no "nearest" line at all.
+    @Test func nothingMatchedNamesNoTargetThatScoresZero() {
+        var decision = RouteDecision(
+            layer: .none,
+            candidates: [
+                RouteCandidate(layer: .skill, target: "notes.list", confidence: 0.21),
+                RouteCandidate(layer: .skill, target: "files.read", confidence: 0.0004),
+                RouteCandidate(layer: .playbook, target: "day-note", confidence: 0),
+            ])
+        #expect(decision.nearest.map(\.target) == ["notes.list"])
+        #expect(decision.nothingMatchedMessage.split(separator: "\n").dropFirst().prefix(2) == ["nearest:", "  skill notes.list (0.21)"])
+        #expect(decision.outOfScopeMessage.contains("nearest: skill notes.list\n"))
+        decision.candidates.removeFirst()
+        #expect(!decision.nothingMatchedMessage.contains("nearest"))
+        #expect(!decision.outOfScopeMessage.contains("nearest"))
     }
 
     @Test func aCompoundRequestIsPlanShaped() {

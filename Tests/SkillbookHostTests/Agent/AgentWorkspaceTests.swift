@@ -104,4 +104,25 @@ import Testing
         let runs = try await host.openJournal().runs(playbook: nil, status: nil, limit: 10)
         #expect(runs.map(\.trigger) == ["chat", "chat"])
     }
+
+    /// The session over the host's flow: a playbook route is confirmed, run on the engine and
+    /// journaled; without a model a plan-shaped request is not planned.
+    @MainActor @Test func aSessionOverTheHostsFlowRunsWhatWasConfirmed() async throws {
+        let fixture = fixture()
+        let host = fixture.host()
+        let workspace = try await host.agentWorkspace()
+        let runner = HostPlanRunner(host: host, workspace: workspace, clock: Self.clock, request: { "note for tomorrow" })
+        let session = AgentSession(flow: host.agentFlow(workspace, runner: runner), clock: { Self.clock })
+        await session.send("note for tomorrow")
+        #expect(session.phase == .awaitingConfirmation)
+        #expect(session.pending?.inputs == ["day": "2026-12-02"])
+        await session.confirm()
+        #expect(session.phase == .finished, "\(session.messages.map(\.text))")
+        #expect(try NotesStore(stateDirectory: fixture.state).list().map(\.body) == ["2026-12-02"])
+        let runs = try await host.openJournal().runs(playbook: nil, status: nil, limit: 10)
+        #expect(runs.map(\.trigger) == ["chat"])
+        await session.send("list my notes and then send me a notification")
+        #expect(session.phase == .idle)
+        #expect(session.messages.last?.text == "This request needs several skills in a row, and no model is configured to plan it.")
+    }
 }

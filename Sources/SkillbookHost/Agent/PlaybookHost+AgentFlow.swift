@@ -1,0 +1,17 @@
+public import SkillbookAgent
+import SkillbookSkills
+
+extension PlaybookHost {
+    /// The agent flow over `workspace`: its matcher, checker and offers, the configured model (if
+    /// any) as planner, and `runner` to run what the flow decides.
+    public func agentFlow(_ workspace: AgentWorkspace, runner: any PlanRunning) -> AgentFlow {
+        var planner: (@Sendable (Matcher.Clock) -> Planner)?
+        if let settings = configuration.model {
+            planner = { @Sendable (clock: Matcher.Clock) -> Planner in
+                workspace.planner(settings, http: SystemHTTPClient(), clock: clock)
+            }
+        }
+        let checker: @Sendable (Matcher.Clock) -> PlanChecker = { clock in workspace.checker(clock: clock) }
+        return AgentFlow(matcher: workspace.matcher, checker: checker, planner: planner, offers: workspace.offers, runner: runner)
+    }
+}
