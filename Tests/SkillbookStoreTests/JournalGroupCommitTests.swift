@@ -56,6 +56,28 @@ import Testing
         }
     }
 
+    /// A group commit of the background task that fails keeps the records queued, and the next
+    /// record the run writes commits at once and throws that failure, so the run learns of it.
+    @Test func aFailedBackgroundCommitReachesTheNextWrite() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try SQLiteJournal(stateDirectory: dir, heartbeatInterval: 3600, flushInterval: 0.02)
+            try journal.runStarted(.sample("r1"))
+            let outside = try StateDatabase.openSeparately(stateDirectory: dir)
+            try outside.execute("CREATE TRIGGER refuse BEFORE INSERT ON steps BEGIN SELECT RAISE(ABORT, 'the disk says no'); END")
+            try await journal.stepFinished(runID: "r1", step: "a", status: .succeeded, output: nil, error: nil)
+            // The background task tries (and fails) every 20 ms.
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try stepsOnDisk(dir, "r1").isEmpty)
+            await #expect(throws: StoreError.self) {
+                try await journal.stepFinished(runID: "r1", step: "b", status: .succeeded, output: nil, error: nil)
+            }
+            try outside.execute("DROP TRIGGER refuse")
+            try await journal.stepFinished(runID: "r1", step: "c", status: .succeeded, output: nil, error: nil)
+            try journal.flush()
+            #expect(try stepsOnDisk(dir, "r1") == ["a", "b", "c"], "nothing queued was lost")
+        }
+    }
+
     @Test func readOnlyCallsAreCommittedTogetherAsOneRowEach() async throws {
         try await withTemporaryDirectory { dir in
             let journal = try quietJournal(dir)
