@@ -19,7 +19,7 @@ struct AskFlow {
     var console: Console { invocation.console }
     static let command = "ask"
 
-    func run() async throws -> Int32 {
+    func run() async throws -> ExitCode {
         let workspace = try await host.agentWorkspace(onNotice: invocation.notices())
         var decision = workspace.decide(request, clock: clock)
         let route: AgentRoute
@@ -34,7 +34,7 @@ struct AskFlow {
                 if !json { console.writeErr(RouteText.understood(decision, inputs: inputs)) }
                 guard let asked = await InputPrompt(console: console).ask(missing, of: decision, in: workspace, clock: clock) else {
                     console.err("skillbook: no answer; nothing ran")
-                    return 2
+                    return .usage
                 }
                 for (key, value) in asked { inputs[key] = value }
                 decision.inputs = inputs
@@ -43,38 +43,36 @@ struct AskFlow {
             }
             if explain || json { console.out(JSONText.encode(decision.json)) }
             if let first = missing.first {
-                if explain { return 0 }
+                if explain { return .success }
                 let question = decision.question ?? "What should '\(first)' be?"
-                console.err(
-                    "skillbook: \(console.style("error:", "1;31")) \(decision.layer.rawValue) '\(decision.target ?? "")' needs "
-                        + "\(missing.map { "'\($0)'" }.joined(separator: ", ")): \(question)\n"
-                        + "Give it with \(missing.map { "-i \($0)=VALUE" }.joined(separator: " ")); nothing ran.")
-                return 2
+                throw CommandFailure(
+                    "\(decision.layer.rawValue) '\(decision.target ?? "")' needs \(missing.map { "'\($0)'" }.joined(separator: ", ")): \(question)",
+                    exitCode: .usage, hint: "Give it with \(missing.map { "-i \($0)=VALUE" }.joined(separator: " ")); nothing ran.")
             }
-            guard let chosen = host.route(decision, inputs: inputs, workspace: workspace, clock: clock) else { return 2 }
+            guard let chosen = host.route(decision, inputs: inputs, workspace: workspace, clock: clock) else { return .usage }
             if case .plan(let checked, _) = chosen, !checked.passes {
-                return refuse("the \(decision.target ?? "") call does not check", checked.diagnostics.map(\.message))
+                throw refusal("the \(decision.target ?? "") call does not check", checked.diagnostics.map(\.message))
             }
             if !json { console.writeErr(RouteText.understood(decision, inputs: inputs)) }
             route = chosen
         case .plan, .none:
             guard host.configuration.model != nil, decision.question == nil || decision.layer == .plan else {
                 if explain || json { console.out(JSONText.encode(decision.json)) }
-                if explain { return 0 }
+                if explain { return .success }
                 console.err("skillbook: " + (decision.question.map { "\($0) Say it more precisely, or run one with 'skillbook run'." } ?? noRoute(decision)))
-                return 2
+                return .usage
             }
             if decision.layer == .none, !decision.coversSomePart {
                 if explain || json { console.out(JSONText.encode(decision.json)) }
-                if explain { return 0 }
+                if explain { return .success }
                 console.err("skillbook: " + outOfScope(decision))
-                return 2
+                return .usage
             }
             if !inputTexts.isEmpty {
                 throw UsageError(message: "-i is for a request that routes to a playbook or skill; this one is planned by the model", command: Self.command)
             }
             if !json { console.err("Planning with the model (\(host.configuration.model?.model ?? "default model"))…") }
-            guard let report = await host.planWithModel(request, workspace: workspace, clock: clock) else { return 2 }
+            guard let report = await host.planWithModel(request, workspace: workspace, clock: clock) else { return .usage }
             switch report.outcome {
             case .plan(let checked):
                 decision.layer = .plan
@@ -93,20 +91,19 @@ struct AskFlow {
                 decision.plan = nil
                 decision.question = question
                 if explain || json { console.out(JSONText.encode(decision.json)) }
-                if explain { return 0 }
+                if explain { return .success }
                 console.err("skillbook: the model asks: \(question)")
-                return 2
+                return .usage
             case .refused(let reason, let diagnostics):
                 if explain || json { console.out(JSONText.encode(decision.json)) }
-                return refuse(reason, diagnostics)
+                throw refusal(reason, diagnostics)
             case .failed(let message):
                 if explain || json { console.out(JSONText.encode(decision.json)) }
-                console.err("skillbook: \(console.style("error:", "1;31")) \(message); nothing ran")
-                return 1
+                throw CommandFailure("\(message); nothing ran", exitCode: .failure)
             }
         }
         if let save { try write(route, to: save, workspace: workspace) }
-        if explain { return 0 }
+        if explain { return .success }
         return try await perform(route, workspace: workspace)
     }
 
@@ -145,10 +142,10 @@ struct AskFlow {
         return lines.joined(separator: "\n")
     }
 
-    func refuse(_ reason: String, _ diagnostics: [String]) -> Int32 {
-        console.err("skillbook: \(console.style("error:", "1;31")) \(reason); nothing ran")
-        for line in diagnostics { console.err("  - \(line)") }
-        return 2
+    func refusal(_ reason: String, _ diagnostics: [String]) -> CommandFailure {
+        CommandFailure(
+            "\(reason); nothing ran", exitCode: .usage,
+            hint: diagnostics.isEmpty ? nil : diagnostics.map { "  - \($0)" }.joined(separator: "\n"))
     }
 
     /// Writes the route as a playbook named after the file; refuses an existing file.
@@ -165,22 +162,21 @@ struct AskFlow {
     }
 
     /// Confirms what needs it, then runs on the engine and prints the result.
-    func perform(_ route: AgentRoute, workspace: AgentWorkspace) async throws -> Int32 {
+    func perform(_ route: AgentRoute, workspace: AgentWorkspace) async throws -> ExitCode {
         let actions = route.actions(in: workspace)
         var host = host
         if !actions.isEmpty && !yes {
             guard console.stdinIsTerminal else {
-                console.err(
-                    "skillbook: \(console.style("error:", "1;31")) \(actions.map { "'\($0.target)'" }.joined(separator: ", ")) "
+                throw CommandFailure(
+                    "\(actions.map { "'\($0.target)'" }.joined(separator: ", ")) "
                         + "change\(actions.count == 1 ? "s" : "") something and need\(actions.count == 1 ? "s" : "") confirmation; "
-                        + "no terminal to ask on: pass --yes. Nothing ran.")
-                return 2
+                        + "no terminal to ask on: pass --yes. Nothing ran.", exitCode: .usage)
             }
             // Layers 1 and 2 ask once for the route shown; a model plan asks at each action step.
             if !route.isModelPlan {
                 guard await ask("Run it? [y/N] ") else {
                     console.err("Declined; nothing ran.")
-                    return 1
+                    return .failure
                 }
                 var configuration = host.configuration
                 configuration.confirmation = .approveAll

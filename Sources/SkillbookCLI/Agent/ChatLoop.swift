@@ -19,7 +19,7 @@ struct ChatLoop {
 
     static func run(
         host: PlaybookHost, workspace: AgentWorkspace, invocation: Invocation, clock: Matcher.Clock, fixedClock: Bool
-    ) async -> Int32 {
+    ) async -> ExitCode {
         let latest = LatestRequest()
         let events = EventPrinter(console: invocation.console, json: false)
         let runner = HostPlanRunner(
@@ -35,18 +35,18 @@ struct ChatLoop {
         return await loop.loop(latest: latest)
     }
 
-    mutating func loop(latest: LatestRequest) async -> Int32 {
+    mutating func loop(latest: LatestRequest) async -> ExitCode {
         console.out("Skillbook chat: say what you want (English or 中文). /help lists the commands; /quit leaves.")
         while true {
             console.writeOut(prompt)
             guard let line = await console.readLine() else {
                 console.out("")
-                return 0
+                return .success
             }
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
             if text.hasPrefix("/") {
-                if command(text) { return 0 }
+                if command(text) { return .success }
                 continue
             }
             switch session.phase {
