@@ -6,14 +6,16 @@ import SkillbookStore
 /// One command of the CLI: its declaration and what it does.
 protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
-    /// Returns the process exit code; throws `UsageError`/`DiagnosticError` for exit code 2.
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32
+    /// Returns the process exit code of work that ended as it may (a run that failed, a playbook
+    /// that does not validate, after saying so); throws `CommandFailure`, `UsageError`,
+    /// `DiagnosticError` or a host error for anything else, which `SkillbookCLI.report` prints.
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode
 }
 
 /// A command as a value: its spec and its body.
 struct CommandEntry: Sendable {
     var spec: CommandSpec
-    var execute: @Sendable (ParsedArguments, Invocation) async throws -> Int32
+    var execute: @Sendable (ParsedArguments, Invocation) async throws -> ExitCode
 
     init<C: Command>(_ command: C.Type) {
         spec = C.spec
@@ -61,13 +63,20 @@ public enum SkillbookCLI {
         currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
         handlesSignals: Bool = false
     ) async -> Int32 {
+        await execute(arguments, console: console, environment: environment, currentDirectory: currentDirectory, handlesSignals: handlesSignals)
+            .rawValue
+    }
+
+    static func execute(
+        _ arguments: [String], console: Console, environment: [String: String], currentDirectory: URL, handlesSignals: Bool
+    ) async -> ExitCode {
         var console = console
         if arguments.contains("--no-color") || environment["NO_COLOR"] != nil { console.colors = false }
         let invocation = Invocation(
             console: console, environment: environment, currentDirectory: currentDirectory, handlesSignals: handlesSignals)
         guard let name = arguments.first else {
             console.writeErr(generalHelp)
-            return 2
+            return .usage
         }
         switch name {
         case "-h", "--help", "help":
@@ -76,10 +85,10 @@ public enum SkillbookCLI {
             } else {
                 console.writeOut(generalHelp)
             }
-            return 0
+            return .success
         case "--version", "version":
             console.out("skillbook \(version)")
-            return 0
+            return .success
         default:
             break
         }
@@ -88,12 +97,12 @@ public enum SkillbookCLI {
             let suggestion = Suggestion.closest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
             return report(UsageError(message: "unknown command '\(name)'\(suggestion)"), console: console)
         }
-        let code: Int32
+        let code: ExitCode
         do {
             let parsed: ParsedArguments = try ArgumentParser.parse(Array(arguments.dropFirst(words)), for: command.spec)
             if parsed[.help] {
                 console.writeOut(command.spec.helpText)
-                return 0
+                return .success
             }
             code = try await command.execute(parsed, invocation)
         } catch {
@@ -102,44 +111,6 @@ public enum SkillbookCLI {
         // The MCP servers the command's skills started end with it.
         await invocation.mcpServers.shutdown()
         return code
-    }
-
-    /// The one place that turns an error into a message and an exit code.
-    static func report(_ error: any Error, console: Console, command: String? = nil) -> Int32 {
-        let label = console.style("error:", "1;31")
-        switch error {
-        case let usage as UsageError:
-            console.err("skillbook: \(label) \(usage.message)")
-            let helpFor = usage.command ?? command
-            console.err("Run 'skillbook \(helpFor.map { "\($0) " } ?? "")--help' for usage.")
-            return 2
-        case let host as HostError:
-            switch HostErrorText.form(host) {
-            case .usage(let message): return report(UsageError(message: message, command: command), console: console)
-            case .refusal(let message):
-                console.err("skillbook: \(label) \(message)")
-                return 2
-            case .diagnostics(let diagnostics, let sources):
-                DiagnosticPrinter(console: console, sources: sources).print(diagnostics)
-                return 2
-            case .failure(let message):
-                console.err("skillbook: \(label) \(message)")
-                return 1
-            }
-        case let diagnostics as DiagnosticError:
-            DiagnosticPrinter(console: console).print(diagnostics.diagnostics)
-            return 2
-        case let store as StoreError where HostErrorText.isStateProblem(store):
-            console.err("skillbook: \(label) \(FailureRemedy.explain(store))")
-            return 2
-        case let journal as JournalError:
-            // Refusals (unknown run, run still running): nothing ran.
-            console.err("skillbook: \(label) \(journal.message)")
-            return 2
-        default:
-            console.err("skillbook: \(label) \(error)")
-            return 1
-        }
     }
 
     static var generalHelp: String {
@@ -160,8 +131,7 @@ public enum SkillbookCLI {
 
             Options for every command:
             \(CommandSpec.render(options: CommandSpec.globalOptions + [OptionSpec(names: ["--version"], help: "Print the version.")]))
-            Exit codes: 0 success, 1 run failed (rolled back), 2 usage or validation error,
-            3 rollback incomplete, 130 interrupted.
+            Exit codes: \(ExitCode.list).
             Run 'skillbook COMMAND --help' for a command's options.
 
             """

@@ -5,10 +5,29 @@ import SkillbookRuntime
 
 extension PlaybookHost {
     /// The registry and the playbooks of the workspace, with the matcher over both. Playbook files
-    /// with errors are left out; manifest warnings go to `onNotice`.
+    /// with errors (or that cannot be read) are left out, each said to `onNotice` as a warning at its
+    /// first error; manifest warnings go to `onNotice` too.
     public func agentWorkspace(onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> AgentWorkspace {
         let registry = try await registry(onNotice)
-        let playbooks = playbookFiles().compactMap { url in (try? loadPlaybook(at: url, registry: registry))?.playbook }
+        var playbooks: [Playbook] = []
+        for url in playbookFiles() {
+            do throws(HostError) {
+                let file = try loadPlaybook(at: url, registry: registry)
+                if let playbook = file.result.playbook {
+                    playbooks.append(playbook)
+                    continue
+                }
+                let first = file.result.diagnostics.first { $0.severity == .error }
+                let warning = Diagnostic.warning(
+                    "playbook left out (requests cannot route to it): \(first?.message ?? "it has errors"); 'skillbook validate' shows them all",
+                    at: first?.location, path: first?.location == nil ? file.displayName : nil)
+                onNotice(.diagnostics([warning], sources: file.sources))
+            } catch {
+                let warning = Diagnostic.warning(
+                    "playbook left out (requests cannot route to it): it cannot be read", path: displayPath(url))
+                onNotice(.diagnostics([warning], sources: [:]))
+            }
+        }
         return AgentWorkspace(registry: registry, playbooks: playbooks, library: library)
     }
 

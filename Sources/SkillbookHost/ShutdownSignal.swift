@@ -2,8 +2,9 @@ public import Foundation
 import Synchronization
 
 /// Turns SIGINT and SIGTERM into a graceful stop while it is alive: the first signal calls
-/// `onShutdown` (cancel the run, the server, the worker: a run then rolls back what it completed),
-/// a second one calls `onRepeat` (by default: exit at once with 130).
+/// `onShutdown` (cancel the run in the foreground: it then rolls back what it completed; or, in a
+/// `ServiceGroup`, ask its services to shut down), a second one calls `onRepeat` (by default: exit
+/// at once with 130).
 ///
 /// While one is alive the process does not die of these signals; once it is stopped (or released)
 /// they are ignored. A signal that arrives after `init` returns is never lost: the handler is

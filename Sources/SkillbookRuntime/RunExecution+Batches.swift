@@ -8,6 +8,16 @@ struct BatchOutput: Sendable {
 }
 
 extension RunExecution {
+    /// The list a step's calls are batched over, if any. The checker refuses a step whose
+    /// batching does not fit its skill; a playbook run unchecked against this skill fails the step
+    /// here (a validation failure), rather than running unbatched as if nothing were wrong.
+    static func batchDriver(of step: PlaybookStep, _ descriptor: SkillDescriptor) throws -> BatchDriver? {
+        switch step.batchDriver(for: descriptor) {
+        case .success(let driver): return driver
+        case .failure(let diagnostic): throw StepFailure(message: diagnostic.message, kind: .validation, retryable: false)
+        }
+    }
+
     /// The calls of one set of parameters: one, or one per chunk of the driving list.
     func batchesOf(_ parameters: ValueObject, driver: BatchDriver?) -> [ValueObject] {
         guard let driver, case .array(let items)? = parameters[driver.parameter] else { return [parameters] }
@@ -25,7 +35,7 @@ extension RunExecution {
     ) async throws -> [Value] {
         let concurrency = step.batch?.concurrency ?? 1
         let pause = step.batch?.pause ?? 0
-        let batched = (try? step.batchDriver(for: skill.descriptor).get()) != nil
+        let batched = try Self.batchDriver(of: step, skill.descriptor) != nil
         let stepKey = path(of: step)
         func key(_ number: Int) -> CallKey {
             CallKey(step: stepKey, iteration: iteration, batch: batched ? number : nil)

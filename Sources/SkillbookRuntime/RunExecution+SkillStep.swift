@@ -66,7 +66,7 @@ extension RunExecution {
     /// Resolves and validates the parameters of every call of the step (none in a dry-run that
     /// reads unknown outputs).
     func planCalls(_ step: PlaybookStep, _ descriptor: SkillDescriptor, context: EvaluationContext) throws -> CallPlan {
-        var plan = CallPlan(driver: try? step.batchDriver(for: descriptor).get())
+        var plan = CallPlan(driver: try Self.batchDriver(of: step, descriptor))
         if dryRun {
             plan.unknown = unknownReferences(of: step)
         }

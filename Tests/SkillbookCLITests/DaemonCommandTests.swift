@@ -29,7 +29,7 @@ import Testing
         // waiting for it to end. (No bound in seconds: a start takes up to 7 s on a loaded machine.)
         #expect(daemon.process.isRunning)
         #expect(second.process.terminationStatus == 2)
-        #expect(second.stderr.text.contains("error: another skillbook daemon (pid \(daemon.pid)) is running on this state"))
+        #expect(second.stderr.text.contains("skillbook: error: another skillbook daemon (pid \(daemon.pid)) is running on this state"))
 
         // The first fire is at once, then one every 2 s: about five in 10 s.
         try await Task.sleep(for: .seconds(max(0, 8.5 - Date().timeIntervalSince(started))))

@@ -20,8 +20,8 @@ import Testing
         #expect(run.out.isEmpty)
         #expect(
             run.err == """
-                error: --timezone: unknown time zone 'Mars/Olympus'
-                error: cron '* 25 * * *': field 2 (hour): 25 is out of range 0-23
+                skillbook: error: --timezone: unknown time zone 'Mars/Olympus'
+                skillbook: error: cron '* 25 * * *': field 2 (hour): 25 is out of range 0-23
 
                 """)
     }

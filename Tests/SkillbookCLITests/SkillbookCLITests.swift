@@ -35,8 +35,10 @@ private func optionLine(_ option: OptionSpec, in lines: [String]) -> String? {
             #expect(optionLine(option, in: options) != nil, "\(option.names)")
         }
         #expect(options.contains { $0.hasPrefix("  --version ") && $0.hasSuffix("Print the version.") })
-        #expect(lines.contains("Exit codes: 0 success, 1 run failed (rolled back), 2 usage or validation error,"))
-        #expect(lines.contains("3 rollback incomplete, 130 interrupted."))
+        #expect(
+            lines.contains(
+                "Exit codes: 0 success, 1 run failed, 2 usage or validation error, 3 rollback incomplete, 4 waiting for an approval, "
+                    + "130 interrupted."))
         #expect(await bare(["-h"]).out == run.out)
         #expect(await bare(["help"]).out == run.out)
     }

@@ -66,11 +66,11 @@ import Testing
         let message = "state database /x/skillbook.sqlite is read-only (no permission to write it); check the permissions"
         let code = SkillbookCLI.report(
             HostError.store(StoreError(.readOnly, message: message, path: "/x/skillbook.sqlite")), console: captured.console)
-        #expect(code == 2)
+        #expect(code == .usage)
         #expect(captured.err == "skillbook: error: \(message)\n")
         let busy = SkillbookCLI.report(
             HostError.store(StoreError(.busy, message: "locked", path: "/x/skillbook.sqlite")), console: CapturedOutput().console)
-        #expect(busy == 1, "a failure while working is not a usage error")
-        #expect(SkillbookCLI.report(StoreError(.notADatabase, message: "m", path: "p"), console: CapturedOutput().console) == 2)
+        #expect(busy == .failure, "a failure while working is not a usage error")
+        #expect(SkillbookCLI.report(StoreError(.notADatabase, message: "m", path: "p"), console: CapturedOutput().console) == .usage)
     }
 }

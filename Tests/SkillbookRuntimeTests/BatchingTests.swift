@@ -52,6 +52,38 @@ let bulkPlaybook = """
         #expect(progress == Array(0...25), "0 of 25 as the step starts, then one per batch")
     }
 
+    /// The checker refuses batching that does not fit the skill; a playbook checked against
+    /// another version of the skill fails that step, rather than calling it unbatched.
+    @Test func batchingThatNoLongerFitsTheSkillFailsTheStepInsteadOfRunningUnbatched() async throws {
+        let fixture = try EngineFixture()
+        let playbook = try fixture.load(
+            """
+            name: bulk
+            inputs:
+              notes: { type: array }
+            steps:
+              - id: save
+                skill: notes.create_many
+                with: { notes: "${{ inputs.notes }}" }
+                batch: { over: notes }
+            """)
+        let calls = Recorder<Int>()
+        // The skill as it is now: its list has no limit, so there is nothing to batch by.
+        fixture.registry = try SkillRegistry([
+            ClosureSkill.action("notes.create_many") { parameters, _ in
+                calls.append(parameters["notes"]?.arrayValue?.count ?? 0)
+                return [:]
+            }
+        ])
+        let inputs = try InputResolver(now: Date(timeIntervalSince1970: 1_796_033_700), timeZone: TimeZone(identifier: "UTC")!)
+            .resolve(playbook, values: ["notes": noteDrafts(300)])
+        let result = await fixture.engine.run(playbook, inputs: inputs, dryRun: false, onEvent: fixture.events.handler)
+        #expect(calls.values.isEmpty, "the skill was called unbatched")
+        #expect(result.status != .succeeded)
+        #expect(result.step("save")?.status == .failed)
+        #expect(result.step("save")?.error?.contains("cannot batch over 'notes'") == true, "\(String(describing: result.step("save")))")
+    }
+
     @Test func aFailureAfterTwentyFiveBatchesUndoesEveryOne() async throws {
         let fixture = try EngineFixture()
         let before = try fixture.snapshot()

@@ -1,7 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
-import SkillbookStore
+@testable import SkillbookStore
 import SkillbookTesting
 import Testing
 
@@ -53,6 +53,27 @@ import Testing
             #expect(try stepsOnDisk(dir, "r1").isEmpty, "a step's end waits for the group commit")
             try journal.flush()
             #expect(try stepsOnDisk(dir, "r1") == ["create"])
+        }
+    }
+
+    /// A group commit of the background task that fails keeps the records queued, and the next
+    /// record the run writes commits at once and throws that failure, so the run learns of it.
+    @Test func aFailedBackgroundCommitReachesTheNextWrite() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try quietJournal(dir)
+            let outside = try StateDatabase.openSeparately(stateDirectory: dir)
+            try outside.execute("CREATE TRIGGER refuse BEFORE INSERT ON steps BEGIN SELECT RAISE(ABORT, 'the disk says no'); END")
+            try await journal.stepFinished(runID: "r1", step: "a", status: .succeeded, output: nil, error: nil)
+            // What the background task does at each tick (here by hand, not at a time).
+            journal.flushInBackground()
+            #expect(try stepsOnDisk(dir, "r1").isEmpty)
+            await #expect(throws: StoreError.self) {
+                try await journal.stepFinished(runID: "r1", step: "b", status: .succeeded, output: nil, error: nil)
+            }
+            try outside.execute("DROP TRIGGER refuse")
+            try await journal.stepFinished(runID: "r1", step: "c", status: .succeeded, output: nil, error: nil)
+            try journal.flush()
+            #expect(try stepsOnDisk(dir, "r1") == ["a", "b", "c"], "nothing queued was lost")
         }
     }
 

@@ -19,7 +19,7 @@ struct AskFlow {
     var console: Console { invocation.console }
     static let command = "ask"
 
-    func run() async throws -> Int32 {
+    func run() async throws -> ExitCode {
         let workspace = try await host.agentWorkspace(onNotice: invocation.notices())
         let runner = AskRunner(host: host, invocation: invocation, workspace: workspace, request: request, json: json)
         let terminal = AskTerminal(flow: self, workspace: workspace)
@@ -39,53 +39,49 @@ struct AskFlow {
         if (explain || json) && !terminal.printedDecision { console.out(JSONText.encode(decision.json)) }
         switch result.outcome {
         case .unknownInput, .inputsForPlan, .decided:
-            return 0
+            return .success
         case .emptyRequest:
             console.err("skillbook: the request is empty: say what you want, e.g. skillbook ask \"list my notes\"")
-            return 2
+            return .usage
         case .ambiguous(let question):
             console.err("skillbook: \(question) Say it more precisely, or run one with 'skillbook run'.")
-            return 2
+            return .usage
         case .nothingMatched:
             console.err("skillbook: " + decision.nothingMatchedMessage)
-            return 2
+            return .usage
         case .needsModel:
             let steps = decision.candidates.map { "\($0.layer.rawValue) \($0.target)" }.joined(separator: ", then ")
             console.err(
                 "skillbook: this request needs several steps (\(steps)), and no model is configured to plan them.\n"
                     + decision.nothingMatchedMessage.split(separator: "\n").suffix(1).joined())
-            return 2
+            return .usage
         case .outOfScope:
             console.err("skillbook: " + decision.outOfScopeMessage)
-            return 2
+            return .usage
         case .missingInputs(let missing, let question):
-            console.err(
-                "skillbook: \(console.style("error:", "1;31")) \(decision.layer.rawValue) '\(decision.target ?? "")' needs "
-                    + "\(missing.map { "'\($0)'" }.joined(separator: ", ")): \(question)\n"
-                    + "Give it with \(missing.map { "-i \($0)=VALUE" }.joined(separator: " ")); nothing ran.")
-            return 2
+            throw CommandFailure(
+                "\(decision.layer.rawValue) '\(decision.target ?? "")' needs \(missing.map { "'\($0)'" }.joined(separator: ", ")): \(question)",
+                exitCode: .usage, hint: "Give it with \(missing.map { "-i \($0)=VALUE" }.joined(separator: " ")); nothing ran.")
         case .noAnswer:
             console.err("skillbook: no answer; nothing ran")
-            return 2
+            return .usage
         case .refused(let reason, let diagnostics):
-            console.err("skillbook: \(console.style("error:", "1;31")) \(reason); nothing ran")
-            for line in diagnostics { console.err("  - \(line)") }
-            return 2
+            throw CommandFailure(
+                "\(reason); nothing ran", exitCode: .usage,
+                hint: diagnostics.isEmpty ? nil : diagnostics.map { "  - \($0)" }.joined(separator: "\n"))
         case .modelAsks(let question):
             console.err("skillbook: the model asks: \(question)")
-            return 2
+            return .usage
         case .modelFailed(let message):
-            console.err("skillbook: \(console.style("error:", "1;31")) \(message); nothing ran")
-            return 1
+            throw CommandFailure("\(message); nothing ran", exitCode: .failure)
         case .needsConfirmation(let actions):
-            console.err(
-                "skillbook: \(console.style("error:", "1;31")) \(actions.map { "'\($0.target)'" }.joined(separator: ", ")) "
+            throw CommandFailure(
+                "\(actions.map { "'\($0.target)'" }.joined(separator: ", ")) "
                     + "change\(actions.count == 1 ? "s" : "") something and need\(actions.count == 1 ? "s" : "") confirmation; "
-                    + "no terminal to ask on: pass --yes. Nothing ran.")
-            return 2
+                    + "no terminal to ask on: pass --yes. Nothing ran.", exitCode: .usage)
         case .declined:
             console.err("Declined; nothing ran.")
-            return 1
+            return .failure
         case .ran:
             return try runner.end.exitCode()
         }

@@ -44,8 +44,8 @@ struct AskRunner: PlanRunning {
 
     /// The exit code of the run, or the error that stopped it before it started.
     final class RunEnd: Sendable {
-        private let value = Mutex<Result<Int32, HostError>?>(nil)
-        func set(_ result: Result<Int32, HostError>) { value.withLock { $0 = result } }
-        func exitCode() throws(HostError) -> Int32 { try value.withLock { $0 }?.get() ?? 1 }
+        private let value = Mutex<Result<ExitCode, HostError>?>(nil)
+        func set(_ result: Result<ExitCode, HostError>) { value.withLock { $0 = result } }
+        func exitCode() throws(HostError) -> ExitCode { try value.withLock { $0 }?.get() ?? .failure }
     }
 }

@@ -20,7 +20,7 @@ struct ChatLoop {
 
     static func run(
         host: PlaybookHost, workspace: AgentWorkspace, invocation: Invocation, clock: Matcher.Clock, fixedClock: Bool
-    ) async -> Int32 {
+    ) async -> ExitCode {
         let latest = LatestRequest()
         let events = EventPrinter(console: invocation.console, json: false)
         let runner = HostPlanRunner(
@@ -36,14 +36,14 @@ struct ChatLoop {
         return await loop.loop(latest: latest)
     }
 
-    func loop(latest: LatestRequest) async -> Int32 {
+    func loop(latest: LatestRequest) async -> ExitCode {
         console.out("Skillbook chat: say what you want (English or 中文). /help lists the commands; /quit leaves.")
         while true {
             let line: String
             switch await lines.next(prompt: prompt, interruptible: session.phase == .awaitingConfirmation && invocation.handlesSignals) {
             case .end:
                 console.out("")
-                return 0
+                return .success
             case .interrupted:
                 // Ctrl-C at `run it? [y/N]>` answers no.
                 console.out("")
@@ -56,7 +56,7 @@ struct ChatLoop {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
             if text.hasPrefix("/") {
-                if command(text) { return 0 }
+                if command(text) { return .success }
                 continue
             }
             switch session.phase {

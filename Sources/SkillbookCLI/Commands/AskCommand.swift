@@ -43,7 +43,7 @@ enum AskCommand: Command {
             "skillbook ask \"summarize https://example.com and save it as a note\" --save summary.yaml",
         ])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let request = arguments.positionals[0]
         let clock = try AskClock.make(now: arguments[.now], timezone: arguments[.timezone], command: spec.name)
         let inputTexts = try Invocation.keyValues(arguments[.input], command: spec.name)

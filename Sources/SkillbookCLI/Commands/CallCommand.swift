@@ -19,7 +19,7 @@ enum CallCommand: Command {
             """,
         examples: ["skillbook call notes.list -i limit=10", "skillbook call notes.create -i title='Buy milk' -i tags=[home]"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let inputTexts = try Invocation.keyValues(arguments[.input], command: spec.name)
         let host = try invocation.host(arguments, confirmation: invocation.confirmation(approveAll: arguments[.yes]))
         let request = CallRequest(

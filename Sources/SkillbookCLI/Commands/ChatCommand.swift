@@ -18,7 +18,7 @@ enum ChatCommand: Command {
             """,
         examples: ["skillbook chat", "printf 'list my notes\\n' | skillbook chat"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let clock = try AskClock.make(now: arguments[.now], timezone: arguments[.timezone], command: spec.name)
         var configuration = try invocation.host(arguments).configuration
         configuration.timeZone = clock.timeZone

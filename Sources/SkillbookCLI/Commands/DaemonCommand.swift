@@ -23,7 +23,7 @@ enum DaemonCommand: Command {
             """,
         examples: ["skillbook daemon", "skillbook daemon --grace 2m --state ~/.local/state/skillbook"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         var grace = 30.0
         if let text = arguments[.grace] {
             guard let seconds = DurationText.seconds(text), seconds >= 0 else {
@@ -38,24 +38,20 @@ enum DaemonCommand: Command {
         do {
             lock = try DaemonLock(stateDirectory: host.configuration.stateDirectory)
         } catch .held(let pid, let file) {
-            console.err("error: another skillbook daemon (pid \(pid)) is running on this state (\(file)); stop it first")
-            return 2
+            throw CommandFailure("another skillbook daemon (pid \(pid)) is running on this state (\(file)); stop it first", exitCode: .usage)
         } catch .unavailable(let file, let reason) {
-            console.err("error: cannot create \(file): \(reason)")
-            return 2
+            throw CommandFailure("cannot create \(file): \(reason)", exitCode: .usage)
         }
-        let service = try ScheduleService(host: host, log: log)
+        let service = try ScheduleService(host: host, grace: grace, log: log)
         log("daemon started pid=\(getpid()) state=\(host.configuration.stateDirectory.path)")
-        let period = grace
-        let serve: @Sendable () async -> Void = { await service.serve(grace: period) }
-        if invocation.handlesSignals {
-            await ShutdownSignal.cancellingOnSignal(
-                announce: { number in log("daemon signal=\(number == SIGTERM ? "SIGTERM" : "SIGINT"): no more fires") },
-                onRepeat: { _ in log("daemon second signal: exiting now"); exit(130) }, serve)
-        } else {
-            await serve()
+        let code = try await invocation.runServices([service], grace: grace) { event in
+            switch event {
+            case .gracefulShutdown(let number): log("daemon signal=\(Invocation.signalName(number)): no more fires")
+            case .cancelled: log("daemon second signal: cancelling running runs")
+            case .graceOver, .serviceEnded: break
+            }
         }
         withExtendedLifetime(lock) {}
-        return 0
+        return code
     }
 }

@@ -8,7 +8,7 @@ enum ListCommand: Command {
         name: "list", summary: "List the playbooks in the playbooks folder.", arguments: "",
         options: [Option.json.withHelp("Print a JSON array.").spec])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
         await host.listUncachedMCPServers()
         let registry = try host.loadRegistry().registry
@@ -34,7 +34,7 @@ enum ListCommand: Command {
         } else {
             invocation.console.writeOut(TextTable(header: ["NAME", "STEPS", "DESCRIPTION"], rows: table).rendered)
         }
-        return 0
+        return .success
     }
 }
 

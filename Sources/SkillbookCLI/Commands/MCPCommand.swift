@@ -22,7 +22,7 @@ enum MCPCommand: Command {
             """,
         examples: ["skillbook mcp", "skillbook mcp --tools playbooks --playbooks ~/notes/Playbooks"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let text = arguments[.tools] ?? "all"
         guard let selection = MCPToolSelection(rawValue: text) else {
             let names = MCPToolSelection.allCases.map(\.rawValue)
@@ -33,9 +33,14 @@ enum MCPCommand: Command {
         await host.listUncachedMCPServers()
         _ = try host.loadRegistry(reporting: invocation.notices(manifestWarnings: true))
         let console = invocation.console
-        await host.serveMCP(tools: selection, approveAll: arguments[.yes], version: SkillbookCLI.version) { line in
-            console.err("skillbook mcp: \(line)")
+        let log: @Sendable (String) -> Void = { line in console.err("skillbook mcp: \(line)") }
+        let server = MCPService(host: host, tools: selection, approveAll: arguments[.yes], version: SkillbookCLI.version, log: log)
+        return try await invocation.runServices([server], grace: 30) { event in
+            switch event {
+            case .gracefulShutdown(let number): log("signal \(number): stopping")
+            case .cancelled(let number): log("signal \(number): stopping now")
+            case .graceOver, .serviceEnded: break
+            }
         }
-        return 0
     }
 }

@@ -17,10 +17,10 @@ enum NewCommand: Command {
             """,
         examples: ["skillbook new evening", "skillbook new tidy-downloads --skill files.list --skill files.move"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
         let file = try await host.newPlaybook(name: arguments.positionals[0], skills: arguments[.skill], onNotice: invocation.notices())
         invocation.console.out("wrote \(file.displayName)")
-        return 0
+        return .success
     }
 }

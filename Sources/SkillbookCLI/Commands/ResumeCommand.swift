@@ -34,7 +34,7 @@ enum ResumeCommand: Command {
             """,
         examples: ["skillbook resume 5c0e", "skillbook resume 5c0e --skip-uncertain -i token=…"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         if arguments[.rerunUncertain] && arguments[.skipUncertain] {
             throw UsageError(message: "--rerun-uncertain and --skip-uncertain exclude each other", command: spec.name)
         }

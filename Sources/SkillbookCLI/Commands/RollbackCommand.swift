@@ -27,13 +27,13 @@ enum RollbackCommand: Command {
             """,
         examples: ["skillbook rollback 5c0e", "skillbook rollback --last --yes"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let target = try target(arguments)
         let host = try invocation.host(arguments)
         let prepared = try await host.prepareRollback(target, approval: approval(arguments, invocation.console), onNotice: invocation.notices())
         let events = EventPrinter(console: invocation.console, json: arguments[.json])
         let result = await host.execute(prepared, onEvent: events.print)
-        return result.status == .rolledBack ? 0 : 3
+        return result.status == .rolledBack ? .success : .rollbackIncomplete
     }
 
     /// RUN, or the newest run with `--last`: one of them.

@@ -25,7 +25,7 @@ enum RunCommand: Command {
             """,
         examples: ["skillbook run hello-notes -i name=Ada", "skillbook run ./my.yaml --inputs inputs.yaml --json"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let inputTexts = try Invocation.keyValues(arguments[.input], command: spec.name)
         let start = HostConfiguration.searchStart(forPlaybook: arguments.positionals[0], currentDirectory: invocation.currentDirectory)
         let host = try invocation.host(arguments, confirmation: invocation.confirmation(approveAll: arguments[.yes]), from: start)
@@ -34,8 +34,13 @@ enum RunCommand: Command {
             dryRun: arguments[.dryRun], trigger: "cli")
         if arguments[.queue] {
             guard !arguments[.dryRun] else { throw UsageError(message: "--queue and --dry-run exclude each other", command: spec.name) }
+            guard host.configuration.persistence != nil else {
+                throw UsageError(
+                    message: "--queue needs a state shared by machines: pass --state postgresql://USER@HOST:PORT/DATABASE (or set SKILLBOOK_STATE)",
+                    command: spec.name)
+            }
             invocation.console.out(try await host.enqueue(request, onNotice: invocation.notices()))
-            return 0
+            return .success
         }
         let prepared = try await printingJSON(arguments[.json], invocation.console) {
             try await host.prepareRun(request, onNotice: invocation.notices())

@@ -26,7 +26,7 @@ enum RunsCommand: Command {
             """,
         examples: ["skillbook runs", "skillbook runs --status interrupted", "skillbook runs --playbook hello-notes --json"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         var limit = 20
         if let text = arguments[.limit] {
             guard let number = Int(text), number > 0 else {
@@ -56,6 +56,6 @@ enum RunsCommand: Command {
         } else {
             invocation.console.writeOut(JournalText.table(runs, now: Date()))
         }
-        return 0
+        return .success
     }
 }

@@ -25,7 +25,7 @@ enum RunsPruneCommand: Command {
             """,
         examples: ["skillbook runs prune --older-than 30d", "skillbook runs prune --keep 100"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
         var cutoff: Date?
         if let text = arguments[.olderThan] {
@@ -48,6 +48,6 @@ enum RunsPruneCommand: Command {
         invocation.console.out(
             "pruned \(deleted) run\(deleted == 1 ? "" : "s")"
                 + (emptied == 0 ? "" : "; emptied \(emptied) trash folder\(emptied == 1 ? "" : "s") older than every run kept"))
-        return 0
+        return .success
     }
 }

@@ -18,7 +18,7 @@ enum RunsShowCommand: Command {
             """,
         examples: ["skillbook runs show 5c0e", "skillbook runs show 5c0e --json"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
         let journal = try host.openJournal()
         let runID = try await journal.resolveRunID(arguments.positionals[0])
@@ -30,6 +30,6 @@ enum RunsShowCommand: Command {
         } else {
             invocation.console.writeOut(JournalText.text(timeline, console: invocation.console))
         }
-        return 0
+        return .success
     }
 }

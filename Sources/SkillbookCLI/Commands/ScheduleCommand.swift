@@ -16,7 +16,7 @@ enum ScheduleCommand: Command {
             """,
         examples: ["skillbook schedule", "skillbook schedule --playbooks ~/Routines"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
         let (entries, broken) = try await host.scheduleOverview(now: host.configuration.clock.now())
         let console = invocation.console
@@ -37,6 +37,6 @@ enum ScheduleCommand: Command {
             }
         }
         for file in broken { console.err(file.message) }
-        return broken.isEmpty ? 0 : 1
+        return broken.isEmpty ? .success : .failure
     }
 }

@@ -25,7 +25,7 @@ enum ScheduleInstallCommand: Command {
             """,
         examples: ["skillbook schedule install --systemd", "skillbook schedule install --crontab --write"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         guard arguments[.crontab] != arguments[.systemd] else {
             throw UsageError(message: "pass one of --crontab or --systemd", command: spec.name)
         }
@@ -38,7 +38,7 @@ enum ScheduleInstallCommand: Command {
         if arguments[.crontab] {
             guard arguments[.write] else {
                 console.writeOut(install.crontab)
-                return 0
+                return .success
             }
             return try CrontabWriter.install(install, console: console)
         }
@@ -47,7 +47,7 @@ enum ScheduleInstallCommand: Command {
             console.writeOut(install.service)
             console.out("# ~/.config/systemd/user/\(ScheduleInstall.unitName).timer")
             console.writeOut(install.timer)
-            return 0
+            return .success
         }
         let home = invocation.environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: invocation.environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
@@ -59,7 +59,7 @@ enum ScheduleInstallCommand: Command {
             console.out("wrote \(file.path)")
         }
         console.out("now run: systemctl --user daemon-reload && systemctl --user enable --now \(ScheduleInstall.unitName).timer")
-        return 0
+        return .success
     }
 
     /// This process's executable, absolute (`/proc/self/exe` on Linux).
@@ -71,7 +71,7 @@ enum ScheduleInstallCommand: Command {
 
 /// Replaces this workspace's line in the user crontab through `crontab -l` and `crontab -` (no shell).
 enum CrontabWriter {
-    static func install(_ install: ScheduleInstall, console: Console) throws -> Int32 {
+    static func install(_ install: ScheduleInstall, console: Console) throws -> ExitCode {
         let (listed, current) = try crontab(["-l"], input: nil)
         var lines = listed == 0 ? current.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : []
         if let tag = lines.firstIndex(of: install.crontabTag) {
@@ -81,12 +81,11 @@ enum CrontabWriter {
         let text = (lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n") + install.crontab
         let (code, output) = try crontab(["-"], input: text)
         guard code == 0 else {
-            console.err("error: crontab - failed (exit \(code)): \(output)")
-            return 1
+            throw CommandFailure("crontab - failed (exit \(code)): \(output)", exitCode: .failure)
         }
         console.out("installed in the user crontab:")
         console.writeOut(install.crontab)
-        return 0
+        return .success
     }
 
     /// Runs `crontab ARGS` from PATH with `input` on stdin; its exit code and stdout+stderr.

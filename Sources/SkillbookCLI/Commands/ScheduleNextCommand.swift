@@ -18,7 +18,7 @@ enum ScheduleNextCommand: Command {
         discussion: "One ISO 8601 time with offset per line, with Debian cron's rules around DST changes.",
         examples: ["skillbook schedule next \"30 2 * * *\" --timezone Europe/Berlin --from 2026-03-28T12:00 --count 3"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         var count = 5
         if let text = arguments[.count] {
             guard let number = Int(text) else { throw UsageError(message: "--count: '\(text)' is not a whole number", command: spec.name) }
@@ -29,10 +29,9 @@ enum ScheduleNextCommand: Command {
         switch result {
         case .success(let lines):
             for line in lines { invocation.console.out(line) }
-            return 0
+            return .success
         case .failure(let failure):
-            for message in failure.messages { invocation.console.err("error: \(message)") }
-            return 2
+            throw CommandFailure(messages: failure.messages, exitCode: .usage)
         }
     }
 }

@@ -16,7 +16,7 @@ enum ScheduleTickCommand: Command {
             """,
         examples: ["skillbook schedule tick --playbooks /home/ada/Routines --state /home/ada/.local/state/skillbook"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let console = invocation.console
         let failures = Counter()
         let host = try invocation.host(arguments)
@@ -26,7 +26,7 @@ enum ScheduleTickCommand: Command {
         }
         let started = try await service.tick()
         console.err("skillbook: tick done started=\(started)")
-        return failures.value == 0 ? 0 : 1
+        return failures.value == 0 ? .success : .failure
     }
 }
 

@@ -12,11 +12,11 @@ enum SchemaCommand: Command {
             """,
         examples: ["skillbook schema > playbook.schema.json"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
         await host.listUncachedMCPServers()
         let registry = try host.loadRegistry().registry
         invocation.console.out(JSONText.encode(PlaybookJSONSchema.make(skillIDs: registry.ids), pretty: true))
-        return 0
+        return .success
     }
 }

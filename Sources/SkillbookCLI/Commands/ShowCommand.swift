@@ -8,13 +8,13 @@ enum ShowCommand: Command {
         name: "show", summary: "Show a playbook: inputs, steps and outputs.", arguments: "NAME|FILE",
         options: [], positionals: 1...1)
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
         await host.listUncachedMCPServers()
         let registry = try host.loadRegistry().registry
         let file = try host.loadPlaybook(at: host.locatePlaybook(arguments.positionals[0]), registry: registry)
         DiagnosticPrinter(console: invocation.console, sources: [file.displayName: file.text]).print(file.result.diagnostics)
-        guard let playbook = file.result.playbook else { return 2 }
+        guard let playbook = file.result.playbook else { return .usage }
         let console = invocation.console
         console.out("\(playbook.name) — \(file.displayName)")
         if !playbook.description.isEmpty { console.out(playbook.description) }
@@ -49,7 +49,7 @@ enum ShowCommand: Command {
                 console.out("  \(output.name) ← \(sourceText(of: output.value))")
             }
         }
-        return 0
+        return .success
     }
 
     /// The value on one line: expressions as written, literals as JSON, in flow style even when

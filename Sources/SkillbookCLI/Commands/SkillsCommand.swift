@@ -19,7 +19,7 @@ enum SkillsCommand: Command {
             """,
         examples: ["skillbook skills", "skillbook skills notes.create --json", "skillbook skills --markdown > docs/skills.md"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
         await host.listUncachedMCPServers()
         let registry = try host.loadRegistry(reporting: invocation.notices(manifestWarnings: true))
@@ -45,7 +45,7 @@ enum SkillsCommand: Command {
         } else {
             console.writeOut(SkillReference.text(descriptors[0]))
         }
-        return 0
+        return .success
     }
 
     /// One row per skill: id, kind, whether it can run here (`yes`/`no`), summary (after why

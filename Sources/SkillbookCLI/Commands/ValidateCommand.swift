@@ -20,10 +20,10 @@ enum ValidateCommand: Command {
             """,
         examples: ["skillbook validate", "skillbook validate Playbooks/morning-briefing.yaml", "skillbook validate --json"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
         let json = arguments[.json]
-        guard let loaded = try await registry(host, json: json, console: invocation.console) else { return 2 }
+        guard let loaded = try await registry(host, json: json, console: invocation.console) else { return .usage }
         var diagnostics = loaded.warnings
         if !json { DiagnosticPrinter(console: invocation.console, sources: loaded.sources).print(loaded.warnings) }
         var files: [URL] = []
@@ -61,13 +61,13 @@ enum ValidateCommand: Command {
         }
         if json {
             invocation.console.writeOut(DiagnosticJSON.lines(diagnostics, files: files.count, failed: failed))
-            return failed > 0 ? 2 : 0
+            return failed > 0 ? .usage : .success
         }
         if failed > 0 {
             invocation.console.err("\(failed) of \(files.count) playbook\(files.count == 1 ? "" : "s") failed validation")
-            return 2
+            return .usage
         }
-        return 0
+        return .success
     }
 
     /// The registry, after listing the MCP servers that have no cached tool list; with `json`,

@@ -34,7 +34,7 @@ enum WorkerCommand: Command {
             """,
         examples: ["skillbook worker --state postgresql://skillbook@db:5432/skillbook", "skillbook worker --concurrency 4 --name web-1"])
 
-    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> Int32 {
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         var options = WorkerOptions(leases: LeaseSettings.from(invocation.environment))
         if let text = arguments[.concurrency] {
             guard let count = Int(text), count >= 1 else {
@@ -50,8 +50,8 @@ enum WorkerCommand: Command {
 
         var host = try invocation.host(arguments)
         guard let state = arguments[.state] ?? invocation.environment["SKILLBOOK_STATE"], host.configuration.persistence != nil else {
-            invocation.console.err("error: skillbook worker needs a state shared by machines: pass --state postgresql://USER@HOST:PORT/DATABASE")
-            return 2
+            throw CommandFailure(
+                "skillbook worker needs a state shared by machines: pass --state postgresql://USER@HOST:PORT/DATABASE", exitCode: .usage)
         }
         var configuration = host.configuration
         configuration.persistence = .postgres(state, clock: configuration.clock, leases: options.leases, worker: options.name)
@@ -59,15 +59,13 @@ enum WorkerCommand: Command {
         let console = invocation.console
         let log: @Sendable (String) -> Void = { console.err("skillbook: \($0)") }
         let worker = try QueueWorker(host: host, options: options, log: log)
-        let serve: @Sendable () async -> Void = { await worker.run() }
-        if invocation.handlesSignals {
-            await ShutdownSignal.cancellingOnSignal(
-                announce: { number in log("worker signal=\(number == SIGTERM ? "SIGTERM" : "SIGINT"): no more claims") },
-                onRepeat: { _ in log("worker second signal: exiting now"); exit(130) }, serve)
-        } else {
-            await serve()
+        return try await invocation.runServices([worker], grace: options.grace) { event in
+            switch event {
+            case .gracefulShutdown(let number): log("worker signal=\(Invocation.signalName(number)): no more claims")
+            case .cancelled: log("worker second signal: cancelling running runs")
+            case .graceOver, .serviceEnded: break
+            }
         }
-        return 0
     }
 
     private static func seconds(_ text: String?, _ name: String) throws -> Double? {

@@ -50,17 +50,17 @@ struct RunPresenter {
     }
 
     /// The exit code of DESIGN.md for a run that ended this way.
-    static func exitCode(_ result: RunResult) -> Int32 {
-        if result.interrupted { return 130 }
+    static func exitCode(_ result: RunResult) -> ExitCode {
+        if result.interrupted { return .interrupted }
         switch result.status {
-        case .succeeded, .succeededWithErrors: return 0
-        case .failed, .rolledBack: return 1
-        case .rollbackIncomplete: return 3
+        case .succeeded, .succeededWithErrors: return .success
+        case .failed, .rolledBack: return .failure
+        case .rollbackIncomplete: return .rollbackIncomplete
         }
     }
 
     /// Prints the outputs as JSON on stdout (unless events are JSON lines) and gives the exit code.
-    func finish(_ result: RunResult) -> Int32 {
+    func finish(_ result: RunResult) -> ExitCode {
         if !json, !result.unknownOutputs.isEmpty {
             invocation.console.out(DryRunText.outputs(result))
         } else if !json, !result.outputs.isEmpty {

@@ -20,7 +20,13 @@ public struct WorkspaceToolRunner: MCPToolRunner {
     }
 
     public func prepare(tool: String, arguments: ValueObject) async -> MCPPreparation {
-        guard let target = target(tool) else { return .unknownTool }
+        let found: Target?
+        do throws(HostError) {
+            found = try target(tool)
+        } catch {
+            return .invalidArguments(Self.skillsDidNotLoad(tool, error))
+        }
+        guard let target = found else { return .unknownTool }
         switch target {
         case .playbook:
             do throws(HostError) {
@@ -45,7 +51,13 @@ public struct WorkspaceToolRunner: MCPToolRunner {
 
     public func run(_ call: MCPPreparedCall, context: MCPCallContext) async -> MCPToolResult {
         let confirmer = ContextConfirmer(context: context)
-        switch target(call.tool) {
+        let found: Target?
+        do throws(HostError) {
+            found = try target(call.tool)
+        } catch {
+            return .failure(Self.skillsDidNotLoad(call.tool, error).joined(separator: "\n"))
+        }
+        switch found {
         case nil:
             return .failure("unknown tool '\(call.tool)'")
         case .playbook:
@@ -100,15 +112,21 @@ public struct WorkspaceToolRunner: MCPToolRunner {
         case skill(any Skill)
     }
 
-    /// A playbook of the playbooks folder (when served), else a skill (when served).
-    private func target(_ tool: String) -> Target? {
+    /// A playbook of the playbooks folder (when served), else a skill (when served); throws when
+    /// the skills (the registry) cannot be loaded, which is not the same as an unknown tool.
+    private func target(_ tool: String) throws(HostError) -> Target? {
         if selection.includesPlaybooks, !tool.contains("/"), !tool.hasSuffix(".yaml"), !tool.hasSuffix(".yml"),
             (try? host.locatePlaybook(tool)) != nil
         {
             return .playbook
         }
-        if selection.includesSkills, let skill = try? host.loadRegistry().registry[tool] { return .skill(skill) }
+        if selection.includesSkills, let skill = try host.loadRegistry().registry[tool] { return .skill(skill) }
         return nil
+    }
+
+    /// A call that cannot be looked up because loading the skills failed.
+    static func skillsDidNotLoad(_ tool: String, _ error: HostError) -> [String] {
+        ["'\(tool)' cannot be looked up: the workspace's skills did not load:"] + HostErrorLines.lines(error)
     }
 }
 

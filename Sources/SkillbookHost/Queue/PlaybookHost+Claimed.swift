@@ -71,7 +71,13 @@ extension PlaybookHost {
                 runID: runID, playbook: claimed.run.playbook, status: .failed, steps: [], error: message,
                 started: claimed.run.started, finished: configuration.clock.now())
             result.failureKind = .validation
-            try? journal.runFinished(result)
+            do {
+                try journal.runFinished(result)
+            } catch {
+                return .needsPerson(
+                    "\(message); recording that failed too (\(error)), so the run stays \(claimed.run.status.rawValue) in the journal "
+                        + "until its lease runs out and another worker takes it")
+            }
             return .needsPerson(message)
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import SkillbookCore
+public import SkillbookCore
 public import SkillbookPostgres
 import SkillbookRuntime
 import Synchronization
@@ -34,9 +34,10 @@ public struct WorkerOptions: Sendable {
 /// lease on a run is lost (it was paused or cut off past the lease, and another worker took the
 /// run), the journal refuses its writes and the worker stops that run at once, without rollback.
 ///
-/// Shutdown: cancelling `run()`'s task (SIGTERM) stops claiming; running runs get `grace`
-/// seconds to finish, then are cancelled (they roll back) and `run()` returns.
-public final class QueueWorker: Sendable {
+/// Shutdown, as a `Service`: graceful shutdown (SIGTERM) stops claiming and waits for the running
+/// runs; cancellation (the group's grace period, `options.grace`, ran out) cancels them (they roll
+/// back) and `run()` returns.
+public final class QueueWorker: Service {
     public let host: PlaybookHost
     public let options: WorkerOptions
     public let journal: PostgresJournal
@@ -69,10 +70,32 @@ public final class QueueWorker: Sendable {
     /// How many runs it is running now.
     public var runningCount: Int { running.withLock { $0.count } }
 
-    /// Claims and runs until cancelled, then drains (see the type's doc).
+    /// Claims and runs until graceful shutdown or cancellation, then drains (see the type's doc).
     public func run() async {
         log("worker started name=\(options.name) concurrency=\(options.concurrency) state=\(journal.location)")
-        while !Task.isCancelled {
+        let listener = listener
+        let stopping = Mutex(false)
+        await withGracefulShutdownHandler {
+            await withTaskCancellationHandler {
+                await claimLoop(until: { stopping.withLock { $0 } })
+            } onCancel: {
+                listener.stop()
+            }
+        } onGracefulShutdown: {
+            stopping.withLock { $0 = true }
+            // Wakes the loop from its wait for a notification.
+            listener.stop()
+            self.slotFreed.withLock { waiter in
+                waiter?.resume()
+                waiter = nil
+            }
+        }
+        listener.stop()
+        await drain()
+    }
+
+    private func claimLoop(until stopped: () -> Bool) async {
+        while !Task.isCancelled && !stopped() {
             if runningCount >= options.concurrency {
                 await waitForSlot()
                 continue
@@ -91,8 +114,6 @@ public final class QueueWorker: Sendable {
             }
             start(claimed)
         }
-        listener.stop()
-        await drain()
     }
 
     private func start(_ claimed: ClaimedRun) {
@@ -152,16 +173,18 @@ public final class QueueWorker: Sendable {
         running.withLock { $0[runID] }?.cancel()
     }
 
+    /// Waits for the running runs; cancellation (the grace period ran out) cancels them.
     private func drain() async {
         let count = runningCount
         log("worker stopping running=\(count) grace=\(Int(options.grace))s")
-        let timer = Task { [self] in
-            try await Task.sleep(for: .seconds(options.grace))
-            log("worker grace over: cancelling \(runningCount) run(s)")
-            for task in running.withLock({ Array($0.values) }) { task.cancel() }
+        await withTaskCancellationHandler {
+            while let task = running.withLock({ $0.values.first }) { await task.value }
+        } onCancel: { [self] in
+            let tasks = running.withLock { Array($0.values) }
+            guard !tasks.isEmpty else { return }
+            log("worker grace over: cancelling \(tasks.count) run(s)")
+            for task in tasks { task.cancel() }
         }
-        while let task = running.withLock({ $0.values.first }) { await task.value }
-        timer.cancel()
         log("worker stopped")
     }
 

@@ -30,7 +30,8 @@ extension PlaybookHost {
             let runs = try await HostError.journaling { try await journal.runs(playbook: name, status: nil, limit: 100) }
             let last = runs.first { $0.trigger == "schedule" }
             for (index, entry) in item.playbook.schedule.enumerated() {
-                let state = (try? await ledger.state(playbook: name, entry: index)) ?? EntryState()
+                // A ledger that cannot be read is an error, not a schedule that never fired.
+                let state = try await HostError.journaling { try await ledger.state(playbook: name, entry: index) }
                 let schedule = FireSchedule(entry, anchor: state.anchor ?? now, machineZone: configuration.timeZone)
                 var next: [Date] = []
                 var cursor = now

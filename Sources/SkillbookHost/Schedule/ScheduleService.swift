@@ -1,24 +1,30 @@
 import Foundation
-import SkillbookCore
+public import SkillbookCore
 public import SkillbookSchedule
 import SkillbookStore
+import Synchronization
 
 /// The scheduler of a workspace: its scheduled playbooks, the state database's fire ledger, a
 /// `Daemon` deciding with `FirePlanner`, and fires started through the host. `tick` is
-/// `skillbook schedule tick`, `serve` is `skillbook daemon`; both claim fires by the same key, so
+/// `skillbook schedule tick`, `run` is `skillbook daemon`; both claim fires by the same key, so
 /// any mix of them starts each fire at most once.
-public final class ScheduleService: Sendable {
+public final class ScheduleService: Service {
     public let host: PlaybookHost
     public let daemon: Daemon
     public let starter: ScheduleFireStarter
     public let log: @Sendable (String) -> Void
+    public let grace: Double
 
     /// Loads the workspace's scheduled playbooks and opens the ledger; broken files are logged.
-    public init(host: PlaybookHost, maximumSleep: Double = 60, log: @escaping @Sendable (String) -> Void) throws(HostError) {
+    /// `grace`: the seconds a service group gives running runs after graceful shutdown (for the log).
+    public init(
+        host: PlaybookHost, maximumSleep: Double = 60, grace: Double = 30, log: @escaping @Sendable (String) -> Void
+    ) throws(HostError) {
         let workspace = try host.scheduledWorkspace()
         let ledger = try host.openFireLedger()
         self.host = host
         self.log = log
+        self.grace = grace
         starter = ScheduleFireStarter(host: host, files: workspace.files, log: log)
         daemon = Daemon(
             playbooks: workspace.scheduled, clock: host.configuration.clock, ledger: ledger, starter: starter,
@@ -37,6 +43,21 @@ public final class ScheduleService: Sendable {
         await daemon.startClaimed(orphans)
     }
 
+    /// `adoptOrphans`, its failure logged once per distinct error (not at every check, 2 s apart).
+    private func checkOrphans() async {
+        do {
+            try await adoptOrphans()
+            orphanCheck.withLock { $0 = nil }
+        } catch {
+            let text = ScheduleFireStarter.oneLine("\(error)")
+            let previous = orphanCheck.withLock { last in
+                defer { last = text }
+                return last
+            }
+            if previous != text { log("orphaned fires not checked error=\(text)") }
+        }
+    }
+
     /// One round of decisions now; waits for the runs it started. Returns how many it started.
     public func tick() async throws -> Int {
         let before = await daemon.startedCount
@@ -47,34 +68,41 @@ public final class ScheduleService: Sendable {
         return started
     }
 
-    /// Fires until the task is cancelled (SIGTERM): then stops firing, gives running runs
-    /// `grace` seconds to finish, cancels the rest (they roll back) and returns. Every wake-up
-    /// (at least once a minute) re-reads changed playbook files.
-    public func serve(grace: Double) async {
+    /// `skillbook daemon` as a service (see `Service`): fires until graceful shutdown (SIGTERM) or
+    /// cancellation; then stops firing and waits for the running runs; cancellation (the group's
+    /// grace period, `grace` seconds, ran out) cancels them (they roll back). Every wake-up (at
+    /// least once a minute) re-reads changed playbook files.
+    public func run() async {
         let daemon = self.daemon
-        do {
-            try await adoptOrphans()
-        } catch {
-            log("orphaned fires not checked error=\(ScheduleFireStarter.oneLine("\(error)"))")
-        }
+        await checkOrphans()
         let firing = Task { try await daemon.run() }
         let watching = Task { await self.watch() }
         await withTaskCancellationHandler {
-            _ = await firing.result
+            await withGracefulShutdownHandler {
+                _ = await firing.result
+            } onGracefulShutdown: {
+                firing.cancel()
+            }
         } onCancel: {
             firing.cancel()
         }
         watching.cancel()
         let running = await daemon.runningCount
         log("daemon stopping running=\(running) grace=\(Int(grace))s")
-        let waited = Task { await daemon.waitForRuns() }
-        let timer = Task {
-            try await Task.sleep(for: .seconds(grace))
-            self.log("daemon grace over: cancelling \(await daemon.runningCount) run(s)")
-            await daemon.cancelRuns()
+        let log = self.log
+        let cancelling = Mutex<Task<Void, Never>?>(nil)
+        await withTaskCancellationHandler {
+            await daemon.waitForRuns()
+        } onCancel: {
+            let task = Task {
+                let count = await daemon.runningCount
+                guard count > 0 else { return }
+                log("daemon grace over: cancelling \(count) run(s)")
+                await daemon.cancelRuns()
+            }
+            cancelling.withLock { $0 = task }
         }
-        await waited.value
-        timer.cancel()
+        await cancelling.withLock { $0 }?.value
         log("daemon stopped")
     }
 
@@ -83,8 +111,9 @@ public final class ScheduleService: Sendable {
     private func watch() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(2))
+            if Task.isCancelled { break }
             // A daemon killed between claiming a fire and starting its run left it orphaned: start it here.
-            try? await adoptOrphans()
+            await checkOrphans()
             let now = host.scheduleStamps()
             guard now != stamps.value else { continue }
             do {
@@ -102,6 +131,8 @@ public final class ScheduleService: Sendable {
     }
 
     private let stamps: Stamps
+    /// The last error of checking for orphaned fires, while it goes on failing.
+    private let orphanCheck = Mutex<String?>(nil)
 
     static func report(_ workspace: ScheduledWorkspace, log: (String) -> Void) {
         for entry in workspace.entries { log("loaded \(entry.playbook.name) entries=\(entry.playbook.schedule.count)") }

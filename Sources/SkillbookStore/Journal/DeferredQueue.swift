@@ -46,6 +46,9 @@ struct DeferredQueue {
     }
 
     private(set) var entries: [Entry] = []
+    /// Why the last group commit of the background task failed, until a commit succeeds: the next
+    /// record queued is then committed at once, so that a failure that lasts reaches the run.
+    var failedCommit: StoreError?
 
     var count: Int { entries.count }
 

@@ -5,16 +5,18 @@ extension SQLiteJournal {
     /// Queued records past this many are committed by the call that queues the next one.
     static let deferredLimit = 256
 
-    /// Queues `entry` for a group commit (see "Writes"), and commits the queue when it is long.
+    /// Queues `entry` for a group commit (see "Writes"), and commits the queue when it is long, or
+    /// when the background task's last commit failed (that commit's error is then thrown here, to
+    /// the run, instead of being retried unseen until the process ends).
     /// When that commit fails, a call's start leaves the queue again (the call is not made, so it
     /// must not be recorded); other records stay queued for the next commit.
     func later(_ entry: DeferredQueue.Entry) throws(StoreError) {
         try database.locked { (_) throws(StoreError) in
-            let count = deferred.withLock { queue in
+            let (count, failed) = deferred.withLock { queue in
                 queue.append(entry)
-                return queue.count
+                return (queue.count, queue.failedCommit != nil)
             }
-            guard count >= Self.deferredLimit, !database.isInTransaction else { return }
+            guard count >= Self.deferredLimit || failed, !database.isInTransaction else { return }
             do throws(StoreError) {
                 try commit {}
             } catch {
@@ -53,7 +55,10 @@ extension SQLiteJournal {
                 }
             }
             if !entries.isEmpty {
-                deferred.withLock { $0.removeFirst(entries.count) }
+                deferred.withLock { queue in
+                    queue.removeFirst(entries.count)
+                    queue.failedCommit = nil
+                }
                 openCalls.withLock { open in
                     for (call, rowID) in started { open[call] = rowID }
                 }

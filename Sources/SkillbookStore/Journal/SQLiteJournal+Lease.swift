@@ -112,11 +112,21 @@ extension SQLiteJournal {
                     try? await Task.sleep(nanoseconds: UInt64(tick * 1e9))
                     guard !Task.isCancelled, let journal = self else { return }
                     ticks += 1
-                    try? journal.flush()
+                    journal.flushInBackground()
                     if ticks % beats == 0 { journal.beat() }
                     journal.checkpointIfNeeded()
                 }
             }
+        }
+    }
+
+    /// The background task's group commit. A failure keeps the records queued and is remembered:
+    /// the next record queued commits at once and throws it (see `later`).
+    func flushInBackground() {
+        do {
+            try flush()
+        } catch {
+            deferred.withLock { $0.failedCommit = error }
         }
     }
 

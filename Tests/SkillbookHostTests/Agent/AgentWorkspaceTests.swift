@@ -33,8 +33,19 @@ import Testing
 
     @Test func playbooksWithErrorsAreLeftOutAndTheRestAreRoutedTo() async throws {
         let fixture = fixture()
-        let workspace = try await fixture.host().agentWorkspace()
+        let notices = NoticeLog()
+        let workspace = try await fixture.host().agentWorkspace(onNotice: notices.handler)
         #expect(workspace.playbooks.map(\.name) == ["day-note"])
+        // The broken one is said, not silently dropped.
+        let warnings = notices.all.flatMap { notice -> [Diagnostic] in
+            if case .diagnostics(let diagnostics, _) = notice { return diagnostics }
+            return []
+        }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.severity == .warning)
+        #expect(warnings.first?.location?.file.hasSuffix("Playbooks/broken.yaml") == true, "\(warnings)")
+        #expect(warnings.first?.message.hasPrefix("playbook left out (requests cannot route to it): ") == true, "\(warnings)")
+        #expect(warnings.first?.message.contains("no.such") == true, "\(warnings)")
         let decision = workspace.decide("note for tomorrow", clock: Self.clock)
         #expect(decision.layer == .playbook)
         #expect(decision.target == "day-note")
