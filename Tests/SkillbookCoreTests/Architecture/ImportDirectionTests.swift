@@ -8,7 +8,7 @@ import Testing
 /// A module not in the table (neither ours nor the toolchain's) is reported too, so that a new
 /// module or dependency is placed here on purpose.
 enum ImportRules {
-    static let cShims: Set<String> = ["CYAML", "CSQLite", "CPostgres", "CCurl", "CSpawn"]
+    static let cShims: Set<String> = ["CYAML", "CSQLite", "CPostgres", "CCurl", "CSpawn", "CMicroHTTPD"]
     static let middle: Set<String> = [
         "SkillbookAgent", "SkillbookSchedule", "SkillbookMCP", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills",
     ]
@@ -27,7 +27,10 @@ enum ImportRules {
         // The PostgreSQL backend sits beside the store, on its values, rows and process probe.
         table["SkillbookPostgres"] = cShims.union(["SkillbookCore", "SkillbookStore"])
         table["SkillbookHost"] = middle.union(["SkillbookCore", "SkillbookPostgres"])
-        table["SkillbookCLI"] = middle.union(["SkillbookHost", "SkillbookCore"])
+        // The console sits on the host (it serves the host's runs, playbooks and skills); the CLI's
+        // `serve` builds it: CLI → Console → Host.
+        table["SkillbookConsole"] = ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "CMicroHTTPD"]
+        table["SkillbookCLI"] = middle.union(["SkillbookConsole", "SkillbookHost", "SkillbookCore"])
         table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
         table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
         table["skillbook-floor"] = []

@@ -1,0 +1,55 @@
+import Foundation
+public import SkillbookHost
+import SkillbookCore
+
+/// The web console over a host: the pages, their assets, and the JSON API, behind the access
+/// rules of `ConsoleAccess`. `run()` serves until its task is cancelled, then stops gracefully:
+/// no new connections, the event streams end, runs started here are interrupted (they roll back
+/// what they completed, as Ctrl-C would), and it returns once every connection has closed.
+public final class ConsoleServer: Sendable {
+    public let host: PlaybookHost
+    public let settings: ConsoleSettings
+    let hub = EventHub()
+    let local = LocalRuns()
+
+    public init(host: PlaybookHost, settings: ConsoleSettings) {
+        self.host = host
+        self.settings = settings
+    }
+
+    /// Listens, calls `onReady` with the login URL (the token in it), and serves until cancelled.
+    public func run(onReady: @Sendable (_ loginURL: String) -> Void = { _ in }) async throws {
+        let router = ConsoleRouter(api: ConsoleAPI(host: host, hub: hub, local: local))
+        let server = try HTTPServer(address: settings.address, port: settings.port, limits: settings.limits) { request in
+            await router.respond(request)
+        }
+        router.access.setValue(ConsoleAccess(settings: settings, port: server.port))
+        let shownHost = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
+        onReady("http://\(shownHost):\(server.port)/login?token=\(settings.token)")
+
+        let host = host
+        let hub = hub
+        let poller = Task {
+            await JournalPoller(journal: { try host.openJournal() }, hub: hub, isLocal: { [local] in local.contains($0) })
+                .run(every: settings.pollInterval)
+        }
+        // Until cancelled.
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: 200_000_000)
+        }
+        server.stopAccepting()
+        poller.cancel()
+        await local.interruptAll()
+        hub.finishAll()
+        // Waiting for the connections blocks: on a thread of its own, not the cooperative pool
+        // (whose threads the requests still in flight need).
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                server.stop()
+                continuation.resume()
+            }.start()
+        }
+        _ = await poller.value
+        await host.shutdown()
+    }
+}

@@ -1,0 +1,93 @@
+/// `run.js`: one run — its facts, inputs (secrets arrive masked), outputs, and a timeline of its
+/// steps with every call's parameters, output and error; redrawn live while it runs.
+enum RunScript {
+    static let text = #"""
+    import { h, clear, statusBadge, time, duration, longText, show } from "/assets/dom.js";
+    import { get, events } from "/assets/api.js";
+
+    export async function renderRun(main, id) {
+      const container = h("div");
+      main.appendChild(container);
+      async function draw() {
+        const run = await get("runs/" + encodeURIComponent(id));
+        clear(container).appendChild(view(run));
+        return run;
+      }
+      await draw();
+      let pending = null;
+      const stop = events(id, () => {
+        if (pending) return;
+        pending = setTimeout(async () => { pending = null; await draw(); }, 150);
+      });
+      return () => { stop(); if (pending) clearTimeout(pending); };
+    }
+
+    function view(run) {
+      const facts = h("dl.facts", {},
+        fact("Status", statusBadge(run.status)),
+        fact("Playbook", h("a", { href: "/playbooks/" + encodeURIComponent(run.playbook) }, run.playbook)),
+        fact("Run", h("span.mono", {}, run.id)),
+        fact("Trigger", run.trigger),
+        fact("Started", time(run.started)),
+        fact("Duration", run.status === "running" ? "running…" : duration(run.duration)));
+      const parts = [h("h1", {}, "Run of ", run.playbook), facts];
+      if (run.error) parts.push(h("p.error", { role: "alert" }, run.error));
+      if (run.interruption) parts.push(h("p.error", {}, "Interrupted: ", run.interruption));
+      parts.push(h("h2", {}, "Inputs"), keyValues(run.inputs));
+      if (run.outputs) parts.push(h("h2", {}, "Outputs"), keyValues(run.outputs));
+      parts.push(h("h2", {}, "Steps"), timeline(run));
+      return h("div.run", { "data-status": run.status }, parts);
+    }
+
+    function fact(name, value) {
+      return [h("dt", {}, name), h("dd", {}, value)];
+    }
+
+    function keyValues(object) {
+      const entries = Object.entries(object || {});
+      if (entries.length === 0) return h("p.muted", {}, "none");
+      return h("dl.values", {}, entries.map(([key, value]) => [h("dt", {}, key), h("dd", {}, longText(value))]));
+    }
+
+    // Steps in the order they first appear, each with its calls (attempts, batches, items) and end.
+    function timeline(run) {
+      const order = [];
+      const steps = new Map();
+      const entry = (name) => {
+        if (!steps.has(name)) { steps.set(name, { name, calls: [], ends: [], compensations: [] }); order.push(name); }
+        return steps.get(name);
+      };
+      for (const call of run.calls) entry(call.step).calls.push(call);
+      for (const end of run.steps) entry(end.step).ends.push(end);
+      for (const compensation of run.compensations) entry(compensation.step).compensations.push(compensation);
+      if (order.length === 0) return h("p.muted", {}, run.status === "running" ? "Starting…" : "No step ran.");
+      return h("ol.timeline", {}, order.map((name) => step(steps.get(name))));
+    }
+
+    function step(item) {
+      const end = item.ends[item.ends.length - 1];
+      const running = !end && item.calls.some((c) => !c.finished);
+      const status = end ? end.status : running ? "running" : "pending";
+      const summary = h("summary", {},
+        statusBadge(status), " ",
+        h("strong", {}, item.name),
+        item.calls.length ? h("span.muted", {}, ` · ${item.calls[0].skill} · ${item.calls.length} call${item.calls.length === 1 ? "" : "s"}`) : null,
+        item.compensations.length ? h("span.badge.s-rolled_back", {}, "undone") : null);
+      const body = [];
+      for (const call of item.calls) {
+        const label = call.key + (call.attempt > 1 ? ` · attempt ${call.attempt}` : "");
+        body.push(h("div.call", { "data-key": call.key },
+          h("h4", {}, label, call.compensated ? " · undone" : "", call.uncertain ? " · no result (process stopped)" : ""),
+          h("h5", {}, "Parameters"), longText(call.parameters),
+          call.output !== null ? [h("h5", {}, "Output"), longText(call.output)] : null,
+          call.error ? [h("h5", {}, "Error"), h("pre.value.error", {}, call.error)] : null));
+      }
+      if (end && end.error && !item.calls.some((c) => c.error === end.error)) body.push(h("pre.value.error", {}, end.error));
+      for (const compensation of item.compensations) {
+        body.push(h("p", {}, "Undone ", compensation.key, compensation.error ? ": failed — " + compensation.error : ""));
+      }
+      return h("li.step", { "data-step": item.name, "data-status": status },
+        h("details", { open: status === "failed" || status === "running" || item.calls.length <= 2 }, summary, body));
+    }
+    """#
+}
