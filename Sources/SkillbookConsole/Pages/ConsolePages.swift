@@ -9,6 +9,7 @@ enum ConsolePages {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="color-scheme" content="light dark">
     <title>Skillbook</title>
+    <link rel="icon" href="data:,">
     <link rel="stylesheet" href="/assets/style.css">
     <script type="module" src="/assets/app.js"></script>
     </head>
@@ -33,7 +34,7 @@ enum ConsolePages {
         """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="color-scheme" content="light dark">
-        <title>\(escape(title))</title><link rel="stylesheet" href="/assets/style.css"></head>
+        <title>\(escape(title))</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/style.css"></head>
         <body><main class="message"><h1>\(escape(title))</h1><p>\(escape(message))</p></main></body></html>
         """
     }

@@ -123,10 +123,12 @@ enum PlaybooksScript {
         if (typeof property.default === "string" && !property.secret) control.value = property.default;
         read = () => control.value === "" ? undefined : control.value;
       }
-      const hint = [property.description, hasDefault && property.default === undefined ? "default computed at run time" : null,
+      const range = property.minimum !== undefined || property.maximum !== undefined
+        ? `from ${property.minimum ?? "…"} to ${property.maximum ?? "…"}` : null;
+      const hint = [property.description, range, hasDefault && property.default === undefined ? "default computed at run time" : null,
         property.secret ? "secret: masked in the journal and the console" : null].filter(Boolean).join(" · ");
       const element = h("div.field", {},
-        h("label", { for: id }, name, required && !hasDefault ? h("span.required", { "aria-label": "required" }, " *") : null),
+        h("label", { for: id }, name, required && !hasDefault ? h("span.required", { "aria-hidden": "true" }, " *") : null),
         control,
         hint ? h("small.muted", {}, hint) : null);
       return { name, element, value: read };

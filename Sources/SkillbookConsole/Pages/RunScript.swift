@@ -34,7 +34,7 @@ enum RunScript {
       if (run.error) parts.push(h("p.error", { role: "alert" }, run.error));
       if (run.interruption) parts.push(h("p.error", {}, "Interrupted: ", run.interruption));
       parts.push(h("h2", {}, "Inputs"), keyValues(run.inputs));
-      if (run.outputs) parts.push(h("h2", {}, "Outputs"), keyValues(run.outputs));
+      if (run.outputs && Object.keys(run.outputs).length) parts.push(h("h2", {}, "Outputs"), keyValues(run.outputs));
       parts.push(h("h2", {}, "Steps"), timeline(run));
       return h("div.run", { "data-status": run.status }, parts);
     }
@@ -75,9 +75,11 @@ enum RunScript {
         item.compensations.length ? h("span.badge.s-rolled_back", {}, "undone") : null);
       const body = [];
       for (const call of item.calls) {
+        // A step's single first call needs no heading of its own.
+        const plain = item.calls.length === 1 && call.key === item.name && call.attempt === 1 && !call.compensated && !call.uncertain;
         const label = call.key + (call.attempt > 1 ? ` · attempt ${call.attempt}` : "");
-        body.push(h("div.call", { "data-key": call.key },
-          h("h4", {}, label, call.compensated ? " · undone" : "", call.uncertain ? " · no result (process stopped)" : ""),
+        body.push(h("div.call" + (plain ? ".plain" : ""), { "data-key": call.key },
+          plain ? null : h("h4", {}, label, call.compensated ? " · undone" : "", call.uncertain ? " · no result (process stopped)" : ""),
           h("h5", {}, "Parameters"), longText(call.parameters),
           call.output !== null ? [h("h5", {}, "Output"), longText(call.output)] : null,
           call.error ? [h("h5", {}, "Error"), h("pre.value.error", {}, call.error)] : null));

@@ -23,6 +23,7 @@ enum RunsScript {
         body);
       main.append(
         h("h1", {}, "Runs"),
+        h("h2.visually-hidden", {}, "Last 20 outcomes of each playbook"),
         strips,
         h("form.filters", { role: "search" },
           h("label", {}, "Playbook ", playbookSelect),
@@ -46,11 +47,13 @@ enum RunsScript {
         const data = (await get("runs/strips")).strips;
         clear(strips);
         for (const [name, runs] of Object.entries(data)) {
+          // Oldest on the left; the empty slots before them keep every strip 20 wide.
+          const cells = runs.slice().reverse().map((r) => h(`a.cell.s-${r.status}`, { role: "listitem", href: "/runs/" + encodeURIComponent(r.id), title: `${r.status} · ${r.id.slice(0, 8)}` },
+            h("span.visually-hidden", {}, r.status)));
+          const empty = Array.from({ length: 20 - runs.length }, () => h("span.cell.empty", { "aria-hidden": "true" }));
           strips.appendChild(h("div.strip", {},
-            h("a.strip-name", { href: "/playbooks/" + encodeURIComponent(name) }, name),
-            h("span.cells", { role: "list", "aria-label": `last ${runs.length} outcomes of ${name}` },
-              runs.slice().reverse().map((r) => h(`a.cell.s-${r.status}`, { role: "listitem", href: "/runs/" + encodeURIComponent(r.id), title: `${r.status} · ${r.id.slice(0, 8)}` },
-                h("span.visually-hidden", {}, r.status))))));
+            h("a.strip-name", { href: "/runs?playbook=" + encodeURIComponent(name) }, name),
+            h("span.cells", { role: "list", "aria-label": runs.length ? `last ${runs.length} outcomes of ${name}, oldest first` : `no runs of ${name}` }, empty, cells)));
         }
       }
       function applyFilters() {

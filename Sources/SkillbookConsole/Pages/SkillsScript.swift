@@ -29,12 +29,12 @@ enum SkillsScript {
           skill.available ? null : h("span.badge.s-failed", { title: skill.unavailable }, "unavailable")),
         skill.available ? null : h("p.error", {}, skill.unavailable),
         h("p.summary", {}, skill.summary),
-        properties.length ? h("table.params", {},
+        properties.length ? h("details", {}, h("summary", {}, `Parameters (${properties.length})`), h("table.params", {},
           h("thead", {}, h("tr", {}, ["Parameter", "Type", "About"].map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, properties.map(([name, schema]) => h("tr", {},
             h("td", {}, h("code", {}, name), required.has(name) ? " *" : ""),
             h("td", {}, typeLabel(schema)),
-            h("td", {}, schema.description || ""))))) : h("p.muted", {}, "No parameters."));
+            h("td", {}, schema.description || "")))))) : h("p.muted", {}, "No parameters."));
     }
 
     function typeLabel(schema) {

@@ -50,12 +50,13 @@ enum StyleSheet {
     .s-succeeded { color: var(--ok); } .s-succeeded_with_errors { color: var(--warn); } .s-failed, .s-rollback_incomplete { color: var(--bad); }
     .s-rolled_back { color: var(--undo); } .s-running, .s-queued { color: var(--run); } .s-interrupted, .s-pending, .s-skipped { color: var(--idle); }
     .k-query { color: var(--ok); } .k-action { color: var(--warn); }
-    .strips { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: .4rem 1.5rem; margin-bottom: 1rem; }
-    .strip { display: flex; align-items: center; gap: .6rem; }
-    .strip-name { min-width: 9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-    .cells { display: flex; gap: 3px; }
-    .cell { display: inline-block; width: 12px; height: 22px; border-radius: 3px; background: currentColor; }
+    .strips { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 28rem), 1fr)); gap: .4rem 2rem; margin-bottom: 1rem; }
+    .strip { display: flex; align-items: center; gap: .6rem; min-width: 0; }
+    .strip-name { flex: 0 0 9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+    .cells { display: flex; gap: 3px; flex-shrink: 0; }
+    .cell { flex-shrink: 0; display: inline-block; width: 12px; height: 22px; border-radius: 3px; background: currentColor; }
     .cell:focus-visible { outline: 2px solid var(--fg); }
+    .cell.empty { background: none; border: 1px dashed var(--line); }
     .facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1.2rem; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .8rem 1rem; }
     .facts dt, .values dt { color: var(--muted); }
     .facts dd, .values dd { margin: 0; }
@@ -69,10 +70,12 @@ enum StyleSheet {
     .step details { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .4rem .8rem; }
     .step summary { cursor: pointer; padding: .3rem 0; min-height: 2rem; }
     .call { border-top: 1px dashed var(--line); margin-top: .4rem; padding-top: .2rem; }
+    .call.plain { border-top: none; margin-top: 0; }
     .cards { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 1rem; }
     .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: .8rem 1rem; }
     .card h2 { margin: 0 0 .4rem; font-size: 1.05rem; }
-    .card .params { font-size: .85rem; }
+    .card .params { font-size: .85rem; margin-top: .4rem; }
+    .card details summary { cursor: pointer; color: var(--accent); padding: .2rem 0; }
     .summary { margin: .3rem 0; }
     #skill-filter { width: 100%; max-width: 24rem; margin-bottom: .5rem; }
     .run-form { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem; display: grid; gap: .8rem; max-width: 40rem; }

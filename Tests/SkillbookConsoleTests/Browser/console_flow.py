@@ -22,95 +22,108 @@ def shot(page, name):
     print(f"screenshot {name}")
 
 
+pages = []
+PLAYWRIGHT = sync_playwright().start()
+
+
 def main():
-    with sync_playwright() as p:
-        args = ["--no-sandbox"] if os.geteuid() == 0 else []
-        browser = p.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=args)
-        context = browser.new_context(viewport={"width": 1200, "height": 800}, color_scheme="light")
-        page = context.new_page()
-        dialogs = []
-        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-        errors = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    # Started without `with`, so a failure can still read the page before it stops.
+    p = PLAYWRIGHT
+    args = ["--no-sandbox"] if os.geteuid() == 0 else []
+    browser = p.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=args)
+    context = browser.new_context(viewport={"width": 1200, "height": 800}, color_scheme="light")
+    page = context.new_page()
+    pages.append(page)
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
 
-        # Log in: the token becomes a cookie, and the runs page shows.
-        page.goto(login_url)
-        expect(page).to_have_url(base + "/runs")
-        expect(page.get_by_role("heading", name="Runs")).to_be_visible()
-        expect(page.get_by_text("No runs yet")).to_be_visible()
-        print("ok logged in")
+    # Log in: the token becomes a cookie, and the runs page shows.
+    page.goto(login_url)
+    expect(page).to_have_url(base + "/runs")
+    expect(page.get_by_role("heading", name="Runs")).to_be_visible()
+    expect(page.get_by_text("No runs yet")).to_be_visible()
+    print("ok logged in")
 
-        # The playbooks list, then hello's page with its generated form.
-        page.get_by_role("link", name="Playbooks").click()
-        expect(page.get_by_role("heading", name="Playbooks")).to_be_visible()
-        expect(page.locator('[data-playbook="broken"]').get_by_text("1 error")).to_be_visible()
-        shot(page, "playbooks.png")
-        page.get_by_role("link", name="hello", exact=True).click()
-        expect(page.get_by_role("heading", name="hello")).to_be_visible()
-        name = page.get_by_label("name", exact=True)
-        expect(name).to_have_value("world")
-        expect(page.get_by_label("times", exact=True)).to_have_attribute("max", "5")
-        shot(page, "playbook.png")
+    # The playbooks list, then hello's page with its generated form.
+    page.get_by_role("link", name="Playbooks").click()
+    expect(page.get_by_role("heading", name="Playbooks")).to_be_visible()
+    expect(page.locator('[data-playbook="broken"]').get_by_text("1 error")).to_be_visible()
+    shot(page, "playbooks.png")
+    page.get_by_role("link", name="hello", exact=True).click()
+    expect(page.get_by_role("heading", name="hello")).to_be_visible()
+    name = page.get_by_label("name", exact=True)
+    expect(name).to_have_value("world")
+    expect(page.get_by_label("times", exact=True)).to_have_attribute("max", "5")
+    shot(page, "playbook.png")
 
-        # Run it from the form (keyboard only) and watch it finish live on the run page.
-        name.fill("Ada")
-        name.press("Enter")
-        page.wait_for_url("**/runs/*")
-        run_id = page.url.rsplit("/", 1)[1]
-        expect(page.locator(".run")).to_have_attribute("data-status", "succeeded", timeout=15000)
-        expect(page.locator('[data-step="greet"]')).to_have_attribute("data-status", "succeeded")
-        expect(page.locator(".values").last).to_contain_text("Hello Ada")
-        shot(page, "run.png")
-        print(f"ok ran hello {run_id}")
+    # Run it from the form (keyboard only) and watch it finish live on the run page.
+    name.fill("Ada")
+    name.press("Enter")
+    page.wait_for_url("**/runs/*")
+    run_id = page.url.rsplit("/", 1)[1]
+    expect(page.locator(".run")).to_have_attribute("data-status", "succeeded", timeout=15000)
+    expect(page.locator('[data-step="greet"]')).to_have_attribute("data-status", "succeeded")
+    expect(page.locator(".values").last).to_contain_text("Hello Ada")
+    shot(page, "run.png")
+    print(f"ok ran hello {run_id}")
 
-        # A slow run seen from the runs page: it appears and ends there without a reload.
-        page.get_by_role("link", name="Runs").click()
-        expect(page.locator(f'tr[data-run="{run_id}"]')).to_be_visible()
-        page.evaluate("""async () => {
-            const csrf = (await (await fetch('/api/v1/session')).json()).csrf;
-            await fetch('/api/v1/playbooks/slow/run', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
-              body: JSON.stringify({inputs: {seconds: 1.5}})});
-        }""")
-        slow = page.locator('tr[data-status]').filter(has_text="slow")
-        expect(slow).to_have_attribute("data-status", "running", timeout=10000)
-        expect(slow).to_have_attribute("data-status", "succeeded", timeout=15000)
-        expect(page.locator(".strip").filter(has_text="hello").locator(".cell")).to_have_count(1)
-        shot(page, "runs.png")
-        print("ok runs page followed a run live")
+    # A slow run seen from the runs page: it appears and ends there without a reload.
+    page.get_by_role("link", name="Runs").click()
+    expect(page.locator(f'tr[data-run="{run_id}"]')).to_be_visible()
+    page.evaluate("""async () => {
+        const csrf = (await (await fetch('/api/v1/session')).json()).csrf;
+        await fetch('/api/v1/playbooks/slow/run', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+          body: JSON.stringify({inputs: {seconds: 1.5}})});
+    }""")
+    slow = page.locator('tr[data-status]').filter(has_text="slow")
+    expect(slow).to_have_attribute("data-status", "running", timeout=10000)
+    expect(slow).to_have_attribute("data-status", "succeeded", timeout=15000)
+    expect(page.locator(".strip").filter(has_text="hello").locator(".cell:not(.empty)")).to_have_count(1)
+    shot(page, "runs.png")
+    print("ok runs page followed a run live")
 
-        # Markup in a value is text: shouty echoes it into the journal and the page.
-        page.goto(base + "/playbooks/shouty")
-        page.get_by_label("text", exact=True).fill(XSS)
-        page.get_by_role("button", name="Run shouty").click()
-        page.wait_for_url("**/runs/*")
-        expect(page.locator(".run")).to_have_attribute("data-status", "succeeded", timeout=15000)
-        expect(page.locator("main")).to_contain_text(XSS)
-        assert page.locator("main img").count() == 0, "an <img> element was created from a value"
-        shot(page, "run-markup.png")
-        print("ok markup shown as text")
+    # Markup in a value is text: shouty echoes it into the journal and the page.
+    page.goto(base + "/playbooks/shouty")
+    page.get_by_role("textbox", name="text", exact=True).fill(XSS)
+    page.get_by_role("button", name="Run shouty").click()
+    page.wait_for_url("**/runs/*")
+    expect(page.locator(".run")).to_have_attribute("data-status", "succeeded", timeout=15000)
+    expect(page.locator("main")).to_contain_text(XSS)
+    assert page.locator("main img").count() == 0, "an <img> element was created from a value"
+    shot(page, "run-markup.png")
+    print("ok markup shown as text")
 
-        page.get_by_role("link", name="Skills").click()
-        expect(page.locator('[data-skill="debug.echo"]')).to_be_visible()
-        shot(page, "skills.png")
+    page.get_by_role("link", name="Skills").click()
+    expect(page.locator('[data-skill="debug.echo"]')).to_be_visible()
+    shot(page, "skills.png")
 
-        dark = browser.new_context(viewport={"width": 1200, "height": 800}, color_scheme="dark", storage_state=context.storage_state())
-        dark_page = dark.new_page()
-        dark_page.goto(base + "/runs")
-        expect(dark_page.locator(f'tr[data-run="{run_id}"]')).to_be_visible()
-        shot(dark_page, "runs-dark.png")
-        dark_page.goto(base + "/runs/" + run_id)
-        expect(dark_page.locator(".run")).to_have_attribute("data-status", "succeeded")
-        shot(dark_page, "run-dark.png")
+    dark = browser.new_context(viewport={"width": 1200, "height": 800}, color_scheme="dark", storage_state=context.storage_state())
+    dark_page = dark.new_page()
+    dark_page.goto(base + "/runs")
+    expect(dark_page.locator(f'tr[data-run="{run_id}"]')).to_be_visible()
+    shot(dark_page, "runs-dark.png")
+    dark_page.goto(base + "/runs/" + run_id)
+    expect(dark_page.locator(".run")).to_have_attribute("data-status", "succeeded")
+    shot(dark_page, "run-dark.png")
 
-        assert not dialogs, f"a dialog opened: {dialogs}"
-        assert not errors, f"the page reported errors: {errors}"
-        print("ok no dialogs, no page errors")
-        browser.close()
+    assert not dialogs, f"a dialog opened: {dialogs}"
+    assert not errors, f"the page reported errors: {errors}"
+    print("ok no dialogs, no page errors")
+    browser.close()
 
 
 try:
     main()
 except Exception as error:  # noqa: BLE001 — the test prints the reason and fails
     print(f"FAILED: {error}", file=sys.stderr)
+    for page in pages:
+        try:
+            print(f"page {page.url}: {page.inner_text('main')}", file=sys.stderr)
+        except Exception:  # noqa: BLE001
+            pass
+    PLAYWRIGHT.stop()
     sys.exit(1)
+PLAYWRIGHT.stop()
