@@ -90,6 +90,8 @@ struct skb_mhd_request {
     size_t length;
     size_t capacity;
     int answered;
+    int too_large;
+    size_t discarded;
     // The response the handler set.
     unsigned int status;
     struct header *headers;
@@ -148,7 +150,7 @@ static enum MHD_Result queue_plain(struct MHD_Connection *connection, unsigned i
     return result;
 }
 
-static const char too_large[] = "{\"error\":\"the request body is larger than the server accepts\"}";
+static const char too_large_text[] = "{\"error\":\"the request body is larger than the server accepts\"}";
 
 static enum MHD_Result queue_answer(struct skb_mhd_request *request) {
     struct MHD_Response *response;
@@ -193,7 +195,7 @@ static enum MHD_Result access_handler(
         const char *declared = api.lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (declared != NULL && strtoull(declared, NULL, 10) > server->max_body_bytes) {
             request->answered = 1;
-            return queue_plain(connection, MHD_HTTP_CONTENT_TOO_LARGE, too_large);
+            return queue_plain(connection, MHD_HTTP_CONTENT_TOO_LARGE, too_large_text);
         }
         return MHD_YES;
     }
@@ -204,9 +206,13 @@ static enum MHD_Result access_handler(
     if (*upload_data_size > 0) {
         size_t chunk = *upload_data_size;
         *upload_data_size = 0;
-        if (request->length + chunk > server->max_body_bytes) {
-            request->answered = 1;
-            return queue_plain(connection, MHD_HTTP_CONTENT_TOO_LARGE, too_large);
+        // A body of undeclared length (chunked) that grows over the limit is read to its end and
+        // dropped, then answered 413 (libmicrohttpd 0.9 cannot answer before the upload ends);
+        // past four times the limit the connection is closed instead.
+        if (request->too_large || request->length + chunk > server->max_body_bytes) {
+            request->too_large = 1;
+            request->discarded += chunk;
+            return request->discarded > 4 * server->max_body_bytes ? MHD_NO : MHD_YES;
         }
         if (request->length + chunk + 1 > request->capacity) {
             size_t capacity = request->capacity ? request->capacity : 1024;
@@ -222,6 +228,7 @@ static enum MHD_Result access_handler(
         return MHD_YES;
     }
     request->answered = 1;
+    if (request->too_large) return queue_plain(connection, MHD_HTTP_CONTENT_TOO_LARGE, too_large_text);
     server->handler(server->context, request);
     return queue_answer(request);
 }

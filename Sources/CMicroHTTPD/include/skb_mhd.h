@@ -34,7 +34,8 @@ enum {
 };
 
 typedef struct skb_mhd_limits {
-    /// Request bodies longer than this are answered 413 without being read further.
+    /// Request bodies longer than this are answered 413: at once when the declared length is over,
+    /// else once the body has ended (a connection sending over four times this is closed).
     size_t max_body_bytes;
     /// Memory for one connection's request line and headers (libmicrohttpd refuses more).
     size_t connection_memory_bytes;

@@ -7,16 +7,31 @@ import Synchronization
 /// The runs this process started from the console, so that their events come from the engine
 /// (and not again from the journal poller) and shutdown can interrupt them.
 final class LocalRuns: Sendable {
-    private let handles = Mutex<[String: RunHandle]>([:])
+    private struct State {
+        var handles: [String: RunHandle] = [:]
+        /// Every run started here (the newest 10,000), running or not: the poller leaves them alone.
+        var started: [String] = []
+        var startedSet: Set<String> = []
+    }
 
-    func add(_ id: String, _ handle: RunHandle) { handles.withLock { $0[id] = handle } }
-    func remove(_ id: String) { _ = handles.withLock { $0.removeValue(forKey: id) } }
-    func contains(_ id: String) -> Bool { handles.withLock { $0[id] != nil } }
+    private let state = Mutex(State())
+
+    func add(_ id: String, _ handle: RunHandle) {
+        state.withLock { state in
+            state.handles[id] = handle
+            state.started.append(id)
+            state.startedSet.insert(id)
+            if state.started.count > 10_000 { state.startedSet.remove(state.started.removeFirst()) }
+        }
+    }
+
+    func finished(_ id: String) { _ = state.withLock { $0.handles.removeValue(forKey: id) } }
+    func contains(_ id: String) -> Bool { state.withLock { $0.startedSet.contains(id) } }
 
     /// Interrupts every run still going (each rolls back what it completed, as Ctrl-C would) and
     /// waits for them to end.
     func interruptAll() async {
-        let running = handles.withLock { Array($0.values) }
+        let running = state.withLock { Array($0.handles.values) }
         for handle in running { handle.cancel() }
         for handle in running { _ = await handle.result.value }
     }
@@ -225,7 +240,7 @@ struct ConsoleAPI: Sendable {
                     hub.publish(run: id, object)
                 }
                 _ = await handle.result.value
-                local.remove(id)
+                local.finished(id)
             }
             return json(202, ["run": .string(id), "url": .string("/runs/\(id)")])
         } catch {

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func aBodyOverTheLimitIs413AndASlowHandlerIs503() async throws {
-        let server = try HTTPServer(address: "127.0.0.1", port: 0, limits: ServerLimits(maxBodyBytes: 10, handlerTimeout: 0.3)) { request in
+        let server = try HTTPServer(address: "127.0.0.1", port: 0, limits: ServerLimits(maxBodyBytes: 10, handlerTimeout: 1)) { request in
             if request.path == "/slow" { try? await Task.sleep(nanoseconds: 5_000_000_000) }
             return ServerResponse(status: 200, contentType: "text/plain", text: "ok")
         }
@@ -41,6 +41,42 @@ import Testing
         let slow = try await client.send(HTTPRequest(url: URL(string: url + "/slow")!))
         #expect(slow.status == 503)
         #expect(Date().timeIntervalSince(started) < 3)
+    }
+
+    @Test func aChunkedBodyOverTheLimitIs413AndFarOverItTheConnectionCloses() async throws {
+        let server = try HTTPServer(address: "127.0.0.1", port: 0, limits: ServerLimits(maxBodyBytes: 1000)) { _ in
+            ServerResponse(status: 200, contentType: "text/plain", text: "ok")
+        }
+        defer { server.stop() }
+        // curl runs on a thread of its own: waiting for it must not hold a thread of the cooperative
+        // pool, which the server's handlers need.
+        func post(_ count: Int) async throws -> (code: Int32, out: String) {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread {
+                    continuation.resume(with: Result { try curl(count) })
+                }.start()
+            }
+        }
+        @Sendable func curl(_ count: Int) throws -> (code: Int32, out: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "-H", "Transfer-Encoding: chunked", "-H", "Expect:",
+                "--data-binary", String(repeating: "a", count: count), "http://127.0.0.1:\(server.port)/",
+            ]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, out)
+        }
+        #expect(try await post(1000).out == "200")
+        #expect(try await post(2000).out == "413")
+        // Over four times the limit: read no further, the connection is closed (curl: empty reply).
+        let far = try await post(10_000)
+        #expect(far.out == "000")
+        #expect(far.code == 52)
     }
 
     @Test func aStreamSendsWhatIsWrittenAndStopEndsIt() async throws {
