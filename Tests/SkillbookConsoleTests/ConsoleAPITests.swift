@@ -1,6 +1,7 @@
 import Foundation
 import SkillbookConsole
 import SkillbookCore
+import SkillbookHost
 import Testing
 
 /// The JSON API against the real server on 127.0.0.1, through libcurl.
@@ -131,6 +132,22 @@ import Testing
         #expect(text.contains("\"type\":\"run.started\""))
         #expect(text.contains("\"run\":\"\(id)\""))
         #expect(text.contains("\"output\":{\"value\":\"Hello Bob\"}"))
+        stream.stop()
+    }
+
+    @Test func runsOfOtherProcessesArriveFromTheJournal() async throws {
+        let console = try await ConsoleFixture.start()
+        defer { Task { await console.stop() } }
+        let session = try await console.logIn()
+        let stream = try EventStreamReader(url: console.base + "/api/v1/events", cookie: session.cookie)
+        try await stream.waitFor(": subscribed")
+        // The poller's first look at the journal is its baseline; a run after it is news.
+        try await Task.sleep(nanoseconds: 500_000_000)
+        // A run the console did not start (as the CLI or a daemon would), on the same state.
+        let result = try await console.server.host.run(RunRequest(playbook: "hello", inputs: ["name": "Cy"], trigger: "cli"))
+        try await stream.waitFor("\"type\":\"run.updated\"")
+        #expect(stream.text.contains("\"run\":\"\(result.runID)\""))
+        #expect(stream.text.contains("\"trigger\":\"cli\""))
         stream.stop()
     }
 }
