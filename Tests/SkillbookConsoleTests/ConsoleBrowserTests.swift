@@ -56,10 +56,11 @@ import Testing
         let host = PlaybookHost(
             HostConfiguration(playbooksDirectory: playbooks, stateDirectory: state, currentDirectory: workspace))
         let runs = try await host.openJournal().runs(playbook: nil, status: nil, limit: 10)
-        #expect(runs.map(\.playbook) == ["shouty", "slow", "hello"])
-        #expect(runs.allSatisfy { $0.trigger == "console" && $0.status == .succeeded })
+        #expect(runs.map(\.playbook) == ["failing", "shouty", "slow", "hello"])
+        #expect(runs.map(\.status) == [.rolledBack, .succeeded, .succeeded, .succeeded])
+        #expect(runs.allSatisfy { $0.trigger == "console" })
         #expect(runs.last?.inputs["name"] == "Ada")
-        #expect(runs.first?.outputs == [:] || runs.first?.inputs["text"] == "<img src=x onerror=alert(1)>")
+        #expect(runs[1].inputs["text"] == "<img src=x onerror=alert(1)>")
     }
 
     private func readLine(_ handle: FileHandle) -> String? {

@@ -72,7 +72,7 @@ enum RunScript {
         statusBadge(status), " ",
         h("strong", {}, item.name),
         item.calls.length ? h("span.muted", {}, ` · ${item.calls[0].skill} · ${item.calls.length} call${item.calls.length === 1 ? "" : "s"}`) : null,
-        item.compensations.length ? h("span.badge.s-rolled_back", {}, "undone") : null);
+        item.compensations.length ? [" ", h("span.badge.s-rolled_back", {}, "undone")] : null);
       const body = [];
       for (const call of item.calls) {
         // A step's single first call needs no heading of its own.
@@ -86,7 +86,9 @@ enum RunScript {
       }
       if (end && end.error && !item.calls.some((c) => c.error === end.error)) body.push(h("pre.value.error", {}, end.error));
       for (const compensation of item.compensations) {
-        body.push(h("p", {}, "Undone ", compensation.key, compensation.error ? ": failed — " + compensation.error : ""));
+        body.push(compensation.error
+          ? h("p.error", {}, `Undoing ${compensation.key} failed: ${compensation.error}`)
+          : h("p.muted", {}, `${compensation.key} undone at ${time(compensation.finished)}`));
       }
       return h("li.step", { "data-step": item.name, "data-status": status },
         h("details", { open: status === "failed" || status === "running" || item.calls.length <= 2 }, summary, body));

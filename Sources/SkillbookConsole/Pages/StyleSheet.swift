@@ -34,6 +34,7 @@ enum StyleSheet {
     .muted { color: var(--muted); }
     .mono, code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .9em; }
     .error { color: var(--bad); }
+    p.error[role="alert"] { border: 1px solid var(--bad); border-left-width: 4px; border-radius: 6px; padding: .5rem .8rem; background: var(--card); }
     .num { text-align: right; font-variant-numeric: tabular-nums; }
     table { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
     th, td { padding: .5rem .7rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }

@@ -96,6 +96,23 @@ def main():
     shot(page, "run-markup.png")
     print("ok markup shown as text")
 
+    # A failing run: rolled back, the failing step marked with its error, the note undone.
+    failed_id = page.evaluate("""async () => {
+        const csrf = (await (await fetch('/api/v1/session')).json()).csrf;
+        const answer = await fetch('/api/v1/playbooks/failing/run', {method: 'POST',
+          headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf}, body: JSON.stringify({inputs: {}})});
+        return (await answer.json()).run;
+    }""")
+    page.goto(base + "/runs/" + failed_id)
+    expect(page.locator(".run")).to_have_attribute("data-status", "rolled_back", timeout=15000)
+    expect(page.locator('[data-step="boom"]')).to_have_attribute("data-status", "failed")
+    expect(page.locator('[data-step="boom"]')).to_contain_text("the disk is full")
+    expect(page.locator('[data-step="note"]')).to_contain_text("undone")
+    expect(page.locator('[data-step="note"]')).to_contain_text("Draft </script><b>bold</b>")
+    assert page.locator("main b").count() == 0, "a <b> element was created from a value"
+    shot(page, "run-failed.png")
+    print("ok failed run rolled back, failing step marked")
+
     page.get_by_role("link", name="Skills").click()
     expect(page.locator('[data-skill="debug.echo"]')).to_be_visible()
     shot(page, "skills.png")

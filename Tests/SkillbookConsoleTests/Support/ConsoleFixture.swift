@@ -8,7 +8,7 @@ import Testing
 
 /// A real console on 127.0.0.1 (a free port) over a fresh workspace: `hello` (echoes a greeting),
 /// `secretive` (a secret input, echoed), `slow` (sleeps), `shouty` (echoes its text, for markup
-/// checks) and `broken` (an unknown skill). Requests go through libcurl, as any client's would.
+/// checks), `failing` (a note, then a failure: rolled back) and `broken` (an unknown skill). Requests go through libcurl, as any client's would.
 final class ConsoleFixture: Sendable {
     static let playbooks: [String: String] = [
         "hello": """
@@ -55,6 +55,18 @@ final class ConsoleFixture: Sendable {
               - id: say
                 skill: debug.echo
                 with: { value: "${{ inputs.text }}" }
+
+            """,
+        "failing": """
+            name: failing
+            description: Creates a note, then fails; the note is undone.
+            steps:
+              - id: note
+                skill: notes.create
+                with: { title: "Draft </script><b>bold</b>" }
+              - id: boom
+                skill: debug.fail
+                with: { message: "the disk is full" }
 
             """,
         "broken": """
