@@ -253,7 +253,8 @@ skb_mhd_server *skb_mhd_start(
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     const struct sockaddr *bind_address;
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
+    // ITC: a pipe that wakes the listening thread, so quiesce and stop act at once.
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | MHD_USE_ITC;
     if (inet_pton(AF_INET, address, &v4.sin_addr) == 1) {
         v4.sin_family = AF_INET;
         v4.sin_port = htons(port);

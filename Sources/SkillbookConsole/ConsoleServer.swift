@@ -33,9 +33,9 @@ public final class ConsoleServer: Sendable {
             await JournalPoller(journal: { try host.openJournal() }, hub: hub, isLocal: { [local] in local.contains($0) })
                 .run(every: settings.pollInterval)
         }
-        // Until cancelled.
+        // Until cancelled (the sleep ends at once then): no wake-ups while idle.
         while !Task.isCancelled {
-            try? await Task.sleep(nanoseconds: 200_000_000)
+            try? await Task.sleep(nanoseconds: 3_600 * 1_000_000_000)
         }
         server.stopAccepting()
         poller.cancel()
