@@ -50,17 +50,19 @@ import Testing
         #expect(result.out.contains("ok markup shown as text"))
 
         // The journal holds what was clicked, with trigger console.
+        let stopping = Date()
         serve.terminate()  // SIGTERM: a graceful stop
         serve.waitUntilExit()
         #expect(serve.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(stopping) < 5)
         let host = PlaybookHost(
             HostConfiguration(playbooksDirectory: playbooks, stateDirectory: state, currentDirectory: workspace))
         let runs = try await host.openJournal().runs(playbook: nil, status: nil, limit: 10)
-        #expect(runs.map(\.playbook) == ["failing", "shouty", "slow", "hello"])
-        #expect(runs.map(\.status) == [.rolledBack, .succeeded, .succeeded, .succeeded])
+        #expect(runs.map(\.playbook) == ["failing", "slow", "shouty", "slow", "hello"])
+        #expect(runs.map(\.status) == [.rolledBack, .succeeded, .succeeded, .succeeded, .succeeded])
         #expect(runs.allSatisfy { $0.trigger == "console" })
         #expect(runs.last?.inputs["name"] == "Ada")
-        #expect(runs[1].inputs["text"] == "<img src=x onerror=alert(1)>")
+        #expect(runs[2].inputs["text"] == "<img src=x onerror=alert(1)>")
     }
 
     private func readLine(_ handle: FileHandle) -> String? {

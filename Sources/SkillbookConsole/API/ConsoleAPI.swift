@@ -237,9 +237,10 @@ struct ConsoleAPI: Sendable {
                 for await event in handle.events {
                     var object = RunEventJSON.object(event)
                     object["run"] = .string(id)
-                    hub.publish(run: id, object)
+                    hub.publish(run: id, object, keep: true)
                 }
                 _ = await handle.result.value
+                hub.forget(run: id)
                 local.finished(id)
             }
             return json(202, ["run": .string(id), "url": .string("/runs/\(id)")])

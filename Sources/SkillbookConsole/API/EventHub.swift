@@ -11,30 +11,52 @@ final class EventHub: Sendable {
         var run: String?
     }
 
-    private let subscribers = Mutex<[ObjectIdentifier: Subscriber]>([:])
+    private struct State {
+        var subscribers: [ObjectIdentifier: Subscriber] = [:]
+        /// The events so far of runs going on in this process (at most `kept` each), replayed to
+        /// a page that starts following one of them: the journal shows a read-only call only a
+        /// moment after it starts, the engine's events at once.
+        var going: [String: [String]] = [:]
+    }
 
-    /// A new stream following `run` (every run when `nil`).
+    static let kept = 1_000
+    private let state = Mutex(State())
+
+    /// A new stream following `run` (every run when `nil`); for a run going on here, its events so
+    /// far come first.
     func subscribe(run: String?) -> ResponseStream {
         let stream = ResponseStream()
         let key = ObjectIdentifier(stream)
-        subscribers.withLock { $0[key] = Subscriber(stream: stream, run: run) }
-        stream.onClose { [weak self] in _ = self?.subscribers.withLock { $0.removeValue(forKey: key) } }
         // The first bytes open the stream in the browser at once.
         stream.write("retry: 2000\n: subscribed\n\n")
+        state.withLock { state in
+            state.subscribers[key] = Subscriber(stream: stream, run: run)
+            if let run, let earlier = state.going[run] { for text in earlier { stream.write(text) } }
+        }
+        stream.onClose { [weak self] in _ = self?.state.withLock { $0.subscribers.removeValue(forKey: key) } }
         return stream
     }
 
-    /// Sends one event (an object with at least `type` and `run`) to the subscribers that follow its run.
-    func publish(run: String, _ event: ValueObject) {
+    /// Sends one event (an object with at least `type` and `run`) to the subscribers that follow
+    /// its run; `keep`: also remember it for later subscribers, until `forget(run)`.
+    func publish(run: String, _ event: ValueObject, keep: Bool = false) {
         let text = "event: run\ndata: \(JSONText.encode(.object(event)))\n\n"
-        let targets = subscribers.withLock { $0.values.filter { $0.run == nil || $0.run == run }.map(\.stream) }
+        let targets = state.withLock { state in
+            if keep, state.going[run, default: []].count < Self.kept { state.going[run, default: []].append(text) }
+            return state.subscribers.values.filter { $0.run == nil || $0.run == run }.map(\.stream)
+        }
         for stream in targets { stream.write(text) }
     }
 
-    var count: Int { subscribers.withLock { $0.count } }
+    /// The run ended: the journal holds all of it now.
+    func forget(run: String) {
+        _ = state.withLock { $0.going.removeValue(forKey: run) }
+    }
+
+    var count: Int { state.withLock { $0.subscribers.count } }
 
     func finishAll() {
-        for stream in subscribers.withLock({ $0.values.map(\.stream) }) { stream.finish() }
+        for stream in state.withLock({ $0.subscribers.values.map(\.stream) }) { stream.finish() }
     }
 }
 

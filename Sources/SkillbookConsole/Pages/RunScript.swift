@@ -8,21 +8,30 @@ enum RunScript {
     export async function renderRun(main, id) {
       const container = h("div");
       main.appendChild(container);
+      // What the engine reported of steps the journal does not show yet (a read-only call is
+      // written a moment after it starts): step → { status, skill, parameters }.
+      const live = new Map();
       async function draw() {
         const run = await get("runs/" + encodeURIComponent(id));
-        clear(container).appendChild(view(run));
+        clear(container).appendChild(view(run, live));
         return run;
       }
       await draw();
       let pending = null;
-      const stop = events(id, () => {
+      const stop = events(id, (event) => {
+        if (event.step) {
+          const known = live.get(event.step) || {};
+          if (event.type === "step.started") live.set(event.step, { status: "running", skill: event.skill, parameters: event.parameters });
+          else if (event.type === "step.succeeded") live.set(event.step, { ...known, status: "succeeded", output: event.output });
+          else if (event.type === "step.failed") live.set(event.step, { ...known, status: "failed", error: event.error });
+        }
         if (pending) return;
         pending = setTimeout(async () => { pending = null; await draw(); }, 150);
       });
       return () => { stop(); if (pending) clearTimeout(pending); };
     }
 
-    function view(run) {
+    function view(run, live) {
       const facts = h("dl.facts", {},
         fact("Status", statusBadge(run.status)),
         fact("Playbook", h("a", { href: "/playbooks/" + encodeURIComponent(run.playbook) }, run.playbook)),
@@ -35,7 +44,7 @@ enum RunScript {
       if (run.interruption) parts.push(h("p.error", {}, "Interrupted: ", run.interruption));
       parts.push(h("h2", {}, "Inputs"), keyValues(run.inputs));
       if (run.outputs && Object.keys(run.outputs).length) parts.push(h("h2", {}, "Outputs"), keyValues(run.outputs));
-      parts.push(h("h2", {}, "Steps"), timeline(run));
+      parts.push(h("h2", {}, "Steps"), timeline(run, live));
       return h("div.run", { "data-status": run.status }, parts);
     }
 
@@ -50,7 +59,7 @@ enum RunScript {
     }
 
     // Steps in the order they first appear, each with its calls (attempts, batches, items) and end.
-    function timeline(run) {
+    function timeline(run, live) {
       const order = [];
       const steps = new Map();
       const entry = (name) => {
@@ -60,29 +69,41 @@ enum RunScript {
       for (const call of run.calls) entry(call.step).calls.push(call);
       for (const end of run.steps) entry(end.step).ends.push(end);
       for (const compensation of run.compensations) entry(compensation.step).compensations.push(compensation);
+      for (const [name, reported] of live) entry(name).live = reported;
       if (order.length === 0) return h("p.muted", {}, run.status === "running" ? "Starting…" : "No step ran.");
-      return h("ol.timeline", {}, order.map((name) => step(steps.get(name))));
+      return h("ol.timeline", {}, order.map((name) => step(steps.get(name), run.status === "running")));
     }
 
-    function step(item) {
+    // A call with no result is in progress while its run goes on; after that, its process stopped
+    // during it (resume decides what to do with it).
+    function step(item, going) {
       const end = item.ends[item.ends.length - 1];
       const running = !end && item.calls.some((c) => !c.finished);
-      const status = end ? end.status : running ? "running" : "pending";
+      const reported = item.live;
+      const status = end ? end.status : running ? "running" : reported ? reported.status : "pending";
+      const skill = item.calls.length ? item.calls[0].skill : reported && reported.skill;
       const summary = h("summary", {},
         statusBadge(status), " ",
         h("strong", {}, item.name),
-        item.calls.length ? h("span.muted", {}, ` · ${item.calls[0].skill} · ${item.calls.length} call${item.calls.length === 1 ? "" : "s"}`) : null,
+        skill ? h("span.muted", {}, ` · ${skill}`) : null,
+        item.calls.length ? h("span.muted", {}, ` · ${item.calls.length} call${item.calls.length === 1 ? "" : "s"}`) : null,
         item.compensations.length ? [" ", h("span.badge.s-rolled_back", {}, "undone")] : null);
       const body = [];
       for (const call of item.calls) {
         // A step's single first call needs no heading of its own.
-        const plain = item.calls.length === 1 && call.key === item.name && call.attempt === 1 && !call.compensated && !call.uncertain;
+        const plain = item.calls.length === 1 && call.key === item.name && call.attempt === 1 && !call.compensated && (!call.uncertain || going);
         const label = call.key + (call.attempt > 1 ? ` · attempt ${call.attempt}` : "");
         body.push(h("div.call" + (plain ? ".plain" : ""), { "data-key": call.key },
-          plain ? null : h("h4", {}, label, call.compensated ? " · undone" : "", call.uncertain ? " · no result (process stopped)" : ""),
+          plain ? null : h("h4", {}, label, call.compensated ? " · undone" : "", call.uncertain ? (going ? " · in progress…" : " · no result (process stopped)") : ""),
           h("h5", {}, "Parameters"), longText(call.parameters),
           call.output !== null ? [h("h5", {}, "Output"), longText(call.output)] : null,
           call.error ? [h("h5", {}, "Error"), h("pre.value.error", {}, call.error)] : null));
+      }
+      if (item.calls.length === 0 && reported) {
+        // Not in the journal yet: what the engine reported.
+        if (reported.parameters) body.push(h("h5", {}, "Parameters"), longText(reported.parameters));
+        if (reported.output !== undefined) body.push(h("h5", {}, "Output"), longText(reported.output));
+        if (reported.error) body.push(h("h5", {}, "Error"), h("pre.value.error", {}, reported.error));
       }
       if (end && end.error && !item.calls.some((c) => c.error === end.error)) body.push(h("pre.value.error", {}, end.error));
       for (const compensation of item.compensations) {

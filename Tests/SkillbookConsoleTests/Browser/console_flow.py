@@ -96,6 +96,21 @@ def main():
     shot(page, "run-markup.png")
     print("ok markup shown as text")
 
+    # A run's page follows it live: running, then succeeded, without a reload.
+    slow_id = page.evaluate("""async () => {
+        const csrf = (await (await fetch('/api/v1/session')).json()).csrf;
+        const answer = await fetch('/api/v1/playbooks/slow/run', {method: 'POST',
+          headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf}, body: JSON.stringify({inputs: {seconds: 2}})});
+        return (await answer.json()).run;
+    }""")
+    page.goto(base + "/runs/" + slow_id)
+    expect(page.locator(".run")).to_have_attribute("data-status", "running", timeout=10000)
+    expect(page.locator('[data-step="wait"]')).to_have_attribute("data-status", "running", timeout=10000)
+    shot(page, "run-live.png")
+    expect(page.locator(".run")).to_have_attribute("data-status", "succeeded", timeout=15000)
+    expect(page.locator('[data-step="wait"]')).to_have_attribute("data-status", "succeeded")
+    print("ok run page followed its run live")
+
     # A failing run: rolled back, the failing step marked with its error, the note undone.
     failed_id = page.evaluate("""async () => {
         const csrf = (await (await fetch('/api/v1/session')).json()).csrf;
