@@ -150,4 +150,22 @@ import Testing
         #expect(stream.text.contains("\"trigger\":\"cli\""))
         stream.stop()
     }
+
+    @Test func aLateSubscriberOfARunGoingOnGetsItsEventsSoFar() async throws {
+        let console = try await ConsoleFixture.start()
+        defer { Task { await console.stop() } }
+        let session = try await console.logIn()
+        let id = try await console.startRun("slow", inputs: ["seconds": 1], session: session)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let stream = try EventStreamReader(url: console.base + "/api/v1/events?run=\(id)", cookie: session.cookie)
+        try await stream.waitFor("\"type\":\"step.started\"")
+        #expect(stream.text.contains("\"type\":\"run.started\""))
+        try await stream.waitFor("\"type\":\"run.finished\"")
+        // Only that run's events.
+        let other = try await console.startRun("hello", session: session)
+        _ = try await console.finishedRun(other, session: session)
+        try await Task.sleep(nanoseconds: 500_000_000)
+        #expect(!stream.text.contains(other))
+        stream.stop()
+    }
 }
