@@ -11,14 +11,18 @@ public final class ConsoleServer: Sendable {
     public let settings: ConsoleSettings
     let hub = EventHub()
     let local = LocalRuns()
+    private let onReady: @Sendable (_ loginURL: String) -> Void
 
-    public init(host: PlaybookHost, settings: ConsoleSettings) {
+    /// `onReady` is called with the login URL (the token in it) once the server listens.
+    public init(host: PlaybookHost, settings: ConsoleSettings, onReady: @escaping @Sendable (_ loginURL: String) -> Void = { _ in }) {
         self.host = host
         self.settings = settings
+        self.onReady = onReady
     }
 
-    /// Listens, calls `onReady` with the login URL (the token in it), and serves until cancelled.
-    public func run(onReady: @Sendable (_ loginURL: String) -> Void = { _ in }) async throws {
+    /// Listens, reports the login URL, and serves until cancelled; then stops gracefully and
+    /// returns (the shape of a service in a service group).
+    public func run() async throws {
         let router = ConsoleRouter(api: ConsoleAPI(host: host, hub: hub, local: local))
         let server = try HTTPServer(address: settings.address, port: settings.port, limits: settings.limits) { request in
             await router.respond(request)

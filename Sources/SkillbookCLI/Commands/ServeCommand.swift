@@ -59,15 +59,16 @@ enum ServeCommand: Command {
         }
         let host = try invocation.host(arguments, confirmation: noConfirmer)
         let console = invocation.console
-        let server = ConsoleServer(host: host, settings: settings)
         let open = arguments[.open]
+        let once = settings.tokenIsReusable ? "" : "the token works once; "
+        let server = ConsoleServer(host: host, settings: settings) { url in
+            console.out(url)
+            console.err("skillbook: console at \(url) (\(once)Ctrl-C stops)")
+            if open { openInBrowser(url, console: console) }
+        }
         let serve: @Sendable () async -> Int32 = {
             do {
-                try await server.run { url in
-                    console.out(url)
-                    console.err("skillbook: console at \(url) (the token works once; Ctrl-C stops)")
-                    if open { openInBrowser(url, console: console) }
-                }
+                try await server.run()
                 return 0
             } catch {
                 console.err("error: \(error)")

@@ -12,8 +12,9 @@ public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
 /// goes to one async handler, whose response is sent back. libmicrohttpd parses the requests; its
 /// limits (header and body size, idle time) answer before the handler is asked.
 ///
-/// Each connection has a thread of its own (libmicrohttpd's), which waits there while the handler
-/// runs on the cooperative pool; a streamed body is written from that thread as bytes arrive.
+/// Each connection has a thread of its own (libmicrohttpd's), on which its handler runs (as the
+/// task's executor: the server answers even when the cooperative pool is busy); a streamed body is
+/// written from that thread as bytes arrive.
 /// `stop()` closes the listening socket, ends every stream, and waits for the connections to end.
 public final class HTTPServer: Sendable {
     public typealias Handler = @Sendable (ServerRequest) async -> ServerResponse
@@ -114,18 +115,18 @@ private func handleRequest(_ pointer: UnsafeMutableRawPointer?, _ request: Opaqu
     }
 }
 
-/// Runs the handler on the cooperative pool and waits for it on this (libmicrohttpd's) thread, at
-/// most the handler time limit.
+/// Runs the handler on this (libmicrohttpd's) thread as its task executor, at most the handler
+/// time limit; past it the request is answered 503 and the handler cancelled.
 private func wait(for request: ServerRequest, context: HTTPServer.Context) -> ServerResponse {
     let answer = Mutex<ServerResponse?>(nil)
-    let done = DispatchSemaphore(value: 0)
     let handler = context.handler
-    let task = Task {
+    let executor = ConnectionExecutor()
+    let task = Task(executorPreference: executor) {
         let response = await handler(request)
         answer.withLock { $0 = response }
-        done.signal()
     }
-    if done.wait(timeout: .now() + context.limits.handlerTimeout) == .timedOut {
+    let finished = executor.drain(until: .now() + context.limits.handlerTimeout) { answer.withLock { $0 != nil } }
+    if !finished {
         task.cancel()
         return ServerResponse(status: 503, contentType: "application/json", text: #"{"error":"the request took too long"}"#)
     }

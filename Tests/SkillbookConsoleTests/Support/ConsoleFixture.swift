@@ -103,17 +103,18 @@ final class ConsoleFixture: Sendable {
         let configuration = HostConfiguration(
             playbooksDirectory: playbooks, stateDirectory: directory.appendingPathComponent("state"), timeZone: TimeZone(identifier: "UTC"),
             environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"], currentDirectory: directory)
+        let ready = Ready()
         let server = ConsoleServer(
-            host: PlaybookHost(configuration), settings: ConsoleSettings(port: 0, limits: limits, pollInterval: 0.2))
-        let ready = Mutex<String?>(nil)
-        let task = Task { try await server.run { url in ready.withLock { $0 = url } } }
+            host: PlaybookHost(configuration), settings: ConsoleSettings(port: 0, limits: limits, pollInterval: 0.2)
+        ) { url in ready.url.withLock { $0 = url } }
+        let task = Task { try await server.run() }
         let deadline = Date().addingTimeInterval(10)
-        while ready.withLock({ $0 }) == nil {
+        while ready.url.withLock({ $0 }) == nil {
             guard Date() < deadline else { throw FixtureError("the console did not start in 10 s") }
             if task.isCancelled { throw FixtureError("the console stopped") }
             try await Task.sleep(nanoseconds: 10_000_000)
         }
-        return ConsoleFixture(directory: directory, server: server, task: task, loginURL: ready.withLock { $0 }!)
+        return ConsoleFixture(directory: directory, server: server, task: task, loginURL: ready.url.withLock { $0 }!)
     }
 
     /// Stops the server gracefully and removes the workspace.
@@ -190,6 +191,11 @@ final class ConsoleFixture: Sendable {
         }
         throw FixtureError("run \(id) did not finish in 10 s")
     }
+}
+
+/// The login URL, once the server reports it.
+private final class Ready: Sendable {
+    let url = Mutex<String?>(nil)
 }
 
 struct FixtureError: Error, CustomStringConvertible {
