@@ -44,10 +44,12 @@ enum APIScript {
     }
 
     // Follows run events (of one run, or of all when run is empty); returns a function that stops.
-    export function events(run, onEvent) {
+    // onOpen is called each time the stream (re)opens: read the state again then, so nothing that
+    // happened before it opened is missed.
+    export function events(run, onEvent, onOpen = () => {}) {
       const source = new EventSource("/api/v1/events" + (run ? "?run=" + encodeURIComponent(run) : ""));
       const live = document.getElementById("live");
-      source.addEventListener("open", () => { if (live) live.textContent = "● live"; });
+      source.addEventListener("open", () => { if (live) live.textContent = "● live"; onOpen(); });
       source.addEventListener("error", () => { if (live) live.textContent = "○ reconnecting"; });
       source.addEventListener("run", (message) => {
         try { onEvent(JSON.parse(message.data)); } catch (error) { console.error(error); }

@@ -21,10 +21,11 @@ enum PlaybooksScript {
 
     export async function renderPlaybook(main, name) {
       const playbook = await get("playbooks/" + encodeURIComponent(name));
-      main.append(
+      // Through h(), which skips a missing part (append() would write "null").
+      main.append(h("div", {},
         h("h1", {}, playbook.name),
         playbook.description ? h("p.summary", {}, playbook.description) : null,
-        h("p.muted.mono", {}, playbook.file));
+        h("p.muted.mono", {}, playbook.file)));
       if (playbook.diagnostics.length) {
         main.append(h("h2", {}, "Diagnostics"), h("ul.diagnostics", {}, playbook.diagnostics.map((d) =>
           h(`li.d-${d.severity}`, {}, `${d.file ?? ""}${d.line ? ":" + d.line + ":" + d.column : ""}: ${d.severity}: ${d.message}`,

@@ -11,13 +11,19 @@ enum RunScript {
       // What the engine reported of steps the journal does not show yet (a read-only call is
       // written a moment after it starts): step → { status, skill, parameters }.
       const live = new Map();
+      let status = null;
       async function draw() {
         const run = await get("runs/" + encodeURIComponent(id));
+        status = run.status;
         clear(container).appendChild(view(run, live));
         return run;
       }
       await draw();
       let pending = null;
+      const redraw = () => {
+        if (pending) return;
+        pending = setTimeout(async () => { pending = null; await draw(); }, 150);
+      };
       const stop = events(id, (event) => {
         if (event.step) {
           const known = live.get(event.step) || {};
@@ -25,10 +31,11 @@ enum RunScript {
           else if (event.type === "step.succeeded") live.set(event.step, { ...known, status: "succeeded", output: event.output });
           else if (event.type === "step.failed") live.set(event.step, { ...known, status: "failed", error: event.error });
         }
-        if (pending) return;
-        pending = setTimeout(async () => { pending = null; await draw(); }, 150);
-      });
-      return () => { stop(); if (pending) clearTimeout(pending); };
+        redraw();
+      }, redraw);
+      // A safety net while it runs: the journal read again every few seconds.
+      const timer = setInterval(() => { if (status === "running") redraw(); }, 3000);
+      return () => { stop(); clearInterval(timer); if (pending) clearTimeout(pending); };
     }
 
     function view(run, live) {

@@ -70,10 +70,11 @@ enum RunsScript {
 
       // Live: any event reloads the first page and the strips (at most every half second).
       let pending = null;
-      const stop = events("", () => {
+      const refresh = () => {
         if (pending) return;
         pending = setTimeout(async () => { pending = null; await Promise.all([load(true), loadStrips()]); }, 500);
-      });
+      };
+      const stop = events("", refresh, refresh);
       return () => { stop(); if (pending) clearTimeout(pending); };
     }
 

@@ -52,6 +52,14 @@ def main():
     expect(page.get_by_role("heading", name="Playbooks")).to_be_visible()
     expect(page.locator('[data-playbook="broken"]').get_by_text("1 error")).to_be_visible()
     shot(page, "playbooks.png")
+    # A broken playbook: its diagnostic in the list and at its line in the source; no run form.
+    page.get_by_role("link", name="broken", exact=True).click()
+    expect(page.locator(".diagnostics")).to_contain_text("nosuch.skill")
+    expect(page.locator(".source li.flagged")).to_have_count(1)
+    assert page.locator(".run-form").count() == 0, "a broken playbook offered a run form"
+    assert "null" not in page.inner_text("main"), "the page shows 'null'"
+    shot(page, "playbook-broken.png")
+    page.go_back()
     page.get_by_role("link", name="hello", exact=True).click()
     expect(page.get_by_role("heading", name="hello")).to_be_visible()
     name = page.get_by_label("name", exact=True)
