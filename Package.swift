@@ -22,6 +22,7 @@ var package = Package(
         .library(name: "SkillbookAgent", targets: ["SkillbookAgent"]),
         .library(name: "SkillbookSchedule", targets: ["SkillbookSchedule"]),
         .library(name: "SkillbookMCP", targets: ["SkillbookMCP"]),
+        .library(name: "SkillbookConsole", targets: ["SkillbookConsole"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
@@ -35,6 +36,9 @@ var package = Package(
         .target(name: "CPostgres", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // libcurl through dlopen (no link-time dependency): the HTTP client of Linux.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // GNU libmicrohttpd through dlopen on the first server (no link-time dependency); its header
+        // comes from libmicrohttpd-dev at build time.
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // fork and exec from one permanent thread, with the parent-death signal set (children die with the runner).
         .target(name: "CSpawn"),
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "CCurl", "CSpawn"]),
@@ -52,9 +56,11 @@ var package = Package(
                 "SkillbookSchedule", "SkillbookAgent",
             ]
         ),
+        // The web console (`skillbook serve`): HTTP over libmicrohttpd, the JSON API, SSE, the pages.
+        .target(name: "SkillbookConsole", dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "CMicroHTTPD"]),
         .target(
             name: "SkillbookCLI",
-            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSchedule", "SkillbookAgent"]
+            dependencies: ["SkillbookConsole", "SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSchedule", "SkillbookAgent"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         // The floor of `skillbook-bench cold_start`: Foundation, the static Swift runtime, one line.
@@ -92,6 +98,10 @@ var package = Package(
         .testTarget(
             name: "SkillbookHostTests",
             dependencies: ["SkillbookHost", "SkillbookAgent", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookSchedule", "SkillbookTesting"]),
+        .testTarget(
+            name: "SkillbookConsoleTests",
+            dependencies: ["SkillbookConsole", "SkillbookHost", "SkillbookCore", "SkillbookSkills", "SkillbookTesting"],
+            exclude: ["Browser"]),
         .testTarget(
             name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookAgent", "SkillbookPostgres", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"],
             exclude: ["Fixtures"]),

@@ -35,7 +35,7 @@ public enum SkillbookCLI {
         CommandEntry(MCPCommand.self), CommandEntry(CallCommand.self), CommandEntry(NewCommand.self),
         CommandEntry(AskCommand.self), CommandEntry(ChatCommand.self),
         CommandEntry(ScheduleTickCommand.self), CommandEntry(ScheduleInstallCommand.self), CommandEntry(ScheduleCommand.self), CommandEntry(DaemonCommand.self),
-        CommandEntry(WorkerCommand.self),
+        CommandEntry(WorkerCommand.self), CommandEntry(ServeCommand.self),
     ]
 
     /// The command an argument list names: a two-word command (`runs show`) before a one-word one;

@@ -2,13 +2,13 @@ import Foundation
 import Testing
 
 /// Which module may import which: dependencies point one way,
-/// skillbook/CLI → Host → Agent/Schedule/MCP/Runtime/Store/Skills → Core → C shims.
+/// skillbook/CLI → Console → Host → Agent/Schedule/MCP/Runtime/Store/Skills → Core → C shims.
 /// Modules of the middle layer do not import each other; the host composes them. Testing (the
 /// shared test doubles) may import Core, Runtime, Store and Skills; the bench anything but the CLI.
 /// A module not in the table (neither ours nor the toolchain's) is reported too, so that a new
 /// module or dependency is placed here on purpose.
 enum ImportRules {
-    static let cShims: Set<String> = ["CYAML", "CSQLite", "CPostgres", "CCurl", "CSpawn"]
+    static let cShims: Set<String> = ["CYAML", "CSQLite", "CPostgres", "CCurl", "CSpawn", "CMicroHTTPD"]
     static let middle: Set<String> = [
         "SkillbookAgent", "SkillbookSchedule", "SkillbookMCP", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills",
     ]
@@ -27,7 +27,10 @@ enum ImportRules {
         // The PostgreSQL backend sits beside the store, on its values, rows and process probe.
         table["SkillbookPostgres"] = cShims.union(["SkillbookCore", "SkillbookStore"])
         table["SkillbookHost"] = middle.union(["SkillbookCore", "SkillbookPostgres"])
-        table["SkillbookCLI"] = middle.union(["SkillbookHost", "SkillbookCore"])
+        // The console sits on the host (it serves the host's runs, playbooks and skills); the CLI's
+        // `serve` builds it: CLI → Console → Host.
+        table["SkillbookConsole"] = ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "CMicroHTTPD"]
+        table["SkillbookCLI"] = middle.union(["SkillbookConsole", "SkillbookHost", "SkillbookCore"])
         table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
         table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
         table["skillbook-floor"] = []
@@ -60,7 +63,10 @@ enum ImportRules {
         words.removeFirst()
         let kinds = ["struct", "class", "enum", "protocol", "func", "var", "let", "typealias"]
         if kinds.contains(words[0]), words.count >= 2 { words.removeFirst() }
-        return words[0].split(separator: ".").first.map(String.init)
+        // A module is named by an identifier: `import { h } from "/assets/dom.js"` in the console's
+        // embedded JavaScript is no Swift import.
+        guard let name = words[0].split(separator: ".").first, let first = name.first, first.isLetter || first == "_" else { return nil }
+        return String(name)
     }
 
     /// The wrong-way imports in one file's text, which belongs to `module`.
@@ -138,5 +144,6 @@ enum ImportRules {
         #expect(ImportRules.importedModule("import struct SkillbookCore.Value") == "SkillbookCore")
         #expect(ImportRules.importedModule("// import SkillbookRuntime") == nil)
         #expect(ImportRules.importedModule("let important = 1") == nil)
+        #expect(ImportRules.importedModule(#"import { h, clear } from "/assets/dom.js";"#) == nil)
     }
 }
