@@ -54,7 +54,7 @@ var package = Package(
         ),
         .target(
             name: "SkillbookCLI",
-            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSchedule", "SkillbookAgent"]
+            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookSchedule", "SkillbookAgent"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         // The floor of `skillbook-bench cold_start`: Foundation, the static Swift runtime, one line.

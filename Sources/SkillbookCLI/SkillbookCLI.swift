@@ -1,7 +1,6 @@
 public import Foundation
 import SkillbookCore
 import SkillbookHost
-import SkillbookStore
 
 /// One command of the CLI: its declaration and what it does.
 protocol Command: SendableMetatype {
@@ -129,7 +128,7 @@ public enum SkillbookCLI {
         case let diagnostics as DiagnosticError:
             DiagnosticPrinter(console: console).print(diagnostics.diagnostics)
             return 2
-        case let store as StoreError where HostErrorText.isStateProblem(store):
+        case let store as any StateFailure where store.isUnusableState:
             console.err("skillbook: \(label) \(FailureRemedy.explain(store))")
             return 2
         case let journal as JournalError:

@@ -5,7 +5,7 @@ import SkillbookStore
 extension PostgresJournal {
     static let runColumns = """
         id, playbook, file, source_hash, inputs, trigger, status, interrupted, started, finished, pid, host, boot,
-        process_start, heartbeat, error, outputs, scheduled_at, epoch, worker, queued,
+        process_start, heartbeat, error, outputs, scheduled_at, epoch, worker, queued, workspace,
         (lease_expires IS NOT NULL AND lease_expires < extract(epoch from clock_timestamp())) AS lease_lapsed,
         extract(epoch from clock_timestamp()) - heartbeat AS beat_age
         """
@@ -224,6 +224,7 @@ extension PostgresJournal {
             heartbeat: row.double("heartbeat").map(Date.init(timeIntervalSince1970:)), error: row.string("error"), outputs: outputs)
         run.scheduledAt = row.double("scheduled_at").map(Date.init(timeIntervalSince1970:))
         run.worker = row.string("worker")
+        run.workspace = row.string("workspace")
         return run
     }
 

@@ -160,7 +160,10 @@ enum PostgresSchema {
             updated DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (playbook, entry)
         );
-        """
+        """,
+        // 2: the workspace folder a run was started in (as the SQLite state's migration 8), so that a
+        // resume or rollback loads the same skills from anywhere.
+        "ALTER TABLE runs ADD COLUMN workspace TEXT;",
     ]
 
     /// The schema version this build writes.

@@ -1,7 +1,8 @@
 public import Foundation
+public import SkillbookCore
 
 /// A failure of the state store, with a message that names the database file and what to do.
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+public struct StoreError: StateFailure, Equatable, LocalizedError {
     public enum Kind: Sendable, Hashable {
         /// The file exists but is not an SQLite database.
         case notADatabase
@@ -40,6 +41,15 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, L
     /// The message ends advising another state directory: a front end says how to choose one (the
     /// CLI: `--state DIR`), which this library does not know.
     public var suggestsAnotherStateDirectory: Bool { message.hasSuffix(Self.anotherStateDirectory) }
+    public var suggestsAnotherState: Bool { suggestsAnotherStateDirectory }
+
+    /// Not a folder, not writable, not a database, damaged, newer.
+    public var isUnusableState: Bool {
+        switch kind {
+        case .notADatabase, .corrupt, .cannotOpen, .readOnly, .newerSchema: true
+        case .busy, .malformedRow, .conflict, .other: false
+        }
+    }
 
     public var description: String { message }
     public var errorDescription: String? { message }

@@ -34,6 +34,14 @@ struct TestState: Sendable {
     /// What `--state` takes: the state directory, or the connection string.
     let string: String
 
+    /// The backend as the host gets it, through the target's entry point.
+    func stateBackend(clock: any Clock = SystemClock(), leases: LeaseSettings = LeaseSettings(), worker: String? = nil) -> StateBackend {
+        switch backend {
+        case .sqlite: SQLiteState.backend(stateDirectory: directory.state, clock: clock)
+        case .postgres: PostgresState.backend(string, clock: clock, leases: leases, worker: worker)
+        }
+    }
+
     func journal(
         probe: ProcessProbe = .live, clock: any Clock = SystemClock(), heartbeatInterval: Double = 2, leaseDuration: Double = 15
     ) throws -> any RunJournal {

@@ -1,7 +1,6 @@
 import Foundation
 import SkillbookCore
 public import SkillbookSchedule
-import SkillbookStore
 
 /// The scheduler of a workspace: its scheduled playbooks, the state database's fire ledger, a
 /// `Daemon` deciding with `FirePlanner`, and fires started through the host. `tick` is

@@ -3,7 +3,7 @@ import SkillbookCore
 
 extension SQLiteJournal {
     /// How many runs the journal keeps when nothing else is said: the newest 1,000.
-    public static let defaultRetention = 1000
+    public static let defaultRetention = JournalRetention.defaultRuns
 
     /// Deletes (with their calls, steps, compensations and sessions) the runs that started before
     /// `olderThan`, and all but the newest `keepingNewest`. A run that a live process holds is never

@@ -88,19 +88,23 @@ enum ImportRules {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func everyImportUnderSourcesPointsTheRightWay() throws {
-        let sources = Self.root.appendingPathComponent("Sources", isDirectory: true)
+    /// Every Swift file under `Sources/`: its module (the folder below `Sources`), its path from
+    /// the package root and its text.
+    static func sourceFiles() throws -> [(module: String, file: String, text: String)] {
+        let sources = root.appendingPathComponent("Sources", isDirectory: true)
         let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
-        var violations: [ImportRules.Violation] = []
-        var checked = 0
+        var found: [(module: String, file: String, text: String)] = []
         for case let url as URL in files where url.pathExtension == "swift" {
             let relative = String(url.standardizedFileURL.path.dropFirst(sources.standardizedFileURL.path.count + 1))
             guard let module = relative.split(separator: "/").first.map(String.init) else { continue }
-            let text = try String(contentsOf: url, encoding: .utf8)
-            violations += ImportRules.violations(module: module, file: "Sources/" + relative, text: text)
-            checked += 1
+            found.append((module, "Sources/" + relative, try String(contentsOf: url, encoding: .utf8)))
         }
-        #expect(checked > 100, "found only \(checked) Swift files under \(sources.path)")
+        #expect(found.count > 100, "found only \(found.count) Swift files under \(sources.path)")
+        return found
+    }
+
+    @Test func everyImportUnderSourcesPointsTheRightWay() throws {
+        let violations = try Self.sourceFiles().flatMap { ImportRules.violations(module: $0.module, file: $0.file, text: $0.text) }
         #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
     }
 
