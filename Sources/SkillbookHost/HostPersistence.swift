@@ -1,7 +1,7 @@
 public import Foundation
 public import SkillbookCore
 import SkillbookPostgres
-import SkillbookStore
+import SkillbookSQLite
 
 /// Where a host keeps what lasts, and what that place can do (see `StateBackend`): SQLite files in
 /// the state directory by default; a PostgreSQL database shared by several machines plugs in here.

@@ -1,6 +1,6 @@
 public import Foundation
 public import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
 
 /// The `FireLedger` in the PostgreSQL state: the `fires` and `schedule_entries` tables shared by
 /// every daemon and `schedule tick` of every machine on that database. `commit` is one

@@ -1,6 +1,6 @@
 import Foundation
 public import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
 import Synchronization
 
 extension PostgresJournal: RunQueue {

@@ -1,6 +1,6 @@
 public import Foundation
 public import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
 
 extension PostgresJournal {
     static let runColumns = """

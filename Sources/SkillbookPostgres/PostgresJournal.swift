@@ -1,6 +1,6 @@
 public import Foundation
 public import SkillbookCore
-public import SkillbookStore
+public import SkillbookSQL
 import Synchronization
 
 /// The run journal in a PostgreSQL database shared by several processes and machines: the same

@@ -1,6 +1,6 @@
 import Foundation
 public import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
 import Synchronization
 
 /// `LISTEN` on one channel over a connection of its own: `wait(timeout:)` returns as soon as a

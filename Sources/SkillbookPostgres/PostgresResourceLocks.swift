@@ -1,6 +1,6 @@
 import Foundation
 public import SkillbookCore
-public import SkillbookStore
+public import SkillbookSQL
 import Synchronization
 
 /// Write locks on resources in the PostgreSQL state (`resource_locks`): two runs, on any machine

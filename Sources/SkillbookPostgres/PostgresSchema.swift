@@ -1,5 +1,5 @@
 import Foundation
-import SkillbookStore
+import SkillbookSQL
 
 /// The schema of a PostgreSQL state and its versioned migrations, recorded in
 /// `skillbook_schema` (one row per version applied). Add a step at the end; never edit or reorder

@@ -2,8 +2,9 @@ import SkillbookTesting
 import Foundation
 @testable import SkillbookCLI
 import SkillbookHost
+import SkillbookSQL
 import SkillbookPostgres
-import SkillbookStore
+import SkillbookSQLite
 import Testing
 
 /// Issue 10 item 15: an empty `--state` is a usage error, and a state folder that cannot be used

@@ -1,9 +1,10 @@
 import Foundation
 import SkillbookCore
 import SkillbookPostgres
-import SkillbookStore
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
+import SkillbookSQL
 
 /// What the host asks of a state backend (`StateBackend`), asked of SQLite and PostgreSQL alike
 /// through each target's entry point, as the host does.

@@ -1,9 +1,10 @@
 import Foundation
 import SkillbookCore
 import SkillbookPostgres
-import SkillbookStore
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
+import SkillbookSQL
 
 /// The two state backends, for tests that must pass on both alike.
 enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {

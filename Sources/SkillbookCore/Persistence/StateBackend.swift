@@ -2,7 +2,7 @@
 /// built-in skills (notes, reminders), write locks on resources, the ledger of schedule fires and,
 /// when the place is shared by machines, a queue of runs for workers.
 ///
-/// Each backend target builds one (SkillbookStore's `SQLiteState.backend(stateDirectory:clock:)`,
+/// Each backend target builds one (SkillbookSQLite's `SQLiteState.backend(stateDirectory:clock:)`,
 /// SkillbookPostgres's `PostgresState.backend(_:clock:leases:worker:)`); the host asks it for each
 /// capability and never names a backend's own types. A capability a backend does not have is
 /// `nil` (SQLite has no run queue), never a value that silently does nothing.

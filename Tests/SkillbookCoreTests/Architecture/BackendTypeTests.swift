@@ -13,7 +13,7 @@ import Testing
 enum BackendTypeRules {
     /// Each backend target with the types only it may name.
     static let concreteTypes: [String: [String]] = [
-        "SkillbookStore": [
+        "SkillbookSQLite": [
             "SQLiteJournal", "StateDatabase", "Database", "Statement", "SQLiteResourceLocks", "SQLiteFireLedger", "NotesStore",
             "RemindersStore", "StoreError",
         ],
@@ -82,7 +82,7 @@ enum BackendTypeRules {
     }
 
     @Test func aBackendMayNameItsOwnTypesButNotTheOthers() {
-        #expect(BackendTypeRules.violations(module: "SkillbookStore", file: "f", text: "let j = try SQLiteJournal(stateDirectory: d)").isEmpty)
+        #expect(BackendTypeRules.violations(module: "SkillbookSQLite", file: "f", text: "let j = try SQLiteJournal(stateDirectory: d)").isEmpty)
         #expect(BackendTypeRules.violations(module: "SkillbookPostgres", file: "f", text: "let d = try StateDatabase.open(x)").count == 1)
         #expect(BackendTypeRules.violations(module: "skillbook-bench", file: "f", text: "let d = try PostgresDatabase(url)").isEmpty)
     }
