@@ -197,35 +197,10 @@ extension PostgresJournal {
 
     /// A row of `runColumns` as reported: a `running` run whose holder is gone (same host) or
     /// whose lease lapsed is `interrupted`.
-    func journalRun(_ row: Row) throws -> JournalRun {
-        guard let id = row.string("id"), let playbook = row.string("playbook"), let stored = row.string("status"),
-            let started = row.double("started")
-        else { throw malformed("run", of: row.string("id")) }
-        var holder: ProcessIdentity?
-        if let pid = row.int("pid"), let host = row.string("host") {
-            holder = ProcessIdentity(
-                pid: Int32(truncatingIfNeeded: pid), host: host, boot: row.string("boot"), start: row.string("process_start"))
+    func journalRun(_ row: Row) throws(PostgresError) -> JournalRun {
+        try JournalRows.run(row, decode: decode, malformed: { malformed($0, of: $1) }) { stored, holder in
+            liveStatus(stored: stored, holder: holder, row: row)
         }
-        let (status, reason) = liveStatus(stored: stored, holder: holder, row: row)
-        guard case .object(let inputs)? = try decode(row.string("inputs") ?? "{}", "run's inputs") else {
-            throw malformed("run's inputs", of: id)
-        }
-        var outputs: ValueObject?
-        if let text = row.string("outputs") {
-            guard case .object(let object)? = try decode(text, "run's outputs") else { throw malformed("run's outputs", of: id) }
-            outputs = object
-        }
-        var run = JournalRun(
-            id: id, playbook: playbook, file: row.string("file"), sourceHash: row.string("source_hash") ?? "", inputs: inputs,
-            trigger: row.string("trigger") ?? "cli", status: status,
-            interruption: reason ?? (stored == "interrupted" ? "its process ended before it finished" : nil),
-            interruptedBySignal: row.int("interrupted") == 1, started: Date(timeIntervalSince1970: started),
-            finished: row.double("finished").map(Date.init(timeIntervalSince1970:)), holder: holder,
-            heartbeat: row.double("heartbeat").map(Date.init(timeIntervalSince1970:)), error: row.string("error"), outputs: outputs)
-        run.scheduledAt = row.double("scheduled_at").map(Date.init(timeIntervalSince1970:))
-        run.worker = row.string("worker")
-        run.workspace = row.string("workspace")
-        return run
     }
 
     private func liveStatus(stored: String, holder: ProcessIdentity?, row: Row) -> (JournalStatus, String?) {

@@ -20,17 +20,11 @@ public final class SQLiteResourceLocks: ResourceLocking {
     public let database: Database
     let probe: ProcessProbe
     let clock: any Clock
-    public let pollInterval: Double
-    public let heartbeatInterval: Double
     public let leaseDuration: Double
-    private struct Held {
-        /// Resources this object holds, by run.
-        var runs: [String: Set<String>] = [:]
-        /// Refreshes their heartbeat while there are any.
-        var heartbeat: Task<Void, Never>?
-    }
-
-    private let held = Mutex(Held())
+    /// What it holds, its waits and its heartbeat.
+    private let holdings: LockHoldings
+    public var pollInterval: Double { holdings.pollInterval }
+    public var heartbeatInterval: Double { holdings.heartbeatInterval }
 
     public convenience init(
         stateDirectory: URL, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), pollInterval: Double = 0.05,
@@ -60,53 +54,25 @@ public final class SQLiteResourceLocks: ResourceLocking {
         self.database = database
         self.probe = probe
         self.clock = clock
-        self.pollInterval = max(0.001, pollInterval)
-        self.heartbeatInterval = heartbeatInterval
         self.leaseDuration = leaseDuration
-    }
-
-    deinit {
-        held.withLock { $0.heartbeat?.cancel() }
+        holdings = LockHoldings(clock: clock, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval) { runs in
+            Self.beat(runs, database: database, probe: probe, clock: clock)
+        }
     }
 
     public func acquire(
         _ resources: [String], for runID: String, step: String, waiting: @escaping @Sendable (ResourceWait) -> Void
     ) async throws {
-        let wanted = Array(Set(resources)).sorted()
-        guard !wanted.isEmpty else { return }
-        var reported: ResourceWait?
-        var waitRow: Int?
-        do {
-            while true {
-                try Task.checkCancellation()
-                guard let wait = try take(wanted, runID: runID, step: step) else { break }
-                if wait != reported {
-                    reported = wait
-                    // The record is for the timeline only: a wait that cannot be recorded still waits.
-                    waitRow = try? recordWait(wait, runID: runID, step: step, previous: waitRow)
-                    waiting(wait)
-                }
-                try await clock.sleep(for: pollInterval)
-            }
-        } catch {
-            if let waitRow { try? endWait(waitRow, outcome: "cancelled") }
-            throw error
-        }
-        if let waitRow { try? endWait(waitRow, outcome: "acquired") }
-        held.withLock { held in
-            held.runs[runID, default: []].formUnion(wanted)
-            startHeartbeat(&held)
-        }
+        try await holdings.acquire(
+            resources, for: runID, waiting: waiting, take: { try take($0, runID: runID, step: step) },
+            recordWait: { try recordWait($0, runID: runID, step: step, previous: $1) }, endWait: { try endWait($0, outcome: $1) })
     }
 
     public func release(_ resources: [String], for runID: String) async {
         let names = SQLValue.text(JSONText.encode(.array(resources.map(Value.string))))
         _ = try? database.run(
             "DELETE FROM resource_locks WHERE run = ?1 AND resource IN (SELECT value FROM json_each(?2))", [.text(runID), names])
-        held.withLock { held in
-            held.runs[runID]?.subtract(resources)
-            if held.runs[runID]?.isEmpty == true { held.runs[runID] = nil }
-        }
+        holdings.released(resources, for: runID)
     }
 
     /// Who holds each resource now (a holder that is gone still shows until someone takes over).
@@ -167,9 +133,7 @@ public final class SQLiteResourceLocks: ResourceLocking {
     private func isAlive(_ row: Row, now: Date) -> Bool {
         // A run that has ended holds nothing, whatever its process does now (a release that was lost).
         if let status = row.string("run_status"), status != "running" { return false }
-        guard let pid = row.int("pid"), let host = row.string("host") else { return false }
-        let holder = ProcessIdentity(
-            pid: Int32(truncatingIfNeeded: pid), host: host, boot: row.string("boot"), start: row.string("process_start"))
+        guard let holder = JournalRows.holder(row) else { return false }
         switch probe.state(holder) {
         case .alive: return true
         case .gone: return false
@@ -204,25 +168,8 @@ public final class SQLiteResourceLocks: ResourceLocking {
 
     // MARK: Heartbeat
 
-    /// Must hold the lock of `held`.
-    private func startHeartbeat(_ held: inout Held) {
-        guard held.heartbeat == nil else { return }
-        held.heartbeat = Task.detached { [weak self, interval = heartbeatInterval] in
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64(max(0.01, interval) * 1e9))
-                guard let locks = self, locks.beat() else { return }
-            }
-        }
-    }
-
-    /// Refreshes the heartbeat of every lock this object holds; `false` (and the task ends) when it
-    /// holds none.
-    private func beat() -> Bool {
-        let runs = held.withLock { held -> [String] in
-            if held.runs.isEmpty { held.heartbeat = nil }
-            return Array(held.runs.keys)
-        }
-        guard !runs.isEmpty else { return false }
+    /// Refreshes the heartbeat of the locks of `runs` held by this process.
+    private static func beat(_ runs: [String], database: Database, probe: ProcessProbe, clock: any Clock) {
         let me = probe.current()
         _ = try? database.run(
             """
@@ -233,6 +180,5 @@ public final class SQLiteResourceLocks: ResourceLocking {
                 .real(clock.now().timeIntervalSince1970), .integer(Int(me.pid)), .text(me.host),
                 .text(JSONText.encode(.array(runs.map(Value.string)))),
             ])
-        return true
     }
 }

@@ -1,0 +1,52 @@
+public import Foundation
+public import SkillbookCore
+
+/// Rows of the journal's tables as records, the same on every SQL backend: the tables have the
+/// same columns (times as seconds since 1970, values as JSON text). What differs is passed in:
+/// how a backend decodes JSON and names a malformed row (its own error), and how it judges whether
+/// a `running` run's holder is still there.
+public enum JournalRows {
+    /// The process that holds the run of `row` (columns `pid`, `host`, `boot`, `process_start`).
+    public static func holder(_ row: Row) -> ProcessIdentity? {
+        guard let pid = row.int("pid"), let host = row.string("host") else { return nil }
+        return ProcessIdentity(pid: Int32(truncatingIfNeeded: pid), host: host, boot: row.string("boot"), start: row.string("process_start"))
+    }
+
+    /// A row of `runs` as reported: `liveStatus` turns the stored status and the holder into the
+    /// status to report and, for a run reported `interrupted`, why.
+    public static func run<Failure: Error>(
+        _ row: Row, decode: (_ text: String?, _ what: String) throws(Failure) -> Value?,
+        malformed: (_ what: String, _ runID: String?) -> Failure,
+        liveStatus: (_ stored: String, _ holder: ProcessIdentity?) -> (JournalStatus, String?)
+    ) throws(Failure) -> JournalRun {
+        guard let id = row.string("id"), let playbook = row.string("playbook"), let stored = row.string("status"),
+            let started = row.double("started")
+        else { throw malformed("run", row.string("id")) }
+        let holder = holder(row)
+        let (status, reason) = liveStatus(stored, holder)
+        guard case .object(let inputs)? = try decode(row.string("inputs") ?? "{}", "run's inputs") else {
+            throw malformed("run's inputs", id)
+        }
+        var outputs: ValueObject?
+        if let text = row.string("outputs") {
+            guard case .object(let object)? = try decode(text, "run's outputs") else { throw malformed("run's outputs", id) }
+            outputs = object
+        }
+        var run = JournalRun(
+            id: id, playbook: playbook, file: row.string("file"), sourceHash: row.string("source_hash") ?? "", inputs: inputs,
+            trigger: row.string("trigger") ?? "cli", status: status,
+            interruption: reason ?? (stored == "interrupted" ? "its process ended before it finished" : nil),
+            interruptedBySignal: row.int("interrupted") == 1, started: Date(timeIntervalSince1970: started),
+            finished: date(row, "finished"), holder: holder, heartbeat: date(row, "heartbeat"), error: row.string("error"),
+            outputs: outputs)
+        run.scheduledAt = date(row, "scheduled_at")
+        run.workspace = row.string("workspace")
+        run.worker = row.string("worker")
+        return run
+    }
+
+    /// A column of seconds since 1970 as a date.
+    public static func date(_ row: Row, _ column: String) -> Date? {
+        row.double(column).map(Date.init(timeIntervalSince1970:))
+    }
+}
