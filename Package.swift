@@ -72,7 +72,8 @@ var package = Package(
                 "SkillbookHost", "SkillbookPostgres", "SkillbookSQL", "SkillbookTesting",
             ]),
         .target(
-            name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSQLite", "SkillbookSkills"]),
+            name: "SkillbookTesting",
+            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSQL", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SkillbookAgentTests",

@@ -40,23 +40,11 @@ extension PostgresJournal {
     }
 
     public func resolveRunID(_ prefix: String) throws -> String {
-        let prefix = prefix.lowercased()
-        guard !prefix.isEmpty else { throw JournalError(.notFound, "no run id given") }
-        let rows = try database.query(
-            "SELECT id, playbook FROM runs WHERE left(id, length($1)) = $1 ORDER BY started DESC LIMIT 6", [.text(prefix)],
-            doing: "finding run \(prefix)")
-        if let exact = rows.first(where: { $0.string("id") == prefix }) { return exact.string("id") ?? prefix }
-        guard let first = rows.first else {
-            throw JournalError(.notFound, "no run '\(prefix)' in \(location); 'skillbook runs' lists the runs")
+        try JournalRows.resolveRunID(prefix, in: location) { prefix in
+            try database.query(
+                "SELECT id, playbook FROM runs WHERE left(id, length($1)) = $1 ORDER BY started DESC LIMIT 6", [.text(prefix)],
+                doing: "finding run \(prefix)")
         }
-        guard rows.count == 1 else {
-            let names = rows.prefix(5).map { "\($0.string("id") ?? "?") (\($0.string("playbook") ?? "?"))" }
-            throw JournalError(
-                .ambiguous,
-                "run prefix '\(prefix)' matches more than one run: \(names.joined(separator: ", "))"
-                    + (rows.count > 5 ? ", …" : "") + "; give more characters")
-        }
-        return first.string("id") ?? prefix
     }
 
     public func calls(of runID: String) throws -> [JournalCall] {

@@ -49,4 +49,26 @@ public enum JournalRows {
     public static func date(_ row: Row, _ column: String) -> Date? {
         row.double(column).map(Date.init(timeIntervalSince1970:))
     }
+
+    /// The full id of the run whose id is or starts with `prefix` (lowercased); `JournalError`
+    /// `.notFound` or `.ambiguous` otherwise. `candidates` returns, for the lowercased prefix, up
+    /// to six rows (`id`, `playbook`) of runs whose id starts with it, newest first; `location`
+    /// names the journal in the message.
+    public static func resolveRunID(_ prefix: String, in location: String, candidates: (String) throws -> [Row]) throws -> String {
+        let prefix = prefix.lowercased()
+        guard !prefix.isEmpty else { throw JournalError(.notFound, "no run id given") }
+        let rows = try candidates(prefix)
+        if let exact = rows.first(where: { $0.string("id") == prefix }) { return exact.string("id") ?? prefix }
+        guard let first = rows.first else {
+            throw JournalError(.notFound, "no run '\(prefix)' in \(location); 'skillbook runs' lists the runs")
+        }
+        guard rows.count == 1 else {
+            let names = rows.prefix(5).map { "\($0.string("id") ?? "?") (\($0.string("playbook") ?? "?"))" }
+            throw JournalError(
+                .ambiguous,
+                "run prefix '\(prefix)' matches more than one run: \(names.joined(separator: ", "))"
+                    + (rows.count > 5 ? ", …" : "") + "; give more characters")
+        }
+        return first.string("id") ?? prefix
+    }
 }

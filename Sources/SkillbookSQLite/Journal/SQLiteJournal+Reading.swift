@@ -45,22 +45,10 @@ extension SQLiteJournal {
 
     /// The full id of the run whose id is or starts with `prefix`.
     public func resolveRunID(_ prefix: String) throws -> String {
-        let prefix = prefix.lowercased()
-        guard !prefix.isEmpty else { throw JournalError(.notFound, "no run id given") }
-        let rows = try query(
-            "SELECT id, playbook FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY started DESC LIMIT 6", [.text(prefix)])
-        if let exact = rows.first(where: { $0.string("id") == prefix }) { return exact.string("id") ?? prefix }
-        guard let first = rows.first else {
-            throw JournalError(.notFound, "no run '\(prefix)' in \(database.path); 'skillbook runs' lists the runs")
+        try JournalRows.resolveRunID(prefix, in: database.path) { prefix in
+            try query(
+                "SELECT id, playbook FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY started DESC LIMIT 6", [.text(prefix)])
         }
-        guard rows.count == 1 else {
-            let names = rows.prefix(5).map { "\($0.string("id") ?? "?") (\($0.string("playbook") ?? "?"))" }
-            throw JournalError(
-                .ambiguous,
-                "run prefix '\(prefix)' matches more than one run: \(names.joined(separator: ", "))"
-                    + (rows.count > 5 ? ", …" : "") + "; give more characters")
-        }
-        return first.string("id") ?? prefix
     }
 
     /// Every attempt of every call of a run, in order of starting.

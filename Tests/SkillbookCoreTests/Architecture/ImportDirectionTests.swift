@@ -5,7 +5,8 @@ import Testing
 /// skillbook/CLI → Host → Agent/Schedule/MCP/Runtime/SQLite/Postgres/Skills → SQL → Core → C shims.
 /// Modules of the middle layer do not import each other; the host composes them. The two state
 /// backends share SQL (values, rows, the process probe), never each other. Testing (the shared
-/// test doubles) may import Core, Runtime, SQLite and Skills; the bench anything but the CLI.
+/// test doubles, and `Backend`) may import Core, Runtime, SQL, both backends and Skills; the bench
+/// anything but the CLI.
 /// A module not in the table (neither ours nor the toolchain's) is reported too, so that a new
 /// module or dependency is placed here on purpose.
 enum ImportRules {
@@ -33,7 +34,8 @@ enum ImportRules {
         table["SkillbookHost"] = middle.union(["SkillbookCore", "SkillbookPostgres"])
         table["SkillbookCLI"] = middle.union(["SkillbookHost", "SkillbookCore"])
         table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
-        table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookSQLite", "SkillbookSkills"]
+        // Test doubles, and both state backends for the suites that run on each (`Backend`).
+        table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookSQL", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills"]
         table["skillbook-floor"] = []
         table["SkillbookMCPTesting"] = ["SkillbookCore", "SkillbookMCP"]
         table["skillbook-mcp-testserver"] = ["SkillbookCore", "SkillbookMCP", "SkillbookMCPTesting"]

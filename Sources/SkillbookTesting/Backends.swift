@@ -1,20 +1,18 @@
-import Foundation
-import SkillbookCore
-import SkillbookPostgres
+public import Foundation
+public import SkillbookCore
+public import SkillbookPostgres
+public import SkillbookSQL
 import SkillbookSQLite
-import SkillbookTesting
-import Testing
-import SkillbookSQL
 
-/// The two state backends, for tests that must pass on both alike.
-enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+/// The two state backends, for tests that must pass on both alike: `@Test(arguments: Backend.allCases)`.
+public enum Backend: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite
     case postgres
 
-    var testDescription: String { rawValue }
+    public var description: String { rawValue }
 
     /// A fresh, empty state of this backend.
-    func makeState() async throws -> TestState {
+    public func makeState() async throws -> TestState {
         switch self {
         case .sqlite:
             let directory = TemporaryDirectory()
@@ -28,22 +26,22 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 /// One state (an SQLite state directory or a Postgres database) and ways to open its stores, each
 /// call a separate connection, as separate processes would have.
-struct TestState: Sendable {
-    let backend: Backend
-    let directory: TemporaryDirectory
-    let url: PostgresURL?
+public struct TestState: Sendable {
+    public let backend: Backend
+    public let directory: TemporaryDirectory
+    public let url: PostgresURL?
     /// What `--state` takes: the state directory, or the connection string.
-    let string: String
+    public let string: String
 
     /// The backend as the host gets it, through the target's entry point.
-    func stateBackend(clock: any Clock = SystemClock(), leases: LeaseSettings = LeaseSettings(), worker: String? = nil) -> StateBackend {
+    public func stateBackend(clock: any Clock = SystemClock(), leases: LeaseSettings = LeaseSettings(), worker: String? = nil) -> StateBackend {
         switch backend {
         case .sqlite: SQLiteState.backend(stateDirectory: directory.state, clock: clock)
         case .postgres: PostgresState.backend(string, clock: clock, leases: leases, worker: worker)
         }
     }
 
-    func journal(
+    public func journal(
         probe: ProcessProbe = .live, clock: any Clock = SystemClock(), heartbeatInterval: Double = 2, leaseDuration: Double = 15
     ) throws -> any RunJournal {
         if let url {
@@ -56,30 +54,30 @@ struct TestState: Sendable {
             heartbeatInterval: heartbeatInterval, leaseDuration: leaseDuration)
     }
 
-    func notes(clock: any Clock = SystemClock()) throws -> any NotesStoring {
+    public func notes(clock: any Clock = SystemClock()) throws -> any NotesStoring {
         if let url { return PostgresNotesStore(database: try PostgresDatabase(url), clock: clock) }
         return try NotesStore(stateDirectory: directory.state, clock: clock)
     }
 
-    func reminders(clock: any Clock = SystemClock()) throws -> any RemindersStoring {
+    public func reminders(clock: any Clock = SystemClock()) throws -> any RemindersStoring {
         if let url { return PostgresRemindersStore(database: try PostgresDatabase(url), clock: clock) }
         return try RemindersStore(stateDirectory: directory.state, clock: clock)
     }
 
-    func locks(pollInterval: Double = 0.01) throws -> any ResourceLocking {
+    public func locks(pollInterval: Double = 0.01) throws -> any ResourceLocking {
         if let url { return PostgresResourceLocks(database: try PostgresDatabase(url), pollInterval: pollInterval) }
         return try SQLiteResourceLocks(
             database: try StateDatabase.openSeparately(stateDirectory: directory.state), pollInterval: pollInterval)
     }
 
-    func ledger(pid: Int32 = getpid()) throws -> any FireLedger {
+    public func ledger(pid: Int32 = getpid()) throws -> any FireLedger {
         if let url { return PostgresFireLedger(database: try PostgresDatabase(url), pid: pid) }
         return SQLiteFireLedger(database: try StateDatabase.openSeparately(stateDirectory: directory.state), pid: pid)
     }
 }
 
 /// The pid of a process that has exited (and been reaped): known dead on this machine.
-func deadProcessID() throws -> Int32 {
+public func deadProcessID() throws -> Int32 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/true")
     try process.run()
@@ -88,25 +86,25 @@ func deadProcessID() throws -> Int32 {
 }
 
 /// A probe whose current process is `identity`, judging others like the real one.
-func probe(as identity: ProcessIdentity) -> ProcessProbe {
+public func probe(as identity: ProcessIdentity) -> ProcessProbe {
     ProcessProbe(current: { identity }, state: ProcessProbe.live.state)
 }
 
 extension RunRecord {
-    static func sample(_ id: String, playbook: String = "sample", started: Date = Date(), inputs: ValueObject = ["name": "Ada"]) -> RunRecord {
+    public static func sample(_ id: String, playbook: String = "sample", started: Date = Date(), inputs: ValueObject = ["name": "Ada"]) -> RunRecord {
         RunRecord(
             runID: id, playbook: playbook, source: "name: \(playbook)\n", sourceHash: SourceHash.of("name: \(playbook)\n"),
             inputs: inputs, trigger: "cli", started: started, dryRun: false)
     }
 }
 
-func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "notes.create", attempt: Int = 1) -> CallRecord {
+public func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "notes.create", attempt: Int = 1) -> CallRecord {
     CallRecord(
         runID: runID, key: CallKey(step: StepPath(parsing: step), batch: batch), skill: skill, attempt: attempt, parameters: ["title": .string(step)],
         started: Date())
 }
 
-func finished(_ runID: String, _ status: RunStatus, error: String? = nil, kind: FailureKind? = nil, steps: [StepReport] = []) -> RunResult {
+public func finished(_ runID: String, _ status: RunStatus, error: String? = nil, kind: FailureKind? = nil, steps: [StepReport] = []) -> RunResult {
     var result = RunResult(runID: runID, playbook: "sample", status: status, steps: steps, error: error, started: Date(), finished: Date())
     result.failureKind = kind
     return result
