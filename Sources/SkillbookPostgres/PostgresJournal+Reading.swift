@@ -84,26 +84,14 @@ extension PostgresJournal {
         let rows = try database.query(
             "SELECT step, iteration, batch, error, finished FROM compensations WHERE run = $1 ORDER BY id", [.text(runID)],
             doing: "reading the compensations of run \(runID)")
-        return try rows.map { row in
-            guard let step = row.string("step"), let finished = row.double("finished") else { throw malformed("compensation", of: runID) }
-            return JournalCompensation(
-                key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), error: row.string("error"),
-                finished: Date(timeIntervalSince1970: finished))
-        }
+        return try rows.map { row throws(PostgresError) in try JournalRows.compensation(row) { malformed("compensation", of: runID) } }
     }
 
     public func sessions(of runID: String) throws -> [JournalSession] {
         let rows = try database.query(
             "SELECT kind, pid, host, started, ended, outcome FROM sessions WHERE run = $1 ORDER BY id", [.text(runID)],
             doing: "reading the sessions of run \(runID)")
-        return try rows.map { row in
-            guard let kind = row.string("kind"), let pid = row.int("pid"), let host = row.string("host"),
-                let started = row.double("started")
-            else { throw malformed("session", of: runID) }
-            return JournalSession(
-                kind: kind, pid: Int32(truncatingIfNeeded: pid), host: host, started: Date(timeIntervalSince1970: started),
-                ended: row.double("ended").map(Date.init(timeIntervalSince1970:)), outcome: row.string("outcome"))
-        }
+        return try rows.map { row throws(PostgresError) in try JournalRows.session(row) { malformed("session", of: runID) } }
     }
 
     public func timeline(_ runID: String) throws -> RunTimeline? {
@@ -121,14 +109,8 @@ extension PostgresJournal {
         let rows = try database.query(
             "SELECT step, resources, held_by, started, ended, outcome FROM resource_waits WHERE run = $1 ORDER BY id", [.text(runID)],
             doing: "reading the waits of run \(runID)")
-        return try rows.map { row in
-            guard let step = row.string("step"), let started = row.double("started"),
-                case .array(let names)? = try decode(row.string("resources"), "resource wait")
-            else { throw malformed("resource wait", of: runID) }
-            return JournalWait(
-                step: step, wait: ResourceWait(resources: names.compactMap(\.stringValue), heldBy: row.string("held_by")),
-                started: Date(timeIntervalSince1970: started), ended: row.double("ended").map(Date.init(timeIntervalSince1970:)),
-                outcome: row.string("outcome"))
+        return try rows.map { row throws(PostgresError) in
+            try JournalRows.wait(row, decode: decode) { malformed("resource wait", of: runID) }
         }
     }
 

@@ -71,4 +71,41 @@ public enum JournalRows {
         }
         return first.string("id") ?? prefix
     }
+
+    /// A row of `sessions`; `invalid` is the backend's error for a malformed one.
+    public static func session<Failure: Error>(_ row: Row, invalid: () -> Failure) throws(Failure) -> JournalSession {
+        guard let kind = row.string("kind"), let pid = row.int("pid"), let host = row.string("host"), let started = row.double("started")
+        else { throw invalid() }
+        return JournalSession(
+            kind: kind, pid: Int32(truncatingIfNeeded: pid), host: host, started: Date(timeIntervalSince1970: started),
+            ended: date(row, "ended"), outcome: row.string("outcome"))
+    }
+
+    /// A row of `compensations`.
+    public static func compensation<Failure: Error>(_ row: Row, invalid: () -> Failure) throws(Failure) -> JournalCompensation {
+        guard let step = row.string("step"), let finished = row.double("finished") else { throw invalid() }
+        return JournalCompensation(
+            key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), error: row.string("error"),
+            finished: Date(timeIntervalSince1970: finished))
+    }
+
+    /// A row of `resource_waits`; `decode` reads its JSON list of resources.
+    public static func wait<Failure: Error>(
+        _ row: Row, decode: (_ text: String?, _ what: String) throws(Failure) -> Value?, invalid: () -> Failure
+    ) throws(Failure) -> JournalWait {
+        guard let step = row.string("step"), let started = row.double("started"),
+            case .array(let names)? = try decode(row.string("resources"), "resource wait")
+        else { throw invalid() }
+        return JournalWait(
+            step: step, wait: ResourceWait(resources: names.compactMap(\.stringValue), heldBy: row.string("held_by")),
+            started: Date(timeIntervalSince1970: started), ended: date(row, "ended"), outcome: row.string("outcome"))
+    }
+
+    /// A row of `fires` (`playbook`, `entry`, `scheduled_ms`, `catch_up`) as the fire it records.
+    public static func fire(_ row: Row) -> Fire? {
+        guard let playbook = row.string("playbook"), let entry = row.int("entry"), let ms = row.int("scheduled_ms") else { return nil }
+        return Fire(
+            key: FireKey(playbook: playbook, entry: entry, scheduledAt: Date(timeIntervalSince1970: Double(ms) / 1000)),
+            isCatchUp: row.int("catch_up") == 1)
+    }
 }

@@ -98,33 +98,13 @@ extension SQLiteJournal {
     public func compensations(of runID: String) throws(StoreError) -> [JournalCompensation] {
         let rows = try query(
             "SELECT step, iteration, batch, error, finished FROM compensations WHERE run = ?1 ORDER BY id", [.text(runID)])
-        var compensations: [JournalCompensation] = []
-        for row in rows {
-            guard let step = row.string("step"), let finished = row.double("finished") else {
-                throw malformed("compensation", of: runID)
-            }
-            compensations.append(
-                JournalCompensation(
-                    key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), error: row.string("error"),
-                    finished: Date(timeIntervalSince1970: finished)))
-        }
-        return compensations
+        return try rows.map { row throws(StoreError) in try JournalRows.compensation(row) { malformed("compensation", of: runID) } }
     }
 
     /// Who ran the run when: the first run, then each resume or rollback.
     public func sessions(of runID: String) throws(StoreError) -> [JournalSession] {
         let rows = try query("SELECT kind, pid, host, started, ended, outcome FROM sessions WHERE run = ?1 ORDER BY id", [.text(runID)])
-        var sessions: [JournalSession] = []
-        for row in rows {
-            guard let kind = row.string("kind"), let pid = row.int("pid"), let host = row.string("host"),
-                let started = row.double("started")
-            else { throw malformed("session", of: runID) }
-            sessions.append(
-                JournalSession(
-                    kind: kind, pid: Int32(truncatingIfNeeded: pid), host: host, started: Date(timeIntervalSince1970: started),
-                    ended: row.double("ended").map(Date.init(timeIntervalSince1970:)), outcome: row.string("outcome")))
-        }
-        return sessions
+        return try rows.map { row throws(StoreError) in try JournalRows.session(row) { malformed("session", of: runID) } }
     }
 
     /// Everything the journal holds of a run; `nil` when there is no such run.
@@ -144,18 +124,9 @@ extension SQLiteJournal {
         let rows = try query(
             "SELECT step, resources, held_by, started, ended, outcome FROM resource_waits WHERE run = ?1 ORDER BY id",
             [.text(runID)])
-        var waits: [JournalWait] = []
-        for row in rows {
-            guard let step = row.string("step"), let started = row.double("started"),
-                case .array(let names)? = try decode(row.string("resources"), "resource wait")
-            else { throw malformed("resource wait", of: runID) }
-            waits.append(
-                JournalWait(
-                    step: step, wait: ResourceWait(resources: names.compactMap(\.stringValue), heldBy: row.string("held_by")),
-                    started: Date(timeIntervalSince1970: started), ended: row.double("ended").map(Date.init(timeIntervalSince1970:)),
-                    outcome: row.string("outcome")))
+        return try rows.map { row throws(StoreError) in
+            try JournalRows.wait(row, decode: decode) { malformed("resource wait", of: runID) }
         }
-        return waits
     }
 
     /// When the oldest run in the journal started; `nil` when it holds none.

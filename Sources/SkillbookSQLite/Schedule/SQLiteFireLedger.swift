@@ -83,17 +83,15 @@ public final class SQLiteFireLedger: FireLedger {
             """, [.integer(Int(pid))])
         var adopted: [Fire] = []
         for row in rows {
-            guard let playbook = row.string("playbook"), let entry = row.int("entry"), let ms = row.int("scheduled_ms"),
-                let owner = row.int("pid"), !isAlive(Int32(owner))
-            else { continue }
+            guard let fire = JournalRows.fire(row), let owner = row.int("pid"), !isAlive(Int32(owner)) else { continue }
             let changed = try database.run(
                 "UPDATE fires SET pid = ?1 WHERE playbook = ?2 AND entry = ?3 AND scheduled_ms = ?4 AND pid = ?5",
-                [.integer(Int(pid)), .text(playbook), .integer(entry), .integer(ms), .integer(owner)])
+                [
+                    .integer(Int(pid)), .text(fire.key.playbook), .integer(fire.key.entry), .integer(Int(fire.key.scheduledMilliseconds)),
+                    .integer(owner),
+                ])
             guard changed == 1 else { continue }
-            adopted.append(
-                Fire(
-                    key: FireKey(playbook: playbook, entry: entry, scheduledAt: Date(timeIntervalSince1970: Double(ms) / 1000)),
-                    isCatchUp: row.int("catch_up") == 1))
+            adopted.append(fire)
         }
         return adopted
     }
