@@ -1,7 +1,6 @@
 public import Foundation
 import SkillbookCore
 import SkillbookHost
-import SkillbookStore
 
 /// One command of the CLI: its declaration and what it does.
 protocol Command: SendableMetatype {

@@ -1,7 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookSkills
-import SkillbookStore
+import SkillbookSQLite
 
 // skillbook-bench [--cpu] [NAME…]: prints `name value unit` lines (see each benchmark's file); with
 // names, only the benchmarks whose figure is one of them or, for a name that is no figure's whole

@@ -3,8 +3,9 @@ import Foundation
 import SkillbookCLI
 import SkillbookCore
 import SkillbookRuntime
-import SkillbookStore
+import SkillbookSQLite
 import Testing
+import SkillbookSQL
 
 /// A journal that writes as a process that has died: runs it starts read back as `interrupted`.
 func crashedJournal(_ directory: TemporaryDirectory) throws -> SQLiteJournal {

@@ -1,7 +1,6 @@
 import Foundation
 import SkillbookCore
 import SkillbookHost
-import SkillbookStore
 
 extension Option where Value == String {
     static var limit: Self { Self("-n", "--limit", value: "N", help: "Show at most N runs (default 20).") }

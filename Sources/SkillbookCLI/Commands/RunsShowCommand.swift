@@ -1,7 +1,6 @@
 import Foundation
 import SkillbookCore
 import SkillbookHost
-import SkillbookStore
 
 /// `skillbook runs show RUN [--json]`
 enum RunsShowCommand: Command {

@@ -2,7 +2,6 @@ import SkillbookHost
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
-import SkillbookStore
 
 /// How journal records read on the terminal and in `--json`.
 enum JournalText {
