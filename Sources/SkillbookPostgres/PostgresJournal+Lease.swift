@@ -15,14 +15,10 @@ extension PostgresJournal {
         let me = probe.current()
         let now = clock.now().timeIntervalSince1970
         let (previous, epoch) = try database.transaction(doing: "taking over run \(runID)") { transaction -> (JournalRun, Int) in
-            guard let row = try transaction.query("SELECT \(Self.runColumns) FROM runs WHERE id = $1 FOR UPDATE", [.text(runID)]).first
-            else { throw JournalError(.notFound, "no run \(runID) in \(location)") }
-            let current = try journalRun(row)
-            if current.status == .running || current.status == .queued {
-                throw JournalError(.busy, stillRunningMessage(current))
-            }
-            try check(current)
-            let epoch = (row.int("epoch") ?? 0) + 1
+            let row = try transaction.query("SELECT \(Self.runColumns) FROM runs WHERE id = $1 FOR UPDATE", [.text(runID)]).first
+            let current = try RunTakeovers.admit(
+                try row.map(journalRun), runID: runID, in: location, check: check, stillRunning: stillRunningMessage)
+            let epoch = (row?.int("epoch") ?? 0) + 1
             try claim(transaction, runID, epoch: epoch, holder: me, at: now, kind: purpose.rawValue)
             return (current, epoch)
         }
@@ -75,14 +71,7 @@ extension PostgresJournal {
     }
 
     public func stillRunningMessage(_ run: JournalRun) -> String {
-        if run.status == .queued {
-            return "run \(run.id) (\(run.playbook)) is queued; a worker will run it ('skillbook worker' on a machine sharing the state)"
-        }
-        var holder = ""
-        if let process = run.holder {
-            holder = " in process \(process.pid)" + (process.host == probe.current().host ? "" : " on \(process.host)")
-        }
-        return "run \(run.id) (\(run.playbook)) is still running\(holder); wait for it to finish or stop that process first"
+        RunTakeovers.stillRunningMessage(run, host: probe.current().host)
     }
 
     // MARK: Heartbeat

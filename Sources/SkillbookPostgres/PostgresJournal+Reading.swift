@@ -94,15 +94,9 @@ extension PostgresJournal {
         return try rows.map { row throws(PostgresError) in try JournalRows.session(row) { malformed("session", of: runID) } }
     }
 
-    public func timeline(_ runID: String) throws -> RunTimeline? {
-        guard let run = try run(runID) else { return nil }
-        let extra = try database.query("SELECT source, report FROM runs WHERE id = $1", [.text(runID)]).first
-        var timeline = RunTimeline(
-            run: run, source: extra?.string("source") ?? "", sessions: try sessions(of: runID), calls: try calls(of: runID),
-            steps: try steps(of: runID), compensations: try compensations(of: runID),
-            report: try decode(extra?.string("report"), "run report"))
-        timeline.waits = try waits(of: runID)
-        return timeline
+    public func sourceAndReport(of runID: String) throws -> (source: String, report: Value?) {
+        let row = try database.query("SELECT source, report FROM runs WHERE id = $1", [.text(runID)]).first
+        return (row?.string("source") ?? "", try decode(row?.string("report"), "run report"))
     }
 
     public func waits(of runID: String) throws -> [JournalWait] {
@@ -116,20 +110,6 @@ extension PostgresJournal {
 
     public func oldestRunStart() throws -> Date? {
         try database.query("SELECT min(started) AS m FROM runs").first?.double("m").map(Date.init(timeIntervalSince1970:))
-    }
-
-    public func journaledCalls(of runID: String) throws -> [JournaledCall] {
-        var attempts: [CallKey: Int] = [:]
-        return try calls(of: runID).map { call in
-            var journaled = call.journaled
-            attempts[call.key, default: 0] += 1
-            journaled.attempt = attempts[call.key] ?? call.attempt
-            return journaled
-        }
-    }
-
-    public func journaledSteps(of runID: String) throws -> [JournaledStep] {
-        try steps(of: runID).map { JournaledStep(step: $0.step, status: $0.status, output: $0.output, outputMasked: $0.outputMasked) }
     }
 
     /// Deletes the runs that started before `cutoff` and all but the newest `keep`, never one

@@ -32,7 +32,7 @@ import Synchronization
 /// live holder's claim: fencing makes that safe.
 ///
 /// Safe to use from concurrent tasks, and from any number of processes and machines.
-public final class PostgresJournal: RunJournal, LeaseHolding {
+public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
     public let database: PostgresDatabase
     let probe: ProcessProbe
     let clock: any Clock

@@ -12,13 +12,11 @@ import Synchronization
 /// recorded in `resource_waits` and poll every `pollInterval` seconds, so cancelling ends one.
 public final class PostgresResourceLocks: ResourceLocking {
     public let database: PostgresDatabase
-    let probe: ProcessProbe
-    let clock: any Clock
-    public let leaseDuration: Double
-    /// What it holds, its waits and its heartbeat.
+    /// What it holds, its waits, its heartbeat and who holds a lock.
     private let holdings: LockHoldings
     public var pollInterval: Double { holdings.pollInterval }
     public var heartbeatInterval: Double { holdings.heartbeatInterval }
+    public var leaseDuration: Double { holdings.leaseDuration }
     private static let lockKey = 0x736b_6c62_6c6b  // any constant every skillbook process shares
 
     public init(
@@ -26,10 +24,9 @@ public final class PostgresResourceLocks: ResourceLocking {
         heartbeatInterval: Double = 2, leaseDuration: Double = 15
     ) {
         self.database = database
-        self.probe = probe
-        self.clock = clock
-        self.leaseDuration = leaseDuration
-        holdings = LockHoldings(clock: clock, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval) { runs in
+        holdings = LockHoldings(
+            clock: clock, probe: probe, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval, leaseDuration: leaseDuration
+        ) { runs in
             Self.beat(runs, database: database, probe: probe)
         }
     }
@@ -43,25 +40,20 @@ public final class PostgresResourceLocks: ResourceLocking {
     }
 
     public func release(_ resources: [String], for runID: String) async {
-        let names = SQLValue.text(JSONText.encode(.array(resources.map(Value.string))))
         _ = try? database.run(
             "DELETE FROM resource_locks WHERE run = $1 AND resource IN (SELECT json_array_elements_text($2::json))",
-            [.text(runID), names])
+            [.text(runID), LockHoldings.list(resources)])
         holdings.released(resources, for: runID)
     }
 
     /// Who holds each resource now.
     public func holders() throws -> [String: String] {
-        var holders: [String: String] = [:]
-        for row in try database.query("SELECT resource, run FROM resource_locks") {
-            if let resource = row.string("resource"), let run = row.string("run") { holders[resource] = run }
-        }
-        return holders
+        LockHoldings.holders(try database.query("SELECT resource, run FROM resource_locks"))
     }
 
     private func take(_ wanted: [String], runID: String, step: String) throws -> ResourceWait? {
-        let me = probe.current()
-        let names = SQLValue.text(JSONText.encode(.array(wanted.map(Value.string))))
+        let me = holdings.probe.current()
+        let names = LockHoldings.list(wanted)
         return try database.transaction(doing: "taking resources \(wanted.joined(separator: ", "))") { transaction -> ResourceWait? in
             try transaction.query("SELECT pg_advisory_xact_lock($1)", [.integer(Self.lockKey)])
             let rows = try transaction.query(
@@ -74,7 +66,7 @@ public final class PostgresResourceLocks: ResourceLocking {
             var busy: [(resource: String, run: String)] = []
             for row in rows {
                 guard let resource = row.string("resource"), let run = row.string("run"), run != runID else { continue }
-                if isAlive(row) { busy.append((resource, run)) }
+                if holdings.holderIsAlive(row, age: row.double("age") ?? .infinity) { busy.append((resource, run)) }
             }
             if !busy.isEmpty {
                 busy.sort { $0.resource < $1.resource }
@@ -98,23 +90,13 @@ public final class PostgresResourceLocks: ResourceLocking {
         }
     }
 
-    private func isAlive(_ row: Row) -> Bool {
-        if let status = row.string("run_status"), status != "running" { return false }
-        guard let holder = JournalRows.holder(row) else { return false }
-        switch probe.state(holder) {
-        case .alive: return true
-        case .gone: return false
-        case .unknown: return (row.double("age") ?? .infinity) <= leaseDuration
-        }
-    }
-
     private func recordWait(_ wait: ResourceWait, runID: String, step: String, previous: Int?) throws -> Int {
         if let previous { try endWait(previous, outcome: "holder changed") }
         let rows = try database.query(
             "INSERT INTO resource_waits (run, step, resources, held_by, started) VALUES ($1, $2, $3, $4, $5) RETURNING id",
             [
-                .text(runID), .text(step), .text(JSONText.encode(.array(wait.resources.map(Value.string)))), SQLValue(wait.heldBy),
-                .real(clock.now().timeIntervalSince1970),
+                .text(runID), .text(step), LockHoldings.list(wait.resources), SQLValue(wait.heldBy),
+                .real(holdings.clock.now().timeIntervalSince1970),
             ])
         return rows.first?.int("id") ?? 0
     }
@@ -122,7 +104,7 @@ public final class PostgresResourceLocks: ResourceLocking {
     private func endWait(_ row: Int, outcome: String) throws {
         try database.run(
             "UPDATE resource_waits SET ended = $2, outcome = $3 WHERE id = $1",
-            [.integer(row), .real(clock.now().timeIntervalSince1970), .text(outcome)])
+            [.integer(row), .real(holdings.clock.now().timeIntervalSince1970), .text(outcome)])
     }
 
     /// Refreshes the heartbeat of the locks of `runs` held by this process.
@@ -132,6 +114,6 @@ public final class PostgresResourceLocks: ResourceLocking {
             """
             UPDATE resource_locks SET heartbeat = extract(epoch from clock_timestamp())
             WHERE pid = $1 AND host = $2 AND run IN (SELECT json_array_elements_text($3::json))
-            """, [.integer(Int(me.pid)), .text(me.host), .text(JSONText.encode(.array(runs.map(Value.string))))])
+            """, [.integer(Int(me.pid)), .text(me.host), LockHoldings.list(runs)])
     }
 }

@@ -109,3 +109,29 @@ public enum JournalRows {
             isCatchUp: row.int("catch_up") == 1)
     }
 }
+
+/// The rules of taking over a run, the same on every SQL backend.
+public enum RunTakeovers {
+    /// The run a takeover may take, as it is now: refuses one that is not there (`.notFound`), one
+    /// a live holder runs or a queue holds (`.busy`, with `stillRunning`), and whatever `check` refuses.
+    public static func admit(
+        _ current: JournalRun?, runID: String, in location: String, check: (JournalRun) throws(JournalError) -> Void,
+        stillRunning: (JournalRun) -> String
+    ) throws(JournalError) -> JournalRun {
+        guard let current else { throw JournalError(.notFound, "no run \(runID) in \(location)") }
+        if current.status == .running || current.status == .queued { throw JournalError(.busy, stillRunning(current)) }
+        try check(current)
+        return current
+    }
+
+    /// Why a run held by a live process (or waiting in the queue) cannot be taken: it names the
+    /// process, and its machine when that is not `host`.
+    public static func stillRunningMessage(_ run: JournalRun, host: String) -> String {
+        if run.status == .queued {
+            return "run \(run.id) (\(run.playbook)) is queued; a worker will run it ('skillbook worker' on a machine sharing the state)"
+        }
+        var holder = ""
+        if let process = run.holder { holder = " in process \(process.pid)" + (process.host == host ? "" : " on \(process.host)") }
+        return "run \(run.id) (\(run.playbook)) is still running\(holder); wait for it to finish or stop that process first"
+    }
+}

@@ -3,7 +3,8 @@ import Synchronization
 
 /// What the resource locks of an SQL backend keep in memory and do alike, whatever the SQL: the
 /// wait for resources (polling, recording each wait for the timeline), the resources held by each
-/// run, and the heartbeat task that refreshes their rows while any are held.
+/// run, the heartbeat task that refreshes their rows while any are held, and the rule that says
+/// whether a lock row's holder still holds it.
 public final class LockHoldings: Sendable {
     private struct Held {
         /// Resources held, by run.
@@ -13,16 +14,22 @@ public final class LockHoldings: Sendable {
     }
 
     private let held = Mutex(Held())
-    let clock: any Clock
+    public let clock: any Clock
+    public let probe: ProcessProbe
+    /// Seconds without a heartbeat after which a holder on another machine has lost its locks.
+    public let leaseDuration: Double
     public let pollInterval: Double
     public let heartbeatInterval: Double
     /// Refreshes the heartbeat of the rows of these runs.
     private let refresh: @Sendable (_ runs: [String]) -> Void
 
     public init(
-        clock: any Clock, pollInterval: Double, heartbeatInterval: Double, refresh: @escaping @Sendable (_ runs: [String]) -> Void
+        clock: any Clock, probe: ProcessProbe, pollInterval: Double, heartbeatInterval: Double, leaseDuration: Double,
+        refresh: @escaping @Sendable (_ runs: [String]) -> Void
     ) {
         self.clock = clock
+        self.probe = probe
+        self.leaseDuration = leaseDuration
         self.pollInterval = max(0.001, pollInterval)
         self.heartbeatInterval = heartbeatInterval
         self.refresh = refresh
@@ -64,6 +71,35 @@ public final class LockHoldings: Sendable {
             held.runs[runID, default: []].formUnion(wanted)
             startHeartbeat(&held)
         }
+    }
+
+    /// Whether the holder of a lock row (columns `run_status`, the status of its run, and the
+    /// holder's `pid`, `host`, `boot`, `process_start`) still holds it, `age` seconds after its last
+    /// heartbeat: not when its run has ended (a release that was lost), nor when `ProcessProbe`
+    /// knows its process is gone; a process on another machine, while its heartbeat is younger
+    /// than `leaseDuration`.
+    public func holderIsAlive(_ row: Row, age: Double) -> Bool {
+        if let status = row.string("run_status"), status != "running" { return false }
+        guard let holder = JournalRows.holder(row) else { return false }
+        switch probe.state(holder) {
+        case .alive: return true
+        case .gone: return false
+        case .unknown: return age <= leaseDuration
+        }
+    }
+
+    /// Who holds each resource, from rows of `resource_locks` (`resource`, `run`).
+    public static func holders(_ rows: [Row]) -> [String: String] {
+        var holders: [String: String] = [:]
+        for row in rows {
+            if let resource = row.string("resource"), let run = row.string("run") { holders[resource] = run }
+        }
+        return holders
+    }
+
+    /// Resource names (or run ids) as the JSON list the statements take apart.
+    public static func list(_ names: [String]) -> SQLValue {
+        .text(JSONText.encode(.array(names.map(Value.string))))
     }
 
     /// `runID` no longer holds `resources` (their rows were deleted).

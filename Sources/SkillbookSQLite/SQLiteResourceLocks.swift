@@ -18,13 +18,11 @@ public import SkillbookSQL
 /// timeline of `runs show`.
 public final class SQLiteResourceLocks: ResourceLocking {
     public let database: Database
-    let probe: ProcessProbe
-    let clock: any Clock
-    public let leaseDuration: Double
-    /// What it holds, its waits and its heartbeat.
+    /// What it holds, its waits, its heartbeat and who holds a lock.
     private let holdings: LockHoldings
     public var pollInterval: Double { holdings.pollInterval }
     public var heartbeatInterval: Double { holdings.heartbeatInterval }
+    public var leaseDuration: Double { holdings.leaseDuration }
 
     public convenience init(
         stateDirectory: URL, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), pollInterval: Double = 0.05,
@@ -52,10 +50,9 @@ public final class SQLiteResourceLocks: ResourceLocking {
         heartbeatInterval: Double = 2, leaseDuration: Double = 15
     ) {
         self.database = database
-        self.probe = probe
-        self.clock = clock
-        self.leaseDuration = leaseDuration
-        holdings = LockHoldings(clock: clock, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval) { runs in
+        holdings = LockHoldings(
+            clock: clock, probe: probe, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval, leaseDuration: leaseDuration
+        ) { runs in
             Self.beat(runs, database: database, probe: probe, clock: clock)
         }
     }
@@ -69,19 +66,15 @@ public final class SQLiteResourceLocks: ResourceLocking {
     }
 
     public func release(_ resources: [String], for runID: String) async {
-        let names = SQLValue.text(JSONText.encode(.array(resources.map(Value.string))))
         _ = try? database.run(
-            "DELETE FROM resource_locks WHERE run = ?1 AND resource IN (SELECT value FROM json_each(?2))", [.text(runID), names])
+            "DELETE FROM resource_locks WHERE run = ?1 AND resource IN (SELECT value FROM json_each(?2))",
+            [.text(runID), LockHoldings.list(resources)])
         holdings.released(resources, for: runID)
     }
 
     /// Who holds each resource now (a holder that is gone still shows until someone takes over).
     public func holders() throws(StoreError) -> [String: String] {
-        var holders: [String: String] = [:]
-        for row in try database.query("SELECT resource, run FROM resource_locks") {
-            if let resource = row.string("resource"), let run = row.string("run") { holders[resource] = run }
-        }
-        return holders
+        LockHoldings.holders(try database.query("SELECT resource, run FROM resource_locks"))
     }
 
     // MARK: Taking
@@ -90,9 +83,9 @@ public final class SQLiteResourceLocks: ResourceLocking {
     /// or already by `runID`), takes them all and returns `nil`; otherwise takes none and says
     /// which are busy and who holds them.
     private func take(_ wanted: [String], runID: String, step: String) throws -> ResourceWait? {
-        let me = probe.current()
-        let now = clock.now()
-        let names = SQLValue.text(JSONText.encode(.array(wanted.map(Value.string))))
+        let me = holdings.probe.current()
+        let now = holdings.clock.now().timeIntervalSince1970
+        let names = LockHoldings.list(wanted)
         return try database.transaction { () throws -> ResourceWait? in
             var busy: [(resource: String, run: String)] = []
             let rows = try database.query(
@@ -106,7 +99,7 @@ public final class SQLiteResourceLocks: ResourceLocking {
                 guard let resource = row.string("resource"), let run = row.string("run") else { continue }
                 if run == runID { continue }
                 // A holder that is gone loses the lock: the upsert below takes it over.
-                if isAlive(row, now: now) { busy.append((resource, run)) }
+                if holdings.holderIsAlive(row, age: now - (row.double("heartbeat") ?? 0)) { busy.append((resource, run)) }
             }
             if !busy.isEmpty {
                 busy.sort { $0.resource < $1.resource }
@@ -122,24 +115,10 @@ public final class SQLiteResourceLocks: ResourceLocking {
                     """,
                     [
                         .text(resource), .text(runID), .text(step), .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot),
-                        SQLValue(me.start), .real(now.timeIntervalSince1970),
+                        SQLValue(me.start), .real(now),
                     ])
             }
             return nil
-        }
-    }
-
-    /// Whether the process of a lock row still runs, by the rules of `ProcessProbe` and the lease.
-    private func isAlive(_ row: Row, now: Date) -> Bool {
-        // A run that has ended holds nothing, whatever its process does now (a release that was lost).
-        if let status = row.string("run_status"), status != "running" { return false }
-        guard let holder = JournalRows.holder(row) else { return false }
-        switch probe.state(holder) {
-        case .alive: return true
-        case .gone: return false
-        case .unknown:
-            let beat = row.double("heartbeat") ?? 0
-            return now.timeIntervalSince1970 - beat <= leaseDuration
         }
     }
 
@@ -148,13 +127,12 @@ public final class SQLiteResourceLocks: ResourceLocking {
     /// Records the start of a wait (ending the previous record of this wait, whose holder changed).
     private func recordWait(_ wait: ResourceWait, runID: String, step: String, previous: Int?) throws -> Int {
         if let previous { try endWait(previous, outcome: "holder changed") }
-        let now = clock.now().timeIntervalSince1970
+        let now = holdings.clock.now().timeIntervalSince1970
         return try database.locked { (_) throws(StoreError) -> Int in
             try database.run(
                 "INSERT INTO resource_waits (run, step, resources, held_by, started) VALUES (?1, ?2, ?3, ?4, ?5)",
                 [
-                    .text(runID), .text(step), .text(JSONText.encode(.array(wait.resources.map(Value.string)))),
-                    SQLValue(wait.heldBy), .real(now),
+                    .text(runID), .text(step), LockHoldings.list(wait.resources), SQLValue(wait.heldBy), .real(now),
                 ])
             return database.lastInsertRowID
         }
@@ -163,7 +141,7 @@ public final class SQLiteResourceLocks: ResourceLocking {
     private func endWait(_ row: Int, outcome: String) throws {
         try database.run(
             "UPDATE resource_waits SET ended = ?2, outcome = ?3 WHERE id = ?1",
-            [.integer(row), .real(clock.now().timeIntervalSince1970), .text(outcome)])
+            [.integer(row), .real(holdings.clock.now().timeIntervalSince1970), .text(outcome)])
     }
 
     // MARK: Heartbeat
@@ -178,7 +156,7 @@ public final class SQLiteResourceLocks: ResourceLocking {
             """,
             [
                 .real(clock.now().timeIntervalSince1970), .integer(Int(me.pid)), .text(me.host),
-                .text(JSONText.encode(.array(runs.map(Value.string)))),
+                LockHoldings.list(runs),
             ])
     }
 }

@@ -17,13 +17,11 @@ extension SQLiteJournal {
         let me = probe.current()
         let now = clock.now().timeIntervalSince1970
         let before = try transaction { () throws(StoreError) -> Result<JournalRun, JournalError> in
-            guard let current = try run(runID) else {
-                return .failure(JournalError(.notFound, "no run \(runID) in \(database.path)"))
-            }
-            if current.status == .running {
-                return .failure(JournalError(.busy, stillRunningMessage(current)))
-            }
-            do throws(JournalError) { try check(current) } catch { return .failure(error) }
+            let found = try run(runID)
+            let current: JournalRun
+            do throws(JournalError) {
+                current = try RunTakeovers.admit(found, runID: runID, in: database.path, check: check, stillRunning: stillRunningMessage)
+            } catch { return .failure(error) }
             // The dead process's session ended with the last sign of life it left.
             try execute(
                 """
@@ -66,11 +64,7 @@ extension SQLiteJournal {
 
     /// Why a run held by a live process cannot be taken: it names the process.
     public func stillRunningMessage(_ run: JournalRun) -> String {
-        var holder = ""
-        if let process = run.holder {
-            holder = " in process \(process.pid)" + (process.host == probe.current().host ? "" : " on \(process.host)")
-        }
-        return "run \(run.id) (\(run.playbook)) is still running\(holder); wait for it to finish or stop that process first"
+        RunTakeovers.stillRunningMessage(run, host: probe.current().host)
     }
 
     // MARK: Liveness

@@ -107,16 +107,10 @@ extension SQLiteJournal {
         return try rows.map { row throws(StoreError) in try JournalRows.session(row) { malformed("session", of: runID) } }
     }
 
-    /// Everything the journal holds of a run; `nil` when there is no such run.
-    public func timeline(_ runID: String) throws(StoreError) -> RunTimeline? {
-        guard let run = try run(runID) else { return nil }
-        let extra = try query("SELECT source, report FROM runs WHERE id = ?1", [.text(runID)]).first
-        var timeline = RunTimeline(
-            run: run, source: extra?.string("source") ?? "", sessions: try sessions(of: runID), calls: try calls(of: runID),
-            steps: try steps(of: runID), compensations: try compensations(of: runID),
-            report: try decode(extra?.string("report"), "run report"))
-        timeline.waits = try waits(of: runID)
-        return timeline
+    /// The playbook source a run was started from and its report.
+    public func sourceAndReport(of runID: String) throws(StoreError) -> (source: String, report: Value?) {
+        let row = try query("SELECT source, report FROM runs WHERE id = ?1", [.text(runID)]).first
+        return (row?.string("source") ?? "", try decode(row?.string("report"), "run report"))
     }
 
     /// The waits of a run's steps for resources other runs held, in order.
@@ -132,24 +126,6 @@ extension SQLiteJournal {
     /// When the oldest run in the journal started; `nil` when it holds none.
     public func oldestRunStart() throws(StoreError) -> Date? {
         try query("SELECT min(started) FROM runs").first?[0].doubleValue.map(Date.init(timeIntervalSince1970:))
-    }
-
-    /// The calls of a run as `ResumePlan.from` takes them. Attempts are numbered again in order of
-    /// starting, so that an attempt made by a resume counts as later than those before it.
-    public func journaledCalls(of runID: String) throws(StoreError) -> [JournaledCall] {
-        var attempts: [CallKey: Int] = [:]
-        return try calls(of: runID).map { call in
-            var journaled = call.journaled
-            attempts[call.key, default: 0] += 1
-            journaled.attempt = attempts[call.key] ?? call.attempt
-            return journaled
-        }
-    }
-
-    public func journaledSteps(of runID: String) throws(StoreError) -> [JournaledStep] {
-        try steps(of: runID).map {
-            JournaledStep(step: $0.step, status: $0.status, output: $0.output, outputMasked: $0.outputMasked)
-        }
     }
 
     // MARK: Rows

@@ -34,7 +34,7 @@ public import SkillbookSQL
 /// the engine tens of microseconds per write).
 ///
 /// Safe to use from concurrent tasks, and from several processes on the same file.
-public final class SQLiteJournal: RunJournal {
+public final class SQLiteJournal: RunJournal, JournalTables {
     public let database: Database
     let probe: ProcessProbe
     let clock: any Clock

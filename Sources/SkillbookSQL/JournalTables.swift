@@ -1,0 +1,46 @@
+public import SkillbookCore
+
+/// A journal that reads its tables one at a time, the same tables on every SQL backend: what is put
+/// together from them (a run's timeline, the calls and steps a resume plans from) is put together
+/// here, once. `ReadFailure` is the backend's own error.
+public protocol JournalTables {
+    associatedtype ReadFailure: Error
+    func run(_ id: String) throws(ReadFailure) -> JournalRun?
+    /// Every attempt of every call of a run, in order of starting.
+    func calls(of runID: String) throws(ReadFailure) -> [JournalCall]
+    func steps(of runID: String) throws(ReadFailure) -> [JournalStep]
+    func compensations(of runID: String) throws(ReadFailure) -> [JournalCompensation]
+    func sessions(of runID: String) throws(ReadFailure) -> [JournalSession]
+    func waits(of runID: String) throws(ReadFailure) -> [JournalWait]
+    /// The playbook source a run was started from and its report (`nil` until it ended).
+    func sourceAndReport(of runID: String) throws(ReadFailure) -> (source: String, report: Value?)
+}
+
+extension JournalTables {
+    /// Everything the journal holds of a run; `nil` when there is no such run.
+    public func timeline(_ runID: String) throws(ReadFailure) -> RunTimeline? {
+        guard let run = try run(runID) else { return nil }
+        let (source, report) = try sourceAndReport(of: runID)
+        var timeline = RunTimeline(
+            run: run, source: source, sessions: try sessions(of: runID), calls: try calls(of: runID), steps: try steps(of: runID),
+            compensations: try compensations(of: runID), report: report)
+        timeline.waits = try waits(of: runID)
+        return timeline
+    }
+
+    /// The calls of a run as `ResumePlan.from` takes them. Attempts are numbered again in order of
+    /// starting, so that an attempt made by a resume counts as later than those before it.
+    public func journaledCalls(of runID: String) throws(ReadFailure) -> [JournaledCall] {
+        var attempts: [CallKey: Int] = [:]
+        return try calls(of: runID).map { call in
+            var journaled = call.journaled
+            attempts[call.key, default: 0] += 1
+            journaled.attempt = attempts[call.key] ?? call.attempt
+            return journaled
+        }
+    }
+
+    public func journaledSteps(of runID: String) throws(ReadFailure) -> [JournaledStep] {
+        try steps(of: runID).map { JournaledStep(step: $0.step, status: $0.status, output: $0.output, outputMasked: $0.outputMasked) }
+    }
+}
