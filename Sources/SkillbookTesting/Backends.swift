@@ -64,15 +64,34 @@ public struct TestState: Sendable {
         return try RemindersStore(stateDirectory: directory.state, clock: clock)
     }
 
-    public func locks(pollInterval: Double = 0.01) throws -> any ResourceLocking {
-        if let url { return PostgresResourceLocks(database: try PostgresDatabase(url), pollInterval: pollInterval) }
+    public func locks(
+        probe: ProcessProbe = .live, clock: any Clock = SystemClock(), pollInterval: Double = 0.01, leaseDuration: Double = 15
+    ) throws -> any ResourceLocking {
+        if let url {
+            return PostgresResourceLocks(
+                database: try PostgresDatabase(url), probe: probe, clock: clock, pollInterval: pollInterval, leaseDuration: leaseDuration)
+        }
         return try SQLiteResourceLocks(
-            database: try StateDatabase.openSeparately(stateDirectory: directory.state), pollInterval: pollInterval)
+            database: try StateDatabase.openSeparately(stateDirectory: directory.state), probe: probe, clock: clock,
+            pollInterval: pollInterval, leaseDuration: leaseDuration)
     }
 
-    public func ledger(pid: Int32 = getpid()) throws -> any FireLedger {
+    /// Who holds each resource now.
+    public func lockHolders() throws -> [String: String] {
+        if let url { return try PostgresResourceLocks(database: try PostgresDatabase(url)).holders() }
+        return try SQLiteResourceLocks(database: try StateDatabase.openSeparately(stateDirectory: directory.state)).holders()
+    }
+
+    public func ledger(pid: Int32 = getpid()) throws -> any AdoptingFireLedger {
         if let url { return PostgresFireLedger(database: try PostgresDatabase(url), pid: pid) }
         return SQLiteFireLedger(database: try StateDatabase.openSeparately(stateDirectory: directory.state), pid: pid)
+    }
+
+    /// The fires recorded for `playbook`, newest first, and whether each started a run.
+    public func recordedFires(playbook: String) throws -> [(fire: Fire, started: Bool)] {
+        if let url { return try PostgresFireLedger(database: try PostgresDatabase(url)).fires(playbook: playbook) }
+        return try SQLiteFireLedger(database: try StateDatabase.openSeparately(stateDirectory: directory.state)).fires(playbook: playbook)
+            .map { ($0.fire, $0.started) }
     }
 }
 

@@ -6,7 +6,8 @@ import SkillbookTesting
 import Testing
 import SkillbookSQL
 
-/// The built-in stores, resource locks and fire ledger, run against SQLite and PostgreSQL alike.
+/// The built-in stores (notes, reminders), run against SQLite and PostgreSQL alike; the locks and
+/// the fire ledger have suites of their own (`BackendLocksTests`, `BackendFireLedgerTests`).
 @Suite struct BackendStoresTests {
     @Test(arguments: Backend.allCases)
     func notesListInOrderAndComeBackInTheirPlaces(_ backend: Backend) async throws {
@@ -59,46 +60,5 @@ import SkillbookSQL
         try await reminders.restore(deleted)
         #expect(try await reminders.list(dueFrom: nil, dueBefore: nil, includeDone: true, limit: 10).map(\.title) == ["soon", "late", "whenever"])
         #expect(try await reminders.complete(id: "missing") == nil)
-    }
-
-    @Test(arguments: Backend.allCases)
-    func twoRunsNeverHoldOneResourceAtOnce(_ backend: Backend) async throws {
-        let state = try await backend.makeState()
-        let journal = try state.journal()
-        try await journal.runStarted(.sample("first"))
-        try await journal.runStarted(.sample("second"))
-        let one = try state.locks()
-        let two = try state.locks()
-        try await one.acquire(["notes", "files"], for: "first", step: "a") { _ in }
-        let waits = Recorder<ResourceWait>()
-        let waiting = Task { try await two.acquire(["notes"], for: "second", step: "b") { waits.append($0) } }
-        #expect(await eventually { !waits.values.isEmpty })
-        #expect(waits.values.first == ResourceWait(resources: ["notes"], heldBy: "first"))
-        await one.release(["notes", "files"], for: "first")
-        try await waiting.value
-        let timeline = try #require(try await journal.timeline("second"))
-        #expect(timeline.waits.map(\.outcome) == ["acquired"])
-        // A cancelled wait holds nothing.
-        let cancelled = Task { try await one.acquire(["notes"], for: "first", step: "c") { _ in } }
-        try await Task.sleep(for: .milliseconds(50))
-        cancelled.cancel()
-        await #expect(throws: CancellationError.self) { try await cancelled.value }
-    }
-
-    @Test(arguments: Backend.allCases)
-    func ofTwoLedgersClaimingOneFireExactlyOneGetsIt(_ backend: Backend) async throws {
-        let state = try await backend.makeState()
-        let at = Date(timeIntervalSince1970: 1_780_000_000)
-        let fire = Fire(key: FireKey(playbook: "sync", entry: 0, scheduledAt: at), isCatchUp: false)
-        var decided = EntryState()
-        decided.anchor = at
-        let decision = FireDecision(start: [fire], skipped: [], dropped: 0, state: decided)
-        let ledgers = try (0..<4).map { _ in try state.ledger() }
-        let claims = try await withThrowingTaskGroup(of: Int.self) { group in
-            for ledger in ledgers { group.addTask { try await ledger.commit(decision, playbook: "sync", entry: 0).count } }
-            return try await group.reduce(0, +)
-        }
-        #expect(claims == 1)
-        #expect(try await ledgers[0].state(playbook: "sync", entry: 0).anchor == at)
     }
 }
