@@ -38,6 +38,7 @@ import SkillbookSQL
         #expect(timeline.source == "name: sample\n")
         #expect(timeline.calls.map(\.key.description) == ["one", "many[batch 1]", "many[batch 1]"])
         #expect(timeline.calls[0].output == ["id": "n1", "n": 1.5])
+        #expect(timeline.calls[0].parameters == ["title": "one"])
         #expect(timeline.calls[1].error == "boom")
         #expect(timeline.calls[2].isUncertain)
         #expect(timeline.steps.map(\.status) == [.succeeded])
@@ -46,6 +47,7 @@ import SkillbookSQL
         let plan = try await journal.resumePlan("r1") { _ in .skip }
         #expect(plan.completed.map(\.key) == [CallKey(step: "one")])
         #expect(plan.uncertain == [CallKey(step: "many", batch: 0): .skip])
+        #expect(plan.finishedSteps["one"]?.output == ["id": "n1", "n": 1.5])
 
         try await journal.compensationFinished(runID: "r1", key: CallKey(step: "one"), step: "one", error: nil, finished: Date())
         var step = StepReport(id: "many", skill: "notes.create_many", status: .failed)
@@ -60,6 +62,8 @@ import SkillbookSQL
         #expect(ended.sessions.map(\.outcome) == ["rolled_back"])
         #expect(ended.report?.arrayValue?.first?["failure_kind"] == "skill")
         #expect(ended.report?.arrayValue?.first?["error"] == "boom")
+        let replanned = try await journal.resumePlan("r1") { _ in .rerun }
+        #expect(replanned.completed.isEmpty, "compensated calls are not reused")
     }
 
     @Test(arguments: Backend.allCases)
@@ -90,6 +94,34 @@ import SkillbookSQL
         try await first.release("r", status: .interrupted)
         #expect(try await second.run("r")?.status == .interrupted)
         #expect(try await second.sessions(of: "r").last?.outcome == "abandoned")
+        let checked = await #expect(throws: JournalError.self) {
+            try await second.takeOver("r", for: .rollback) { _ throws(JournalError) in throw JournalError(.refused, "no") }
+        }
+        #expect(checked?.message == "no")
+        #expect(try await second.run("r")?.status == .interrupted, "a refused check changes nothing")
+        let missing = await #expect(throws: JournalError.self) { try await second.takeOver("nope", for: .resume) { _ throws(JournalError) in } }
+        #expect(missing?.kind == .notFound)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func pruneDeletesOldRunsAndKeepsTheNewestButNeverALiveOne(_ backend: Backend) async throws {
+        let state = try await backend.makeState()
+        let journal = try state.journal()
+        let now = Date()
+        let me = ProcessProbe.live.current()
+        let crashed = try state.journal(probe: probe(as: ProcessIdentity(pid: try deadProcessID(), host: me.host, boot: me.boot)))
+        for day in 0..<6 {
+            let id = "day-\(day)"
+            let started = now.addingTimeInterval(-Double(day) * 86400 - 60)
+            try await (day == 5 ? crashed : journal).runStarted(.sample(id, started: started))
+            if day < 4 { try await journal.runFinished(finished(id, .succeeded)) }
+        }
+        // day-4 is still held by this (live) process; day-5's process is gone.
+        #expect(try await journal.prune(olderThan: now.addingTimeInterval(-2.5 * 86400), keepingNewest: nil) == 2, "day-3 and day-5")
+        #expect(try await journal.runs(playbook: nil, status: nil, limit: 10).map(\.id) == ["day-0", "day-1", "day-2", "day-4"])
+        #expect(try await journal.prune(olderThan: nil, keepingNewest: 10) == 0)
+        #expect(try await journal.prune(olderThan: nil, keepingNewest: 1) == 2, "day-1 and day-2 go; day-4 is live")
+        #expect(try await journal.runs(playbook: nil, status: nil, limit: 10).map(\.id) == ["day-0", "day-4"])
     }
 
     @Test(arguments: Backend.allCases)

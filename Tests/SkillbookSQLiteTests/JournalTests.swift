@@ -6,34 +6,9 @@ import SkillbookTesting
 import Testing
 import SkillbookSQL
 
-/// The pid of a process that has exited (and been reaped): known dead on this machine.
-func deadProcessID() throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/true")
-    try process.run()
-    process.waitUntilExit()
-    return process.processIdentifier
-}
-
-/// A probe whose current process is `identity`, judging others like the real one.
-func probe(as identity: ProcessIdentity) -> ProcessProbe {
-    ProcessProbe(current: { identity }, state: ProcessProbe.live.state)
-}
-
-extension RunRecord {
-    static func sample(_ id: String, playbook: String = "sample", started: Date = Date(), inputs: ValueObject = ["name": "Ada"]) -> RunRecord {
-        RunRecord(
-            runID: id, playbook: playbook, source: "name: \(playbook)\n", sourceHash: SourceHash.of("name: \(playbook)\n"),
-            inputs: inputs, trigger: "cli", started: started, dryRun: false)
-    }
-}
-
-func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "notes.create", attempt: Int = 1) -> CallRecord {
-    CallRecord(
-        runID: runID, key: CallKey(step: StepPath(step: step), batch: batch), skill: skill, attempt: attempt, parameters: ["title": .string(step)],
-        started: Date())
-}
-
+/// What only the SQLite journal has to show: its file, its connections, its liveness rule (a live
+/// process on this machine is never declared dead by time alone) and its heartbeat. What every
+/// journal does is in `BackendJournalTests` and `BackendCapabilitiesTests`.
 @Suite struct JournalTests {
     @Test func aRunRecordsItsWorkspaceGivenBeforeOrAfterItStarts() async throws {
         try await withTemporaryDirectory { dir in
@@ -47,66 +22,6 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
             #expect(try journal.run("after")?.workspace == "/home/me/other")
             #expect(try journal.run("none")?.workspace == nil)
             #expect(StateDatabase.schemaVersion == 9, "migration 8 adds runs.workspace, 9 call_results")
-        }
-    }
-
-    @Test func aRunRoundTripsThroughTheJournal() async throws {
-        try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir)
-            try journal.setFile("/playbooks/sample.yaml", forRun: "r1")
-            try journal.runStarted(.sample("r1", inputs: ["name": "Ada", "token": "***"]))
-            #expect(journal.heldRuns == ["r1"])
-
-            let one = call("r1", "one")
-            try journal.callStarted(one)
-            try journal.callFinished(one, output: ["id": "n1", "n": 1.5], error: nil, finished: Date())
-            try await journal.stepFinished(runID: "r1", step: "one", status: .succeeded, output: ["id": "n1", "n": 1.5], error: nil)
-            let flaky1 = call("r1", "many", batch: 0, skill: "notes.create_many")
-            try journal.callStarted(flaky1)
-            try journal.callFinished(flaky1, output: nil, error: "boom", finished: Date())
-            let flaky2 = call("r1", "many", batch: 0, skill: "notes.create_many", attempt: 2)
-            try journal.callStarted(flaky2)
-
-            let listed = try #require(try journal.runs().first)
-            #expect(listed.id == "r1")
-            #expect(listed.status == .running, "this process holds it and is alive")
-            #expect(listed.file == "/playbooks/sample.yaml")
-            #expect(listed.inputs == ["name": "Ada", "token": "***"])
-
-            let timeline = try #require(try journal.timeline("r1"))
-            #expect(timeline.source == "name: sample\n")
-            #expect(timeline.calls.map(\.key.description) == ["one", "many[batch 1]", "many[batch 1]"])
-            #expect(timeline.calls[0].output == ["id": "n1", "n": 1.5])
-            #expect(timeline.calls[0].parameters == ["title": "one"])
-            #expect(timeline.calls[1].error == "boom")
-            #expect(timeline.calls[2].isUncertain)
-            #expect(timeline.steps.map(\.status) == [.succeeded])
-            #expect(timeline.sessions.map(\.kind) == ["run"])
-
-            let plan = try await journal.resumePlan("r1") { _ in .skip }
-            #expect(plan.completed.map(\.key) == [CallKey(step: "one")])
-            #expect(plan.uncertain == [CallKey(step: "many", batch: 0): .skip])
-            #expect(plan.finishedSteps["one"]?.output == ["id": "n1", "n": 1.5])
-
-            try journal.checkpoint()
-            try journal.compensationFinished(runID: "r1", key: CallKey(step: "one"), step: "one", error: nil, finished: Date())
-            let result = RunResult(
-                runID: "r1", playbook: "sample", status: .rolledBack, interrupted: false, outputs: [:],
-                steps: [StepReport(id: "one", skill: "notes.create", status: .compensated)], error: "step 'many' failed: boom",
-                started: Date(), finished: Date())
-            try journal.runFinished(result)
-            #expect(journal.heldRuns.isEmpty, "the heartbeat stops with the run")
-
-            let ended = try #require(try journal.timeline("r1"))
-            #expect(ended.run.status == .rolledBack)
-            #expect(ended.run.error == "step 'many' failed: boom")
-            #expect(ended.run.finished != nil)
-            #expect(ended.calls[0].compensated)
-            #expect(ended.compensations.map(\.key) == [CallKey(step: "one")])
-            #expect(ended.sessions.map(\.outcome) == ["rolled_back"])
-            #expect(ended.report?.arrayValue?.first?["status"] == "compensated")
-            let replanned = try await journal.resumePlan("r1") { _ in .rerun }
-            #expect(replanned.completed.isEmpty, "compensated calls are not reused")
         }
     }
 
@@ -153,24 +68,6 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
             #expect(timeline.sessions.map(\.kind) == ["run", "resume"])
             #expect(timeline.sessions.map(\.outcome) == ["failed", "succeeded"])
             #expect(timeline.calls.map(\.key.step) == ["one", "flaky", "flaky", "two"])
-        }
-    }
-
-    @Test func aRunWhoseProcessIsGoneIsInterrupted() async throws {
-        try await withTemporaryDirectory { dir in
-            let me = ProcessProbe.live.current()
-            let dead = try deadProcessID()
-            let deadJournal = try SQLiteJournal(
-                stateDirectory: dir, probe: probe(as: ProcessIdentity(pid: dead, host: me.host, boot: me.boot, start: "1")))
-            try deadJournal.runStarted(.sample("gone"))
-            try deadJournal.callStarted(call("gone", "one"))
-
-            let journal = try SQLiteJournal(stateDirectory: dir)
-            let run = try #require(try journal.run("gone"))
-            #expect(run.status == .interrupted)
-            #expect(run.interruption == "process \(dead) is gone")
-            #expect(try journal.runs(status: .interrupted).map(\.id) == ["gone"])
-            #expect(try journal.runs(status: .running).isEmpty)
         }
     }
 
@@ -242,73 +139,6 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
         }
     }
 
-    @Test func takingOverRefusesALiveHolderAndASecondTakeover() async throws {
-        try await withTemporaryDirectory { dir in
-            let me = ProcessProbe.live.current()
-            let dead = try deadProcessID()
-            let crashed = try SQLiteJournal(
-                stateDirectory: dir, probe: probe(as: ProcessIdentity(pid: dead, host: me.host, boot: me.boot)))
-            try crashed.runStarted(.sample("r"))
-
-            // Two connections, as two `resume` processes would have.
-            let first = try SQLiteJournal(database: try StateDatabase.openSeparately(stateDirectory: dir))
-            let second = try SQLiteJournal(database: try StateDatabase.openSeparately(stateDirectory: dir))
-            let before = try first.takeOver("r", for: .resume)
-            #expect(before.status == .interrupted)
-            #expect(try second.run("r")?.status == .running)
-            let refusal = #expect(throws: JournalError.self) { try second.takeOver("r", for: .resume) }
-            #expect(refusal?.kind == .busy)
-            #expect(refusal?.message == "run r (sample) is still running in process \(me.pid); wait for it to finish or stop that process first")
-
-            let sessions = try first.sessions(of: "r")
-            #expect(sessions.map(\.kind) == ["run", "resume"])
-            #expect(sessions.map(\.outcome) == ["interrupted", nil])
-
-            try first.release("r")
-            #expect(try second.run("r")?.status == .interrupted, "persisted when given back")
-            #expect(try second.sessions(of: "r").last?.outcome == "abandoned")
-            let checked = #expect(throws: JournalError.self) {
-                try second.takeOver("r", for: .rollback) { _ throws(JournalError) in throw JournalError(.refused, "no") }
-            }
-            #expect(checked?.message == "no")
-            #expect(try second.run("r")?.status == .interrupted, "a refused check changes nothing")
-        }
-    }
-
-    @Test func pruneDeletesOldRunsAndKeepsTheNewestButNeverALiveOne() async throws {
-        try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir)
-            let now = Date()
-            let dead = try deadProcessID()
-            let me = ProcessProbe.live.current()
-            let crashed = try SQLiteJournal(stateDirectory: dir, probe: probe(as: ProcessIdentity(pid: dead, host: me.host, boot: me.boot)))
-            for day in 0..<6 {
-                let id = "day-\(day)"
-                let started = now.addingTimeInterval(-Double(day) * 86400 - 60)
-                try (day == 5 ? crashed : journal).runStarted(.sample(id, started: started))
-                let one = call(id, "one")
-                try journal.callStarted(one)
-                try journal.callFinished(one, output: ["id": "x"], error: nil, finished: started)
-                if day < 4 {
-                    try journal.runFinished(
-                        RunResult(
-                            runID: id, playbook: "sample", status: .succeeded, interrupted: false, outputs: [:], steps: [], error: nil,
-                            started: started, finished: started))
-                }
-            }
-            // day-4 is still held by this (live) process; day-5's process is gone.
-            #expect(try journal.prune(olderThan: now.addingTimeInterval(-2.5 * 86400)) == 2, "day-3 and day-5; day-4 is live")
-            #expect(try journal.runs().map(\.id) == ["day-0", "day-1", "day-2", "day-4"])
-            #expect(try journal.prune(keepingNewest: 10) == 0)
-            #expect(try journal.prune(keepingNewest: 1) == 2, "day-1 and day-2 go; day-4 is live")
-            #expect(try journal.runs().map(\.id) == ["day-0", "day-4"])
-            let orphans = try journal.database.query(
-                "SELECT count(*) FROM calls WHERE run NOT IN (SELECT id FROM runs)").first?[0].intValue
-            #expect(orphans == 0, "calls go with their run")
-            #expect(try journal.database.query("SELECT count(*) FROM calls").first?[0].intValue == 2)
-        }
-    }
-
     @Test func twoConnectionsWritingAtOnceKeepTheFileIntact() async throws {
         try await withTemporaryDirectory { dir in
             let journals = [
@@ -347,21 +177,6 @@ func call(_ runID: String, _ step: String, batch: Int? = nil, skill: String = "n
             for writer in 0..<4 {
                 #expect(try reader.calls(of: "writer-\(writer)").map(\.order) == Array(stride(from: 2, through: 2 * perWriter, by: 2)))
             }
-        }
-    }
-
-    @Test func runsAreFoundByAUniquePrefix() async throws {
-        try await withTemporaryDirectory { dir in
-            let journal = try SQLiteJournal(stateDirectory: dir)
-            for id in ["abc123", "abd456", "xyz789"] { try journal.runStarted(.sample(id)) }
-            #expect(try journal.resolveRunID("x") == "xyz789")
-            #expect(try journal.resolveRunID("ABC") == "abc123")
-            #expect(try journal.resolveRunID("abd456") == "abd456")
-            let ambiguous = #expect(throws: JournalError.self) { try journal.resolveRunID("ab") }
-            #expect(ambiguous?.kind == .ambiguous)
-            #expect(ambiguous?.message.hasPrefix("run prefix 'ab' matches more than one run: ") == true)
-            let missing = #expect(throws: JournalError.self) { try journal.resolveRunID("q") }
-            #expect(missing?.kind == .notFound)
         }
     }
 
