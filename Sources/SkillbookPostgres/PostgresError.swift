@@ -1,9 +1,10 @@
 public import Foundation
 public import SkillbookCore
+public import SkillbookSQL
 
 /// A failure of the PostgreSQL state: the server's SQLSTATE and message when the server reported
 /// it, and the database (its connection string without password) in every message.
-public struct PostgresError: StateFailure, Equatable, LocalizedError {
+public struct PostgresError: SQLStateFailure, Equatable {
     public enum Kind: Sendable, Hashable {
         /// The server cannot be reached or refused the connection.
         case connection
@@ -42,8 +43,7 @@ public struct PostgresError: StateFailure, Equatable, LocalizedError {
     /// The messages name the database and what is wrong with it, never another state to use.
     public var suggestsAnotherState: Bool { false }
 
-    public var description: String { message }
-    public var errorDescription: String? { message }
+    public static func malformedRow(message: String, location: String) -> PostgresError { PostgresError(.malformedRow, message: message) }
 
     /// The error for a statement the server rejected.
     static func server(_ state: String?, _ text: String, location: PostgresURL, doing operation: String) -> PostgresError {

@@ -166,10 +166,5 @@ extension PostgresJournal {
         return (.running, nil)
     }
 
-    func malformed(_ what: String, of runID: String?) -> PostgresError {
-        PostgresError(
-            .malformedRow,
-            message: "state database \(location) has a malformed \(what)\(runID.map { " of run \($0)" } ?? "") "
-                + "(a column is missing or of the wrong type); it was probably edited by hand")
-    }
+    func malformed(_ what: String, of runID: String?) -> PostgresError { .malformed(what, of: runID, in: location) }
 }

@@ -1,9 +1,9 @@
-public import Foundation
-public import SkillbookCore
-import SkillbookSQL
+import Foundation
+import SkillbookCore
+public import SkillbookSQL
 
 /// A failure of the state store, with a message that names the database file and what to do.
-public struct StoreError: StateFailure, Equatable, LocalizedError {
+public struct StoreError: SQLStateFailure, Equatable {
     public enum Kind: Sendable, Hashable {
         /// The file exists but is not an SQLite database.
         case notADatabase
@@ -52,8 +52,9 @@ public struct StoreError: StateFailure, Equatable, LocalizedError {
         }
     }
 
-    public var description: String { message }
-    public var errorDescription: String? { message }
+    public static func malformedRow(message: String, location: String) -> StoreError {
+        StoreError(.malformedRow, message: message, path: location)
+    }
 
     /// The end of a message that advises another state directory.
     static let anotherStateDirectory = "use another state directory"

@@ -136,11 +136,5 @@ extension SQLiteJournal {
         }
     }
 
-    func malformed(_ what: String, of runID: String?) -> StoreError {
-        StoreError(
-            .malformedRow,
-            message: "state database \(database.path) has a malformed \(what)\(runID.map { " of run \($0)" } ?? "") "
-                + "(a column is missing or of the wrong type); it was probably edited by hand",
-            path: database.path)
-    }
+    func malformed(_ what: String, of runID: String?) -> StoreError { .malformed(what, of: runID, in: database.path) }
 }
