@@ -1,5 +1,5 @@
-public import Foundation
-public import SkillbookCore
+import Foundation
+import SkillbookCore
 public import SkillbookSQL
 
 /// A failure of the PostgreSQL state: the server's SQLSTATE and message when the server reported

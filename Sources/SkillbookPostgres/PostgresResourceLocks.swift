@@ -10,13 +10,9 @@ import Synchronization
 /// locked); a lock whose holder is gone (same host: by `ProcessProbe`; elsewhere: no heartbeat for
 /// `leaseDuration` seconds by the server's clock) or whose run has ended is taken over; waits are
 /// recorded in `resource_waits` and poll every `pollInterval` seconds, so cancelling ends one.
-public final class PostgresResourceLocks: ResourceLocking {
+public final class PostgresResourceLocks: SQLResourceLocks {
     public let database: PostgresDatabase
-    /// What it holds, its waits, its heartbeat and who holds a lock.
-    private let holdings: LockHoldings
-    public var pollInterval: Double { holdings.pollInterval }
-    public var heartbeatInterval: Double { holdings.heartbeatInterval }
-    public var leaseDuration: Double { holdings.leaseDuration }
+    public let holdings: LockHoldings
     private static let lockKey = 0x736b_6c62_6c6b  // any constant every skillbook process shares
 
     public init(
@@ -31,19 +27,10 @@ public final class PostgresResourceLocks: ResourceLocking {
         }
     }
 
-    public func acquire(
-        _ resources: [String], for runID: String, step: String, waiting: @escaping @Sendable (ResourceWait) -> Void
-    ) async throws {
-        try await holdings.acquire(
-            resources, for: runID, waiting: waiting, take: { try take($0, runID: runID, step: step) },
-            recordWait: { try recordWait($0, runID: runID, step: step, previous: $1) }, endWait: { try endWait($0, outcome: $1) })
-    }
-
-    public func release(_ resources: [String], for runID: String) async {
-        _ = try? database.run(
+    public func deleteLocks(_ resources: [String], of runID: String) throws {
+        try database.run(
             "DELETE FROM resource_locks WHERE run = $1 AND resource IN (SELECT json_array_elements_text($2::json))",
             [.text(runID), LockHoldings.list(resources)])
-        holdings.released(resources, for: runID)
     }
 
     /// Who holds each resource now.
@@ -51,7 +38,7 @@ public final class PostgresResourceLocks: ResourceLocking {
         LockHoldings.holders(try database.query("SELECT resource, run FROM resource_locks"))
     }
 
-    private func take(_ wanted: [String], runID: String, step: String) throws -> ResourceWait? {
+    public func take(_ wanted: [String], runID: String, step: String) throws -> ResourceWait? {
         let me = holdings.probe.current()
         let names = LockHoldings.list(wanted)
         return try database.transaction(doing: "taking resources \(wanted.joined(separator: ", "))") { transaction -> ResourceWait? in
@@ -90,8 +77,7 @@ public final class PostgresResourceLocks: ResourceLocking {
         }
     }
 
-    private func recordWait(_ wait: ResourceWait, runID: String, step: String, previous: Int?) throws -> Int {
-        if let previous { try endWait(previous, outcome: "holder changed") }
+    public func recordWait(_ wait: ResourceWait, runID: String, step: String) throws -> Int {
         let rows = try database.query(
             "INSERT INTO resource_waits (run, step, resources, held_by, started) VALUES ($1, $2, $3, $4, $5) RETURNING id",
             [
@@ -101,7 +87,7 @@ public final class PostgresResourceLocks: ResourceLocking {
         return rows.first?.int("id") ?? 0
     }
 
-    private func endWait(_ row: Int, outcome: String) throws {
+    public func endWait(_ row: Int, outcome: String) throws {
         try database.run(
             "UPDATE resource_waits SET ended = $2, outcome = $3 WHERE id = $1",
             [.integer(row), .real(holdings.clock.now().timeIntervalSince1970), .text(outcome)])

@@ -16,13 +16,9 @@ public import SkillbookSQL
 /// ends the wait within that time, holding nothing. Each wait is recorded in `resource_waits`
 /// (which run held what, from when to when, and whether the waiter got it or gave up), for the
 /// timeline of `runs show`.
-public final class SQLiteResourceLocks: ResourceLocking {
+public final class SQLiteResourceLocks: SQLResourceLocks {
     public let database: Database
-    /// What it holds, its waits, its heartbeat and who holds a lock.
-    private let holdings: LockHoldings
-    public var pollInterval: Double { holdings.pollInterval }
-    public var heartbeatInterval: Double { holdings.heartbeatInterval }
-    public var leaseDuration: Double { holdings.leaseDuration }
+    public let holdings: LockHoldings
 
     public convenience init(
         stateDirectory: URL, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), pollInterval: Double = 0.05,
@@ -57,19 +53,10 @@ public final class SQLiteResourceLocks: ResourceLocking {
         }
     }
 
-    public func acquire(
-        _ resources: [String], for runID: String, step: String, waiting: @escaping @Sendable (ResourceWait) -> Void
-    ) async throws {
-        try await holdings.acquire(
-            resources, for: runID, waiting: waiting, take: { try take($0, runID: runID, step: step) },
-            recordWait: { try recordWait($0, runID: runID, step: step, previous: $1) }, endWait: { try endWait($0, outcome: $1) })
-    }
-
-    public func release(_ resources: [String], for runID: String) async {
-        _ = try? database.run(
+    public func deleteLocks(_ resources: [String], of runID: String) throws {
+        try database.run(
             "DELETE FROM resource_locks WHERE run = ?1 AND resource IN (SELECT value FROM json_each(?2))",
             [.text(runID), LockHoldings.list(resources)])
-        holdings.released(resources, for: runID)
     }
 
     /// Who holds each resource now (a holder that is gone still shows until someone takes over).
@@ -82,7 +69,7 @@ public final class SQLiteResourceLocks: ResourceLocking {
     /// In one transaction: when every wanted resource is free (or held by a holder that is gone,
     /// or already by `runID`), takes them all and returns `nil`; otherwise takes none and says
     /// which are busy and who holds them.
-    private func take(_ wanted: [String], runID: String, step: String) throws -> ResourceWait? {
+    public func take(_ wanted: [String], runID: String, step: String) throws -> ResourceWait? {
         let me = holdings.probe.current()
         let now = holdings.clock.now().timeIntervalSince1970
         let names = LockHoldings.list(wanted)
@@ -124,9 +111,8 @@ public final class SQLiteResourceLocks: ResourceLocking {
 
     // MARK: Waits
 
-    /// Records the start of a wait (ending the previous record of this wait, whose holder changed).
-    private func recordWait(_ wait: ResourceWait, runID: String, step: String, previous: Int?) throws -> Int {
-        if let previous { try endWait(previous, outcome: "holder changed") }
+    /// Records the start of a wait.
+    public func recordWait(_ wait: ResourceWait, runID: String, step: String) throws -> Int {
         let now = holdings.clock.now().timeIntervalSince1970
         return try database.locked { (_) throws(StoreError) -> Int in
             try database.run(
@@ -138,7 +124,7 @@ public final class SQLiteResourceLocks: ResourceLocking {
         }
     }
 
-    private func endWait(_ row: Int, outcome: String) throws {
+    public func endWait(_ row: Int, outcome: String) throws {
         try database.run(
             "UPDATE resource_waits SET ended = ?2, outcome = ?3 WHERE id = ?1",
             [.integer(row), .real(holdings.clock.now().timeIntervalSince1970), .text(outcome)])
