@@ -1,11 +1,11 @@
 import Foundation
 
 /// Splits a request into clauses where it chains actions: "…, then …", "… and then …", "… and …",
-/// "…然后…", "…接着…", "…再…", "…并且…", and a comma in Chinese text. Whether the result is really
+/// "…? …", "…然后…", "…接着…", "…再…", "…并且…", and a comma in Chinese text. Whether the result is really
 /// plan-shaped is decided by the matcher (each clause must be taken by a different target), so a
 /// split in the middle of a title ("bread and milk") does no harm.
 enum CompoundSplitter {
-    static let english = [", and then ", " and then ", ", then ", " then ", "; ", " and also ", ", and ", " and "]
+    static let english = [", and then ", " and then ", ", then ", " then ", "; ", "? ", " and also ", ", and ", " and "]
     static let chinese = ["然后", "接着", "之后", "并且", "再把", "再", "并"]
 
     static func clauses(of request: String) -> [String] {

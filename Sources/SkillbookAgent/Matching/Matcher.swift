@@ -94,6 +94,15 @@ public struct Matcher: Sendable {
 
     /// The decision for `request`: a playbook, a skill, a plan-shaped request, or none.
     public func decide(_ request: String, clock: Clock) -> RouteDecision {
+        // A greeting alone asks for nothing; one before a request is not part of it (`早上好，写日记`
+        // is one clause, not two).
+        let folded = FoldedText(request)
+        if folded.isGreeting {
+            var decision = RouteDecision(layer: .none)
+            decision.coversSomePart = false
+            return decision
+        }
+        let request = folded.count > 0 ? folded.text : request
         let clauses = CompoundSplitter.clauses(of: request)
         var clauseCovered = false
         if clauses.count >= 2 {
