@@ -25,6 +25,8 @@ struct PatternMatcher {
         var schema: Schema
         /// Characters the slot took.
         var length: Int
+        /// A path slot that took a bare word (`src`, `文档`), taken only beside a real path.
+        var bare = false
     }
 
     struct Match: Sendable {
@@ -37,6 +39,11 @@ struct PatternMatcher {
         guard Self.mayMatch(pattern, compact: compact) else { return nil }
         var captures: [Capture] = []
         guard walk(pattern.segments[...], text, from: 0, &captures) else { return nil }
+        // A bare word reads as a path only next to one that is plainly a path: `pack src into
+        // /tmp/src.tar.gz`, `把报告.pdf移到文档`, but not `remove milk`.
+        if captures.contains(where: \.bare), !captures.contains(where: { !$0.bare && ($0.kind == .path || $0.kind.isPathList) }) {
+            return nil
+        }
         var explained = pattern.literalWeight
         for capture in captures where capture.kind != .text {
             if case .list(let item) = capture.kind {
@@ -102,8 +109,13 @@ struct PatternMatcher {
                 if kind == .date, !accepts(kind, captured), let turned = TextFolding.partOfDay(captured) {
                     captured = turned
                 }
-                guard !captured.isEmpty, named || accepts(kind, captured) else { continue }
-                captures.append(Capture(name: name, text: captured, kind: kind, schema: schema, length: end - begin))
+                guard !captured.isEmpty else { continue }
+                var bare = false
+                if !named, !accepts(kind, captured) {
+                    guard kind == .path || kind.isPathList, Self.isBareWord(captured) else { continue }
+                    bare = true
+                }
+                captures.append(Capture(name: name, text: captured, kind: kind, schema: schema, length: end - begin, bare: bare))
                 if walk(rest, text, from: end, &captures) { return true }
                 captures.removeLast()
             }
@@ -153,6 +165,7 @@ struct PatternMatcher {
             }
             var end = begin
             while end < text.count, text.lower[end] != " ", !TextFolding.isCJK(text.lower[end]) { end += 1 }
+            if end == begin, kind != .number, TextFolding.isCJK(text.lower[begin]) { end = begin + 1 }
             guard end > begin else { return [] }
             guard kind != .number, text.lower[begin] != "\"" else { return [end] }
             // A path or address may go on in Chinese (`~/桌面`, `https://example.com/文章`): every place
@@ -194,6 +207,12 @@ struct PatternMatcher {
         case .text:
             return true
         }
+    }
+
+    /// One word of letters, digits, `_` and `-` (Latin or Chinese), as a folder's name may be.
+    static func isBareWord(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 40
+            && text.allSatisfy { TextFolding.isWordCharacter($0) && $0 != "'" || TextFolding.isCJK($0) || $0 == "-" }
     }
 
     /// `the docs folder`, `my src directory` → `docs`, `src`: a folder named in words is that path;

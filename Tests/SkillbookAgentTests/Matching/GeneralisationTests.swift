@@ -71,5 +71,7 @@ import Testing
         #expect(decide("pack the docs folder into docs.tar.gz").inputs == ["paths": ["docs"], "archive": "docs.tar.gz"])
         #expect(decide("what's the weather like").layer == .none)
         #expect(decide("remove ~/junk.txt").inputs == ["paths": ["~/junk.txt"]])
+        #expect(decide("把报告.pdf移到文档").inputs == ["paths": ["报告.pdf"], "into": "文档"])
+        #expect(decide("remove milk").inputs["paths"] == nil)
     }
 }
