@@ -9,7 +9,8 @@ import SkillbookCore
 ///   exactly the written inputs;
 /// - `agent_routing_{tuning,held-out}_uncovered_refused`: % of the requests nothing covers that were refused.
 /// With `SKILLBOOK_ROUTING_FAILURES=1` the tuning half's wrong rows go to stderr; the held-out half's
-/// never do, so tuning cannot look at them.
+/// never do, so tuning cannot look at them. `SKILLBOOK_ROUTING_FAILURES=all` prints every wrong row of
+/// both halves as JSON lines, to mark them `known` once tuning is over.
 struct AgentRoutingSetBench: Sendable {
     var shipped: AgentRoutingBench
 
@@ -27,6 +28,15 @@ struct AgentRoutingSetBench: Sendable {
                 guard !outcome.exact else { continue }
                 let wanted = "\(row.layer) \(row.target ?? "-") \(JSONText.encode(row.inputs))"
                 FileHandle.standardError.write(Data("\(row.request)\n    want \(wanted)\n    got  \(outcome.got)\n".utf8))
+            }
+        }
+        // After tuning only: every wrong row of both halves as JSON lines, to mark them `known` in the set.
+        if ProcessInfo.processInfo.environment["SKILLBOOK_ROUTING_FAILURES"] == "all" {
+            for row in set.rows {
+                let outcome = RoutingSet.outcome(row, matcher.decide(row.request, clock: clock))
+                guard !outcome.exact else { continue }
+                let line: Value = ["request": .string(row.request), "got": .string(outcome.got), "half": .string(RoutingSet.half(of: row.request).rawValue)]
+                FileHandle.standardError.write(Data((JSONText.encode(line) + "\n").utf8))
             }
         }
         var figures: [Figure] = []
