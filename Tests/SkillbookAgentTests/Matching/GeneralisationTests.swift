@@ -62,6 +62,10 @@ import Testing
     @Test func aQuestionFollowedByAnotherClauseIsPlanShaped() {
         #expect(decide("what changed in the repository? save that as a note").layer == .plan)
         #expect(decide("summarise https://example.com/news and save it as a note").layer == .plan)
+        // Only one clause is covered here, but two actions are never one skill's.
+        #expect(decide("git status and upload it to the wiki").layer == .plan)
+        #expect(decide("list the files in /tmp and email the list to Bob").layer != .skill)
+        #expect(decide("remind me to call Anna and tell her hi").inputs == ["title": "call Anna and tell her hi"])
     }
 
     @Test func parametersOnceDroppedAreCaptured() {
