@@ -99,4 +99,15 @@ import Testing
         try FileManager.default.copyItem(atPath: cache.file, toPath: otherManifest.file)
         #expect(otherManifest.load() == nil)
     }
+
+    @Test func aToolGetsExamplesFromItsNameTitleAndDescription() {
+        let tool = MCPTool(
+            name: "get_forecast", title: "Weather forecast", description: "Gets the forecast for a city. Uses a public API.",
+            inputSchema: ["type": "object", "properties": ["city": ["type": "string"]], "required": ["city"]])
+        let (descriptors, _) = MCPToolMapping.descriptors(for: [tool], prefix: "w", timeout: 30)
+        #expect(descriptors[0].examples == [
+            "get forecast", "weather forecast", "gets the forecast for a city", "get forecast {city}", "weather forecast {city}",
+        ])
+    }
 }
+
