@@ -65,4 +65,33 @@ import Testing
         let steps = try #require(finished["steps"] as? [[String: Any]])
         #expect(steps.compactMap { $0["status"] as? String } == ["succeeded", "planned", "planned"])
     }
+
+    /// Issue 27 item 3: a `when` that reads an action's unknown output is unknown too: the step is
+    /// planned (a query is not run), never "skipped: 'when' is false", and its outputs unknown.
+    @Test func aWhenThatReadsAnUnknownOutputPlansTheStep() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("in/a.txt", "a\n")
+        let file = directory.write(
+            "when.yaml",
+            """
+            name: when
+            steps:
+              - id: note
+                skill: notes.create
+                with: { title: made }
+              - id: read
+                skill: files.read
+                when: "${{ steps.note.output.id != '' }}"
+                with: { path: in/a.txt }
+            outputs:
+              text: "${{ steps.read.output.content }}"
+
+            """)
+        let run = try await runSkillbook(["run", file.path, "--dry-run", "--state", directory.state.path], in: directory.url)
+        #expect(run.code == 0, "\(run.err)")
+        let lines = run.err.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  read: files.read (query) · would run · parameters unknown until 'note' runs"), "\(run.err)")
+        #expect(!run.err.contains("'when' is false"), "\(run.err)")
+        #expect(run.out == "{\n  \"text\": unknown\n}\n")
+    }
 }
