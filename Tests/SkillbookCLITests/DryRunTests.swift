@@ -94,4 +94,38 @@ import Testing
         #expect(!run.err.contains("'when' is false"), "\(run.err)")
         #expect(run.out == "{\n  \"text\": unknown\n}\n")
     }
+
+    /// Issue 27 item 4: a query that reads what an earlier planned action would create is "not
+    /// checkable until" that action runs, and a dry run that fails is `failed`, never rolled back.
+    @Test func aQueryOfWhatAPlannedActionCreatesIsNotCheckableYet() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write(
+            "pack.yaml",
+            """
+            name: pack
+            steps:
+              - id: pack
+                skill: files.write
+                with: { path: out/x.txt, content: hi }
+              - id: sum
+                skill: files.read
+                with: { path: out/x.txt }
+            outputs:
+              text: "${{ steps.sum.output.content }}"
+
+            """)
+        let run = try await runSkillbook(["run", file.path, "--dry-run", "--state", directory.state.path], in: directory.url)
+        #expect(run.code == 0, "\(run.err)")
+        let lines = run.err.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains { $0.hasPrefix("  sum: files.read (query) · would run · not checkable until 'pack' runs (now: ") },
+            "\(run.err)")
+        #expect(run.out == "{\n  \"text\": unknown\n}\n")
+
+        let alone = directory.write(
+            "alone.yaml", "name: alone\nsteps:\n  - id: sum\n    skill: files.read\n    with: { path: missing.txt }\n")
+        let failed = try await runSkillbook(["run", alone.path, "--dry-run", "--state", directory.state.path], in: directory.url)
+        #expect(failed.code == 1, "\(failed.err)")
+        #expect(!failed.err.contains("rolled back") && !failed.err.contains("rolled_back"), "\(failed.err)")
+    }
 }
