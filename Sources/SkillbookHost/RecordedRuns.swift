@@ -75,7 +75,7 @@ enum RecordedRuns {
             if (latest[call.key]?.attempt ?? 0) <= call.attempt { latest[call.key] = call }
         }
         let failed = latest.values.filter { call in
-            !succeeded.contains(call.key) && !call.compensated && call.error != nil
+            !succeeded.contains(call.key) && !call.compensated && (call.error != nil || call.isUncertain)
                 && registry[call.skill]?.descriptor.compensatesFailedCalls == true
         }
         guard !failed.isEmpty else { return completed }
