@@ -56,7 +56,8 @@ enum RunsCommand: Command {
             let location = journal.location.hasPrefix("/") ? host.displayPath(URL(fileURLWithPath: journal.location)) : journal.location
             invocation.console.err("no \(what) recorded in \(location)")
         } else {
-            invocation.console.writeOut(JournalText.table(runs, now: Date()))
+            let table = JournalText.$timeZone.withValue(host.configuration.timeZone) { JournalText.table(runs, now: Date()) }
+            invocation.console.writeOut(table)
         }
         return 0
     }
