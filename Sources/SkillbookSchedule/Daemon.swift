@@ -68,6 +68,9 @@ public actor Daemon {
             let id = "\(playbook)#\(index)"
             let state = try await ledger.state(playbook: playbook, entry: index)
             let decision = planner.decide(state, now: now, running: running[id, default: 0])
+            // A stopping daemon claims nothing: a fire it claimed but never started would be
+            // adopted late by the next one.
+            try Task.checkCancellation()
             let claimed = try await ledger.commit(decision, playbook: playbook, entry: index)
             for fire in decision.skipped { log("fire skipped \(fire.key) (the previous run still runs)") }
             if decision.dropped > 0 { log("fires dropped \(id) count=\(decision.dropped) (catch_up \(entry.catchUp.rawValue))") }
