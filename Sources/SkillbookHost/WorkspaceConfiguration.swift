@@ -108,7 +108,7 @@ struct WorkspaceFileReader {
                 if let zone = TimeZone(identifier: name) {
                     workspace.timeZone = zone
                 } else {
-                    let suggestion = Suggestion.closest(to: name, in: TimeZone.knownTimeZoneIdentifiers)
+                    let suggestion = Suggestion.timeZone(for: name)
                     error("unknown time zone '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (an IANA name such as Europe/Berlin)"), value)
                 }
             case "model": workspace.model = model(value)

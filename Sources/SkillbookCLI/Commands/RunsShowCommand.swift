@@ -27,7 +27,8 @@ enum RunsShowCommand: Command {
         if arguments[.json] {
             invocation.console.out(JSONText.encode(JournalText.json(timeline), pretty: true))
         } else {
-            invocation.console.writeOut(JournalText.text(timeline, console: invocation.console))
+            let text = JournalText.$timeZone.withValue(host.configuration.timeZone) { JournalText.text(timeline, console: invocation.console) }
+            invocation.console.writeOut(text)
         }
         return .success
     }

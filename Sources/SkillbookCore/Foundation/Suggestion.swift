@@ -1,3 +1,5 @@
+import Foundation
+
 /// "Did you mean" suggestions by edit distance.
 public enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a likely typo.
@@ -35,5 +37,18 @@ public enum Suggestion {
             swap(&previous, &current)
         }
         return previous[b.count]
+    }
+}
+
+extension Suggestion {
+    /// The IANA zone meant by `name`: one whose city is `name` (`Berlin` → `Europe/Berlin`,
+    /// `new york` → `America/New_York`), else the closest identifier by spelling.
+    public static func timeZone(for name: String) -> String? {
+        let identifiers = TimeZone.knownTimeZoneIdentifiers
+        let city = name.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "_").lowercased()
+        if !city.isEmpty, let match = identifiers.first(where: { $0.split(separator: "/").last.map { $0.lowercased() == city } ?? false }) {
+            return match
+        }
+        return closest(to: name, in: identifiers)
     }
 }

@@ -10,10 +10,13 @@ public struct ManifestLoader: Sendable {
     public var runner: any ProcessRunning
     /// Where manifest commands run; `nil` keeps the current directory.
     public var workingDirectory: String?
+    /// The allowed folders for the skills' `format: path` parameters; `nil` checks none.
+    public var environment: SkillEnvironment?
 
-    public init(runner: any ProcessRunning = ProcessRunner(), workingDirectory: String? = nil) {
+    public init(runner: any ProcessRunning = ProcessRunner(), workingDirectory: String? = nil, environment: SkillEnvironment? = nil) {
         self.runner = runner
         self.workingDirectory = workingDirectory
+        self.environment = environment
     }
 
     public struct Result: Sendable {
@@ -111,7 +114,8 @@ public struct ManifestLoader: Sendable {
             return (nil, diagnostics.sortedByLocation())
         }
         let skill = ManifestSkill(
-            manifest: manifest, runner: runner, workingDirectory: workingDirectory, manifestDirectory: manifestDirectory)
+            manifest: manifest, runner: runner, workingDirectory: workingDirectory, manifestDirectory: manifestDirectory,
+            environment: environment)
         return (.skill(skill), diagnostics.sortedByLocation())
     }
 
