@@ -1,0 +1,9 @@
+/// The program's resource limits, stated once. Each is documented in the README's limits table
+/// and tested at the limit and one past it.
+public enum Limits {
+    /// The longest key, in UTF-8 bytes of its quoted form, that `YAMLText` writes as an implicit
+    /// (`key: value`) block-mapping key; a longer one is written in the explicit form (`? key`).
+    /// libyaml gives up on an implicit key 1,024 characters after it starts; the margin keeps the
+    /// `:` and a space inside that.
+    public static let yamlImplicitKeyBytes = 1_000
+}
