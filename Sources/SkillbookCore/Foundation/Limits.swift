@@ -6,4 +6,8 @@ public enum Limits {
     /// libyaml gives up on an implicit key 1,024 characters after it starts; the margin keeps the
     /// `:` and a space inside that.
     public static let yamlImplicitKeyBytes = 1_000
+
+    /// The longest name, in characters, that "did you mean" looks at: a longer word gets no
+    /// suggestion, a longer candidate is never suggested.
+    public static let suggestionNameLength = 256
 }
