@@ -10,4 +10,8 @@ public enum Limits {
     /// The longest name, in characters, that "did you mean" looks at: a longer word gets no
     /// suggestion, a longer candidate is never suggested.
     public static let suggestionNameLength = 256
+
+    /// The longest line, in bytes, an MCP stdio channel reads as a message; a longer one is
+    /// answered with a parse error and discarded up to its newline.
+    public static let mcpLineBytes = 64 << 20
 }

@@ -65,6 +65,21 @@ import Testing
         await harness.finish()
     }
 
+    /// Issue 28.10: spaces past the line limit then a message on the same line: a parse error,
+    /// never an answer to the smuggled message; the next line is served.
+    @Test func aMessageSmuggledPastTheLineLimitIsNeverAnswered() async throws {
+        let harness = ServerHarness(lineLimit: 1_000)
+        // Under the pipe's 64 KiB, so the write never waits for the server's reader.
+        await harness.send(String(repeating: " ", count: 20_000) + #"{"jsonrpc":"2.0","id":"smuggled","method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#)
+        #expect(
+            try await harness.next()
+                == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32700, "message": "Parse error: the line is longer than 1000 bytes; it was discarded"]])
+        let reply = try await harness.call(2, "ping")
+        #expect(reply["error"]?["code"] == -32602, "the smuggled initialize was not served")
+        await harness.finish()
+        #expect(await harness.outputEnds())
+    }
+
     @Test func aRequestJustBeforeTheInputClosesIsAnsweredAndThenTheServerExits() async throws {
         let harness = try await ServerHarness.initialized()
         await harness.send(#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#)
