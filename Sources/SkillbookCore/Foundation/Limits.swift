@@ -14,4 +14,9 @@ public enum Limits {
     /// The longest line, in bytes, an MCP stdio channel reads as a message; a longer one is
     /// answered with a parse error and discarded up to its newline.
     public static let mcpLineBytes = 64 << 20
+
+    /// The most steps (expression nodes evaluated) one evaluation of one `${{ … }}` may take; past
+    /// it the evaluation stops with an error at the expression's `file:line:column`. A projection
+    /// over 100,000 items costs a few hundred thousand; nested projections multiply.
+    public static let expressionSteps = 1_000_000
 }
