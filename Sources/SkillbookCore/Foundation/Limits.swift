@@ -19,4 +19,8 @@ public enum Limits {
     /// it the evaluation stops with an error at the expression's `file:line:column`. A projection
     /// over 100,000 items costs a few hundred thousand; nested projections multiply.
     public static let expressionSteps = 1_000_000
+
+    /// The largest playbook, manifest, `skillbook.yaml` or inputs file read, in bytes (16 MiB);
+    /// a larger one, or one that is not a regular file, is refused before it is read.
+    public static let sourceFileBytes = 16 << 20
 }
