@@ -30,6 +30,8 @@ func runBenchmarks(state: URL) async throws {
         ("batch_100k_items", { [try await BatchBench(registry: registry).run()] }),
         ("load_check_1000_steps", { [try await LoadCheckBench(registry: registry).run()] }),
         ("yaml_throughput", { try await YAMLThroughputBench().run() }),
+        // Every text function on 10⁶-character inputs built to expose quadratic work (see StringFunctionsBench).
+        ("string_functions", { try await StringFunctionsBench().run() }),
         ("schedule_next_fire", { [try await ScheduleNextFireBench().run()] }),
         // The real daemon: fire latency, then idle CPU and RSS with 100 schedules (see ScheduleDaemonBench).
         ("schedule", { try ScheduleDaemonBench(state: state).run() }),

@@ -45,7 +45,14 @@ public struct ManifestLoader: Sendable {
         for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
             let url = directory.appendingPathComponent(name)
             let file = displayPath(url)
-            guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
+            let read: Data?
+            do {
+                read = try SourceFile.contents(url.path, display: file)
+            } catch {
+                result.diagnostics.append(error.diagnostic)
+                continue
+            }
+            guard let data = read, let text = String(data: data, encoding: .utf8)
             else {
                 result.diagnostics.append(
                     .error("the manifest cannot be read as UTF-8 text", at: SourceLocation(file: file, line: 1, column: 1)))
