@@ -23,7 +23,8 @@ enum RunCommand: Command {
             lists them, and a run whose process died can be resumed or rolled back. The newest
             \(SQLiteJournal.defaultRetention) runs are kept.
             """,
-        examples: ["skillbook run hello-notes -i name=Ada", "skillbook run ./my.yaml --inputs inputs.yaml --json"])
+        examples: ["skillbook run hello-notes -i name=Ada", "skillbook run ./my.yaml --inputs inputs.yaml --json"],
+        operands: .playbook)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let inputTexts = try Invocation.keyValues(arguments[.input], command: spec.name)
