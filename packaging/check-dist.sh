@@ -36,8 +36,8 @@ if [ -f "$deb" ]; then
     dpkg-deb -x "$deb" "$work/deb"
     check "$work/deb/usr/bin/skillbook" deb
     if command -v lintian >/dev/null 2>&1; then
-        step "lintian --fail-on warning $(basename "$deb")"
-        lintian --fail-on warning --info --display-info "$deb" && echo "lintian: clean at the warning level"
+        step "lintian --fail-on error,warning $(basename "$deb")"
+        lintian --fail-on error,warning --display-info "$deb" && echo "lintian: clean at the warning level"
     fi
 else
     step "no $deb (run 'make deb')"
