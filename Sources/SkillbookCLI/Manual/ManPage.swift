@@ -202,7 +202,7 @@ struct ManPage: Sendable {
         var lines: [String] = []
         var line = ""
         for word in sentence.split(separator: " ") {
-            if !line.isEmpty, line.utf8.count + 1 + word.utf8.count > 78 {
+            if !line.isEmpty, escaped(line + " " + word).utf8.count > 78 {
                 lines.append(line)
                 line = ""
             }
@@ -212,10 +212,20 @@ struct ManPage: Sendable {
         return lines
     }
 
-    /// A text line as roff reads it literally: backslashes doubled, a leading `.` or `'` guarded.
+    /// A text line as roff reads it literally: backslashes as `\e`, a leading `.` or `'` guarded,
+    /// anything beyond ASCII as `\[uXXXX]` (as mandoc reads it, and measures lines).
     static func escaped(_ line: String) -> String {
         var line = line.replacingOccurrences(of: "\\", with: "\\e")
+        line = line.unicodeScalars.map { scalar in
+            scalar.isASCII ? String(scalar) : "\\[u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4) + "]"
+        }.joined()
         if line.hasPrefix(".") || line.hasPrefix("'") { line = "\\&" + line }
         return line
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

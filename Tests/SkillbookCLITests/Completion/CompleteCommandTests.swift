@@ -50,7 +50,7 @@ import Testing
         #expect(inputs.words == ["name=", "loud="])
         #expect(inputs.directive == ":1")
         #expect(await complete(["run", "greet", "-i", "name=A"], in: directory).words == [])
-        #expect(await complete(["skills", "notes.c"], in: directory).words == ["notes.create"])
+        #expect(await complete(["skills", "notes.c"], in: directory).words == ["notes.create", "notes.create_many"])
         #expect(await complete(["call", "notes.create", "-i", "ti"], in: directory).words == ["title="])
         // The playbooks folder given on the line is the one read.
         let other = TemporaryDirectory()

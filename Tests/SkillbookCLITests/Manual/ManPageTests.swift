@@ -37,7 +37,7 @@ import Testing
         let ours = Set(files.map { $0.deletingPathExtension().lastPathComponent + " " + $0.pathExtension })
         let findings = (lint.out + lint.err).split(separator: "\n").filter { line in
             guard let range = line.range(of: "STYLE: referenced manual not found: Xr ") else { return true }
-            let reference = line[range.upperBound...].replacing(/ \(\d+ times\)$/, with: "")
+            let reference = line[range.upperBound...].replacing(/\ \(\d+ times\)$/, with: "")
             return !ours.contains(String(reference))
         }
         #expect(findings.isEmpty, "\(findings.joined(separator: "\n"))")
