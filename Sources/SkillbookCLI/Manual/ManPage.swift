@@ -137,7 +137,7 @@ struct ManPage: Sendable {
         }
         for option in spec.options {
             let name = option.usageName ?? option.names.last!
-            lines.append(".Op Fl \(flag(name))" + (option.valueName.map { " Ar \($0)" } ?? ""))
+            lines.append(".Op Fl \(flag(name))" + (option.valueName.map { " Ar \($0)" } ?? "") + (option.repeatable ? " ..." : ""))
         }
         return lines
     }
