@@ -24,7 +24,7 @@ check() {  # BINARY LABEL
     (cd "$work/$name/example" && "$1" validate --state "$work/state-$2")
     step "$2: run hello-notes -i name=Ada"
     (cd "$work/$name/example" && "$1" run hello-notes -i name=Ada --state "$work/state-$2" --no-color)
-    step "$2: completion and man pages"
+    step "$2: completion (bash -n of the script, __complete run hel)"
     "$1" completion bash | bash -n
     (cd "$work/$name/example" && "$1" __complete run hel)
 }
