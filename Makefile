@@ -1,6 +1,8 @@
 # Skillbook — the two commands of the README: `make run` and `make test` (and `make bench`).
-# bash-completion, zsh, fish and mandoc are for the tests of `skillbook completion` and the man pages.
-SYSTEM_PACKAGES := libyaml-dev libsqlite3-dev libpq-dev postgresql pkg-config bash-completion zsh fish mandoc
+# libmicrohttpd-dev: the console's HTTP server (header at build time, library loaded on first use);
+# chromium: Debian's browser, driven by Playwright in the console's browser tests;
+# bash-completion, zsh, fish and mandoc: for the tests of `skillbook completion` and the man pages.
+SYSTEM_PACKAGES := libyaml-dev libsqlite3-dev libpq-dev postgresql pkg-config libmicrohttpd-dev chromium bash-completion zsh fish mandoc
 # For `make deb` and `make check-dist`: dpkg-shlibdeps and lintian.
 DEB_PACKAGES := dpkg-dev lintian
 SWIFT ?= swift
@@ -36,13 +38,15 @@ EXAMPLE ?= hello-notes
 VENV := .build/venv
 PYTHON ?= python3
 MCP_SDK ?= mcp>=2.3,<3
+# Playwright for the console's browser tests; it drives Debian's chromium (no browser download).
+PLAYWRIGHT ?= playwright>=1.40,<2
 
-.PHONY: run test build deps venv bench clean cron-vectors model model-stop eval-agent static-c startup-order
+.PHONY: screenshots run test build deps venv bench clean cron-vectors model model-stop eval-agent static-c startup-order
 .PHONY: install uninstall dist deb check-dist deb-deps
 
 deps:
-	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists yaml-0.1 sqlite3 libpq \
-		&& ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists yaml-0.1 sqlite3 libpq libmicrohttpd \
+		&& ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 \
 		&& command -v zsh fish mandoc >/dev/null && [ -f /usr/share/bash-completion/bash_completion ]; then \
 		exit 0; \
 	fi; \
@@ -57,15 +61,16 @@ deps:
 		exit 1; \
 	fi
 
-# Creates $(VENV) with the MCP SDK once; later runs only test that it is there.
+# Creates $(VENV) with the MCP SDK and Playwright once; later runs only test that they are there.
 venv:
-	@if [ -x $(VENV)/bin/python ] && [ -f $(VENV)/.mcp-sdk ]; then exit 0; fi; \
-	echo "skillbook: creating $(VENV) with the Python MCP SDK ($(MCP_SDK)) for the interoperability tests"; \
+	@if [ -x $(VENV)/bin/python ] && [ -f $(VENV)/.mcp-sdk ] && [ -f $(VENV)/.playwright ]; then exit 0; fi; \
+	echo "skillbook: creating $(VENV) with the Python MCP SDK ($(MCP_SDK)) and Playwright for the interoperability and browser tests"; \
 	if ! $(PYTHON) -m venv $(VENV); then \
 		echo "skillbook: '$(PYTHON) -m venv' failed; install Python 3 with venv (sudo apt-get install -y python3-venv), then try again"; \
 		exit 1; \
 	fi; \
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(MCP_SDK)" && touch $(VENV)/.mcp-sdk
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(MCP_SDK)" && touch $(VENV)/.mcp-sdk && \
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(PLAYWRIGHT)" && touch $(VENV)/.playwright
 
 build: deps static-c
 	$(RELEASE_ENV) $(SWIFT) build $(RELEASE) --product skillbook
@@ -100,7 +105,7 @@ run: build
 # second pass, one test at a time: swift-testing runs everything else at once on a cooperative pool
 # of one thread per core, and on a 2-core machine two CPU-heavy tests leave a 0.1 s deadline no
 # thread to fire on. The first pass runs every other suite in parallel.
-TIMED_SUITES := EngineTests|ServiceGroupTests|HTTPClientTests|ProcessRunnerTests|WebSummarySkillTests|LineChildTests|DeadlinesTests|WebFetchSkillTests|FailureKindTests|PageSummaryTests|ManualClockTests|ShellRunSkillTests|NotifySendSkillTests|ManifestSkillTests|CrossProcessLockTests|InterruptTests|MCPClientTests|OrphanChildTests|DaemonTests|WorkerTests|WorkerLossTests|MCPServerStatelessTests|ModelPlanningTests
+TIMED_SUITES := EngineTests|ServiceGroupTests|HTTPClientTests|ProcessRunnerTests|WebSummarySkillTests|LineChildTests|DeadlinesTests|WebFetchSkillTests|FailureKindTests|PageSummaryTests|ManualClockTests|ShellRunSkillTests|NotifySendSkillTests|ManifestSkillTests|CrossProcessLockTests|InterruptTests|MCPClientTests|OrphanChildTests|DaemonTests|WorkerTests|WorkerLossTests|MCPServerStatelessTests|ModelPlanningTests|HTTPServerTests|ConsoleBrowserTests
 
 # Each pass runs under scripts/watchdog.sh: a test that hangs fails the pass after its limit
 # (seconds; each pass takes 1–3 min here) and prints what never finished and every thread's stack.
@@ -113,6 +118,11 @@ test: deps venv
 	scripts/watchdog.sh $(PARALLEL_PASS_LIMIT) $(SWIFT) test --skip-build --skip '$(TIMED_SUITES)'
 	scripts/watchdog.sh $(SERIAL_PASS_LIMIT) $(SWIFT) test --skip-build --no-parallel --filter '$(TIMED_SUITES)'
 	$(PYTHON) scripts/check_console_examples.py .build/debug/skillbook
+
+# The console's screenshots in docs/console/, taken by its browser test in Debian's Chromium.
+screenshots: deps venv
+	$(SWIFT) build --build-tests
+	SKILLBOOK_SCREENSHOTS=docs/console $(SWIFT) test --skip-build --filter ConsoleBrowserTests
 
 # Benchmarks run only here, never in `make test` (the bench is an executable, not a test).
 # `cold_start` runs the release `skillbook` and `skillbook-floor` found next to the bench.

@@ -15,26 +15,34 @@ var package = Package(
         .library(name: "SkillbookCore", targets: ["SkillbookCore"]),
         .library(name: "SkillbookRuntime", targets: ["SkillbookRuntime"]),
         .library(name: "SkillbookHost", targets: ["SkillbookHost"]),
-        .library(name: "SkillbookStore", targets: ["SkillbookStore"]),
+        .library(name: "SkillbookSQL", targets: ["SkillbookSQL"]),
+        .library(name: "SkillbookSQLite", targets: ["SkillbookSQLite"]),
         .library(name: "SkillbookPostgres", targets: ["SkillbookPostgres"]),
         .library(name: "SkillbookSkills", targets: ["SkillbookSkills"]),
         .library(name: "SkillbookTesting", targets: ["SkillbookTesting"]),
         .library(name: "SkillbookAgent", targets: ["SkillbookAgent"]),
         .library(name: "SkillbookSchedule", targets: ["SkillbookSchedule"]),
         .library(name: "SkillbookMCP", targets: ["SkillbookMCP"]),
+        .library(name: "SkillbookConsole", targets: ["SkillbookConsole"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "SkillbookCore", dependencies: ["CYAML"]),
-        .target(name: "SkillbookStore", dependencies: ["SkillbookCore", "CSQLite"]),
+        // What both SQL backends share: values and rows, the process probe, the run report.
+        .target(name: "SkillbookSQL", dependencies: ["SkillbookCore"]),
+        // The SQLite state (journal, locks, fires, built-in stores) of one machine.
+        .target(name: "SkillbookSQLite", dependencies: ["SkillbookCore", "SkillbookSQL", "CSQLite"]),
         // The PostgreSQL state (journal, leases, locks, fires, built-in stores) through libpq.
-        .target(name: "SkillbookPostgres", dependencies: ["SkillbookCore", "SkillbookStore", "CPostgres"]),
+        .target(name: "SkillbookPostgres", dependencies: ["SkillbookCore", "SkillbookSQL", "CPostgres"]),
         // libpq through dlopen on the first connection (no link-time dependency); its header comes
         // from libpq-dev (/usr/include/postgresql) at build time.
         .target(name: "CPostgres", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // libcurl through dlopen (no link-time dependency): the HTTP client of Linux.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // GNU libmicrohttpd through dlopen on the first server (no link-time dependency); its header
+        // comes from libmicrohttpd-dev at build time.
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // fork and exec from one permanent thread, with the parent-death signal set (children die with the runner).
         .target(name: "CSpawn"),
         .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "CCurl", "CSpawn"]),
@@ -48,13 +56,15 @@ var package = Package(
         .target(
             name: "SkillbookHost",
             dependencies: [
-                "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookPostgres", "SkillbookSkills", "SkillbookMCP",
+                "SkillbookCore", "SkillbookRuntime", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills", "SkillbookMCP",
                 "SkillbookSchedule", "SkillbookAgent",
             ]
         ),
+        // The web console (`skillbook serve`): HTTP over libmicrohttpd, the JSON API, SSE, the pages.
+        .target(name: "SkillbookConsole", dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "CMicroHTTPD"]),
         .target(
             name: "SkillbookCLI",
-            dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSchedule", "SkillbookAgent"]
+            dependencies: ["SkillbookConsole", "SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookSchedule", "SkillbookAgent"]
         ),
         .executableTarget(name: "skillbook", dependencies: ["SkillbookCLI"]),
         // The floor of `skillbook-bench cold_start`: Foundation, the static Swift runtime, one line.
@@ -64,11 +74,12 @@ var package = Package(
         .executableTarget(
             name: "skillbook-bench",
             dependencies: [
-                "CPeakRSS", "CYAML", "SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookSchedule",
-                "SkillbookHost", "SkillbookPostgres", "SkillbookTesting",
+                "CPeakRSS", "CYAML", "SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookSQLite", "SkillbookSchedule",
+                "SkillbookHost", "SkillbookPostgres", "SkillbookSQL", "SkillbookTesting",
             ]),
         .target(
-            name: "SkillbookTesting", dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]),
+            name: "SkillbookTesting",
+            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSQL", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SkillbookAgentTests",
@@ -79,21 +90,28 @@ var package = Package(
             name: "SkillbookScheduleTests", dependencies: ["SkillbookSchedule", "SkillbookCore"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "SkillbookStoreTests", dependencies: ["SkillbookStore", "SkillbookCore", "SkillbookTesting"]),
+            name: "SkillbookSQLiteTests", dependencies: ["SkillbookSQLite", "SkillbookSQL", "SkillbookCore", "SkillbookTesting"]),
         .testTarget(
-            name: "SkillbookPostgresTests", dependencies: ["SkillbookPostgres", "SkillbookStore", "SkillbookCore", "SkillbookTesting"]),
+            name: "SkillbookPostgresTests",
+            dependencies: ["SkillbookPostgres", "SkillbookSQLite", "SkillbookSQL", "SkillbookCore", "SkillbookTesting"]),
         .testTarget(
             name: "SkillbookSkillsTests",
-            dependencies: ["SkillbookSkills", "SkillbookCore", "SkillbookStore", "SkillbookTesting"]),
+            dependencies: ["SkillbookSkills", "SkillbookCore", "SkillbookSQLite", "SkillbookTesting"]),
         .testTarget(
             name: "SkillbookRuntimeTests",
-            dependencies: ["SkillbookRuntime", "SkillbookCore", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"]
+            dependencies: ["SkillbookRuntime", "SkillbookCore", "SkillbookSkills", "SkillbookSQLite", "SkillbookSQL", "SkillbookTesting"]
         ),
         .testTarget(
             name: "SkillbookHostTests",
-            dependencies: ["SkillbookHost", "SkillbookAgent", "SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills", "SkillbookSchedule", "SkillbookTesting"]),
+            dependencies: ["SkillbookHost", "SkillbookAgent", "SkillbookCore", "SkillbookRuntime", "SkillbookSQLite", "SkillbookSQL", "SkillbookSkills", "SkillbookSchedule",
+                "SkillbookTesting",
+            ]),
         .testTarget(
-            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookAgent", "SkillbookPostgres", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookStore", "SkillbookTesting"],
+            name: "SkillbookConsoleTests",
+            dependencies: ["SkillbookConsole", "SkillbookHost", "SkillbookCore", "SkillbookSkills", "SkillbookTesting"],
+            exclude: ["Browser"]),
+        .testTarget(
+            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookAgent", "SkillbookPostgres", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookSQLite", "SkillbookSQL", "SkillbookTesting"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -91,7 +91,7 @@ public struct HostConfiguration: Sendable {
         // A connection string puts the shared state in PostgreSQL; local files (the trash, the
         // daemon's pid file) stay in the default state directory.
         let chosen = state.flatMap { $0.isEmpty ? nil : $0 } ?? environment["SKILLBOOK_STATE"].flatMap { $0.isEmpty ? nil : $0 }
-        let database = chosen.flatMap { PostgresURL.looksLikeURL($0) ? $0 : nil }
+        let database = chosen.flatMap { PostgresState.isConnectionString($0) ? $0 : nil }
         var configuration = HostConfiguration(
             playbooksDirectory: resolve(playbooks.flatMap { $0.isEmpty ? nil : $0 } ?? "Playbooks", against: currentDirectory),
             skillDirectories: directories,

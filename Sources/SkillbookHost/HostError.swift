@@ -1,5 +1,4 @@
 public import SkillbookCore
-public import SkillbookStore
 
 /// Why a host refused or could not do what it was asked. Each case states a fact; what the user
 /// can do about it (a flag to pass, a command to run) is the front end's to say.
@@ -34,8 +33,8 @@ public enum HostError: Error, Sendable {
     case failed(message: String)
 
     // Journal
-    /// The journal could not be opened or written.
-    case store(StoreError)
+    /// The state (journal, stores) could not be opened, reached or written: whichever backend's failure.
+    case store(any StateFailure)
     /// The journal refused (unknown run, ambiguous prefix, busy run).
     case journal(JournalError)
     /// A live process is running the run.
@@ -104,7 +103,7 @@ extension HostError {
         switch error {
         case let host as HostError: self = host
         case let journal as JournalError: self = .journal(journal)
-        case let store as StoreError: self = .store(store)
+        case let store as any StateFailure: self = .store(store)
         case let diagnostics as DiagnosticError: self = .invalidInputs(diagnostics: diagnostics.diagnostics)
         case let registry as SkillRegistry.RegistryError: self = .invalidRegistry(registry)
         default: self = .failed(message: "\(error)")

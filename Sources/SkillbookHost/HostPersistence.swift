@@ -1,43 +1,35 @@
 public import Foundation
 public import SkillbookCore
-public import SkillbookRuntime
-import SkillbookStore
+import SkillbookPostgres
+import SkillbookSQLite
 
-/// Where a host keeps what lasts: the run journal, and the stores of the built-in skills (notes,
-/// reminders). SQLite files in the state directory by default; another backend (a database shared
-/// by several machines) plugs in here.
-public struct HostPersistence: Sendable {
-    /// Opens the journal; called once per host call that records or reads runs. Throws the store's
-    /// own error (its message names the store and what to do).
-    public var openJournal: @Sendable () throws -> any RunJournal
-    public var stores: BuiltinStores
-    /// The write locks of a run recorded in `journal` (nil: a dry run): locks that other processes
-    /// sharing the state see too, so two runs never write one resource at once.
-    public var resourceLocks: @Sendable (_ journal: (any RunJournal)?) -> any ResourceLocking
-    /// Opens the ledger of schedule fires (`nil`: the SQLite ledger of the host's state directory).
-    public var openFireLedger: (@Sendable () throws -> any HostFireLedger)?
+/// Where a host keeps what lasts, and what that place can do (see `StateBackend`): SQLite files in
+/// the state directory by default; a PostgreSQL database shared by several machines plugs in here.
+public typealias HostPersistence = StateBackend
 
-    public init(
-        openJournal: @escaping @Sendable () throws -> any RunJournal, stores: BuiltinStores,
-        resourceLocks: @escaping @Sendable ((any RunJournal)?) -> any ResourceLocking = { _ in ResourceLocks.shared },
-        openFireLedger: (@Sendable () throws -> any HostFireLedger)? = nil
-    ) {
-        self.openJournal = openJournal
-        self.stores = stores
-        self.resourceLocks = resourceLocks
-        self.openFireLedger = openFireLedger
+extension StateBackend {
+    /// The SQLite journal and stores in `<stateDirectory>/skillbook.sqlite`, on `clock`.
+    public static func sqlite(stateDirectory: URL, clock: any Clock = SystemClock()) -> StateBackend {
+        SQLiteState.backend(stateDirectory: stateDirectory, clock: clock)
     }
 
-    /// The SQLite journal and stores in `<stateDirectory>/skillbook.sqlite`, on `clock`.
-    public static func sqlite(stateDirectory: URL, clock: any Clock = SystemClock()) -> HostPersistence {
-        HostPersistence(
-            openJournal: { try SQLiteJournal(stateDirectory: stateDirectory, clock: clock) },
-            stores: .sqlite(stateDirectory: stateDirectory, clock: clock),
-            resourceLocks: { journal in
-                // On the state database when the run is journaled there (a dry run: among this process's runs).
-                guard let journal = journal as? SQLiteJournal else { return ResourceLocks.shared }
-                return SQLiteResourceLocks(migrated: journal.database, clock: clock)
-            },
-            openFireLedger: { try SQLiteFireLedger(database: StateDatabase.open(stateDirectory: stateDirectory)) })
+    /// The journal, leases, resource locks, schedule fires, built-in stores and run queue in the
+    /// PostgreSQL database of `connectionString` (`postgresql://USER@HOST:PORT/DB`), shared by every
+    /// process and machine that names it. A string that is not such a URL fails on first use, with
+    /// a message that shows the expected form (and never the password).
+    public static func postgres(
+        _ connectionString: String, clock: any Clock = SystemClock(), leases: LeaseSettings = LeaseSettings(), worker: String? = nil
+    ) -> StateBackend {
+        PostgresState.backend(connectionString, clock: clock, leases: leases, worker: worker)
+    }
+}
+
+extension PlaybookHost {
+    /// Whether the default SQLite state already exists in the state directory (always true for a
+    /// configured backend such as PostgreSQL): what a read that must create nothing — completion —
+    /// asks before it opens the journal.
+    public var stateExists: Bool {
+        guard configuration.persistence == nil else { return true }
+        return SQLiteState.exists(stateDirectory: configuration.stateDirectory)
     }
 }

@@ -140,6 +140,11 @@ extension PlaybookHost {
     }
 
     private func uncertainActions(_ journal: any RunJournal, _ runID: String, registry: SkillRegistry) async throws -> [JournalCall] {
-        try await RecordedRuns.uncertainCalls(journal, runID, registry: registry).filter { registry[$0.skill]?.descriptor.kind != .query }
+        // An idempotent action whose undo needs only its parameters is undone anyway (a half-written
+        // archive is removed): `RecordedRuns.addingFailedUndoable` adds it to the calls to undo.
+        try await RecordedRuns.uncertainCalls(journal, runID, registry: registry).filter { call in
+            let descriptor = registry[call.skill]?.descriptor
+            return descriptor?.kind != .query && descriptor?.compensatesFailedCalls != true
+        }
     }
 }

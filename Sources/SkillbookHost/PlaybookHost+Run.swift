@@ -1,7 +1,6 @@
 public import Foundation
 public import SkillbookCore
 public import SkillbookRuntime
-import SkillbookStore
 
 /// What to run: a playbook and its inputs.
 public struct RunRequest: Sendable {
@@ -87,7 +86,7 @@ extension PlaybookHost {
         let engine = Engine(
             registry: prepared.registry, environment: fixedRunID(prepared.runID),
             confirmer: confirmer ?? configuration.confirmation.confirmer,
-            resources: persistence.resourceLocks(prepared.journal), recorder: prepared.journal)
+            resources: prepared.journal.flatMap(persistence.resourceLocks) ?? ResourceLocks.shared, recorder: prepared.journal)
         let workspace = prepared.workspace.isEmpty ? configuration.currentDirectory.path : prepared.workspace
         switch prepared.work {
         case .run(var options):
@@ -125,7 +124,7 @@ extension PlaybookHost {
 
     /// Keeps the newest runs of the journal; when that pruned any, empties the trash they left.
     private func keepRetention(_ journal: any RunJournal) async {
-        if let pruned = try? await journal.prune(olderThan: nil, keepingNewest: SQLiteJournal.defaultRetention), pruned > 0 {
+        if let pruned = try? await journal.prune(olderThan: nil, keepingNewest: JournalRetention.defaultRuns), pruned > 0 {
             _ = try? await TrashCleanup.sweep(journal: journal, stateDirectory: configuration.stateDirectory, now: configuration.clock.now())
         }
     }

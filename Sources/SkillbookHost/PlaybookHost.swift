@@ -1,6 +1,5 @@
 public import Foundation
 public import SkillbookRuntime
-import SkillbookStore
 public import SkillbookCore
 import SkillbookSkills
 
@@ -46,8 +45,7 @@ public struct PlaybookHost: Sendable {
     /// The ledger of schedule fires (by default the SQLite ledger in the state directory).
     public func openFireLedger() throws(HostError) -> any HostFireLedger {
         do {
-            if let open = persistence.openFireLedger { return try open() }
-            return try SQLiteFireLedger(database: StateDatabase.open(stateDirectory: configuration.stateDirectory))
+            return try persistence.openFireLedger()
         } catch {
             throw HostError(error)
         }

@@ -1,6 +1,6 @@
 internal import CPostgres
 import Foundation
-import SkillbookStore
+import SkillbookSQL
 
 /// One libpq connection. Not thread-safe: `PostgresDatabase` lends it to one caller at a time
 /// (hence `@unchecked Sendable`: it moves between threads, never shared by two at once).

@@ -1,5 +1,5 @@
 import Foundation
-public import SkillbookStore
+public import SkillbookSQL
 import Synchronization
 
 /// A PostgreSQL database shared by every skillbook process and machine using one state: a small

@@ -1,8 +1,9 @@
 public import Foundation
+public import SkillbookCore
 
 /// A failure of the PostgreSQL state: the server's SQLSTATE and message when the server reported
 /// it, and the database (its connection string without password) in every message.
-public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+public struct PostgresError: StateFailure, Equatable, LocalizedError {
     public enum Kind: Sendable, Hashable {
         /// The server cannot be reached or refused the connection.
         case connection
@@ -29,6 +30,17 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         self.sqlState = sqlState
         self.serverMessage = serverMessage
     }
+
+    /// Cannot be reached or refused the connection, or migrated by a newer skillbook.
+    public var isUnusableState: Bool {
+        switch kind {
+        case .connection, .newerSchema: true
+        case .server, .conflict, .malformedRow: false
+        }
+    }
+
+    /// The messages name the database and what is wrong with it, never another state to use.
+    public var suggestsAnotherState: Bool { false }
 
     public var description: String { message }
     public var errorDescription: String? { message }

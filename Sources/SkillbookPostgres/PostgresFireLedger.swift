@@ -1,6 +1,6 @@
 public import Foundation
 public import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
 
 /// The `FireLedger` in the PostgreSQL state: the `fires` and `schedule_entries` tables shared by
 /// every daemon and `schedule tick` of every machine on that database. `commit` is one
@@ -93,9 +93,7 @@ public final class PostgresFireLedger: FireLedger {
         var adopted: [Fire] = []
         let at = now().timeIntervalSince1970
         for row in rows {
-            guard let playbook = row.string("playbook"), let entry = row.int("entry"), let ms = row.int("scheduled_ms"),
-                let owner = row.int("pid"), let ownerHost = row.string("host")
-            else { continue }
+            guard let fire = JournalRows.fire(row), let owner = row.int("pid"), let ownerHost = row.string("host") else { continue }
             let gone = ownerHost == host ? !isAlive(Int32(owner)) : at - (row.double("recorded") ?? at) > foreignAfter
             guard gone else { continue }
             let changed = try database.run(
@@ -104,14 +102,11 @@ public final class PostgresFireLedger: FireLedger {
                 WHERE playbook = $3 AND entry = $4 AND scheduled_ms = $5 AND pid = $6 AND host = $8
                 """,
                 [
-                    .integer(Int(pid)), .text(host), .text(playbook), .integer(entry), .integer(ms), .integer(owner), .real(at),
-                    .text(ownerHost),
+                    .integer(Int(pid)), .text(host), .text(fire.key.playbook), .integer(fire.key.entry),
+                    .integer(Int(fire.key.scheduledMilliseconds)), .integer(owner), .real(at), .text(ownerHost),
                 ])
             guard changed == 1 else { continue }
-            adopted.append(
-                Fire(
-                    key: FireKey(playbook: playbook, entry: entry, scheduledAt: Date(timeIntervalSince1970: Double(ms) / 1000)),
-                    isCatchUp: row.int("catch_up") == 1))
+            adopted.append(fire)
         }
         return adopted
     }

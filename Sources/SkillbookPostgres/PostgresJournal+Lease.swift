@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 public import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
 
 extension PostgresJournal {
     /// Takes over an ended or interrupted run for `purpose`, in one transaction that locks its row:

@@ -1,6 +1,6 @@
 import Foundation
 import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
 import Synchronization
 
 /// Journal records of a run kept in memory until the run's next write that must be durable at

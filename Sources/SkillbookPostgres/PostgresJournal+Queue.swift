@@ -1,33 +1,28 @@
 import Foundation
 public import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
+import Synchronization
 
-/// A run a worker claimed: the run as it was before, and whether it came from the queue (a first
-/// start) or was taken over from a worker whose lease expired (a continuation).
-public struct ClaimedRun: Sendable {
-    public var run: JournalRun
-    public var wasQueued: Bool
-    public var epoch: Int
-    /// The playbook's text recorded with the run.
-    public var source: String
-}
-
-extension PostgresJournal {
+extension PostgresJournal: RunQueue {
     /// The channel `enqueue` notifies and workers listen on.
     public static let queueChannel = "skillbook_queue"
 
     /// Records `run` as queued (nobody holds it; `started` is when it was queued) and wakes the
-    /// workers. `file` is the playbook file it comes from, if any.
-    public func enqueue(_ run: RunRecord, file: String?) throws {
+    /// workers. `file` is the playbook file it comes from and `workspace` the workspace folder it
+    /// was queued in, if any (else what `setFile` and `setWorkspace` recorded for it).
+    public func enqueue(_ run: RunRecord, file: String?, workspace: String? = nil) throws {
+        let pendingFile = pendingFiles.withLock { $0.removeValue(forKey: run.runID) }
+        let pendingWorkspace = pendingWorkspaces.withLock { $0.removeValue(forKey: run.runID) }
         try database.run(
             """
-            INSERT INTO runs (id, playbook, file, source, source_hash, inputs, trigger, status, started, scheduled_at, queued)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, extract(epoch from clock_timestamp()))
+            INSERT INTO runs (id, playbook, file, source, source_hash, inputs, trigger, status, started, scheduled_at, queued,
+                workspace)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, extract(epoch from clock_timestamp()), $10)
             """,
             [
-                .text(run.runID), .text(run.playbook), SQLValue(file), .text(run.source), .text(run.sourceHash),
+                .text(run.runID), .text(run.playbook), SQLValue(file ?? pendingFile), .text(run.source), .text(run.sourceHash),
                 .text(JSONText.encode(.object(run.inputs))), .text(run.trigger), .real(run.started.timeIntervalSince1970),
-                run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null,
+                run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, SQLValue(workspace ?? pendingWorkspace),
             ], doing: "queueing run \(run.runID)")
         try PostgresListener.notify(database, channel: Self.queueChannel, payload: run.runID)
     }
@@ -83,6 +78,11 @@ extension PostgresJournal {
         let run = try journalRun(row)
         hold(run.id, epoch: epoch)
         return ClaimedRun(run: run, wasQueued: row.string("status") == "queued", epoch: epoch, source: row.string("source") ?? "")
+    }
+
+    /// Listens on `queueChannel` on a connection of its own.
+    public func queueWaiter() throws -> any RunQueueWaiter {
+        try PostgresListener(database: database, channel: Self.queueChannel)
     }
 
     /// Queued runs, oldest first (`runs --status queued` lists them newest first).

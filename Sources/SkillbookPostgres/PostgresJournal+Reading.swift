@@ -1,11 +1,11 @@
 public import Foundation
 public import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
 
 extension PostgresJournal {
     static let runColumns = """
         id, playbook, file, source_hash, inputs, trigger, status, interrupted, started, finished, pid, host, boot,
-        process_start, heartbeat, error, outputs, scheduled_at, epoch, worker, queued,
+        process_start, heartbeat, error, outputs, scheduled_at, epoch, worker, queued, workspace,
         (lease_expires IS NOT NULL AND lease_expires < extract(epoch from clock_timestamp())) AS lease_lapsed,
         extract(epoch from clock_timestamp()) - heartbeat AS beat_age
         """
@@ -40,23 +40,11 @@ extension PostgresJournal {
     }
 
     public func resolveRunID(_ prefix: String) throws -> String {
-        let prefix = prefix.lowercased()
-        guard !prefix.isEmpty else { throw JournalError(.notFound, "no run id given") }
-        let rows = try database.query(
-            "SELECT id, playbook FROM runs WHERE left(id, length($1)) = $1 ORDER BY started DESC LIMIT 6", [.text(prefix)],
-            doing: "finding run \(prefix)")
-        if let exact = rows.first(where: { $0.string("id") == prefix }) { return exact.string("id") ?? prefix }
-        guard let first = rows.first else {
-            throw JournalError(.notFound, "no run '\(prefix)' in \(location); 'skillbook runs' lists the runs")
+        try JournalRows.resolveRunID(prefix, in: location) { prefix in
+            try database.query(
+                "SELECT id, playbook FROM runs WHERE left(id, length($1)) = $1 ORDER BY started DESC LIMIT 6", [.text(prefix)],
+                doing: "finding run \(prefix)")
         }
-        guard rows.count == 1 else {
-            let names = rows.prefix(5).map { "\($0.string("id") ?? "?") (\($0.string("playbook") ?? "?"))" }
-            throw JournalError(
-                .ambiguous,
-                "run prefix '\(prefix)' matches more than one run: \(names.joined(separator: ", "))"
-                    + (rows.count > 5 ? ", …" : "") + "; give more characters")
-        }
-        return first.string("id") ?? prefix
     }
 
     public func calls(of runID: String) throws -> [JournalCall] {
@@ -96,26 +84,14 @@ extension PostgresJournal {
         let rows = try database.query(
             "SELECT step, iteration, batch, error, finished FROM compensations WHERE run = $1 ORDER BY id", [.text(runID)],
             doing: "reading the compensations of run \(runID)")
-        return try rows.map { row in
-            guard let step = row.string("step"), let finished = row.double("finished") else { throw malformed("compensation", of: runID) }
-            return JournalCompensation(
-                key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), error: row.string("error"),
-                finished: Date(timeIntervalSince1970: finished))
-        }
+        return try rows.map { row throws(PostgresError) in try JournalRows.compensation(row) { malformed("compensation", of: runID) } }
     }
 
     public func sessions(of runID: String) throws -> [JournalSession] {
         let rows = try database.query(
             "SELECT kind, pid, host, started, ended, outcome FROM sessions WHERE run = $1 ORDER BY id", [.text(runID)],
             doing: "reading the sessions of run \(runID)")
-        return try rows.map { row in
-            guard let kind = row.string("kind"), let pid = row.int("pid"), let host = row.string("host"),
-                let started = row.double("started")
-            else { throw malformed("session", of: runID) }
-            return JournalSession(
-                kind: kind, pid: Int32(truncatingIfNeeded: pid), host: host, started: Date(timeIntervalSince1970: started),
-                ended: row.double("ended").map(Date.init(timeIntervalSince1970:)), outcome: row.string("outcome"))
-        }
+        return try rows.map { row throws(PostgresError) in try JournalRows.session(row) { malformed("session", of: runID) } }
     }
 
     public func timeline(_ runID: String) throws -> RunTimeline? {
@@ -133,14 +109,8 @@ extension PostgresJournal {
         let rows = try database.query(
             "SELECT step, resources, held_by, started, ended, outcome FROM resource_waits WHERE run = $1 ORDER BY id", [.text(runID)],
             doing: "reading the waits of run \(runID)")
-        return try rows.map { row in
-            guard let step = row.string("step"), let started = row.double("started"),
-                case .array(let names)? = try decode(row.string("resources"), "resource wait")
-            else { throw malformed("resource wait", of: runID) }
-            return JournalWait(
-                step: step, wait: ResourceWait(resources: names.compactMap(\.stringValue), heldBy: row.string("held_by")),
-                started: Date(timeIntervalSince1970: started), ended: row.double("ended").map(Date.init(timeIntervalSince1970:)),
-                outcome: row.string("outcome"))
+        return try rows.map { row throws(PostgresError) in
+            try JournalRows.wait(row, decode: decode) { malformed("resource wait", of: runID) }
         }
     }
 
@@ -197,34 +167,10 @@ extension PostgresJournal {
 
     /// A row of `runColumns` as reported: a `running` run whose holder is gone (same host) or
     /// whose lease lapsed is `interrupted`.
-    func journalRun(_ row: Row) throws -> JournalRun {
-        guard let id = row.string("id"), let playbook = row.string("playbook"), let stored = row.string("status"),
-            let started = row.double("started")
-        else { throw malformed("run", of: row.string("id")) }
-        var holder: ProcessIdentity?
-        if let pid = row.int("pid"), let host = row.string("host") {
-            holder = ProcessIdentity(
-                pid: Int32(truncatingIfNeeded: pid), host: host, boot: row.string("boot"), start: row.string("process_start"))
+    func journalRun(_ row: Row) throws(PostgresError) -> JournalRun {
+        try JournalRows.run(row, decode: decode, malformed: { malformed($0, of: $1) }) { stored, holder in
+            liveStatus(stored: stored, holder: holder, row: row)
         }
-        let (status, reason) = liveStatus(stored: stored, holder: holder, row: row)
-        guard case .object(let inputs)? = try decode(row.string("inputs") ?? "{}", "run's inputs") else {
-            throw malformed("run's inputs", of: id)
-        }
-        var outputs: ValueObject?
-        if let text = row.string("outputs") {
-            guard case .object(let object)? = try decode(text, "run's outputs") else { throw malformed("run's outputs", of: id) }
-            outputs = object
-        }
-        var run = JournalRun(
-            id: id, playbook: playbook, file: row.string("file"), sourceHash: row.string("source_hash") ?? "", inputs: inputs,
-            trigger: row.string("trigger") ?? "cli", status: status,
-            interruption: reason ?? (stored == "interrupted" ? "its process ended before it finished" : nil),
-            interruptedBySignal: row.int("interrupted") == 1, started: Date(timeIntervalSince1970: started),
-            finished: row.double("finished").map(Date.init(timeIntervalSince1970:)), holder: holder,
-            heartbeat: row.double("heartbeat").map(Date.init(timeIntervalSince1970:)), error: row.string("error"), outputs: outputs)
-        run.scheduledAt = row.double("scheduled_at").map(Date.init(timeIntervalSince1970:))
-        run.worker = row.string("worker")
-        return run
     }
 
     private func liveStatus(stored: String, holder: ProcessIdentity?, row: Row) -> (JournalStatus, String?) {

@@ -1,6 +1,6 @@
 public import Foundation
 public import SkillbookCore
-public import SkillbookStore
+public import SkillbookSQL
 import Synchronization
 
 /// The run journal in a PostgreSQL database shared by several processes and machines: the same
@@ -49,7 +49,9 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
     /// Records of held runs not written yet (see "Batched writes").
     let pending = Mutex<[String: PendingWrites]>([:])
     /// Playbook files of runs about to start.
-    private let pendingFiles = Mutex<[String: String]>([:])
+    let pendingFiles = Mutex<[String: String]>([:])
+    /// Workspace folders of runs about to start.
+    let pendingWorkspaces = Mutex<[String: String]>([:])
 
     public init(
         database: PostgresDatabase, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), heartbeatInterval: Double = 5,
@@ -87,6 +89,12 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
         if changed == 0 { pendingFiles.withLock { $0[runID] = path } }
     }
 
+    /// Records the workspace folder of the run `runID` (before or after it starts).
+    public func setWorkspace(_ path: String, forRun runID: String) throws {
+        let changed = try database.run("UPDATE runs SET workspace = $2 WHERE id = $1", [.text(runID), .text(path)])
+        if changed == 0 { pendingWorkspaces.withLock { $0[runID] = path } }
+    }
+
     /// Fenced when this journal holds the run (a worker about to continue a claimed run).
     public func setSource(_ source: String, forRun runID: String) throws {
         let epoch = epoch(of: runID)
@@ -102,21 +110,23 @@ public final class PostgresJournal: RunJournal, LeaseHolding {
 
     public func runStarted(_ run: RunRecord) throws {
         let file = pendingFiles.withLock { $0.removeValue(forKey: run.runID) }
+        let workspace = pendingWorkspaces.withLock { $0.removeValue(forKey: run.runID) }
         let me = probe.current()
         let now = clock.now().timeIntervalSince1970
         try database.transaction(doing: "recording the start of run \(run.runID)") { transaction in
             try transaction.run(
                 """
                 INSERT INTO runs (id, playbook, file, source, source_hash, inputs, trigger, status, started, pid, host, boot,
-                    process_start, heartbeat, scheduled_at, epoch, lease_expires, worker)
+                    process_start, heartbeat, scheduled_at, epoch, lease_expires, worker, workspace)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8, $9, $10, $11, $12, $13, $14, 1,
-                    extract(epoch from clock_timestamp()) + $15, $16)
+                    extract(epoch from clock_timestamp()) + $15, $16, $17)
                 """,
                 [
                     .text(run.runID), .text(run.playbook), SQLValue(file), .text(run.source), .text(run.sourceHash),
                     .text(JSONText.encode(.object(run.inputs))), .text(run.trigger), .real(run.started.timeIntervalSince1970),
                     .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot), SQLValue(me.start), .real(now),
                     run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, .real(leaseDuration), SQLValue(worker),
+                    SQLValue(workspace),
                 ])
             try openSession(transaction, run.runID, kind: "run", holder: me, at: now, epoch: 1)
         }

@@ -1,5 +1,6 @@
 import Foundation
-import SkillbookStore
+public import SkillbookCore
+import SkillbookSQL
 import Synchronization
 
 /// `LISTEN` on one channel over a connection of its own: `wait(timeout:)` returns as soon as a
@@ -9,7 +10,7 @@ import Synchronization
 /// A thread of its own blocks in `poll` on the connection's socket, so no task of the cooperative
 /// pool waits on the network. A broken connection is re-opened (and `LISTEN` sent again) on the
 /// next round; meanwhile waits simply time out, which is the polling fallback.
-public final class PostgresListener: Sendable {
+public final class PostgresListener: RunQueueWaiter {
     public let channel: String
     private let database: PostgresDatabase
     private struct State {

@@ -1,6 +1,6 @@
 import Foundation
 public import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
 
 /// Notes kept in the PostgreSQL state, with the semantics of the SQLite `NotesStore`: listed
 /// oldest first, ties in insertion order (`position`, which plays SQLite's rowid), restored in

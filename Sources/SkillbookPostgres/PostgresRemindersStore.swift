@@ -1,6 +1,6 @@
 public import Foundation
 public import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
 
 /// Reminders kept in the PostgreSQL state, with the semantics of the SQLite `RemindersStore`:
 /// listed by due time (those without one last), then oldest first, then insertion order

@@ -1,6 +1,6 @@
 import Foundation
 public import SkillbookCore
-public import SkillbookStore
+public import SkillbookSQL
 import Synchronization
 
 /// Write locks on resources in the PostgreSQL state (`resource_locks`): two runs, on any machine
@@ -14,16 +14,11 @@ public final class PostgresResourceLocks: ResourceLocking {
     public let database: PostgresDatabase
     let probe: ProcessProbe
     let clock: any Clock
-    public let pollInterval: Double
-    public let heartbeatInterval: Double
     public let leaseDuration: Double
-
-    private struct Held {
-        var runs: [String: Set<String>] = [:]
-        var heartbeat: Task<Void, Never>?
-    }
-
-    private let held = Mutex(Held())
+    /// What it holds, its waits and its heartbeat.
+    private let holdings: LockHoldings
+    public var pollInterval: Double { holdings.pollInterval }
+    public var heartbeatInterval: Double { holdings.heartbeatInterval }
     private static let lockKey = 0x736b_6c62_6c6b  // any constant every skillbook process shares
 
     public init(
@@ -33,40 +28,18 @@ public final class PostgresResourceLocks: ResourceLocking {
         self.database = database
         self.probe = probe
         self.clock = clock
-        self.pollInterval = max(0.001, pollInterval)
-        self.heartbeatInterval = heartbeatInterval
         self.leaseDuration = leaseDuration
+        holdings = LockHoldings(clock: clock, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval) { runs in
+            Self.beat(runs, database: database, probe: probe)
+        }
     }
-
-    deinit { held.withLock { $0.heartbeat?.cancel() } }
 
     public func acquire(
         _ resources: [String], for runID: String, step: String, waiting: @escaping @Sendable (ResourceWait) -> Void
     ) async throws {
-        let wanted = Array(Set(resources)).sorted()
-        guard !wanted.isEmpty else { return }
-        var reported: ResourceWait?
-        var waitRow: Int?
-        do {
-            while true {
-                try Task.checkCancellation()
-                guard let wait = try take(wanted, runID: runID, step: step) else { break }
-                if wait != reported {
-                    reported = wait
-                    waitRow = try? recordWait(wait, runID: runID, step: step, previous: waitRow)
-                    waiting(wait)
-                }
-                try await clock.sleep(for: pollInterval)
-            }
-        } catch {
-            if let waitRow { try? endWait(waitRow, outcome: "cancelled") }
-            throw error
-        }
-        if let waitRow { try? endWait(waitRow, outcome: "acquired") }
-        held.withLock { held in
-            held.runs[runID, default: []].formUnion(wanted)
-            startHeartbeat(&held)
-        }
+        try await holdings.acquire(
+            resources, for: runID, waiting: waiting, take: { try take($0, runID: runID, step: step) },
+            recordWait: { try recordWait($0, runID: runID, step: step, previous: $1) }, endWait: { try endWait($0, outcome: $1) })
     }
 
     public func release(_ resources: [String], for runID: String) async {
@@ -74,10 +47,7 @@ public final class PostgresResourceLocks: ResourceLocking {
         _ = try? database.run(
             "DELETE FROM resource_locks WHERE run = $1 AND resource IN (SELECT json_array_elements_text($2::json))",
             [.text(runID), names])
-        held.withLock { held in
-            held.runs[runID]?.subtract(resources)
-            if held.runs[runID]?.isEmpty == true { held.runs[runID] = nil }
-        }
+        holdings.released(resources, for: runID)
     }
 
     /// Who holds each resource now.
@@ -130,9 +100,7 @@ public final class PostgresResourceLocks: ResourceLocking {
 
     private func isAlive(_ row: Row) -> Bool {
         if let status = row.string("run_status"), status != "running" { return false }
-        guard let pid = row.int("pid"), let host = row.string("host") else { return false }
-        let holder = ProcessIdentity(
-            pid: Int32(truncatingIfNeeded: pid), host: host, boot: row.string("boot"), start: row.string("process_start"))
+        guard let holder = JournalRows.holder(row) else { return false }
         switch probe.state(holder) {
         case .alive: return true
         case .gone: return false
@@ -157,28 +125,13 @@ public final class PostgresResourceLocks: ResourceLocking {
             [.integer(row), .real(clock.now().timeIntervalSince1970), .text(outcome)])
     }
 
-    private func startHeartbeat(_ held: inout Held) {
-        guard held.heartbeat == nil else { return }
-        held.heartbeat = Task.detached { [weak self, interval = heartbeatInterval] in
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64(max(0.01, interval) * 1e9))
-                guard let locks = self, locks.beat() else { return }
-            }
-        }
-    }
-
-    private func beat() -> Bool {
-        let runs = held.withLock { held -> [String] in
-            if held.runs.isEmpty { held.heartbeat = nil }
-            return Array(held.runs.keys)
-        }
-        guard !runs.isEmpty else { return false }
+    /// Refreshes the heartbeat of the locks of `runs` held by this process.
+    private static func beat(_ runs: [String], database: PostgresDatabase, probe: ProcessProbe) {
         let me = probe.current()
         _ = try? database.run(
             """
             UPDATE resource_locks SET heartbeat = extract(epoch from clock_timestamp())
             WHERE pid = $1 AND host = $2 AND run IN (SELECT json_array_elements_text($3::json))
             """, [.integer(Int(me.pid)), .text(me.host), .text(JSONText.encode(.array(runs.map(Value.string))))])
-        return true
     }
 }

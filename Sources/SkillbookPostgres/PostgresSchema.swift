@@ -1,5 +1,5 @@
 import Foundation
-import SkillbookStore
+import SkillbookSQL
 
 /// The schema of a PostgreSQL state and its versioned migrations, recorded in
 /// `skillbook_schema` (one row per version applied). Add a step at the end; never edit or reorder
@@ -160,7 +160,10 @@ enum PostgresSchema {
             updated DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (playbook, entry)
         );
-        """
+        """,
+        // 2: the workspace folder a run was started in (as the SQLite state's migration 8), so that a
+        // resume or rollback loads the same skills from anywhere.
+        "ALTER TABLE runs ADD COLUMN workspace TEXT;",
     ]
 
     /// The schema version this build writes.

@@ -2,7 +2,7 @@ public import SkillbookCore
 
 /// Write locks on named resources (`notes`, `files`) among the runs of this process: two steps
 /// that write the same resource — in one run or in two runs of this process — never run at once.
-/// Queries take no lock. Across processes, `SQLiteResourceLocks` (SkillbookStore) does the same on
+/// Queries take no lock. Across processes, `SQLiteResourceLocks` (SkillbookSQLite) does the same on
 /// the state database; the host uses both, this one first.
 ///
 /// A waiting step is woken whenever a resource is let go and checks again; cancelling its task ends

@@ -5,7 +5,7 @@ public import SkillbookCore
 /// id source, how child processes run, the network, where notifications go, and the stores.
 ///
 /// The stores come in through `stores` (the SQLite ones of the state directory are
-/// `BuiltinStores.sqlite(stateDirectory:)` in SkillbookStore): the first skill that needs one
+/// `BuiltinStores.sqlite(stateDirectory:)` in SkillbookSQLite): the first skill that needs one
 /// opens it, and later calls (from any task) get the same store.
 public struct SkillEnvironment: Sendable {
     public var stateDirectory: URL

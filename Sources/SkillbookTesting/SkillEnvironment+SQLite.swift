@@ -1,7 +1,7 @@
 public import Foundation
 public import SkillbookCore
 public import SkillbookSkills
-public import SkillbookStore
+public import SkillbookSQLite
 
 extension SkillEnvironment {
     /// An environment whose stores are the SQLite ones of `stateDirectory` (as the CLI composes

@@ -2,7 +2,7 @@ import Foundation
 import SkillbookAgent
 import SkillbookCore
 import SkillbookSkills
-import SkillbookStore
+import SkillbookSQLite
 import Synchronization
 
 /// `agent_model_*`: the real planner against a real model server (`make model`, then

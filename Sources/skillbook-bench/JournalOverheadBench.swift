@@ -1,7 +1,8 @@
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
-import SkillbookStore
+import SkillbookSQLite
+import SkillbookSQL
 
 /// `engine_overhead_per_step_journal`: `engine_overhead_per_step` with the SQLite journal on, as
 /// `skillbook run` records a run: every call with its result, every step's end, the run's start

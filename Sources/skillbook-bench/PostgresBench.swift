@@ -2,8 +2,9 @@ import Foundation
 import SkillbookCore
 import SkillbookHost
 import SkillbookPostgres
-import SkillbookStore
+import SkillbookSQLite
 import SkillbookTesting
+import SkillbookSQL
 
 /// `skillbook-bench postgres`: the queue on a local PostgreSQL (a throw-away cluster, as in the
 /// tests, with durability off), workers in this process.

@@ -1,7 +1,8 @@
 import Foundation
 import SkillbookCore
 import SkillbookPostgres
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import SkillbookTesting
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
-import SkillbookStore
+import SkillbookSQLite
+import SkillbookSQL
 
 #if canImport(Glibc)
     import Glibc

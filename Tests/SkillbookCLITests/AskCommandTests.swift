@@ -1,7 +1,8 @@
 import Foundation
 import SkillbookCLI
 import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import SkillbookTesting
 import Synchronization
 import Testing

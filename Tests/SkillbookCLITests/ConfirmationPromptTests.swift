@@ -2,7 +2,8 @@ import SkillbookTesting
 import Foundation
 import SkillbookCLI
 import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import Testing
 
 /// Issue 10 item 19: the confirmation prompt shows what the call will touch — the notes' titles,

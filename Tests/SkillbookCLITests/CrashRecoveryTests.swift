@@ -1,7 +1,8 @@
 import SkillbookTesting
 import SkillbookCore
 import Foundation
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import Testing
 
 /// The end-to-end test: a real `skillbook run` is killed with SIGKILL at several points;

@@ -1,6 +1,7 @@
 import Foundation
 import SkillbookCore
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
 

@@ -1,7 +1,8 @@
 import SkillbookTesting
 import SkillbookCore
 import Foundation
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import Testing
 
 /// Issue 10 item 12: after a rollback that could not undo an action whose result was never

@@ -1,7 +1,8 @@
 import SkillbookTesting
 import SkillbookCore
 import Foundation
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import Synchronization
 import Testing
 

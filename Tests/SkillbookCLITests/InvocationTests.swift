@@ -3,7 +3,8 @@ import Foundation
 import SkillbookCore
 @testable import SkillbookCLI
 import SkillbookHost
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
 

@@ -3,8 +3,9 @@ import Foundation
 import SkillbookCLI
 import SkillbookCore
 import SkillbookRuntime
-import SkillbookStore
+import SkillbookSQLite
 import Testing
+import SkillbookSQL
 
 /// A journal that writes as a process that has died: runs it starts read back as `interrupted`.
 func crashedJournal(_ directory: TemporaryDirectory) throws -> SQLiteJournal {
@@ -73,7 +74,7 @@ func recordCrashedRun(
         #expect(table.code == 0)
         let lines = table.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "dry runs are not recorded:\n\(table.out)")
-        #expect(lines.first?.hasPrefix("ID        PLAYBOOK   STATUS     STARTED              DURATION") == true, "\(table.out)")
+        #expect(lines.first?.hasPrefix("ID        PLAYBOOK   STATUS     STARTED                     DURATION") == true, "\(table.out)")
         #expect(lines[1].contains("two-notes  failed"))
         #expect(lines[2].contains("two-notes  succeeded"))
 

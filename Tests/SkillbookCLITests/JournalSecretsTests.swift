@@ -2,7 +2,8 @@ import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import Testing
 
 /// A secret that reaches a skill's output stays out of the journal file and of `runs show`, and a

@@ -1,7 +1,8 @@
 import SkillbookTesting
 import SkillbookCore
 import Foundation
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import Testing
 
 /// A playbook that must be refused before anything runs, with the diagnostic it must produce.

@@ -1,7 +1,8 @@
 import SkillbookTesting
 import SkillbookCore
 import Foundation
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import Testing
 
 /// A playbook with typed inputs whose outputs echo them back.

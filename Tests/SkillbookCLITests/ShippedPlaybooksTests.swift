@@ -2,7 +2,8 @@ import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import Testing
 
 /// The example playbooks in the package's `Playbooks/` folder.

@@ -2,7 +2,9 @@ import SkillbookTesting
 import Foundation
 @testable import SkillbookCLI
 import SkillbookHost
-import SkillbookStore
+import SkillbookSQL
+import SkillbookPostgres
+import SkillbookSQLite
 import Testing
 
 /// Issue 10 item 15: an empty `--state` is a usage error, and a state folder that cannot be used
@@ -72,5 +74,32 @@ import Testing
             HostError.store(StoreError(.busy, message: "locked", path: "/x/skillbook.sqlite")), console: CapturedOutput().console)
         #expect(busy == .failure, "a failure while working is not a usage error")
         #expect(SkillbookCLI.report(StoreError(.notADatabase, message: "m", path: "p"), console: CapturedOutput().console) == .usage)
+    }
+
+    /// Issue 22: an unusable PostgreSQL state stops a command with exit code 2, as an unusable
+    /// SQLite one does (the host knows any backend's failure through `StateFailure`).
+    @Test func anUnreachablePostgresStateStopsEveryCommandWithExitCode2() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/note.yaml", Self.playbook)
+        // Nothing listens on port 1 of the loopback: the connection is refused at once.
+        let state = "postgresql://nobody@127.0.0.1:1/none"
+        for command in [["run", "note"], ["runs"], ["runs", "show", "abc"], ["run", "note", "--queue"]] {
+            let run = try await runSkillbook(command + ["--state", state], in: directory.url)
+            #expect(run.code == 2, "\(command): \(run.err)")
+            #expect(run.err.hasPrefix("skillbook: error: "), "\(command)")
+            #expect(run.err.contains("127.0.0.1"), "the message names the database: \(run.err)")
+            #expect(!run.err.contains("▶"), "nothing ran")
+        }
+    }
+
+    @Test func postgresFailuresGetTheExitCodesOfTheirSQLiteTwins() {
+        let unreachable = PostgresError(.connection, message: "state database postgresql://db: could not connect")
+        #expect(SkillbookCLI.report(HostError.store(unreachable), console: CapturedOutput().console) == .usage)
+        #expect(SkillbookCLI.report(unreachable, console: CapturedOutput().console) == .usage)
+        let newer = PostgresError(.newerSchema, message: "newer")
+        #expect(SkillbookCLI.report(HostError.store(newer), console: CapturedOutput().console) == .usage)
+        let rejected = PostgresError(.server, message: "state database postgresql://db: writing failed", sqlState: "57014")
+        #expect(SkillbookCLI.report(HostError.store(rejected), console: CapturedOutput().console) == .failure)
+        #expect(SkillbookCLI.report(HostError.store(PostgresError(.conflict, message: "dup")), console: CapturedOutput().console) == .failure)
     }
 }

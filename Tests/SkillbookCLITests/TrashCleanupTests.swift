@@ -3,7 +3,8 @@ import Foundation
 import SkillbookCore
 import SkillbookRuntime
 import SkillbookSkills
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import Testing
 
 /// `runs prune` empties the trash folders older than every run left in the journal.

@@ -1,8 +1,9 @@
 import Foundation
 import SkillbookCore
 import SkillbookHost
+import SkillbookSQL
 import SkillbookPostgres
-import SkillbookStore
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
 

@@ -1,9 +1,10 @@
 import Foundation
 import SkillbookCore
 import SkillbookPostgres
-import SkillbookStore
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
+import SkillbookSQL
 
 /// The journal's contract, run against SQLite and PostgreSQL alike.
 @Suite struct BackendJournalTests {

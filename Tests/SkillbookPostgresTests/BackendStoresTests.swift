@@ -1,9 +1,10 @@
 import Foundation
 import SkillbookCore
 import SkillbookPostgres
-import SkillbookStore
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
+import SkillbookSQL
 
 /// The built-in stores, resource locks and fire ledger, run against SQLite and PostgreSQL alike.
 @Suite struct BackendStoresTests {

@@ -1,8 +1,9 @@
 import Foundation
 import SkillbookPostgres
-import SkillbookStore
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
+import SkillbookSQL
 
 /// A fresh database of the test cluster, migrated.
 func freshDatabase() async throws -> PostgresDatabase {
@@ -69,7 +70,7 @@ func freshDatabase() async throws -> PostgresDatabase {
         }
         let database = try PostgresDatabase(url)
         let versions = try database.query("SELECT version FROM skillbook_schema ORDER BY version").map { $0.int("version") }
-        #expect(versions == [1])
+        #expect(versions == [1, 2])
     }
 
     @Test func aPasswordNeverAppearsInMessages() throws {

@@ -1,9 +1,10 @@
 import Foundation
 import SkillbookCore
 import SkillbookPostgres
-import SkillbookStore
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
+import SkillbookSQL
 
 /// What only the PostgreSQL journal does: fenced writes, the queue and its claims.
 @Suite struct PostgresJournalLeaseTests {

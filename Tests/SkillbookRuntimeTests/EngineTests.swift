@@ -1,7 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
-import SkillbookStore
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
-import SkillbookStore
+import SkillbookSQLite
+import SkillbookSQL
 import SkillbookTesting
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import SkillbookCore
 import SkillbookRuntime
 import SkillbookSkills
-import SkillbookStore
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
 

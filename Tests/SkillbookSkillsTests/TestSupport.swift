@@ -2,7 +2,7 @@ import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
-import SkillbookStore
+import SkillbookSQLite
 import Testing
 
 /// The built-in skills over a fresh state directory, removed afterwards.

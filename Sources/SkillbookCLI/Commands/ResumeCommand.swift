@@ -2,7 +2,6 @@ import Foundation
 import SkillbookCore
 import SkillbookHost
 import SkillbookRuntime
-import SkillbookStore
 
 extension Option where Value == Bool {
     static var force: Self { Self("--force", help: "Resume even though the playbook file changed since the run started.") }

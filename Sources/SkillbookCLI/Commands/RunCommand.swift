@@ -1,6 +1,5 @@
 import SkillbookCore
 import SkillbookHost
-import SkillbookStore
 
 extension Option where Value == Bool {
     static var dryRun: Self { Self("--dry-run", help: "Check and plan: run read-only (query) skills, show what actions would do.") }
@@ -21,7 +20,7 @@ enum RunCommand: Command {
             Ctrl-C interrupts the running step and rolls back completed steps (exit code 130).
             Every run (not a dry run) is recorded in the journal of the state directory: 'skillbook runs'
             lists them, and a run whose process died can be resumed or rolled back. The newest
-            \(SQLiteJournal.defaultRetention) runs are kept.
+            \(JournalRetention.defaultRuns) runs are kept.
             """,
         examples: ["skillbook run hello-notes -i name=Ada", "skillbook run ./my.yaml --inputs inputs.yaml --json"],
         operands: .playbook)

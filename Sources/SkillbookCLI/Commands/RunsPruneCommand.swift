@@ -1,12 +1,11 @@
 import Foundation
 import SkillbookCore
 import SkillbookHost
-import SkillbookStore
 
 extension Option where Value == String {
     static var olderThan: Self { Self("--older-than", value: "AGE", help: "Delete runs started more than AGE ago (30d, 12h, 90m).") }
     static var keep: Self {
-        Self("--keep", value: "N", help: "Keep only the newest N runs (default \(SQLiteJournal.defaultRetention) when --older-than is not given).")
+        Self("--keep", value: "N", help: "Keep only the newest N runs (default \(JournalRetention.defaultRuns) when --older-than is not given).")
     }
 }
 
@@ -17,7 +16,7 @@ enum RunsPruneCommand: Command {
         options: [Option.olderThan.spec, Option.keep.spec],
         discussion: """
             A run that a live process is still running is never deleted. After every run the journal
-            keeps the newest \(SQLiteJournal.defaultRetention) runs on its own; this command prunes further.
+            keeps the newest \(JournalRetention.defaultRuns) runs on its own; this command prunes further.
 
             The trash of file skills (<state>/trash, what an undo of files.delete or an overwriting
             files.write puts back) is emptied with the runs: a trash folder made before the oldest run
@@ -42,7 +41,7 @@ enum RunsPruneCommand: Command {
             }
             keep = number
         }
-        if cutoff == nil && keep == nil { keep = SQLiteJournal.defaultRetention }
+        if cutoff == nil && keep == nil { keep = JournalRetention.defaultRuns }
         let pruned = try await host.prune(olderThan: cutoff, keepingNewest: keep)
         let (deleted, emptied) = (pruned.runs, pruned.trashFolders)
         invocation.console.out(

@@ -1,7 +1,6 @@
 import Foundation
 import SkillbookCore
 import SkillbookHost
-import SkillbookStore
 
 /// `skillbook runs show RUN [--json]`
 enum RunsShowCommand: Command {
@@ -29,7 +28,8 @@ enum RunsShowCommand: Command {
         if arguments[.json] {
             invocation.console.out(JSONText.encode(JournalText.json(timeline), pretty: true))
         } else {
-            invocation.console.writeOut(JournalText.text(timeline, console: invocation.console))
+            let text = JournalText.$timeZone.withValue(host.configuration.timeZone) { JournalText.text(timeline, console: invocation.console) }
+            invocation.console.writeOut(text)
         }
         return .success
     }

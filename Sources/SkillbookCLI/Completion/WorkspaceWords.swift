@@ -1,7 +1,6 @@
 import Foundation
 import SkillbookCore
 import SkillbookHost
-import SkillbookStore
 
 /// The words of a workspace that completion offers: playbook names, skill ids, run id prefixes,
 /// the inputs of the playbook being run. Read-only and quiet: anything that goes wrong (no
@@ -32,10 +31,7 @@ struct WorkspaceWords {
 
     /// The newest runs, each by the 8 characters of its id that `runs` shows.
     private func runs(_ host: PlaybookHost) async -> [Candidate] {
-        if host.configuration.persistence == nil {
-            let file = host.configuration.stateDirectory.appendingPathComponent(StateDatabase.fileName)
-            guard FileManager.default.fileExists(atPath: file.path) else { return [] }
-        }
+        guard host.stateExists else { return [] }
         guard let journal = try? host.openJournal(), let runs = try? await journal.runs(playbook: nil, status: nil, limit: 50) else {
             return []
         }

@@ -1,6 +1,5 @@
 import SkillbookCore
 import SkillbookHost
-import SkillbookStore
 
 extension SkillbookCLI {
     /// The one place that turns an error into what the user reads on stderr and an exit code:
@@ -45,7 +44,7 @@ extension SkillbookCLI {
             case .diagnostics(let diagnostics, _):
                 return CommandFailure(messages: diagnostics.map(\.message), exitCode: .usage)
             }
-        case let store as StoreError where HostErrorText.isStateProblem(store):
+        case let store as any StateFailure where store.isUnusableState:
             return CommandFailure(FailureRemedy.explain(store), exitCode: .usage)
         case let journal as JournalError:
             // Refusals (unknown run, run still running): nothing ran.

@@ -1,5 +1,4 @@
 import SkillbookCore
-import SkillbookStore
 
 /// What a person can do about a failure of a kind: the command line's own advice, which the
 /// libraries (stating facts only) leave out.
@@ -12,9 +11,9 @@ enum FailureRemedy {
         }
     }
 
-    /// A state database's message, with how to choose another state directory when it advises one.
-    static func explain(_ error: StoreError) -> String {
-        error.suggestsAnotherStateDirectory ? "\(error.message) (pass --state DIR)" : error.message
+    /// A state's message, with how to choose another state directory when it advises one.
+    static func explain(_ error: any StateFailure) -> String {
+        error.suggestsAnotherState ? "\(error.message) (pass --state DIR)" : error.message
     }
 
     /// `message` followed by the remedy of `kind`, if it has one.

@@ -1,6 +1,5 @@
 import SkillbookCore
 import SkillbookHost
-import SkillbookStore
 
 /// What the CLI says about a host error: the host's fact, with what to do about it on the command
 /// line (a flag to pass, a command to run).
@@ -41,7 +40,7 @@ enum HostErrorText {
         case .inputsFileUnreadable(let path): .usage("cannot read inputs file '\(path)'")
         case .invalidRegistry(let error): .refusal("\(error)")
         case .failed(let message): .failure(message)
-        case .store(let error): isStateProblem(error) ? .refusal(FailureRemedy.explain(error)) : .failure(FailureRemedy.explain(error))
+        case .store(let error): error.isUnusableState ? .refusal(FailureRemedy.explain(error)) : .failure(FailureRemedy.explain(error))
         case .journal(let error): .refusal(error.message)
         case .runStillRunning(_, let message): .refusal(message)
         case .notResumable(let run, let reason): .refusal(notResumable(run, reason))
@@ -69,15 +68,6 @@ enum HostErrorText {
     }
 
     static func short(_ id: String) -> String { JournalText.shortID(id) }
-
-    /// A state folder that cannot be used (not a folder, not writable, not a database, damaged,
-    /// newer): found before anything ran, so a usage-class failure (exit 2), unlike one while working.
-    static func isStateProblem(_ error: StoreError) -> Bool {
-        switch error.kind {
-        case .notADatabase, .corrupt, .cannotOpen, .readOnly, .newerSchema: true
-        case .busy, .malformedRow, .conflict, .other: false
-        }
-    }
 
     static func notResumable(_ run: JournalRun, _ reason: HostError.NotResumable) -> String {
         switch reason {

@@ -2,7 +2,7 @@
 ///
 /// Each closure returns the store, opening it on first use; a conformer should hand out the same
 /// store to every call once it is open, and should not remember a failure to open, so a fixed
-/// state file is picked up by the next call. SkillbookStore's `BuiltinStores.sqlite(stateDirectory:)`
+/// state file is picked up by the next call. SkillbookSQLite's `BuiltinStores.sqlite(stateDirectory:)`
 /// opens the SQLite stores of the state directory.
 public struct BuiltinStores: Sendable {
     public var notes: @Sendable () throws -> any NotesStoring

@@ -59,7 +59,7 @@ public struct DeletedNote: Sendable, Hashable {
 }
 
 /// Where notes are kept (`notes.*` skills). The SQLite store of the state directory is one
-/// conformer (SkillbookStore's `NotesStore`). Notes list oldest first (ties in insertion order).
+/// conformer (SkillbookSQLite's `NotesStore`). Notes list oldest first (ties in insertion order).
 /// A conformer must be safe to use from concurrent tasks; its errors' messages name the store and
 /// what to do.
 public protocol NotesStoring: Sendable {

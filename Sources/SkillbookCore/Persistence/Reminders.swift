@@ -69,7 +69,7 @@ public struct ReminderCompletion: Sendable, Hashable {
 }
 
 /// Where reminders are kept (`reminders.*` skills). The SQLite store of the state directory is one
-/// conformer (SkillbookStore's `RemindersStore`). Reminders list by due time (those without one
+/// conformer (SkillbookSQLite's `RemindersStore`). Reminders list by due time (those without one
 /// last), then oldest first. Times are kept to the second. A conformer must be safe to use from
 /// concurrent tasks; its errors' messages name the store and what to do.
 public protocol RemindersStoring: Sendable {

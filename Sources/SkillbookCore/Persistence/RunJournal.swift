@@ -9,7 +9,7 @@ public enum RunTakeover: String, Sendable {
 /// The run journal: where runs are recorded as they happen (`RunRecorder`), read back (`runs`,
 /// `timeline`, the plan of a resume) and leased (which process holds a running run).
 ///
-/// The SQLite journal of the state directory is one conformer (SkillbookStore's `SQLiteJournal`);
+/// The SQLite journal of the state directory is one conformer (see `StateBackend`);
 /// a database shared by several machines can be another. A conformer must keep the contract of
 /// `RunRecorder` for writes, be safe to use from concurrent tasks and from several processes on
 /// the same store, and report a `running` run whose holder is known to be gone as `interrupted`
@@ -24,8 +24,7 @@ public protocol RunJournal: RunRecorder {
     /// Records which playbook file the run comes from (before or after it starts), so a resume finds it again.
     func setFile(_ path: String, forRun runID: String) async throws
     /// Records the workspace folder the run was started in (before or after it starts), so that a
-    /// resume or rollback loads the same skills from anywhere. The default records nothing: such a
-    /// journal's runs are resumed with the skills of the workspace they are resumed in.
+    /// resume or rollback loads the same skills from anywhere.
     func setWorkspace(_ path: String, forRun runID: String) async throws
     /// Replaces the recorded playbook text of a run (and its hash), when a resume runs a changed file.
     func setSource(_ source: String, forRun runID: String) async throws
@@ -82,8 +81,6 @@ public protocol RunJournal: RunRecorder {
 }
 
 extension RunJournal {
-    public func setWorkspace(_ path: String, forRun runID: String) async throws {}
-
     /// The plan a resume of `runID` starts from; `decide` chooses for each call whose process died
     /// during it, `isReadOnly` says which skills run again rather than reuse a masked output (see
     /// `ResumePlan.from`).

@@ -1,6 +1,5 @@
 import Foundation
-import SkillbookCore
-public import SkillbookPostgres
+public import SkillbookCore
 import SkillbookRuntime
 
 /// What a worker does with a run it claimed.
@@ -16,7 +15,7 @@ public enum ClaimedWork: Sendable {
 }
 
 extension PlaybookHost {
-    /// Makes a run a worker claimed (`PostgresJournal.claimNext`) ready, by the rules of
+    /// Makes a run a worker claimed (`RunQueue.claimNext`) ready, by the rules of
     /// `prepareResume`: the recorded playbook file (or text), the recorded inputs, completed calls
     /// reused; an uncertain call is re-run only when its skill is idempotent or read-only,
     /// otherwise the run is given back `interrupted` for a person to `resume` or `rollback`, or,
@@ -24,7 +23,7 @@ extension PlaybookHost {
     ///
     /// A run straight from the queue has nothing recorded yet: it starts without reading the
     /// journal. `cache` keeps the worker's registry and checked playbooks between runs.
-    public func prepareClaimed(_ claimed: ClaimedRun, journal: PostgresJournal, cache: WorkerCache? = nil) async -> ClaimedWork {
+    public func prepareClaimed(_ claimed: ClaimedRun, journal: any RunQueue, cache: WorkerCache? = nil) async -> ClaimedWork {
         let runID = claimed.run.id
         do throws(HostError) {
             let registry: SkillRegistry
@@ -39,7 +38,7 @@ extension PlaybookHost {
                 let inputs = try resumeInputs(claimed.run, playbook: playbook, given: [])
                 return .run(prepared(claimed, playbook: playbook, inputs: inputs, registry: registry, journal: journal, text: text, plan: ResumePlan()))
             }
-            guard let timeline = try HostError.journaling({ try journal.timeline(runID) }) else {
+            guard let timeline = try await HostError.journaling({ try await journal.timeline(runID) }) else {
                 throw .journal(JournalError(.notFound, "no run \(runID)"))
             }
             let (text, displayName) = try resumeText(claimed.run, recordedSource: timeline.source, force: false) { _ in }
@@ -51,7 +50,7 @@ extension PlaybookHost {
                 return .run(try await rollingBack(claimed, timeline: timeline, uncertain: uncertain, playbook: playbook, registry: registry, journal: journal))
             }
             if !open.isEmpty {
-                try? journal.release(runID, status: .interrupted)
+                try? await journal.release(runID, status: .interrupted)
                 let names = open.map { "\($0.key) (\($0.skill))" }.joined(separator: ", ")
                 return .needsPerson(
                     "run \(runID) stopped during \(names) on a worker that died, and that may or may not have happened; "
@@ -60,9 +59,9 @@ extension PlaybookHost {
             let plan = try await HostError.journaling {
                 try await journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .rerun }
             }
-            if text != timeline.source { try HostError.journaling { try journal.setSource(text, forRun: runID) } }
+            if text != timeline.source { try await HostError.journaling { try await journal.setSource(text, forRun: runID) } }
             // What was read above is this run's only while the lease is still this worker's.
-            try HostError.journaling { try journal.confirmLease(runID) }
+            try await HostError.journaling { try await journal.confirmLease(runID) }
             return .run(prepared(claimed, playbook: playbook, inputs: inputs, registry: registry, journal: journal, text: text, plan: plan))
         } catch {
             if !journal.holdsLease(runID) { return .leaseLost }
@@ -72,7 +71,7 @@ extension PlaybookHost {
                 started: claimed.run.started, finished: configuration.clock.now())
             result.failureKind = .validation
             do {
-                try journal.runFinished(result)
+                try await journal.runFinished(result)
             } catch {
                 return .needsPerson(
                     "\(message); recording that failed too (\(error)), so the run stays \(claimed.run.status.rawValue) in the journal "
@@ -86,13 +85,13 @@ extension PlaybookHost {
     /// playbook as recorded; the actions whose result was never recorded are named as not undone.
     private func rollingBack(
         _ claimed: ClaimedRun, timeline: RunTimeline, uncertain: [JournalCall], playbook: Playbook, registry: SkillRegistry,
-        journal: PostgresJournal
+        journal: any RunQueue
     ) async throws(HostError) -> PreparedRun {
         let runID = claimed.run.id
         let plan = try await HostError.journaling {
             try await journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .skip }
         }
-        try HostError.journaling { try journal.confirmLease(runID) }
+        try await HostError.journaling { try await journal.confirmLease(runID) }
         return preparedRollback(
             runID, playbook: playbook, registry: registry, journal: journal, completed: plan.completed, timeline: timeline,
             uncertain: uncertain.filter { registry[$0.skill]?.descriptor.kind != .query }, cause: "its worker died during the call",
@@ -101,7 +100,7 @@ extension PlaybookHost {
 
     /// The claimed run to go on with `plan` (empty for a run from the queue).
     private func prepared(
-        _ claimed: ClaimedRun, playbook: Playbook, inputs: ValueObject, registry: SkillRegistry, journal: PostgresJournal, text: String,
+        _ claimed: ClaimedRun, playbook: Playbook, inputs: ValueObject, registry: SkillRegistry, journal: any RunQueue, text: String,
         plan: ResumePlan
     ) -> PreparedRun {
         PreparedRun(

@@ -1,6 +1,5 @@
 import Foundation
 import SkillbookCore
-import SkillbookPostgres
 import SkillbookRuntime
 
 extension PlaybookHost {
@@ -11,9 +10,10 @@ extension PlaybookHost {
     /// Needs a PostgreSQL state (`--state postgresql://…`): the queue is shared by machines.
     public func enqueue(_ request: RunRequest, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> String {
         let prepared = try await prepareRun(request, onNotice: onNotice)
-        guard let journal = prepared.journal as? PostgresJournal, case .run(let options) = prepared.work else {
+        guard let openQueue = persistence.openRunQueue, case .run(let options) = prepared.work else {
             throw .failed(message: Self.needsPostgres("--queue"))
         }
+        let queue = try HostError.journaling { try openQueue() }
         let secret = prepared.playbook.inputs.filter(\.schema.containsSecret).map(\.name)
         if !secret.isEmpty {
             throw .failed(
@@ -25,7 +25,7 @@ extension PlaybookHost {
             runID: prepared.runID, playbook: prepared.playbook.name, source: options.source, sourceHash: SourceHash.of(options.source),
             inputs: prepared.inputs, trigger: request.trigger, started: configuration.clock.now(), dryRun: false,
             scheduledAt: request.scheduledAt)
-        try HostError.journaling { try journal.enqueue(record, file: file) }
+        try await HostError.journaling { try await queue.enqueue(record, file: file, workspace: configuration.workspaceRoot?.path) }
         return prepared.runID
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 public import SkillbookCore
-public import SkillbookPostgres
 import SkillbookRuntime
 import Synchronization
 
@@ -27,8 +26,8 @@ public struct WorkerOptions: Sendable {
     }
 }
 
-/// `skillbook worker`: claims queued runs from the PostgreSQL state (`FOR UPDATE SKIP LOCKED`),
-/// woken by `NOTIFY` with a polling fallback, and runs up to `concurrency` of them at once on the
+/// `skillbook worker`: claims queued runs from the state's run queue (PostgreSQL: `FOR UPDATE SKIP
+/// LOCKED`), woken by the queue (`NOTIFY`) with a polling fallback, and runs up to `concurrency` of them at once on the
 /// engine, heartbeating each run's lease. A run whose worker died (its lease expired) is claimed
 /// too and goes on by the resume rules (see `PlaybookHost.prepareClaimed`). When this worker's
 /// lease on a run is lost (it was paused or cut off past the lease, and another worker took the
@@ -40,9 +39,10 @@ public struct WorkerOptions: Sendable {
 public final class QueueWorker: Service {
     public let host: PlaybookHost
     public let options: WorkerOptions
-    public let journal: PostgresJournal
+    /// The queue it claims from, which is the journal its runs are recorded in.
+    public let journal: any RunQueue
     private let log: @Sendable (String) -> Void
-    private let listener: PostgresListener
+    private let listener: any RunQueueWaiter
     /// The registry and checked playbooks, kept between runs.
     public let cache = WorkerCache()
     private let running = Mutex<[String: Task<Void, Never>]>([:])
@@ -50,17 +50,18 @@ public final class QueueWorker: Service {
     /// Runs whose lease this worker lost while running them (until their task ends).
     private let lost = Mutex<Set<String>>([])
 
-    /// Opens the host's journal, which must be a PostgreSQL one, as this worker's.
+    /// Opens the run queue of the host's state (which must keep one: PostgreSQL) as this worker's.
     public init(host: PlaybookHost, options: WorkerOptions, log: @escaping @Sendable (String) -> Void) throws(HostError) {
-        guard let journal = try host.openJournal() as? PostgresJournal else {
+        guard let openQueue = host.persistence.openRunQueue else {
             throw .failed(message: PlaybookHost.needsPostgres("skillbook worker"))
         }
         self.host = host
         self.options = options
-        self.journal = journal
         self.log = log
         do {
-            listener = try PostgresListener(database: journal.database, channel: PostgresJournal.queueChannel)
+            let journal = try openQueue()
+            self.journal = journal
+            listener = try journal.queueWaiter()
         } catch {
             throw HostError(error)
         }
@@ -102,7 +103,7 @@ public final class QueueWorker: Service {
             }
             let claimed: ClaimedRun?
             do {
-                claimed = try journal.claimNext()
+                claimed = try await journal.claimNext()
             } catch {
                 log("claim failed error=\(Self.oneLine("\(error)"))")
                 _ = await listener.wait(timeout: options.pollInterval)

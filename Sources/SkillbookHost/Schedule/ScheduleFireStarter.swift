@@ -1,13 +1,12 @@
 public import Foundation
 public import SkillbookCore
 public import SkillbookSchedule
-import SkillbookPostgres
 import Synchronization
 
 /// Starts each fire as a run through the host: trigger `schedule`, the entry's `inputs:`, and the
-/// fire's instant journaled as `scheduled_at`. On a PostgreSQL state the run is queued for any
-/// worker instead (`PlaybookHost.enqueue`). Steps that ask for confirmation follow the host's
-/// confirmation policy (a daemon has no one to ask: `.refuse`).
+/// fire's instant journaled as `scheduled_at`. On a state that queues runs (PostgreSQL) the run is
+/// queued for any worker instead (`PlaybookHost.enqueue`). Steps that ask for confirmation follow
+/// the host's confirmation policy (a daemon has no one to ask: `.refuse`).
 public final class ScheduleFireStarter: FireStarter {
     public let host: PlaybookHost
     /// One plain line per run that ends (`run finished sync run=… status=succeeded`).
@@ -34,7 +33,7 @@ public final class ScheduleFireStarter: FireStarter {
         let request = RunRequest(
             playbook: file?.path ?? name, inputs: values, trigger: "schedule", scheduledAt: fire.scheduledAt)
         do {
-            if (try? host.openJournal()) is PostgresJournal {
+            if host.persistence.queuesRuns {
                 // A state shared by machines: the fire becomes a queued run, for any worker.
                 let runID = try await host.enqueue(request)
                 log("fire queued \(name) run=\(runID) scheduled=\(ISOTime.format(fire.scheduledAt, in: .gmt))")

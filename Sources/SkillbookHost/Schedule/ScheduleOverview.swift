@@ -1,7 +1,6 @@
 public import Foundation
 public import SkillbookCore
 import SkillbookSchedule
-import SkillbookStore
 
 /// What `skillbook schedule` shows of one schedule entry: when it fires next, and its last fire.
 public struct ScheduleOverview: Sendable {

@@ -1,7 +1,6 @@
 import Foundation
 public import SkillbookCore
 public import SkillbookSchedule
-import SkillbookStore
 import Synchronization
 
 /// The scheduler of a workspace: its scheduled playbooks, the state database's fire ledger, a

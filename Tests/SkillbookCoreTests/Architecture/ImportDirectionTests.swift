@@ -2,15 +2,17 @@ import Foundation
 import Testing
 
 /// Which module may import which: dependencies point one way,
-/// skillbook/CLI → Host → Agent/Schedule/MCP/Runtime/Store/Skills → Core → C shims.
-/// Modules of the middle layer do not import each other; the host composes them. Testing (the
-/// shared test doubles) may import Core, Runtime, Store and Skills; the bench anything but the CLI.
+/// skillbook/CLI → Console → Host → Agent/Schedule/MCP/Runtime/SQLite/Postgres/Skills → SQL → Core →
+/// C shims. Modules of the middle layer do not import each other; the host composes them. The two
+/// state backends share SQL (values, rows, the process probe), never each other. Testing (the
+/// shared test doubles, and `Backend`) may import Core, Runtime, SQL, both backends and Skills; the
+/// bench anything but the CLI.
 /// A module not in the table (neither ours nor the toolchain's) is reported too, so that a new
 /// module or dependency is placed here on purpose.
 enum ImportRules {
-    static let cShims: Set<String> = ["CYAML", "CSQLite", "CPostgres", "CCurl", "CSpawn"]
+    static let cShims: Set<String> = ["CYAML", "CSQLite", "CPostgres", "CCurl", "CSpawn", "CMicroHTTPD"]
     static let middle: Set<String> = [
-        "SkillbookAgent", "SkillbookSchedule", "SkillbookMCP", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills",
+        "SkillbookAgent", "SkillbookSchedule", "SkillbookMCP", "SkillbookRuntime", "SkillbookSQLite", "SkillbookSkills",
     ]
     /// What the toolchain brings; any module may import these.
     static let toolchain: Set<String> = [
@@ -24,18 +26,26 @@ enum ImportRules {
         var table: [String: Set<String>] = [:]
         table["SkillbookCore"] = cShims
         for module in middle { table[module] = cShims.union(["SkillbookCore"]) }
-        // The PostgreSQL backend sits beside the store, on its values, rows and process probe.
-        table["SkillbookPostgres"] = cShims.union(["SkillbookCore", "SkillbookStore"])
+        // What both SQL backends share, below them.
+        table["SkillbookSQL"] = cShims.union(["SkillbookCore"])
+        table["SkillbookSQLite"] = cShims.union(["SkillbookCore", "SkillbookSQL"])
+        // The PostgreSQL backend sits beside the SQLite one, on the shared SQL pieces.
+        table["SkillbookPostgres"] = cShims.union(["SkillbookCore", "SkillbookSQL"])
         table["SkillbookHost"] = middle.union(["SkillbookCore", "SkillbookPostgres"])
-        table["SkillbookCLI"] = middle.union(["SkillbookHost", "SkillbookCore"])
+        // The console sits on the host (it serves the host's runs, playbooks and skills); the CLI's
+        // `serve` builds it: CLI → Console → Host.
+        table["SkillbookConsole"] = ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "CMicroHTTPD"]
+        table["SkillbookCLI"] = middle.union(["SkillbookConsole", "SkillbookHost", "SkillbookCore"])
         table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
-        table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookStore", "SkillbookSkills"]
+        // Test doubles, and both state backends for the suites that run on each (`Backend`).
+        table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookSQL", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills"]
         table["skillbook-floor"] = []
         table["SkillbookMCPTesting"] = ["SkillbookCore", "SkillbookMCP"]
         table["skillbook-mcp-testserver"] = ["SkillbookCore", "SkillbookMCP", "SkillbookMCPTesting"]
         // The bench also measures the C libraries raw (libyaml's parser: the floor of the YAML figure),
         // and its children's own peak memory (CPeakRSS, a shim no library imports).
-        table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting", "SkillbookPostgres"]).union(cShims)
+        table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting", "SkillbookPostgres", "SkillbookSQL"])
+            .union(cShims)
             .union(["CPeakRSS"])
         return table
     }()
@@ -60,7 +70,10 @@ enum ImportRules {
         words.removeFirst()
         let kinds = ["struct", "class", "enum", "protocol", "func", "var", "let", "typealias"]
         if kinds.contains(words[0]), words.count >= 2 { words.removeFirst() }
-        return words[0].split(separator: ".").first.map(String.init)
+        // A module is named by an identifier: `import { h } from "/assets/dom.js"` in the console's
+        // embedded JavaScript is no Swift import.
+        guard let name = words[0].split(separator: ".").first, let first = name.first, first.isLetter || first == "_" else { return nil }
+        return String(name)
     }
 
     /// The wrong-way imports in one file's text, which belongs to `module`.
@@ -75,7 +88,7 @@ enum ImportRules {
             let known = allowed[imported] != nil || cShims.contains(imported)
             let message =
                 known
-                ? "\(module) must not import \(imported) (dependencies point CLI → Host → Agent/Schedule/MCP/Runtime/Store/Skills → Core → C shims)"
+                ? "\(module) must not import \(imported) (dependencies point CLI → Host → Agent/Schedule/MCP/Runtime/SQLite/Postgres/Skills → SQL → Core → C shims)"
                 : "\(module) imports \(imported), which is neither a module of the import table nor the toolchain's"
             found.append(Violation(file: file, line: index + 1, message: message))
         }
@@ -88,38 +101,45 @@ enum ImportRules {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func everyImportUnderSourcesPointsTheRightWay() throws {
-        let sources = Self.root.appendingPathComponent("Sources", isDirectory: true)
+    /// Every Swift file under `Sources/`: its module (the folder below `Sources`), its path from
+    /// the package root and its text.
+    static func sourceFiles() throws -> [(module: String, file: String, text: String)] {
+        let sources = root.appendingPathComponent("Sources", isDirectory: true)
         let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
-        var violations: [ImportRules.Violation] = []
-        var checked = 0
+        var found: [(module: String, file: String, text: String)] = []
         for case let url as URL in files where url.pathExtension == "swift" {
             let relative = String(url.standardizedFileURL.path.dropFirst(sources.standardizedFileURL.path.count + 1))
             guard let module = relative.split(separator: "/").first.map(String.init) else { continue }
-            let text = try String(contentsOf: url, encoding: .utf8)
-            violations += ImportRules.violations(module: module, file: "Sources/" + relative, text: text)
-            checked += 1
+            found.append((module, "Sources/" + relative, try String(contentsOf: url, encoding: .utf8)))
         }
-        #expect(checked > 100, "found only \(checked) Swift files under \(sources.path)")
+        #expect(found.count > 100, "found only \(found.count) Swift files under \(sources.path)")
+        return found
+    }
+
+    @Test func everyImportUnderSourcesPointsTheRightWay() throws {
+        let violations = try Self.sourceFiles().flatMap { ImportRules.violations(module: $0.module, file: $0.file, text: $0.text) }
         #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
     }
 
     @Test func aWrongWayImportIsNamedWithItsFileAndLine() {
         let text = "import Foundation\npublic import SkillbookCore\n@preconcurrency internal import SkillbookRuntime\n"
-        let found = ImportRules.violations(module: "SkillbookStore", file: "Sources/SkillbookStore/X.swift", text: text)
+        let found = ImportRules.violations(module: "SkillbookSQLite", file: "Sources/SkillbookSQLite/X.swift", text: text)
         #expect(
             found.map(\.description) == [
-                "Sources/SkillbookStore/X.swift:3: SkillbookStore must not import SkillbookRuntime (dependencies point CLI → Host → Agent/Schedule/MCP/Runtime/Store/Skills → Core → C shims)"
+                "Sources/SkillbookSQLite/X.swift:3: SkillbookSQLite must not import SkillbookRuntime (dependencies point CLI → Host → Agent/Schedule/MCP/Runtime/SQLite/Postgres/Skills → SQL → Core → C shims)"
             ])
     }
 
     @Test func siblingsOfTheMiddleLayerAndUpwardEdgesAreRefused() {
-        #expect(ImportRules.violations(module: "SkillbookSkills", file: "f", text: "import SkillbookStore").count == 1)
+        #expect(ImportRules.violations(module: "SkillbookSkills", file: "f", text: "import SkillbookSQLite").count == 1)
+        #expect(ImportRules.violations(module: "SkillbookPostgres", file: "f", text: "import SkillbookSQLite").count == 1)
+        #expect(ImportRules.violations(module: "SkillbookSQL", file: "f", text: "import SkillbookPostgres").count == 1)
+        #expect(ImportRules.violations(module: "SkillbookPostgres", file: "f", text: "import SkillbookSQL").isEmpty)
         #expect(ImportRules.violations(module: "SkillbookCore", file: "f", text: "import SkillbookRuntime").count == 1)
         #expect(ImportRules.violations(module: "SkillbookRuntime", file: "f", text: "import SkillbookHost").count == 1)
         #expect(ImportRules.violations(module: "skillbook-bench", file: "f", text: "import SkillbookCLI").count == 1)
         #expect(ImportRules.violations(module: "SkillbookHost", file: "f", text: "import SkillbookAgent").isEmpty)
-        #expect(ImportRules.violations(module: "SkillbookStore", file: "f", text: "internal import CSQLite").isEmpty)
+        #expect(ImportRules.violations(module: "SkillbookSQLite", file: "f", text: "internal import CSQLite").isEmpty)
         #expect(ImportRules.violations(module: "SkillbookTesting", file: "f", text: "import SkillbookSkills").isEmpty)
     }
 
@@ -138,5 +158,6 @@ enum ImportRules {
         #expect(ImportRules.importedModule("import struct SkillbookCore.Value") == "SkillbookCore")
         #expect(ImportRules.importedModule("// import SkillbookRuntime") == nil)
         #expect(ImportRules.importedModule("let important = 1") == nil)
+        #expect(ImportRules.importedModule(#"import { h, clear } from "/assets/dom.js";"#) == nil)
     }
 }

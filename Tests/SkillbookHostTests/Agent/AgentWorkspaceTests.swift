@@ -3,7 +3,8 @@ import SkillbookAgent
 import SkillbookCore
 import SkillbookHost
 import SkillbookRuntime
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
 

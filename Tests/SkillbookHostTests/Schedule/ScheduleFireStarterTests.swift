@@ -2,7 +2,8 @@ import Foundation
 import SkillbookCore
 import SkillbookHost
 import SkillbookSchedule
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookHost
-import SkillbookStore
+import SkillbookSQLite
 import Testing
 
 /// What `skillbook schedule` shows comes from the fire ledger; a ledger it cannot read is an

@@ -2,7 +2,8 @@ import Foundation
 import SkillbookCore
 import SkillbookHost
 import SkillbookRuntime
-import SkillbookStore
+import SkillbookSQL
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
 

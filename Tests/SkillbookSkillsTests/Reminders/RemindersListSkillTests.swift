@@ -2,7 +2,7 @@ import SkillbookTesting
 import Foundation
 import SkillbookCore
 import SkillbookSkills
-import SkillbookStore
+import SkillbookSQLite
 import Testing
 
 @Suite struct RemindersListSkillTests {

@@ -1,7 +1,7 @@
 import SkillbookTesting
 import Foundation
 import SkillbookCore
-import SkillbookStore
+import SkillbookSQLite
 @testable import SkillbookSkills
 import Testing
 

@@ -1,0 +1,85 @@
+import Foundation
+import SkillbookConsole
+import SkillbookHost
+
+extension Option where Value == String {
+    static var listen: Self {
+        Self("--listen", value: "ADDR:PORT", help: "Where to listen (default 127.0.0.1:8600; a non-loopback address needs --token-file).")
+    }
+    static var tokenFile: Self {
+        Self("--token-file", value: "FILE", help: "Read the login token from FILE (it then stays valid); needed off loopback.")
+    }
+}
+
+extension Option where Value == Bool {
+    static var open: Self { Self("--open", help: "Open the console in the default browser (xdg-open).") }
+}
+
+/// `skillbook serve [--listen 127.0.0.1:8600] [--open] [--token-file F]`: the web console.
+enum ServeCommand: Command {
+    static let spec = CommandSpec(
+        name: "serve", summary: "Serve the web console: runs, playbooks and skills in a browser, until stopped.",
+        arguments: "", options: [Option.listen.spec, Option.open.spec, Option.tokenFile.spec],
+        discussion: """
+            Prints a URL holding a one-time login token; opening it logs the browser in (an HttpOnly,
+            SameSite=Strict cookie). Listens on loopback unless --listen names another address, which also
+            needs --token-file (a token that stays valid); TLS belongs to a reverse proxy in front. Runs
+            started from the console are journaled with trigger 'console'. SIGTERM or Ctrl-C: no new
+            connections, runs started here are interrupted (they roll back what they completed), then it exits 0.
+            """,
+        examples: ["skillbook serve", "skillbook serve --listen 127.0.0.1:9000 --open", "skillbook serve --listen 0.0.0.0:8600 --token-file ~/.skillbook-token"])
+
+    static let noConfirmer = ConfirmationPolicy.refuse(
+        reason: "the console cannot ask for confirmation yet; set 'confirm: false' on the step, or run it with 'skillbook run --yes'")
+
+    static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
+        var settings = ConsoleSettings()
+        if let text = arguments[.listen] {
+            guard let (address, port) = ConsoleSettings.parseListen(text) else {
+                throw UsageError(message: "--listen expects ADDRESS:PORT such as 127.0.0.1:8600 or [::1]:8600, got '\(text)'", command: spec.name)
+            }
+            settings.address = address
+            settings.port = port
+        }
+        if let path = arguments[.tokenFile] {
+            let url = HostConfiguration.resolve(path, against: invocation.currentDirectory)
+            guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
+                throw UsageError(message: "cannot read the token file \(path)", command: spec.name)
+            }
+            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard token.count >= 16, !token.contains(where: { $0.isWhitespace || $0 == "&" || $0 == "#" }) else {
+                throw UsageError(message: "the token in \(path) must be one word of at least 16 characters", command: spec.name)
+            }
+            settings.token = token
+            settings.tokenIsReusable = true
+        } else if !ConsoleSettings.isLoopback(settings.address) {
+            throw UsageError(
+                message: "listening on \(settings.address) (not loopback) needs --token-file FILE; put TLS in a reverse proxy in front",
+                command: spec.name)
+        }
+        let host = try invocation.host(arguments, confirmation: noConfirmer)
+        let console = invocation.console
+        let open = arguments[.open]
+        let once = settings.tokenIsReusable ? "" : "the token works once; "
+        let server = ConsoleServer(host: host, settings: settings) { url in
+            console.out(url)
+            console.err("skillbook: console at \(url) (\(once)Ctrl-C stops)")
+            if open { openInBrowser(url, console: console) }
+        }
+        return try await invocation.runServices([server], grace: 30) { event in
+            if case .gracefulShutdown = event { console.err("skillbook: stopping the console") }
+        }
+    }
+
+    private static func openInBrowser(_ url: String, console: Console) {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        guard let opener = paths.map({ "\($0)/xdg-open" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            console.err("skillbook: no xdg-open to open a browser with; open the URL above yourself")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: opener)
+        process.arguments = [url]
+        try? process.run()
+    }
+}

@@ -1,0 +1,327 @@
+import Foundation
+import SkillbookCore
+import SkillbookHost
+import SkillbookRuntime
+import Synchronization
+
+/// The runs this process started from the console, so that their events come from the engine
+/// (and not again from the journal poller) and shutdown can interrupt them.
+final class LocalRuns: Sendable {
+    private struct State {
+        var handles: [String: RunHandle] = [:]
+        /// Every run started here (the newest 10,000), running or not: the poller leaves them alone.
+        var started: [String] = []
+        var startedSet: Set<String> = []
+    }
+
+    private let state = Mutex(State())
+
+    func add(_ id: String, _ handle: RunHandle) {
+        state.withLock { state in
+            state.handles[id] = handle
+            state.started.append(id)
+            state.startedSet.insert(id)
+            if state.started.count > 10_000 { state.startedSet.remove(state.started.removeFirst()) }
+        }
+    }
+
+    func finished(_ id: String) { _ = state.withLock { $0.handles.removeValue(forKey: id) } }
+    func contains(_ id: String) -> Bool { state.withLock { $0.startedSet.contains(id) } }
+
+    /// Interrupts every run still going (each rolls back what it completed, as Ctrl-C would) and
+    /// waits for them to end.
+    func interruptAll() async {
+        let running = state.withLock { Array($0.handles.values) }
+        for handle in running { handle.cancel() }
+        for handle in running { _ = await handle.result.value }
+    }
+}
+
+/// `/api/v1/…`: what the pages read and do, through the host. Every answer is JSON.
+struct ConsoleAPI: Sendable {
+    let host: PlaybookHost
+    let hub: EventHub
+    let local: LocalRuns
+
+    func handle(_ request: ServerRequest, route: [String], csrf: String) async -> ServerResponse {
+        let get = request.method == "GET" || request.method == "HEAD"
+        let post = request.method == "POST"
+        if route == ["session"], get { return json(200, ["csrf": .string(csrf)]) }
+        if route == ["runs"], get { return await runs(request) }
+        if route == ["runs", "strips"], get { return await strips() }
+        if let id = Self.match(route, "runs", "*"), get { return await run(id) }
+        if route == ["playbooks"], get { return playbooks() }
+        if let name = Self.match(route, "playbooks", "*"), get { return playbook(name) }
+        if let name = Self.match(route, "playbooks", "*", "run"), post { return await start(name, request) }
+        if route == ["validate"], post { return validate(request) }
+        if route == ["skills"], get { return skills() }
+        if route == ["events"], get { return events(request) }
+        let known = [["session"], ["runs"], ["runs", "*"], ["playbooks"], ["playbooks", "*"], ["playbooks", "*", "run"], ["validate"], ["skills"], ["events"]]
+        if known.contains(where: { Self.match(route, $0) != nil }) {
+            return json(405, ConsoleJSON.error("\(request.method) is not allowed on \(request.path)"))
+        }
+        return json(404, ConsoleJSON.error("no such endpoint: \(request.path)"))
+    }
+
+    /// The part of `route` that stands where `pattern` has `*` (the empty string when it has none);
+    /// `nil` when they differ.
+    static func match(_ route: [String], _ pattern: String...) -> String? { match(route, pattern) }
+
+    static func match(_ route: [String], _ pattern: [String]) -> String? {
+        guard route.count == pattern.count else { return nil }
+        var captured = ""
+        for (part, expected) in zip(route, pattern) {
+            if expected == "*" { captured = part } else if part != expected { return nil }
+        }
+        return captured
+    }
+
+    // MARK: Runs
+
+    static let defaultPage = 50
+    static let maxPage = 500
+
+    private func runs(_ request: ServerRequest) async -> ServerResponse {
+        var status: JournalStatus?
+        if let text = request.query["status"], !text.isEmpty {
+            guard let known = JournalStatus(rawValue: text) else {
+                let names = JournalStatus.allCases.map(\.rawValue).joined(separator: ", ")
+                return json(400, ConsoleJSON.error("unknown status '\(text)'; one of \(names)"))
+            }
+            status = known
+        }
+        let playbook = request.query["playbook"].flatMap { $0.isEmpty ? nil : $0 }
+        var limit = Self.defaultPage
+        if let text = request.query["limit"] {
+            guard let value = Int(text), (1...Self.maxPage).contains(value) else {
+                return json(400, ConsoleJSON.error("limit must be a whole number from 1 to \(Self.maxPage), got '\(text)'"))
+            }
+            limit = value
+        }
+        // The cursor is the number of runs already listed (newest first), as text.
+        var offset = 0
+        if let text = request.query["cursor"], !text.isEmpty {
+            guard let value = Int(text), value >= 0 else { return json(400, ConsoleJSON.error("the cursor '\(text)' is not one this server gave")) }
+            offset = value
+        }
+        do {
+            let journal = try host.openJournal()
+            let found = try await journal.runs(playbook: playbook, status: status, limit: offset + limit + 1)
+            let page = found.dropFirst(offset).prefix(limit)
+            let next: Value = found.count > offset + limit ? .string(String(offset + limit)) : .null
+            return json(200, ["runs": .array(page.map { .object(ConsoleJSON.row($0)) }), "next_cursor": next])
+        } catch {
+            return failure(error)
+        }
+    }
+
+    /// The last 20 outcomes of each playbook of the workspace, newest first.
+    private func strips() async -> ServerResponse {
+        do {
+            let journal = try host.openJournal()
+            var strips = ValueObject()
+            for file in host.playbookFiles() {
+                let name = file.deletingPathExtension().lastPathComponent
+                let runs = try await journal.runs(playbook: name, status: nil, limit: 20)
+                strips[name] = .array(runs.map { ["id": .string($0.id), "status": .string($0.status.rawValue)] })
+            }
+            return json(200, ["strips": .object(strips)])
+        } catch {
+            return failure(error)
+        }
+    }
+
+    private func run(_ id: String) async -> ServerResponse {
+        do {
+            let journal = try host.openJournal()
+            let full: String
+            do {
+                full = try await journal.resolveRunID(id)
+            } catch let error as JournalError {
+                return json(error.kind == .ambiguous ? 400 : 404, ConsoleJSON.error(error.message))
+            }
+            guard let timeline = try await journal.timeline(full) else { return json(404, ConsoleJSON.error("no run \(id)")) }
+            return json(200, .object(ConsoleJSON.run(timeline)))
+        } catch {
+            return failure(error)
+        }
+    }
+
+    // MARK: Playbooks
+
+    private func playbooks() -> ServerResponse {
+        do {
+            let registry = try host.loadRegistry().registry
+            let list: [Value] = try host.playbookFiles().map { url throws(HostError) -> Value in
+                let file = try host.loadPlaybook(at: url, registry: registry)
+                let errors = file.result.diagnostics.filter { $0.severity == .error }.count
+                return [
+                    "name": .string(url.deletingPathExtension().lastPathComponent), "file": .string(file.displayName),
+                    "valid": .bool(file.playbook != nil), "description": .string(file.playbook?.description ?? ""),
+                    "errors": .int(errors), "warnings": .int(file.result.diagnostics.count - errors),
+                    "schedule": .bool(!(file.playbook?.schedule.isEmpty ?? true)),
+                ]
+            }
+            return json(200, ["playbooks": .array(list)])
+        } catch {
+            return failure(error)
+        }
+    }
+
+    private func playbook(_ name: String) -> ServerResponse {
+        guard Self.isPlainName(name) else { return json(404, ConsoleJSON.error("no playbook named '\(name)'")) }
+        do {
+            let registry = try host.loadRegistry().registry
+            let file = try host.loadPlaybook(at: host.locatePlaybook(name), registry: registry)
+            var object: ValueObject = [
+                "name": .string(name), "file": .string(file.displayName), "source": .string(file.text), "valid": .bool(file.playbook != nil),
+                "diagnostics": ConsoleJSON.diagnostics(file.result.diagnostics),
+            ]
+            if let playbook = file.playbook {
+                object["description"] = .string(playbook.description)
+                object["inputs"] = .object(ConsoleJSON.inputsSchema(playbook))
+                object["steps"] = .array(
+                    playbook.steps.map { step in
+                        ["id": .string(step.id), "skill": .string(step.skill), "playbook": step.playbook.map(Value.string) ?? .null]
+                    })
+            }
+            return json(200, .object(object))
+        } catch {
+            return failure(error)
+        }
+    }
+
+    private func validate(_ request: ServerRequest) -> ServerResponse {
+        let body: ValueObject
+        switch Self.jsonObject(request) {
+        case .success(let object): body = object
+        case .failure(let failure): return failure.response
+        }
+        guard case .string(let source)? = body["source"] else {
+            return json(400, ConsoleJSON.error("the body needs \"source\": the playbook's YAML text"))
+        }
+        var file = "playbook.yaml"
+        if case .string(let name)? = body["name"], Self.isPlainName(name) { file = "Playbooks/\(name).yaml" }
+        do {
+            let registry = try host.loadRegistry().registry
+            let result = host.check(source, file: file, registry: registry)
+            return json(200, ["valid": .bool(result.playbook != nil), "diagnostics": ConsoleJSON.diagnostics(result.diagnostics)])
+        } catch {
+            return failure(error)
+        }
+    }
+
+    /// Starts a run of the playbook with the body's `inputs` (trigger `console`); answers 202 with
+    /// its id at once. Its events go to the event streams.
+    private func start(_ name: String, _ request: ServerRequest) async -> ServerResponse {
+        guard Self.isPlainName(name) else { return json(404, ConsoleJSON.error("no playbook named '\(name)'")) }
+        let body: ValueObject
+        switch Self.jsonObject(request) {
+        case .success(let object): body = object
+        case .failure(let failure): return failure.response
+        }
+        var inputs = ValueObject()
+        switch body["inputs"] {
+        case .object(let given)?: inputs = given
+        case nil, .null?: break
+        default: return json(400, ConsoleJSON.error("\"inputs\" must be an object of input names to values"))
+        }
+        do {
+            let prepared = try await host.prepareRun(RunRequest(playbook: name, inputs: inputs, trigger: "console"))
+            let id = prepared.runID
+            let handle = host.start(prepared)
+            local.add(id, handle)
+            let hub = hub
+            let local = local
+            Task {
+                for await event in handle.events {
+                    var object = RunEventJSON.object(event)
+                    object["run"] = .string(id)
+                    hub.publish(run: id, object, keep: true)
+                }
+                _ = await handle.result.value
+                hub.forget(run: id)
+                local.finished(id)
+            }
+            return json(202, ["run": .string(id), "url": .string("/runs/\(id)")])
+        } catch {
+            return failure(error)
+        }
+    }
+
+    // MARK: Skills, events
+
+    private func skills() -> ServerResponse {
+        do {
+            let registry = try host.loadRegistry().registry
+            return json(200, ["skills": .array(registry.descriptors.map { .object(ConsoleJSON.skill($0)) })])
+        } catch {
+            return failure(error)
+        }
+    }
+
+    private func events(_ request: ServerRequest) -> ServerResponse {
+        let run = request.query["run"].flatMap { $0.isEmpty ? nil : $0 }
+        let stream = hub.subscribe(run: run)
+        return ServerResponse(
+            status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")],
+            body: .stream(stream))
+    }
+
+    // MARK: Helpers
+
+    /// A playbook name as the URL may give it: no path, no dot first.
+    static func isPlainName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, CharacterSet.alphanumerics.contains(first), name.count <= 200 else { return false }
+        return name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" }
+    }
+
+    static func jsonObject(_ request: ServerRequest) -> Result<ValueObject, ResponseError> {
+        let type = request[header: "content-type"]?.lowercased() ?? ""
+        guard type.hasPrefix("application/json") else {
+            return .failure(ResponseError(json(415, ConsoleJSON.error("send the body as JSON (Content-Type: application/json)"))))
+        }
+        guard let text = String(data: request.body, encoding: .utf8) else {
+            return .failure(ResponseError(json(400, ConsoleJSON.error("the body is not UTF-8 text"))))
+        }
+        do {
+            guard case .object(let object) = try JSONText.decode(text) else {
+                return .failure(ResponseError(json(400, ConsoleJSON.error("the body must be a JSON object"))))
+            }
+            return .success(object)
+        } catch {
+            return .failure(ResponseError(json(400, ConsoleJSON.error("the body is not valid JSON: \(error.description)"))))
+        }
+    }
+
+    private func failure(_ error: any Error) -> ServerResponse {
+        if let error = error as? JournalError {
+            return json(error.kind == .notFound ? 404 : 409, ConsoleJSON.error(error.message))
+        }
+        guard let hostError = error as? HostError else { return json(500, ConsoleJSON.error(String(describing: error))) }
+        switch hostError {
+        case .invalidInputs(let diagnostics):
+            return json(400, ["error": "the inputs are not valid", "diagnostics": ConsoleJSON.diagnostics(diagnostics)])
+        case .invalidPlaybook(let diagnostics, _):
+            return json(400, ["error": "the playbook has errors", "diagnostics": ConsoleJSON.diagnostics(diagnostics)])
+        case .playbookNotFound(let name, _, _, _):
+            return json(404, ConsoleJSON.error("no playbook named '\(name)'"))
+        case .journal(let error):
+            return json(error.kind == JournalError.Kind.notFound ? 404 : 409, ConsoleJSON.error(error.message))
+        default:
+            return json(500, ConsoleJSON.error("\(hostError)"))
+        }
+    }
+}
+
+/// A response to answer with, carried through a `Result`.
+struct ResponseError: Error {
+    var response: ServerResponse
+    init(_ response: ServerResponse) { self.response = response }
+}
+
+func json(_ status: Int, _ value: Value) -> ServerResponse {
+    ServerResponse(
+        status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
+        body: .bytes(Data(JSONText.encode(value, pretty: true).utf8)))
+}

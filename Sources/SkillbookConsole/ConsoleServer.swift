@@ -1,0 +1,58 @@
+import Foundation
+public import SkillbookHost
+public import SkillbookCore
+
+/// The web console over a host: the pages, their assets, and the JSON API, behind the access
+/// rules of `ConsoleAccess`. A `Service`: `run()` serves until graceful shutdown is asked (or its
+/// task is cancelled), then stops:
+/// no new connections, the event streams end, runs started here are interrupted (they roll back
+/// what they completed, as Ctrl-C would), and it returns once every connection has closed.
+public final class ConsoleServer: Service {
+    public let host: PlaybookHost
+    public let settings: ConsoleSettings
+    let hub = EventHub()
+    let local = LocalRuns()
+    private let onReady: @Sendable (_ loginURL: String) -> Void
+
+    /// `onReady` is called with the login URL (the token in it) once the server listens.
+    public init(host: PlaybookHost, settings: ConsoleSettings, onReady: @escaping @Sendable (_ loginURL: String) -> Void = { _ in }) {
+        self.host = host
+        self.settings = settings
+        self.onReady = onReady
+    }
+
+    /// Listens, reports the login URL, and serves until shutdown is asked or the task is
+    /// cancelled; then stops gracefully and returns.
+    public func run() async throws {
+        let router = ConsoleRouter(api: ConsoleAPI(host: host, hub: hub, local: local))
+        let server = try HTTPServer(address: settings.address, port: settings.port, limits: settings.limits) { request in
+            await router.respond(request)
+        }
+        router.access.setValue(ConsoleAccess(settings: settings, port: server.port))
+        let shownHost = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
+        onReady("http://\(shownHost):\(server.port)/login?token=\(settings.token)")
+
+        let host = host
+        let hub = hub
+        let poller = Task {
+            await JournalPoller(journal: { try host.openJournal() }, hub: hub, isLocal: { [local] in local.contains($0) })
+                .run(every: settings.pollInterval)
+        }
+        // Until the group asks for shutdown or the task is cancelled: no wake-ups while idle.
+        await GracefulShutdown.requested()
+        server.stopAccepting()
+        poller.cancel()
+        await local.interruptAll()
+        hub.finishAll()
+        // Waiting for the connections blocks: on a thread of its own, not the cooperative pool
+        // (whose threads the requests still in flight need).
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                server.stop()
+                continuation.resume()
+            }.start()
+        }
+        _ = await poller.value
+        await host.shutdown()
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// How `skillbook serve` listens and who may come in.
+public struct ConsoleSettings: Sendable {
+    /// An IPv4 or IPv6 literal; loopback unless the user said otherwise.
+    public var address: String
+    /// 0: any free port (tests).
+    public var port: Int
+    /// The login token. A generated one works once (the URL printed at start); one read from a
+    /// token file keeps working, for a console reached from another machine.
+    public var token: String
+    public var tokenIsReusable: Bool
+    public var limits: ServerLimits
+    /// How often the journal is read for runs of other processes (seconds).
+    public var pollInterval: Double
+
+    public init(
+        address: String = "127.0.0.1", port: Int = 8600, token: String = ConsoleSettings.newToken(), tokenIsReusable: Bool = false,
+        limits: ServerLimits = ServerLimits(), pollInterval: Double = 1
+    ) {
+        self.address = address
+        self.port = port
+        self.token = token
+        self.tokenIsReusable = tokenIsReusable
+        self.limits = limits
+        self.pollInterval = pollInterval
+    }
+
+    /// 32 random bytes as hex.
+    public static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// Whether `address` is a loopback address (127.0.0.0/8 or ::1).
+    public static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address == "0:0:0:0:0:0:0:1"
+    }
+
+    /// `127.0.0.1:8600`, `[::1]:8600`, `localhost:8600` → (address, port); `nil` when it is no such thing.
+    public static func parseListen(_ text: String) -> (address: String, port: Int)? {
+        var host: Substring
+        var portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { return nil }
+            portText = rest.dropFirst()
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { return nil }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard let port = Int(portText), (0...65535).contains(port), !host.isEmpty else { return nil }
+        if host == "localhost" { host = "127.0.0.1" }
+        return (String(host), port)
+    }
+}

@@ -1,0 +1,47 @@
+public import SkillbookCore
+
+/// The state shared by every process and machine that names one PostgreSQL database.
+public enum PostgresState {
+    /// Whether `text` (a `--state` value) names a PostgreSQL database rather than a state directory.
+    public static func isConnectionString(_ text: String) -> Bool { PostgresURL.looksLikeURL(text) }
+
+    /// The journal, leases, resource locks, schedule fires, built-in stores and the run queue in
+    /// the PostgreSQL database of `connectionString` (`postgresql://USER@HOST:PORT/DB`). A string
+    /// that is not such a URL fails on first use, with a message that shows the expected form (and
+    /// never the password). `worker` is recorded on the runs its journal claims.
+    public static func backend(
+        _ connectionString: String, clock: any Clock = SystemClock(), leases: LeaseSettings = LeaseSettings(), worker: String? = nil
+    ) -> StateBackend {
+        guard let location = PostgresURL(connectionString) else {
+            let failure = PostgresError(
+                .connection,
+                message: "'\(PostgresURL.redactedGuess(connectionString))' is not a PostgreSQL connection string; "
+                    + "write postgresql://USER@HOST:PORT/DATABASE")
+            return .failing(failure, queuesRuns: true)
+        }
+        let openJournal: @Sendable () throws -> PostgresJournal = {
+            PostgresJournal(
+                database: try PostgresDatabase.open(location), clock: clock, heartbeatInterval: leases.heartbeatInterval,
+                leaseDuration: leases.leaseDuration, worker: worker)
+        }
+        return StateBackend(
+            openJournal: openJournal,
+            stores: .postgres(location, clock: clock),
+            resourceLocks: { journal in
+                // On the journal's own pool of connections.
+                guard let journal = journal as? PostgresJournal else { return nil }
+                return PostgresResourceLocks(
+                    database: journal.database, clock: clock, heartbeatInterval: min(2, leases.heartbeatInterval),
+                    leaseDuration: leases.leaseDuration)
+            },
+            openFireLedger: { PostgresFireLedger(database: try PostgresDatabase.open(location)) },
+            openRunQueue: openJournal)
+    }
+}
+
+extension PostgresFireLedger: AdoptingFireLedger {
+    /// A claim of another host counts as orphaned after 120 seconds.
+    public func adoptOrphans(isAlive: (Int32) -> Bool) async throws -> [Fire] {
+        try adoptOrphans(isAlive: isAlive, foreignAfter: 120)
+    }
+}

@@ -1,0 +1,170 @@
+public import Foundation
+public import SkillbookCore
+import SkillbookSQL
+
+extension SQLiteJournal {
+    static let runColumns = """
+        id, playbook, file, source_hash, inputs, trigger, status, interrupted, started, finished, pid, host, boot,
+        process_start, heartbeat, error, outputs, scheduled_at, workspace
+        """
+
+    /// Runs newest first, optionally only of one playbook or in one status (as reported: `interrupted`
+    /// finds the runs whose process died), at most `limit`.
+    public func runs(playbook: String? = nil, status: JournalStatus? = nil, limit: Int = 20) throws(StoreError) -> [JournalRun] {
+        let now = clock.now()
+        // `running` and `interrupted` are told apart only by looking at the holder.
+        let liveness = status == .running || status == .interrupted
+        let stored: [String]? = status.map { liveness ? ["running", "interrupted"] : [$0.rawValue] }
+        let rows = try query(
+            """
+            SELECT \(Self.runColumns) FROM runs
+            WHERE (?1 IS NULL OR playbook = ?1) AND (?2 IS NULL OR status IN (SELECT value FROM json_each(?2)))
+            ORDER BY started DESC, rowid DESC
+            LIMIT ?3
+            """,
+            [
+                SQLValue(playbook), SQLValue(stored.map { JSONText.encode(.array($0.map(Value.string))) }),
+                .integer(liveness ? -1 : max(0, limit)),
+            ])
+        var runs: [JournalRun] = []
+        for row in rows {
+            let run = try journalRun(row, now: now)
+            if let status, run.status != status { continue }
+            runs.append(run)
+            if runs.count >= limit { break }
+        }
+        return runs
+    }
+
+    /// The run with this id, if there is one.
+    public func run(_ id: String) throws(StoreError) -> JournalRun? {
+        try query("SELECT \(Self.runColumns) FROM runs WHERE id = ?1", [.text(id)]).first.map { row throws(StoreError) in
+            try journalRun(row, now: clock.now())
+        }
+    }
+
+    /// The full id of the run whose id is or starts with `prefix`.
+    public func resolveRunID(_ prefix: String) throws -> String {
+        try JournalRows.resolveRunID(prefix, in: database.path) { prefix in
+            try query(
+                "SELECT id, playbook FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY started DESC LIMIT 6", [.text(prefix)])
+        }
+    }
+
+    /// Every attempt of every call of a run, in order of starting.
+    public func calls(of runID: String) throws(StoreError) -> [JournalCall] {
+        let rows = try query(
+            """
+            SELECT step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked
+            FROM call_attempts WHERE run = ?1 ORDER BY id
+            """, [.text(runID)])
+        var calls: [JournalCall] = []
+        calls.reserveCapacity(rows.count)
+        for row in rows {
+            guard let step = row.string("step"), let skill = row.string("skill"), let attempt = row.int("attempt"),
+                let started = row.double("started"), let order = row.int("seq")
+            else { throw malformed("call", of: runID) }
+            let parameters = try decode(row.string("parameters"), "call parameters")
+            guard case .object(let object)? = parameters else { throw malformed("call parameters", of: runID) }
+            calls.append(
+                JournalCall(
+                    key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), skill: skill,
+                    attempt: attempt, parameters: object, output: try decode(row.string("output"), "call output"),
+                    error: row.string("error"), started: Date(timeIntervalSince1970: started),
+                    finished: row.double("finished").map(Date.init(timeIntervalSince1970:)),
+                    compensated: row.int("compensated") == 1, order: order, outputMasked: row.int("masked") == 1))
+        }
+        return calls
+    }
+
+    /// Every step end of a run, in order.
+    public func steps(of runID: String) throws(StoreError) -> [JournalStep] {
+        let rows = try query(
+            "SELECT step, status, output, error, finished, masked FROM steps WHERE run = ?1 ORDER BY id", [.text(runID)])
+        var steps: [JournalStep] = []
+        for row in rows {
+            guard let step = row.string("step"), let status = row.string("status").flatMap(StepStatus.init(rawValue:)),
+                let finished = row.double("finished")
+            else { throw malformed("step", of: runID) }
+            steps.append(
+                JournalStep(
+                    step: step, status: status, output: try decode(row.string("output"), "step output"), error: row.string("error"),
+                    finished: Date(timeIntervalSince1970: finished), outputMasked: row.int("masked") == 1))
+        }
+        return steps
+    }
+
+    /// Every compensation of a run, in order.
+    public func compensations(of runID: String) throws(StoreError) -> [JournalCompensation] {
+        let rows = try query(
+            "SELECT step, iteration, batch, error, finished FROM compensations WHERE run = ?1 ORDER BY id", [.text(runID)])
+        return try rows.map { row throws(StoreError) in try JournalRows.compensation(row) { malformed("compensation", of: runID) } }
+    }
+
+    /// Who ran the run when: the first run, then each resume or rollback.
+    public func sessions(of runID: String) throws(StoreError) -> [JournalSession] {
+        let rows = try query("SELECT kind, pid, host, started, ended, outcome FROM sessions WHERE run = ?1 ORDER BY id", [.text(runID)])
+        return try rows.map { row throws(StoreError) in try JournalRows.session(row) { malformed("session", of: runID) } }
+    }
+
+    /// Everything the journal holds of a run; `nil` when there is no such run.
+    public func timeline(_ runID: String) throws(StoreError) -> RunTimeline? {
+        guard let run = try run(runID) else { return nil }
+        let extra = try query("SELECT source, report FROM runs WHERE id = ?1", [.text(runID)]).first
+        var timeline = RunTimeline(
+            run: run, source: extra?.string("source") ?? "", sessions: try sessions(of: runID), calls: try calls(of: runID),
+            steps: try steps(of: runID), compensations: try compensations(of: runID),
+            report: try decode(extra?.string("report"), "run report"))
+        timeline.waits = try waits(of: runID)
+        return timeline
+    }
+
+    /// The waits of a run's steps for resources other runs held, in order.
+    public func waits(of runID: String) throws(StoreError) -> [JournalWait] {
+        let rows = try query(
+            "SELECT step, resources, held_by, started, ended, outcome FROM resource_waits WHERE run = ?1 ORDER BY id",
+            [.text(runID)])
+        return try rows.map { row throws(StoreError) in
+            try JournalRows.wait(row, decode: decode) { malformed("resource wait", of: runID) }
+        }
+    }
+
+    /// When the oldest run in the journal started; `nil` when it holds none.
+    public func oldestRunStart() throws(StoreError) -> Date? {
+        try query("SELECT min(started) FROM runs").first?[0].doubleValue.map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// The calls of a run as `ResumePlan.from` takes them. Attempts are numbered again in order of
+    /// starting, so that an attempt made by a resume counts as later than those before it.
+    public func journaledCalls(of runID: String) throws(StoreError) -> [JournaledCall] {
+        var attempts: [CallKey: Int] = [:]
+        return try calls(of: runID).map { call in
+            var journaled = call.journaled
+            attempts[call.key, default: 0] += 1
+            journaled.attempt = attempts[call.key] ?? call.attempt
+            return journaled
+        }
+    }
+
+    public func journaledSteps(of runID: String) throws(StoreError) -> [JournaledStep] {
+        try steps(of: runID).map {
+            JournaledStep(step: $0.step, status: $0.status, output: $0.output, outputMasked: $0.outputMasked)
+        }
+    }
+
+    // MARK: Rows
+
+    func journalRun(_ row: Row, now: Date) throws(StoreError) -> JournalRun {
+        try JournalRows.run(row, decode: decode, malformed: { malformed($0, of: $1) }) { stored, holder in
+            liveStatus(stored: stored, holder: holder, heartbeat: JournalRows.date(row, "heartbeat"), now: now)
+        }
+    }
+
+    func malformed(_ what: String, of runID: String?) -> StoreError {
+        StoreError(
+            .malformedRow,
+            message: "state database \(database.path) has a malformed \(what)\(runID.map { " of run \($0)" } ?? "") "
+                + "(a column is missing or of the wrong type); it was probably edited by hand",
+            path: database.path)
+    }
+}

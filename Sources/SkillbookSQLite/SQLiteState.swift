@@ -1,0 +1,30 @@
+public import Foundation
+public import SkillbookCore
+import SkillbookSQL
+
+/// The state of one machine: `<stateDirectory>/skillbook.sqlite`, shared by the processes that
+/// name that directory.
+public enum SQLiteState {
+    /// The journal, the built-in stores, resource locks and schedule fires in the state
+    /// directory's database, on `clock`. It keeps no run queue: that needs a state shared by
+    /// machines.
+    public static func backend(stateDirectory: URL, clock: any Clock = SystemClock()) -> StateBackend {
+        StateBackend(
+            openJournal: { try SQLiteJournal(stateDirectory: stateDirectory, clock: clock) },
+            stores: .sqlite(stateDirectory: stateDirectory, clock: clock),
+            resourceLocks: { journal in
+                // On the journal's own database (already migrated by opening the journal).
+                guard let journal = journal as? SQLiteJournal else { return nil }
+                return SQLiteResourceLocks(migrated: journal.database, clock: clock)
+            },
+            openFireLedger: { try SQLiteFireLedger(database: StateDatabase.open(stateDirectory: stateDirectory)) },
+            openRunQueue: nil)
+    }
+
+    /// Whether the state directory already holds the database (nothing is created to find out).
+    public static func exists(stateDirectory: URL) -> Bool {
+        FileManager.default.fileExists(atPath: StateDatabase.url(in: stateDirectory).path)
+    }
+}
+
+extension SQLiteFireLedger: AdoptingFireLedger {}

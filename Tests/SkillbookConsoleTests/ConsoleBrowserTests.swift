@@ -1,0 +1,109 @@
+import Foundation
+import SkillbookCore
+import SkillbookHost
+import Synchronization
+import Testing
+
+/// The console in a real browser: `skillbook serve` (the debug build) on a temporary workspace and
+/// state, driven by Playwright in Debian's Chromium (Browser/console_flow.py). The screenshots it
+/// takes go to .build/console-screenshots/ (`make screenshots` runs it with SKILLBOOK_SCREENSHOTS=docs/console
+/// to refresh the ones the docs show), so a test run leaves the work tree as it was.
+@Suite struct ConsoleBrowserTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func aPersonRunsAPlaybookFromItsFormAndWatchesItLive() async throws {
+        let python = Self.root.appendingPathComponent(".build/venv/bin/python").path
+        let chromium = ProcessInfo.processInfo.environment["CHROMIUM"] ?? "/usr/bin/chromium"
+        let binary = Self.root.appendingPathComponent(".build/debug/skillbook").path
+        try #require(
+            FileManager.default.isExecutableFile(atPath: python) && FileManager.default.isExecutableFile(atPath: chromium),
+            "the browser tests need Playwright in .build/venv and Debian's chromium: run 'make venv deps'")
+        let check = try run(python, ["-c", "import playwright"])
+        try #require(check.code == 0, "Playwright is missing from .build/venv: run 'make venv deps' (\(check.err))")
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "no \(binary): run 'swift build' first")
+
+        let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-browser-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: workspace) }
+        let playbooks = workspace.appendingPathComponent("Playbooks")
+        try FileManager.default.createDirectory(at: playbooks, withIntermediateDirectories: true)
+        for (name, text) in ConsoleFixture.playbooks where name != "secretive" {
+            try text.write(to: playbooks.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
+        }
+        let state = workspace.appendingPathComponent("state")
+
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: binary)
+        serve.arguments = ["serve", "--listen", "127.0.0.1:0", "--state", state.path]
+        serve.currentDirectoryURL = workspace
+        let out = Pipe()
+        let err = Pipe()
+        serve.standardOutput = out
+        serve.standardError = err
+        try serve.run()
+        defer { if serve.isRunning { serve.terminate() } }
+        let firstLine = try #require(readLine(out.fileHandleForReading), "skillbook serve printed no URL")
+        #expect(firstLine.hasPrefix("http://127.0.0.1:") && firstLine.contains("/login?token="))
+
+        let shots = Self.root.appendingPathComponent(
+            ProcessInfo.processInfo.environment["SKILLBOOK_SCREENSHOTS"] ?? ".build/console-screenshots"
+        ).path
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let flow = Self.root.appendingPathComponent("Tests/SkillbookConsoleTests/Browser/console_flow.py").path
+        let result = try run(python, [flow, firstLine, shots], environment: ["CHROMIUM": chromium])
+        #expect(result.code == 0, "the browser flow failed:\n\(result.out)\n\(result.err)")
+        #expect(result.out.contains("ok markup shown as text"))
+
+        // The journal holds what was clicked, with trigger console.
+        let stopping = Date()
+        serve.terminate()  // SIGTERM: a graceful stop
+        serve.waitUntilExit()
+        #expect(serve.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(stopping) < 5)
+        let host = PlaybookHost(
+            HostConfiguration(playbooksDirectory: playbooks, stateDirectory: state, currentDirectory: workspace))
+        let runs = try await host.openJournal().runs(playbook: nil, status: nil, limit: 10)
+        #expect(runs.map(\.playbook) == ["failing", "slow", "shouty", "slow", "hello"])
+        #expect(runs.map(\.status) == [.rolledBack, .succeeded, .succeeded, .succeeded, .succeeded])
+        #expect(runs.allSatisfy { $0.trigger == "console" })
+        #expect(runs.last?.inputs["name"] == "Ada")
+        #expect(runs[2].inputs["text"] == "<img src=x onerror=alert(1)>")
+    }
+
+    private func readLine(_ handle: FileHandle) -> String? {
+        var bytes: [UInt8] = []
+        while true {
+            let data = handle.readData(ofLength: 1)
+            guard let byte = data.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+    }
+
+    private func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (code: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read while it runs: a full pipe would block it.
+        let outData = ChildOutput()
+        let reader = Thread { outData.set(out.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        while !outData.done { usleep(10_000) }
+        return (process.terminationStatus, String(decoding: outData.value, as: UTF8.self), errText)
+    }
+}
+
+/// The stdout of a child, read on a thread of its own.
+private final class ChildOutput: Sendable {
+    private let state = Mutex<(data: Data, finished: Bool)>((Data(), false))
+    func set(_ value: Data) { state.withLock { $0 = (value, true) } }
+    var done: Bool { state.withLock { $0.finished } }
+    var value: Data { state.withLock { $0.data } }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// `skillbook serve` as a program (the debug build): where it may listen, and the token file.
+@Suite struct ServeCommandTests {
+    static let binary = ConsoleBrowserTests.root.appendingPathComponent(".build/debug/skillbook").path
+
+    @Test func aNonLoopbackAddressNeedsATokenFile() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no \(Self.binary): run 'swift build' first")
+        let refused = try Self.run(["serve", "--listen", "0.0.0.0:0"])
+        #expect(refused.code == 2)
+        #expect(refused.err.contains("listening on 0.0.0.0 (not loopback) needs --token-file FILE; put TLS in a reverse proxy in front"))
+        let bad = try Self.run(["serve", "--listen", "nonsense"])
+        #expect(bad.code == 2)
+        #expect(bad.err.contains("--listen expects ADDRESS:PORT"))
+    }
+
+    @Test func aTokenFileTokenLogsInMoreThanOnce() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no \(Self.binary): run 'swift build' first")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Playbooks"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokenFile = directory.appendingPathComponent("token")
+        try "a-long-enough-token-0123456789\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+        let short = directory.appendingPathComponent("short")
+        try "abc".write(to: short, atomically: true, encoding: .utf8)
+        let tooShort = try Self.run(["serve", "--listen", "127.0.0.1:0", "--token-file", short.path], in: directory)
+        #expect(tooShort.code == 2)
+        #expect(tooShort.err.contains("must be one word of at least 16 characters"))
+
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: Self.binary)
+        serve.arguments = ["serve", "--listen", "127.0.0.1:0", "--token-file", tokenFile.path, "--state", directory.appendingPathComponent("state").path]
+        serve.currentDirectoryURL = directory
+        let out = Pipe()
+        serve.standardOutput = out
+        serve.standardError = FileHandle.nullDevice
+        try serve.run()
+        defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
+        let url = try #require(Self.firstLine(out.fileHandleForReading))
+        #expect(url.hasSuffix("/login?token=a-long-enough-token-0123456789"))
+        for _ in 0..<2 {
+            let login = try Self.run(["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url], program: "/usr/bin/curl")
+            #expect(login.out == "303")
+        }
+        kill(serve.processIdentifier, SIGINT)
+        serve.waitUntilExit()
+        #expect(serve.terminationStatus == 0)
+    }
+
+    static func firstLine(_ handle: FileHandle) -> String? {
+        var bytes: [UInt8] = []
+        while let byte = handle.readData(ofLength: 1).first, byte != UInt8(ascii: "\n") { bytes.append(byte) }
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func run(_ arguments: [String], in directory: URL? = nil, program: String = binary) throws -> (code: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = program == binary ? arguments : Array(arguments.dropFirst())
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+}
