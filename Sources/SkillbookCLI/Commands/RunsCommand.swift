@@ -4,9 +4,10 @@ import SkillbookHost
 
 extension Option where Value == String {
     static var limit: Self { Self("-n", "--limit", value: "N", help: "Show at most N runs (default 20).") }
-    static var playbook: Self { Self("--playbook", value: "NAME", help: "Only runs of this playbook.") }
+    static var playbook: Self { Self("--playbook", value: "NAME", help: "Only runs of this playbook.").values(.playbook) }
     static var status: Self {
         Self("--status", value: "S", help: "Only runs in this status: \(JournalStatus.allCases.map(\.rawValue).joined(separator: ", ")).")
+            .values(.choices(JournalStatus.allCases.map(\.rawValue)))
     }
 }
 

@@ -18,7 +18,8 @@ enum ValidateCommand: Command {
             {"type":"diagnostic","file","line","column","severity","message","fix"} and the last line is
             {"type":"summary","files","failed","errors","warnings"}.
             """,
-        examples: ["skillbook validate", "skillbook validate Playbooks/morning-briefing.yaml", "skillbook validate --json"])
+        examples: ["skillbook validate", "skillbook validate Playbooks/morning-briefing.yaml", "skillbook validate --json"],
+        operands: .file)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
