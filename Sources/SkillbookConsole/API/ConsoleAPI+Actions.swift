@@ -11,6 +11,7 @@ extension ConsoleAPI {
     /// Which actions the rules allow on `run` now, each with the reason when not: what the Run page's
     /// buttons show before anything is clicked.
     func actions(_ run: JournalRun, compensating: Bool, journal: any RunJournal) -> ValueObject {
+        let status = run.status.rawValue.replacingOccurrences(of: "_", with: " ")
         func allowed(_ ok: Bool, _ reason: String) -> Value {
             ok ? ["allowed": true] : ["allowed": false, "reason": .string(reason)]
         }
@@ -18,16 +19,17 @@ extension ConsoleAPI {
         let cancel: Value
         switch run.status {
         case .running, .queued:
-            cancel = allowed(here, "it is running in another process, which holds it: \(journal.stillRunningMessage(run))")
+            let holder = run.holder.map { "process \($0.pid)" + ($0.host == ProcessInfo.processInfo.hostName ? "" : " on \($0.host)") }
+            cancel = allowed(here, "it runs in \(holder ?? "another process"), not in this console: stop it there")
         default:
-            cancel = allowed(false, "it is not running (\(run.status.rawValue))")
+            cancel = allowed(false, "it is not running (\(status))")
         }
         let resume: Value
         switch run.status {
         case .interrupted, .failed:
             resume = allowed(!compensating, "it was being rolled back when it stopped: roll it back to finish undoing it")
         case .running, .queued: resume = allowed(false, "it is still running")
-        case .succeeded, .succeededWithErrors: resume = allowed(false, "it already finished (\(run.status.rawValue)); nothing to resume")
+        case .succeeded, .succeededWithErrors: resume = allowed(false, "it already finished (\(status)); nothing to resume")
         case .rolledBack: resume = allowed(false, "it was rolled back; start it again from its playbook")
         case .rollbackIncomplete: resume = allowed(false, "its rollback is incomplete; roll it back again to retry what is left")
         }
