@@ -93,6 +93,17 @@ import Testing
         }
         #expect(fired.first?.trigger == "schedule")
 
+        // The Schedules API of the same process: it fires them, and shows the last fire and its status.
+        let jar = directory.appendingPathComponent("jar").path
+        _ = try Self.run(["/usr/bin/curl", "-s", "-c", jar, "-o", "/dev/null", url], program: "/usr/bin/curl")
+        let base = String(url.prefix(while: { $0 != "/" }) + "//" + url.dropFirst("http://".count).prefix(while: { $0 != "/" }))
+        let answer = try Self.run(["/usr/bin/curl", "-s", "-b", jar, base + "/api/v1/schedules"], program: "/usr/bin/curl")
+        guard case .object(let schedules) = try JSONText.decode(answer.out) else { throw FixtureError("not JSON: \(answer.out)") }
+        #expect(schedules["fired_here"] == true)
+        let entry = try #require(schedules["schedules"]?.arrayValue?.first?.objectValue)
+        #expect(entry["trigger"] == "every 1s")
+        #expect(entry["last"]?.objectValue?["status"] == "succeeded", "\(entry)")
+
         // The daemon's lock: a second scheduler on the same state is refused.
         let daemon = try Self.run(["daemon", "--state", state.path], in: directory)
         #expect(daemon.code == 2)
