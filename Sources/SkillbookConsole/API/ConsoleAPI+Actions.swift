@@ -19,8 +19,7 @@ extension ConsoleAPI {
         let cancel: Value
         switch run.status {
         case .running, .queued:
-            let holder = run.holder.map { "process \($0.pid)" + ($0.host == ProcessInfo.processInfo.hostName ? "" : " on \($0.host)") }
-            cancel = allowed(here, "it runs in \(holder ?? "another process"), not in this console: stop it there")
+            cancel = allowed(here, "it runs in \(Self.holder(of: run) ?? "another process"), not in this console: stop it there")
         default:
             cancel = allowed(false, "it is not running (\(status))")
         }
@@ -60,8 +59,8 @@ extension ConsoleAPI {
                 return json(
                     409,
                     ConsoleJSON.error(
-                        "run \(run.id) (\(run.playbook)) is running in another process, not in this console, so it cannot be cancelled here: "
-                            + journal.stillRunningMessage(run)))
+                        "run \(run.id) (\(run.playbook)) is running in \(Self.holder(of: run) ?? "another process"), not in this console, "
+                            + "so it cannot be cancelled here: stop that process (Ctrl-C, or kill PID), or wait for it to finish"))
             default:
                 return json(409, ConsoleJSON.error("run \(run.id) (\(run.playbook)) is not running (\(run.status.rawValue)); nothing to cancel"))
             }
@@ -77,13 +76,13 @@ extension ConsoleAPI {
     func rollbackPreview(_ reference: String) async -> ServerResponse {
         do {
             let preview = try await host.rollbackPreview(.run(reference))
-            return json(200, .object(Self.previewJSON(preview, timeZone: host.configuration.timeZone)))
+            return json(200, .object(Self.previewJSON(preview)))
         } catch {
             return failure(error)
         }
     }
 
-    static func previewJSON(_ preview: RollbackPreview, timeZone: TimeZone) -> ValueObject {
+    static func previewJSON(_ preview: RollbackPreview) -> ValueObject {
         func item(_ item: RollbackPreview.Item) -> Value {
             ["key": .string(item.key.description), "step": .string(item.key.step.description), "skill": .string(item.skill),
              "by_rollback_steps": .bool(item.byRollbackSteps)]
@@ -91,13 +90,13 @@ extension ConsoleAPI {
         return [
             "run": .object(ConsoleJSON.row(preview.run)), "needs_approval": .bool(preview.needsApproval),
             "undo": .array(preview.undone.map(item)), "keep": .array(preview.irreversible.map(item)),
-            "uncertain": .array(preview.uncertain.map { uncertainJSON($0, timeZone: timeZone) }),
+            "uncertain": .array(preview.uncertain.map { uncertainJSON($0) }),
         ]
     }
 
-    static func uncertainJSON(_ call: JournalCall, timeZone: TimeZone) -> Value {
+    static func uncertainJSON(_ call: JournalCall) -> Value {
         ["key": .string(call.key.description), "step": .string(call.key.step.description), "skill": .string(call.skill),
-         "started": ConsoleJSON.iso(call.started), "described": .string(call.described(in: timeZone))]
+         "started": ConsoleJSON.iso(call.started)]
     }
 
     /// Undoes the run (trigger of the undo: this console). A finished run needs `"approve": true`
@@ -114,7 +113,7 @@ extension ConsoleAPI {
             : .refuse(reason: "send \"approve\": true once the preview (GET …/rollback) was shown and accepted")
         do {
             let prepared = try await host.prepareRollback(.run(reference), approval: approval)
-            return launch(prepared)
+            return await launch(prepared)
         } catch {
             return failure(error)
         }
@@ -152,15 +151,17 @@ extension ConsoleAPI {
         let force = body["force"] == .bool(true)
         do {
             let prepared = try await host.prepareResume(ResumeRequest(run: reference, force: force, uncertain: policy, secretInputs: secrets))
-            return launch(prepared)
+            return await launch(prepared)
         } catch {
             return failure(error)
         }
     }
 
     /// Starts prepared work (a new run, a resume, a rollback) in this process; its events go to the
-    /// event streams, and shutdown interrupts it. Answers 202 with the run's id.
-    func launch(_ prepared: PreparedRun) -> ServerResponse {
+    /// event streams, and shutdown interrupts it. Answers 202 with the run's id once the journal has
+    /// the run (the engine records a new one as it starts), so that a read of it right after the
+    /// answer finds it.
+    func launch(_ prepared: PreparedRun) async -> ServerResponse {
         let id = prepared.runID
         let handle = host.start(prepared)
         let number = local.add(id, handle)
@@ -175,6 +176,12 @@ extension ConsoleAPI {
             _ = await handle.result.value
             hub.forget(run: id)
             local.finished(id, number)
+        }
+        if let journal = try? host.openJournal() {
+            for _ in 0..<1000 {
+                if (try? await journal.run(id)) != nil { break }
+                try? await Task.sleep(nanoseconds: 2_000_000)
+            }
         }
         return json(202, ["run": .string(id), "url": .string("/runs/\(id)")])
     }
@@ -213,6 +220,11 @@ extension ConsoleAPI {
     }
 
     // MARK: Helpers
+
+    /// `process 1234` (`on HOST` when another machine's) holding a running run.
+    static func holder(of run: JournalRun) -> String? {
+        run.holder.map { "process \($0.pid)" + ($0.host == ProcessInfo.processInfo.hostName ? "" : " on \($0.host)") }
+    }
 
     func recordedRun(_ reference: String, _ journal: any RunJournal) async throws -> JournalRun? {
         let id: String
@@ -272,7 +284,7 @@ extension ConsoleAPI {
                         "\(one ? "a call" : "\(calls.count) calls") of this run started but never recorded a result (the process stopped during "
                             + "\(one ? "it" : "them")), and running \(one ? "it" : "them") again could do it twice: choose to run "
                             + "\(one ? "it" : "them") again (\"uncertain\": \"rerun\") or count \(one ? "it" : "them") as done (\"uncertain\": \"skip\")"),
-                    "uncertain": .array(calls.map { uncertainJSON($0, timeZone: .gmt) }),
+                    "uncertain": .array(calls.map { uncertainJSON($0) }),
                 ])
         case .resumeAborted: return json(409, ConsoleJSON.error("resume aborted; nothing was run"))
         case .runChangedWhilePreparing(let runID):

@@ -265,7 +265,7 @@ struct ConsoleAPI: Sendable {
         }
         do {
             let prepared = try await host.prepareRun(RunRequest(playbook: name, inputs: inputs, trigger: "console"))
-            return launch(prepared)
+            return await launch(prepared)
         } catch {
             return failure(error)
         }
