@@ -111,7 +111,7 @@ import Testing
         let cancel = try await console.post("/api/v1/runs/\(id)/cancel", [:], session: session)
         #expect(cancel.status == 409)
         let message = try console.json(cancel)["error"]?.stringValue ?? ""
-        #expect(message.contains("is running in another process") && message.contains("process \(child.processIdentifier)"), "\(message)")
+        #expect(message.contains("is running in process \(child.processIdentifier), not in this console"), "\(message)")
         #expect(try await console.post("/api/v1/runs/\(id)/resume", [:], session: session).status == 409)
 
         kill(child.processIdentifier, SIGKILL)

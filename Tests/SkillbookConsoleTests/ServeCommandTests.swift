@@ -105,6 +105,9 @@ import Testing
         #expect(entry["last"]?.objectValue?["status"] == "succeeded", "\(entry)")
 
         // The daemon's lock: a second scheduler on the same state is refused.
+        let second = try Self.run(["serve", "--listen", "127.0.0.1:0", "--schedules", "--state", state.path], in: directory)
+        #expect(second.code == 2)
+        #expect(second.err.contains("another skillbook daemon (pid \(serve.processIdentifier)) fires this state's schedules"), "\(second.err)")
         let daemon = try Self.run(["daemon", "--state", state.path], in: directory)
         #expect(daemon.code == 2)
         #expect(daemon.err.contains("another skillbook daemon (pid \(serve.processIdentifier))"), "\(daemon.err)")
