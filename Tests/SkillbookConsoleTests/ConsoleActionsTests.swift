@@ -137,6 +137,67 @@ import Testing
         #expect(runs.first?.status == .succeeded)
     }
 
+    /// A run with a secret input, killed: the journal kept no secret, so resume asks for it again
+    /// (409 naming it), and the value given never comes back in an answer.
+    @Test func aResumeAsksForTheSecretInputsAgain() async throws {
+        let binary = ServeCommandTests.binary
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "no \(binary): run 'swift build' first")
+        let console = try await ConsoleFixture.start()
+        defer { Task { await console.stop() } }
+        let session = try await console.logIn()
+        let text = """
+            name: guarded
+            inputs:
+              token: { type: string, secret: true }
+            steps:
+              - id: wait
+                skill: debug.sleep
+                with: { seconds: 3 }
+              - id: use
+                skill: debug.echo
+                with: { value: "${{ inputs.token }}" }
+
+            """
+        try text.write(to: console.directory.appendingPathComponent("Playbooks/guarded.yaml"), atomically: true, encoding: .utf8)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: binary)
+        child.arguments = ["run", "guarded", "-i", "token=first-secret-value", "--state", console.server.host.configuration.stateDirectory.path]
+        child.currentDirectoryURL = console.directory
+        child.environment = ["HOME": console.directory.path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        child.standardInput = FileHandle.nullDevice
+        try child.run()
+        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        var id = ""
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, id.isEmpty {
+            let list = try console.json(try await console.send("GET", "/api/v1/runs?playbook=guarded", session: session))
+            if case .string(let found)? = list["runs"]?.arrayValue?.first?.objectValue?["id"] { id = found }
+            if id.isEmpty { try await Task.sleep(nanoseconds: 100_000_000) }
+        }
+        try #require(!id.isEmpty, "the child never started its run")
+        try await Task.sleep(nanoseconds: 300_000_000)
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+
+        let ask = try await console.post("/api/v1/runs/\(id)/resume", [:], session: session)
+        #expect(ask.status == 409)
+        let body = try console.json(ask)
+        #expect(body["secrets"] == ["token"])
+        #expect(body["error"]?.stringValue?.contains("give it again") == true)
+        let wrong = try await console.post("/api/v1/runs/\(id)/resume", ["secrets": ["nope": "x"]], session: session)
+        #expect(wrong.status == 400)
+
+        let resumed = try await console.post("/api/v1/runs/\(id)/resume", ["secrets": ["token": "second-secret-value"]], session: session)
+        #expect(resumed.status == 202)
+        let run = try await console.finishedRun(id, session: session)
+        #expect(run["status"] == "succeeded")
+        let everything = String(decoding: try await console.send("GET", "/api/v1/runs/\(id)", session: session).body, as: UTF8.self)
+        #expect(!everything.contains("second-secret-value") && !everything.contains("first-secret-value"))
+        #expect(everything.contains("***"))
+    }
+
     @Test func aDryRunAnswersThePlanAndRecordsNothing() async throws {
         let console = try await ConsoleFixture.start()
         defer { Task { await console.stop() } }
