@@ -34,16 +34,20 @@ public enum SkillbookCLI {
         CommandEntry(MCPCommand.self), CommandEntry(CallCommand.self), CommandEntry(NewCommand.self),
         CommandEntry(AskCommand.self), CommandEntry(ChatCommand.self),
         CommandEntry(ScheduleTickCommand.self), CommandEntry(ScheduleInstallCommand.self), CommandEntry(ScheduleCommand.self), CommandEntry(DaemonCommand.self),
-        CommandEntry(WorkerCommand.self), CommandEntry(ServeCommand.self),
+        CommandEntry(WorkerCommand.self), CommandEntry(ServeCommand.self), CommandEntry(CompletionCommand.self),
     ]
+    /// Commands for the tooling, left out of help, completion and the man pages: `__man DIR`
+    /// (`__complete` is answered before any parsing).
+    static let hiddenCommands: [CommandEntry] = [CommandEntry(ManCommand.self)]
 
     /// The command an argument list names: a two-word command (`runs show`) before a one-word one;
     /// returns it with the number of words its name took.
     static func lookup(_ arguments: [String]) -> (CommandEntry, words: Int)? {
-        if arguments.count > 1, let command = commands.first(where: { $0.spec.name == "\(arguments[0]) \(arguments[1])" }) {
+        let all = commands + hiddenCommands
+        if arguments.count > 1, let command = all.first(where: { $0.spec.name == "\(arguments[0]) \(arguments[1])" }) {
             return (command, 2)
         }
-        return commands.first(where: { $0.spec.name == arguments.first }).map { ($0, 1) }
+        return all.first(where: { $0.spec.name == arguments.first }).map { ($0, 1) }
     }
 
     /// The real process: reads `CommandLine.arguments` once, exits with the command's code.
@@ -85,6 +89,8 @@ public enum SkillbookCLI {
                 console.writeOut(generalHelp)
             }
             return .success
+        case CompleteCommand.name:
+            return await CompleteCommand.run(Array(arguments.dropFirst()), invocation)
         case "--version", "version":
             console.out("skillbook \(version)")
             return .success

@@ -24,7 +24,7 @@ public final class ConsoleServer: Service {
     /// Listens, reports the login URL, and serves until shutdown is asked or the task is
     /// cancelled; then stops gracefully and returns.
     public func run() async throws {
-        let router = ConsoleRouter(api: ConsoleAPI(host: host, hub: hub, local: local))
+        let router = ConsoleRouter(api: ConsoleAPI(host: host, hub: hub, local: local, firesSchedules: settings.firesSchedules))
         let server = try HTTPServer(address: settings.address, port: settings.port, limits: settings.limits) { request in
             await router.respond(request)
         }

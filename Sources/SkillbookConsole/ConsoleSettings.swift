@@ -13,6 +13,8 @@ public struct ConsoleSettings: Sendable {
     public var limits: ServerLimits
     /// How often the journal is read for runs of other processes (seconds).
     public var pollInterval: Double
+    /// The same process fires the workspace's schedules (`serve --schedules`): the Schedules page says so.
+    public var firesSchedules = false
 
     public init(
         address: String = "127.0.0.1", port: Int = 8600, token: String = ConsoleSettings.newToken(), tokenIsReusable: Bool = false,

@@ -1,4 +1,5 @@
 public import Foundation
+import SkillbookCore
 
 extension HostConfiguration {
     /// The workspace found from `start` (default: `currentDirectory`) upward — the nearest folder
@@ -24,7 +25,7 @@ extension HostConfiguration {
             in: currentDirectory, environment: environment, playbooks: playbooks, state: state, skills: skills,
             allowedPaths: allowedPaths)
         guard let root = WorkspaceConfiguration.find(from: start ?? currentDirectory) else {
-            configuration.model = modelSettings(nil, environment: environment)
+            configuration.model = try modelSettings(nil, environment: environment)
             return configuration
         }
         let workspace = try WorkspaceConfiguration.load(root: root, display: { PlaybookHost(configuration).displayPath($0) })
@@ -47,7 +48,7 @@ extension HostConfiguration {
         } else if let zone = workspace.timeZone {
             configuration.timeZone = zone
         }
-        configuration.model = modelSettings(workspace.model, environment: environment)
+        configuration.model = try modelSettings(workspace.model, environment: environment)
         return configuration
     }
 
@@ -62,8 +63,14 @@ extension HostConfiguration {
     /// The model from the environment (`SKILLBOOK_MODEL_URL`, `SKILLBOOK_MODEL`) over the file's
     /// `model:`, with the key from the variable the file names (default `SKILLBOOK_API_KEY`); `nil`
     /// without an http(s) URL from either.
-    static func modelSettings(_ file: WorkspaceModel?, environment: [String: String]) -> ModelSettings? {
+    ///
+    /// A `SKILLBOOK_MODEL_URL` that is not an http(s) address is refused as `model.url` is.
+    static func modelSettings(_ file: WorkspaceModel?, environment: [String: String]) throws(HostError) -> ModelSettings? {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if let text = value("SKILLBOOK_MODEL_URL"), !(URL(string: text).map { ["http", "https"].contains($0.scheme ?? "") } ?? false) {
+            let message = "'SKILLBOOK_MODEL_URL' must be an http or https address, got '\(text)'"
+            throw .invalidConfiguration(diagnostics: [.error(message, path: "SKILLBOOK_MODEL_URL")], sources: [:])
+        }
         guard let text = value("SKILLBOOK_MODEL_URL") ?? file?.url, let url = URL(string: text),
             ["http", "https"].contains(url.scheme ?? "")
         else { return nil }

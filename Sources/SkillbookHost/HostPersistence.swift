@@ -23,3 +23,13 @@ extension StateBackend {
         PostgresState.backend(connectionString, clock: clock, leases: leases, worker: worker)
     }
 }
+
+extension PlaybookHost {
+    /// Whether the default SQLite state already exists in the state directory (always true for a
+    /// configured backend such as PostgreSQL): what a read that must create nothing — completion —
+    /// asks before it opens the journal.
+    public var stateExists: Bool {
+        guard configuration.persistence == nil else { return true }
+        return SQLiteState.exists(stateDirectory: configuration.stateDirectory)
+    }
+}

@@ -6,7 +6,14 @@ enum InputsFile {
     /// The values of the file at `path` (relative to the host's current directory); none without a path.
     static func read(_ path: String?, host: PlaybookHost) throws(HostError) -> ValueObject {
         guard let path else { return ValueObject() }
-        guard let data = FileManager.default.contents(atPath: host.file(path).path), let text = String(data: data, encoding: .utf8) else {
+        let read: Data?
+        do {
+            read = try SourceFile.contents(host.file(path).path, display: path)
+        } catch {
+            if case .unreadable = error { throw .inputsFileUnreadable(path: path) }
+            throw .invalidInputs(diagnostics: [error.diagnostic])
+        }
+        guard let data = read, let text = String(data: data, encoding: .utf8) else {
             throw .inputsFileUnreadable(path: path)
         }
         // JSON is read by the JSON decoder (libyaml refuses surrogate-pair escapes such as

@@ -23,7 +23,8 @@ extension PlaybookHost {
             source: { name in
                 for ext in ["yaml", "yml"] {
                     let url = directory.appendingPathComponent("\(name).\(ext)")
-                    if let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) {
+                    // A file over the size limit, or not a regular file, is not read (as if absent).
+                    if let data = try? SourceFile.contents(url.path, display: host.displayPath(url)), let text = String(data: data, encoding: .utf8) {
                         return (text, host.displayPath(url))
                     }
                 }
@@ -60,10 +61,18 @@ extension PlaybookHost {
     }
 
     /// Reads and checks the playbook file at `url` against `registry`. A file that is not UTF-8
-    /// is not checked further: its result holds one error at the first bad byte.
+    /// is not checked further: its result holds one error at the first bad byte; nor is one over
+    /// `Limits.sourceFileBytes` or not a regular file, which is not read at all.
     public func loadPlaybook(at url: URL, registry: SkillRegistry) throws(HostError) -> PlaybookFile {
         let displayName = displayPath(url)
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw .playbookUnreadable(file: displayName) }
+        let read: Data?
+        do {
+            read = try SourceFile.contents(url.path, display: displayName)
+        } catch {
+            if case .unreadable = error { throw .playbookUnreadable(file: displayName) }
+            return PlaybookFile(url: url, displayName: displayName, text: "", result: .init(playbook: nil, diagnostics: [error.diagnostic]))
+        }
+        guard let data = read else { throw .playbookUnreadable(file: displayName) }
         let (text, problem) = SourceText.decode(data, file: displayName)
         if let problem {
             return PlaybookFile(url: url, displayName: displayName, text: text, result: .init(playbook: nil, diagnostics: [problem]))

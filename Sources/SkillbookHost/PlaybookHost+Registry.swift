@@ -44,19 +44,24 @@ extension PlaybookHost {
             throw .missingSkillsFolder(path: path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path)
         }
         let runner = processRunner
-        let skills = SkillEnvironment(
-            stateDirectory: configuration.stateDirectory, currentDirectory: configuration.currentDirectory,
-            allowedRoots: [configuration.currentDirectory, configuration.stateDirectory] + configuration.allowedPaths,
-            clock: configuration.clock, processes: runner, stores: persistence.stores)
+        let skills = skillEnvironment
         var registry: SkillRegistry
         do throws(SkillRegistry.RegistryError) {
             registry = try SkillRegistry(BuiltinSkills.all(environment: skills))
         } catch {
             throw .invalidRegistry(error)
         }
-        let loader = ManifestLoader(runner: runner, workingDirectory: configuration.currentDirectory.path)
+        let loader = ManifestLoader(runner: runner, workingDirectory: configuration.currentDirectory.path, environment: skills)
         let manifests = loader.load(directories: configuration.skillDirectories, into: &registry, displayPath: displayPath)
         return (registry, manifests)
+    }
+
+    /// What the built-in skills share, and the allowed folders of every skill's paths.
+    var skillEnvironment: SkillEnvironment {
+        SkillEnvironment(
+            stateDirectory: configuration.stateDirectory, currentDirectory: configuration.currentDirectory,
+            allowedRoots: [configuration.currentDirectory, configuration.stateDirectory] + configuration.allowedPaths,
+            clock: configuration.clock, processes: processRunner, stores: persistence.stores)
     }
 
     /// Registers the MCP servers' skills from their cached tool lists; throws the manifests' errors.

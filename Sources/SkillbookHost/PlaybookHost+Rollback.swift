@@ -72,6 +72,34 @@ extension PlaybookHost {
         }
     }
 
+    /// What `prepareRollback` would show before undoing `target`, with nothing taken over or undone
+    /// (the console shows it before a person decides). Refuses as `prepareRollback` does: a run still
+    /// running, or one already rolled back.
+    public func rollbackPreview(_ target: RollbackTarget) async throws(HostError) -> RollbackPreview {
+        let journal = try openJournal()
+        let runID = try await resolve(target, in: journal)
+        if let run = try await HostError.journaling({ try await journal.run(runID) }), let other = hostForRecordedWorkspace(of: run) {
+            return try await other.rollbackPreview(.run(runID))
+        }
+        let registry = try await registry({ _ in })
+        guard let timeline = try await HostError.journaling({ try await journal.timeline(runID) }) else {
+            throw .journal(JournalError(.notFound, "no run \(runID)"))
+        }
+        try RecordedRuns.checkUndoable(timeline.run, journal: journal)
+        var text = timeline.source
+        var displayName = "\(timeline.run.playbook) (as recorded in run \(runID.prefix(8)))"
+        if text.isEmpty, let path = timeline.run.file, let data = FileManager.default.contents(atPath: path),
+            let current = String(data: data, encoding: .utf8)
+        {
+            text = current
+            displayName = displayPath(URL(fileURLWithPath: path))
+        }
+        let playbook = try checkedPlaybook(text, file: displayName, registry: registry, onNotice: { _ in })
+        return try await HostError.journaling {
+            try await self.rollbackPreview(timeline.run, playbook: playbook, journal: journal, registry: registry)
+        }
+    }
+
     /// The undo of an interrupted, failed or incompletely rolled-back run (see `prepareRollback(_:approval:onNotice:)`).
     public func prepareRollback(run reference: String, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PreparedRun {
         try await prepareRollback(.run(reference), onNotice: onNotice)
@@ -140,6 +168,11 @@ extension PlaybookHost {
     }
 
     private func uncertainActions(_ journal: any RunJournal, _ runID: String, registry: SkillRegistry) async throws -> [JournalCall] {
-        try await RecordedRuns.uncertainCalls(journal, runID, registry: registry).filter { registry[$0.skill]?.descriptor.kind != .query }
+        // An idempotent action whose undo needs only its parameters is undone anyway (a half-written
+        // archive is removed): `RecordedRuns.addingFailedUndoable` adds it to the calls to undo.
+        try await RecordedRuns.uncertainCalls(journal, runID, registry: registry).filter { call in
+            let descriptor = registry[call.skill]?.descriptor
+            return descriptor?.kind != .query && descriptor?.compensatesFailedCalls != true
+        }
     }
 }

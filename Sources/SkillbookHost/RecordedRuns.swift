@@ -75,7 +75,7 @@ enum RecordedRuns {
             if (latest[call.key]?.attempt ?? 0) <= call.attempt { latest[call.key] = call }
         }
         let failed = latest.values.filter { call in
-            !succeeded.contains(call.key) && !call.compensated && call.error != nil
+            !succeeded.contains(call.key) && !call.compensated && (call.error != nil || call.isUncertain)
                 && registry[call.skill]?.descriptor.compensatesFailedCalls == true
         }
         guard !failed.isEmpty else { return completed }
@@ -109,6 +109,15 @@ extension JournalCall {
         let time = String(
             format: "%04d-%02d-%02d %02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
             parts.minute ?? 0, parts.second ?? 0)
-        return "\(key) (\(skill)), started \(time)"
+        return "\(key) (\(skill)), started \(time) \(timeZone.offsetText(at: started))"
+    }
+}
+
+extension TimeZone {
+    /// `+02:00`: the offset from UTC at `date`, as shown after a local time.
+    public func offsetText(at date: Date) -> String {
+        let seconds = secondsFromGMT(for: date)
+        let minutes = abs(seconds) / 60
+        return (seconds < 0 ? "-" : "+") + String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }
 }

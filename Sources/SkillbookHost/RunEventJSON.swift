@@ -67,6 +67,10 @@ public enum RunEventJSON {
             object["ran"] = .bool(plan.ran)
             object["parameters"] = plan.parameters.map(Value.object) ?? .null
             if !plan.unknownFrom.isEmpty { object["unknown_from"] = .array(plan.unknownFrom.map(Value.string)) }
+            if !plan.uncheckableUntil.isEmpty {
+                object["not_checkable_until"] = .array(plan.uncheckableUntil.map(Value.string))
+                object["error"] = plan.error.map(Value.string) ?? .null
+            }
             if let iterations = plan.iterations { object["iterations"] = .int(iterations) }
             if let batches = plan.batches { object["batches"] = .int(batches) }
             object["confirm"] = .bool(plan.confirm)

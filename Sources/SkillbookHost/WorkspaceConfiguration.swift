@@ -66,9 +66,15 @@ public struct WorkspaceConfiguration: Sendable {
     public static func load(root: URL, display: (URL) -> String = { $0.path }) throws(HostError) -> WorkspaceConfiguration {
         var workspace = WorkspaceConfiguration(root: root)
         let url = root.appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return workspace }
-        workspace.file = url
         let name = display(url)
+        let read: Data?
+        do {
+            read = try SourceFile.contents(url.path, display: name)
+        } catch {
+            throw .invalidConfiguration(diagnostics: [error.diagnostic], sources: [:])
+        }
+        guard let data = read else { return workspace }
+        workspace.file = url
         let (text, problem) = SourceText.decode(data, file: name)
         if let problem { throw .invalidConfiguration(diagnostics: [problem], sources: [name: text]) }
         var reader = WorkspaceFileReader(root: root)
@@ -108,7 +114,7 @@ struct WorkspaceFileReader {
                 if let zone = TimeZone(identifier: name) {
                     workspace.timeZone = zone
                 } else {
-                    let suggestion = Suggestion.closest(to: name, in: TimeZone.knownTimeZoneIdentifiers)
+                    let suggestion = Suggestion.timeZone(for: name)
                     error("unknown time zone '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (an IANA name such as Europe/Berlin)"), value)
                 }
             case "model": workspace.model = model(value)

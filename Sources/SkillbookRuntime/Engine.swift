@@ -103,6 +103,8 @@ public struct Engine: Sendable {
         if let plan = options.resume?.plan { execution.restore(plan) }
 
         var outcome = await execution.runSteps()
+        // A dry run changed nothing, so it never reports a rollback: a failure is `failed`.
+        if options.dryRun, outcome.status == .rolledBack { outcome.status = .failed }
         if outcome.status == .rolledBack, !(await execution.rollBack()) {
             outcome.status = .rollbackIncomplete
         }

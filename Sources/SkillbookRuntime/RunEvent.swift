@@ -74,6 +74,10 @@ public struct StepPlan: Sendable, Hashable {
     public var parameters: ValueObject?
     /// Earlier steps whose unknown outputs this step reads.
     public var unknownFrom: [String]
+    /// A query that failed in a dry-run after actions it was planned behind (which may create what
+    /// it reads): those actions, and `error` its failure. Not checkable until they run.
+    public var uncheckableUntil: [String] = []
+    public var error: String?
     public var iterations: Int?
     public var batches: Int?
     public var confirm: Bool

@@ -2,8 +2,16 @@ import SkillbookCore
 
 extension RunExecution {
     /// In a dry-run: the earlier steps this step's mappings read whose outputs are unknown (actions not run).
+    /// A `when` that reads them counts too: the step may or may not run, so it is only planned.
     func unknownReferences(of step: PlaybookStep) -> [String] {
-        unknownSteps(read: step.with.map(\.value) + [step.foreach].compactMap { $0 })
+        unknownSteps(read: step.with.map(\.value) + [step.foreach, step.when].compactMap { $0 })
+    }
+
+    /// In a dry-run: whether `step`'s `when` reads an output that is unknown (an action not run),
+    /// so it cannot be decided: the step is planned, not skipped.
+    func whenIsUnknown(_ step: PlaybookStep) -> Bool {
+        guard dryRun, let when = step.when else { return false }
+        return !unknownSteps(read: [when]).isEmpty
     }
 
     /// In a dry-run: the playbook's outputs that read steps it only planned.

@@ -47,6 +47,30 @@ extension RunExecution {
         }
         defer { if !locked.isEmpty { Task { [resources = engine.resources, runID] in await resources.release(locked, for: runID) } } }
 
+        do {
+            return try await runCalls(step, skill: skill, index: index, plan: plan)
+        } catch let failure as StepFailure where dryRun && !Task.isCancelled {
+            // A query may read what an action planned before it would create: not checkable yet.
+            let pending = plannedBefore(step)
+            guard !pending.isEmpty else { throw failure }
+            var planned = plannedAction(step, descriptor, plan)
+            planned.uncheckableUntil = pending
+            planned.error = state.redactor.redact(failure.message)
+            onEvent(.stepPlanned(planned))
+            return nil
+        }
+    }
+
+    /// In a dry-run: the steps before `step` that were only planned, in playbook order.
+    private func plannedBefore(_ step: PlaybookStep) -> [String] {
+        let planned = state.read(\.planned)
+        return Array(playbook.steps.prefix { $0.id != step.id }.filter { planned.contains(prefix + $0.id) }.map(\.id))
+    }
+
+    /// The calls of a skill step whose plan is settled (see `runSkillStep`).
+    private func runCalls(_ step: PlaybookStep, skill: any Skill, index: Int, plan: CallPlan) async throws -> Value? {
+        let descriptor = skill.descriptor
+        let id = path(of: step)
         let calls = plan.calls
         // Items are counted for a step that batches one list (with foreach, its calls are counted).
         let driver = step.foreach == nil ? plan.driver?.parameter : nil

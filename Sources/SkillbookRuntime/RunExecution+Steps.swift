@@ -74,7 +74,8 @@ extension RunExecution {
         }
 
         // A `when` that uses `item` or `index` is decided per foreach item, in `planCalls`.
-        if let when = step.when, !step.whenIsPerItem {
+        // In a dry-run, a `when` that reads an action's unknown output is planned with the step.
+        if let when = step.when, !step.whenIsPerItem, !whenIsUnknown(step) {
             let value: Value
             do { value = try when.evaluate(in: context) } catch {
                 throw await fail("'when' could not be evaluated: \(error.message)", kind: .validation)

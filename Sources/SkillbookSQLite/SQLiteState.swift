@@ -20,6 +20,11 @@ public enum SQLiteState {
             openFireLedger: { try SQLiteFireLedger(database: StateDatabase.open(stateDirectory: stateDirectory)) },
             openRunQueue: nil)
     }
+
+    /// Whether the state directory already holds the database (nothing is created to find out).
+    public static func exists(stateDirectory: URL) -> Bool {
+        FileManager.default.fileExists(atPath: StateDatabase.url(in: stateDirectory).path)
+    }
 }
 
 extension SQLiteFireLedger: AdoptingFireLedger {}

@@ -68,6 +68,9 @@ public actor Daemon {
             let id = "\(playbook)#\(index)"
             let state = try await ledger.state(playbook: playbook, entry: index)
             let decision = planner.decide(state, now: now, running: running[id, default: 0])
+            // A stopping daemon claims nothing: a fire it claimed but never started would be
+            // adopted late by the next one.
+            try Task.checkCancellation()
             let claimed = try await ledger.commit(decision, playbook: playbook, entry: index)
             for fire in decision.skipped { log("fire skipped \(fire.key) (the previous run still runs)") }
             if decision.dropped > 0 { log("fires dropped \(id) count=\(decision.dropped) (catch_up \(entry.catchUp.rawValue))") }
@@ -80,9 +83,20 @@ public actor Daemon {
     }
 
     /// Starts fires already claimed (taken over from a process that died before their run began).
-    public func startClaimed(_ fires: [Fire]) {
+    /// Each obeys its entry's `catch_up` and window (`FirePlanner.adopts`): a stale one is dropped.
+    public func startClaimed(_ fires: [Fire]) async {
         for fire in fires {
             let entry = playbooks.first { $0.name == fire.key.playbook }?.entries[safe: fire.key.entry]
+            if let entry {
+                let planner = planner(fire.key.playbook, fire.key.entry, entry)
+                let state = (try? await ledger.state(playbook: fire.key.playbook, entry: fire.key.entry)) ?? EntryState()
+                let now = clock.now()
+                guard planner.adopts(fire, state: state, now: now) else {
+                    let late = Int(now.timeIntervalSince(fire.key.scheduledAt).rounded())
+                    log("fire dropped \(fire.key) (its claimer died before the run started; \(late)s late, catch_up \(entry.catchUp.rawValue))")
+                    continue
+                }
+            }
             log("fire adopted \(fire.key) (its claimer died before the run started)")
             start(fire, id: "\(fire.key.playbook)#\(fire.key.entry)", inputs: entry?.inputs ?? [])
         }

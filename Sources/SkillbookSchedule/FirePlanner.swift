@@ -113,6 +113,23 @@ public struct FirePlanner: Sendable {
         return FireDecision(start: start, skipped: skipped, dropped: dropped, state: state)
     }
 
+    /// Whether a fire claimed by a process that died before starting its run is started now by
+    /// the one that adopts it: it obeys `catch_up` as if it were due now. Live (less than
+    /// `liveTolerance` late) → yes; outside `catch_up_window` → no; otherwise `none` → no, `latest`
+    /// → only when no newer fire is due by now, `all` → yes.
+    public func adopts(_ fire: Fire, state: EntryState, now: Date) -> Bool {
+        let late = now.timeIntervalSince(fire.key.scheduledAt)
+        if late < liveTolerance { return true }
+        if late > max(entry.catchUpWindow, liveTolerance) { return false }
+        switch entry.catchUp {
+        case .none: return false
+        case .all: return true
+        case .latest:
+            guard let next = schedule(state, now: now).nextFire(after: fire.key.scheduledAt) else { return true }
+            return next > now
+        }
+    }
+
     /// Fires in `(watermark, now]` within reach of the window, and how many older ones were dropped.
     private func dueFires(_ state: EntryState, after watermark: Date, now: Date) -> ([Date], Int) {
         let reach = now.addingTimeInterval(-max(entry.catchUpWindow, liveTolerance))

@@ -28,7 +28,7 @@ public enum ISOTime {
             body = body.dropLast()
         } else if body.count > 16, let sign = body.dropFirst(16).lastIndex(where: { $0 == "+" || $0 == "-" }) {
             let parts = body[body.index(after: sign)...].split(separator: ":")
-            guard parts.count <= 2, let hours = Int64(parts[0]), hours <= 14, parts.allSatisfy({ $0.count == 2 || parts.count == 1 })
+            guard let first = parts.first, parts.count <= 2, let hours = Int64(first), hours <= 14, parts.allSatisfy({ $0.count == 2 || parts.count == 1 })
             else { return nil }
             let minutes = parts.count == 2 ? Int64(parts[1]) ?? 99 : 0
             guard minutes < 60 else { return nil }

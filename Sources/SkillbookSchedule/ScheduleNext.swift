@@ -20,7 +20,7 @@ public enum ScheduleNext {
             if let found = TimeZone(identifier: timezone) {
                 zone = found
             } else {
-                let suggestion = Suggestion.closest(to: timezone, in: TimeZone.knownTimeZoneIdentifiers)
+                let suggestion = Suggestion.timeZone(for: timezone)
                     .map { "; did you mean '\($0)'?" } ?? ""
                 messages.append("--timezone: unknown time zone '\(timezone)'\(suggestion)")
             }

@@ -8,7 +8,7 @@ struct DebugSleepSkill: Skill {
         summary: "Waits the given number of seconds (0 to 3600), then returns { slept }. Stops at once when "
             + "the run is cancelled. Use it to test timeouts, progress and interrupts.",
         examples: [
-            "sleep for {seconds} seconds", "wait {seconds} seconds", "pause for a minute", "等待{seconds}秒",
+            "sleep for {seconds} seconds", "wait {seconds} seconds", "wait for {seconds} seconds", "等{seconds}秒", "pause for a minute", "等待{seconds}秒",
             "暂停{seconds}秒",
         ],
         tags: ["debug", "test", "time"],

@@ -10,7 +10,7 @@ struct NotesListSkill: Skill {
         summary: "Lists saved notes, newest first (order: oldest for oldest first), optionally only those with a tag, "
             + "and returns { items, count } where each item has id, title, body, tags and created.",
         examples: [
-            "list my notes", "show notes tagged {tag}", "what notes do I have", "show my notes", "列出我的笔记",
+            "list my notes", "show notes tagged {tag}", "list notes tagged {tag}", "what notes do I have", "show my notes", "列出我的笔记",
             "显示标签为{tag}的笔记", "我有哪些笔记", "看看我的笔记",
         ],
         tags: ["notes", "read"],

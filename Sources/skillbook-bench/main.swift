@@ -8,7 +8,7 @@ import SkillbookSQLite
 // name, starts with it (`skillbook-bench engine yaml`); with `--cpu`, CPU time instead of elapsed
 // time (see `Measure`). Build in release: `make bench` (`cold_start` also needs `skillbook` and
 // `skillbook-floor` built in release next to the bench; see `ColdStartBench`). `skillbook-bench agent`
-// prints the agent's figures; `skillbook-bench schedule` the daemon's (it needs the release `skillbook`);
+// prints the agent's figures; `skillbook-bench agent_routing` the matcher's on both halves of its routing set; `skillbook-bench schedule` the daemon's (it needs the release `skillbook`);
 // `skillbook-bench postgres` the queue's (its kill -9 failover needs the release `skillbook` too);
 // `skillbook-bench postgres --soak 10000 [--kill-every 3]` only the soak (see `PostgresSoakBench`).
 
@@ -30,11 +30,15 @@ func runBenchmarks(state: URL) async throws {
         ("batch_100k_items", { [try await BatchBench(registry: registry).run()] }),
         ("load_check_1000_steps", { [try await LoadCheckBench(registry: registry).run()] }),
         ("yaml_throughput", { try await YAMLThroughputBench().run() }),
+        // Every text function on 10⁶-character inputs built to expose quadratic work (see StringFunctionsBench).
+        ("string_functions", { try await StringFunctionsBench().run() }),
         ("schedule_next_fire", { [try await ScheduleNextFireBench().run()] }),
         // The real daemon: fire latency, then idle CPU and RSS with 100 schedules (see ScheduleDaemonBench).
         ("schedule", { try ScheduleDaemonBench(state: state).run() }),
         // The agent's four figures (top-1, uncovered refused, decision p50/p95 over 200 skills) come from one pass.
         ("agent", { try AgentRoutingBench(registry: registry).run() }),
+        // The matcher's generalisation: both halves of the routing set (see AgentRoutingSetBench).
+        ("agent_routing", { try AgentRoutingSetBench(shipped: AgentRoutingBench(registry: registry)).run() }),
         // The queue on a throw-away local PostgreSQL: throughput, enqueue→start latency, failover (see PostgresBench).
         ("postgres", { try await PostgresBench(state: state).run() }),
         // The planner against a real model (`make model`; `make eval-agent`): skipped without SKILLBOOK_MODEL_URL.

@@ -65,4 +65,67 @@ import Testing
         let steps = try #require(finished["steps"] as? [[String: Any]])
         #expect(steps.compactMap { $0["status"] as? String } == ["succeeded", "planned", "planned"])
     }
+
+    /// Issue 27 item 3: a `when` that reads an action's unknown output is unknown too: the step is
+    /// planned (a query is not run), never "skipped: 'when' is false", and its outputs unknown.
+    @Test func aWhenThatReadsAnUnknownOutputPlansTheStep() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("in/a.txt", "a\n")
+        let file = directory.write(
+            "when.yaml",
+            """
+            name: when
+            steps:
+              - id: note
+                skill: notes.create
+                with: { title: made }
+              - id: read
+                skill: files.read
+                when: "${{ steps.note.output.id != '' }}"
+                with: { path: in/a.txt }
+            outputs:
+              text: "${{ steps.read.output.content }}"
+
+            """)
+        let run = try await runSkillbook(["run", file.path, "--dry-run", "--state", directory.state.path], in: directory.url)
+        #expect(run.code == 0, "\(run.err)")
+        let lines = run.err.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  read: files.read (query) · would run · parameters unknown until 'note' runs"), "\(run.err)")
+        #expect(!run.err.contains("'when' is false"), "\(run.err)")
+        #expect(run.out == "{\n  \"text\": unknown\n}\n")
+    }
+
+    /// Issue 27 item 4: a query that reads what an earlier planned action would create is "not
+    /// checkable until" that action runs, and a dry run that fails is `failed`, never rolled back.
+    @Test func aQueryOfWhatAPlannedActionCreatesIsNotCheckableYet() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write(
+            "pack.yaml",
+            """
+            name: pack
+            steps:
+              - id: pack
+                skill: files.write
+                with: { path: out/x.txt, content: hi }
+              - id: sum
+                skill: files.read
+                with: { path: out/x.txt }
+            outputs:
+              text: "${{ steps.sum.output.content }}"
+
+            """)
+        let run = try await runSkillbook(["run", file.path, "--dry-run", "--state", directory.state.path], in: directory.url)
+        #expect(run.code == 0, "\(run.err)")
+        let lines = run.err.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains { $0.hasPrefix("  sum: files.read (query) · would run · not checkable until 'pack' runs (now: ") },
+            "\(run.err)")
+        #expect(run.out == "{\n  \"text\": unknown\n}\n")
+
+        let alone = directory.write(
+            "alone.yaml", "name: alone\nsteps:\n  - id: sum\n    skill: files.read\n    with: { path: missing.txt }\n")
+        let failed = try await runSkillbook(["run", alone.path, "--dry-run", "--state", directory.state.path], in: directory.url)
+        #expect(failed.code == 1, "\(failed.err)")
+        #expect(!failed.err.contains("rolled back") && !failed.err.contains("rolled_back"), "\(failed.err)")
+    }
 }

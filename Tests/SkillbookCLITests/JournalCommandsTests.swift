@@ -74,7 +74,7 @@ func recordCrashedRun(
         #expect(table.code == 0)
         let lines = table.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "dry runs are not recorded:\n\(table.out)")
-        #expect(lines.first?.hasPrefix("ID        PLAYBOOK   STATUS     STARTED              DURATION") == true, "\(table.out)")
+        #expect(lines.first?.hasPrefix("ID        PLAYBOOK   STATUS     STARTED                     DURATION") == true, "\(table.out)")
         #expect(lines[1].contains("two-notes  failed"))
         #expect(lines[2].contains("two-notes  succeeded"))
 

@@ -44,6 +44,17 @@ import Testing
         }
     }
 
+    /// Issue 27 item 9: a connection string in a message keeps its `//` (it is not a file path).
+    @Test func anEmptyJournalNamesTheConnectionStringUnmangled() async throws {
+        let directory = TemporaryDirectory()
+        let url = try await PostgresCluster.freshDatabase()
+        let withPassword = url.replacingOccurrences(of: "postgresql://skillbook@", with: "postgresql://skillbook:s3cr3t@")
+        let runs = try await runSkillbook(["runs", "--state", withPassword], in: directory.url)
+        #expect(runs.code == 0, "\(runs.err)")
+        let shown = url.replacingOccurrences(of: "postgresql://skillbook@", with: "postgresql://skillbook:***@")
+        #expect(runs.err == "no runs recorded in \(shown)\n", "\(runs.err)")
+    }
+
     @Test func aConnectionStringThatIsWrongIsReportedWithoutItsPassword() async throws {
         let directory = TemporaryDirectory()
         directory.write("list-notes.yaml", CrashRecoveryTests.listNotes)

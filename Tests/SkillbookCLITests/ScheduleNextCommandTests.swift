@@ -25,4 +25,11 @@ import Testing
 
                 """)
     }
+
+    @Test func aFromEndingInASignExitsTwo() async {
+        let run = await skillbook(["schedule", "next", "* * * * *", "--from", "2026-03-29T01:30+"], in: TemporaryDirectory())
+        #expect(run.code == 2)
+        #expect(run.out.isEmpty)
+        #expect(run.err == "skillbook: error: --from: '2026-03-29T01:30+' is not a time such as 2026-03-29T01:30 or 2026-03-29T01:30:00+01:00\n")
+    }
 }

@@ -85,12 +85,14 @@ private let bad = "name: bad\nsteps:\n  - id: a\n    skill: notes.create\n    wi
             ])
     }
 
-    @Test func nothingToValidateIsAUsageError() async {
+    /// Issue 27: an empty folder is nothing to check (exit 0, said so); a missing one is a mistake.
+    @Test func nothingToValidateIsSaidAndAMissingFolderIsAUsageError() async {
         let directory = TemporaryDirectory()
         try? FileManager.default.createDirectory(at: directory.url.appendingPathComponent("empty"), withIntermediateDirectories: true)
         let empty = await skillbook(["validate", "empty"], in: directory)
-        #expect(empty.code == 2)
-        #expect(empty.errLines == ["skillbook: error: no playbooks in \(directory.path)/empty", "Run 'skillbook validate --help' for usage."])
+        #expect(empty.code == 0)
+        #expect(empty.errLines == ["nothing to check: \(directory.path)/empty holds no playbooks"])
+        #expect(empty.out == "")
 
         let missing = await skillbook(["validate", "nope.yaml"], in: directory)
         #expect(missing.code == 2)
@@ -99,6 +101,11 @@ private let bad = "name: bad\nsteps:\n  - id: a\n    skill: notes.create\n    wi
         let noFolder = await skillbook(["validate"], in: directory)
         #expect(noFolder.code == 2)
         #expect(noFolder.errLines.first == "skillbook: error: no playbooks in \(directory.playbooks.path)")
+
+        try? FileManager.default.createDirectory(at: directory.playbooks, withIntermediateDirectories: true)
+        let emptyPlaybooks = await skillbook(["validate"], in: directory)
+        #expect(emptyPlaybooks.code == 0)
+        #expect(emptyPlaybooks.errLines == ["nothing to check: \(directory.playbooks.path) holds no playbooks"])
     }
 
     @Test func aFileThatIsNotUTF8IsReportedAtItsFirstBadByteAndTheRestAreChecked() async {

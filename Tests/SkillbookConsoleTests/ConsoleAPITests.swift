@@ -13,7 +13,7 @@ import Testing
 
         let list = try console.json(try await console.send("GET", "/api/v1/playbooks", session: session))
         let playbooks = try #require(list["playbooks"]?.arrayValue).compactMap(\.objectValue)
-        #expect(playbooks.map { $0["name"]?.stringValue } == ["broken", "failing", "hello", "secretive", "shouty", "slow"])
+        #expect(playbooks.map { $0["name"]?.stringValue } == ["broken", "failing", "hello", "note", "secretive", "shouty", "slow", "stuck"])
         let broken = try #require(playbooks.first { $0["name"] == "broken" })
         #expect(broken["valid"] == false)
         #expect(broken["errors"] == 1)

@@ -29,6 +29,16 @@ import Testing
         for (name, text) in ConsoleFixture.playbooks where name != "secretive" {
             try text.write(to: playbooks.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
         }
+        try """
+            name: morning
+            description: Greets at 7:30, Paris time.
+            schedule: { cron: "30 7 * * *", timezone: Europe/Paris }
+            steps:
+              - id: greet
+                skill: debug.echo
+                with: { value: good morning }
+
+            """.write(to: playbooks.appendingPathComponent("morning.yaml"), atomically: true, encoding: .utf8)
         let state = workspace.appendingPathComponent("state")
 
         let serve = Process()
@@ -49,7 +59,9 @@ import Testing
         ).path
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
         let flow = Self.root.appendingPathComponent("Tests/SkillbookConsoleTests/Browser/console_flow.py").path
-        let result = try run(python, [flow, firstLine, shots], environment: ["CHROMIUM": chromium])
+        let result = try run(
+            python, [flow, firstLine, shots],
+            environment: ["CHROMIUM": chromium, "SKILLBOOK_BIN": binary, "SKILLBOOK_STATE": state.path, "SKILLBOOK_WORKSPACE": workspace.path])
         #expect(result.code == 0, "the browser flow failed:\n\(result.out)\n\(result.err)")
         #expect(result.out.contains("ok markup shown as text"))
 
@@ -62,11 +74,17 @@ import Testing
         let host = PlaybookHost(
             HostConfiguration(playbooksDirectory: playbooks, stateDirectory: state, currentDirectory: workspace))
         let runs = try await host.openJournal().runs(playbook: nil, status: nil, limit: 10)
-        #expect(runs.map(\.playbook) == ["failing", "slow", "shouty", "slow", "hello"])
-        #expect(runs.map(\.status) == [.rolledBack, .succeeded, .succeeded, .succeeded, .succeeded])
-        #expect(runs.allSatisfy { $0.trigger == "console" })
+        #expect(runs.map(\.playbook) == ["stuck", "note", "failing", "slow", "shouty", "slow", "hello"])
+        #expect(runs.map(\.status) == [.succeeded, .rolledBack, .rolledBack, .succeeded, .succeeded, .succeeded, .succeeded])
+        // `stuck` was started by `skillbook run` (then killed, and resumed from the console).
+        #expect(runs.first?.trigger == "cli")
+        #expect(runs.dropFirst().allSatisfy { $0.trigger == "console" })
+        let stuck = try #require(try await host.openJournal().timeline(runs[0].id))
+        #expect(stuck.calls.contains { $0.key.step.description == "wait" && $0.isUncertain })
+        let note = try #require(try await host.openJournal().timeline(runs[1].id))
+        #expect(note.compensations.map(\.key.step.description) == ["write"])
         #expect(runs.last?.inputs["name"] == "Ada")
-        #expect(runs[2].inputs["text"] == "<img src=x onerror=alert(1)>")
+        #expect(runs[4].inputs["text"] == "<img src=x onerror=alert(1)>")
     }
 
     private func readLine(_ handle: FileHandle) -> String? {

@@ -71,6 +71,26 @@ import Testing
         #expect(runs["runs"] == [])
     }
 
+    /// Rollback, resume, cancel and dry-run are changes (or could run skills): each needs the CSRF
+    /// token, and none of them answers a GET that would act.
+    @Test func everyRunActionNeedsTheCSRFToken() async throws {
+        let console = try await ConsoleFixture.start()
+        defer { Task { await console.stop() } }
+        let session = try await console.logIn()
+        let id = try await console.startRun("note", session: session)
+        #expect(try await console.finishedRun(id, session: session)["status"] == "succeeded")
+        let body = Data(#"{"approve":true}"#.utf8)
+        for path in ["runs/\(id)/rollback", "runs/\(id)/resume", "runs/\(id)/cancel", "playbooks/note/dry-run"] {
+            let response = try await console.send("POST", "/api/v1/\(path)", headers: ["X-CSRF-Token": ""], body: body, session: session)
+            #expect(response.status == 403, "\(path)")
+        }
+        for path in ["runs/\(id)/resume", "runs/\(id)/cancel", "playbooks/note/dry-run"] {
+            #expect(try await console.send("GET", "/api/v1/\(path)", session: session).status == 405, "\(path)")
+        }
+        #expect(try console.json(try await console.send("GET", "/api/v1/runs/\(id)", session: session))["status"] == "succeeded")
+        #expect(try await console.send("GET", "/api/v1/runs/\(id)/rollback").status == 401)
+    }
+
     @Test func badJSONIs400WithAClearMessage() async throws {
         let console = try await ConsoleFixture.start()
         defer { Task { await console.stop() } }

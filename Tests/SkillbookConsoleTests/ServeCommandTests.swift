@@ -1,4 +1,6 @@
 import Foundation
+import SkillbookCore
+import SkillbookHost
 import Testing
 
 /// `skillbook serve` as a program (the debug build): where it may listen, and the token file.
@@ -46,6 +48,83 @@ import Testing
         kill(serve.processIdentifier, SIGINT)
         serve.waitUntilExit()
         #expect(serve.terminationStatus == 0)
+    }
+
+    /// `serve --schedules`: the console and the daemon's scheduler in one process, under the daemon's
+    /// lock (a `skillbook daemon` on the same state is refused); one SIGTERM stops both.
+    @Test func serveWithSchedulesFiresThemAndOneSIGTERMStopsBoth() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no \(Self.binary): run 'swift build' first")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-serve-\(UUID().uuidString)")
+        let playbooks = directory.appendingPathComponent("Playbooks")
+        try FileManager.default.createDirectory(at: playbooks, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = """
+            name: tick
+            schedule: { every: 1s }
+            steps:
+              - id: say
+                skill: debug.echo
+                with: { value: tock }
+
+            """
+        try text.write(to: playbooks.appendingPathComponent("tick.yaml"), atomically: true, encoding: .utf8)
+        let state = directory.appendingPathComponent("state")
+
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: Self.binary)
+        serve.arguments = ["serve", "--listen", "127.0.0.1:0", "--schedules", "--state", state.path]
+        serve.currentDirectoryURL = directory
+        let out = Pipe()
+        let err = Pipe()
+        serve.standardOutput = out
+        serve.standardError = err
+        try serve.run()
+        defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
+        let url = try #require(Self.firstLine(out.fileHandleForReading))
+        #expect(url.contains("/login?token="))
+
+        // Its schedules fire: a run with trigger schedule appears in the journal.
+        let host = PlaybookHost(HostConfiguration(playbooksDirectory: playbooks, stateDirectory: state, currentDirectory: directory))
+        var fired: [JournalRun] = []
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, fired.isEmpty {
+            fired = (try? await host.openJournal().runs(playbook: "tick", status: .succeeded, limit: 5)) ?? []
+            if fired.isEmpty { try await Task.sleep(nanoseconds: 100_000_000) }
+        }
+        #expect(fired.first?.trigger == "schedule")
+
+        // The Schedules API of the same process: it fires them, and shows the last fire and its status.
+        let jar = directory.appendingPathComponent("jar").path
+        _ = try Self.run(["/usr/bin/curl", "-s", "-c", jar, "-o", "/dev/null", url], program: "/usr/bin/curl")
+        let base = String(url.prefix(while: { $0 != "/" }) + "//" + url.dropFirst("http://".count).prefix(while: { $0 != "/" }))
+        let answer = try Self.run(["/usr/bin/curl", "-s", "-b", jar, base + "/api/v1/schedules"], program: "/usr/bin/curl")
+        guard case .object(let schedules) = try JSONText.decode(answer.out) else { throw FixtureError("not JSON: \(answer.out)") }
+        #expect(schedules["fired_here"] == true)
+        let entry = try #require(schedules["schedules"]?.arrayValue?.first?.objectValue)
+        #expect(entry["trigger"] == "every 1s")
+        #expect(entry["last"]?.objectValue?["status"] == "succeeded", "\(entry)")
+
+        // The daemon's lock: a second scheduler on the same state is refused.
+        let second = try Self.run(["serve", "--listen", "127.0.0.1:0", "--schedules", "--state", state.path], in: directory)
+        #expect(second.code == 2)
+        #expect(second.err.contains("another skillbook daemon (pid \(serve.processIdentifier)) fires this state's schedules"), "\(second.err)")
+        let daemon = try Self.run(["daemon", "--state", state.path], in: directory)
+        #expect(daemon.code == 2)
+        #expect(daemon.err.contains("another skillbook daemon (pid \(serve.processIdentifier))"), "\(daemon.err)")
+
+        let stopping = Date()
+        kill(serve.processIdentifier, SIGTERM)
+        serve.waitUntilExit()
+        #expect(serve.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(stopping) < 5)
+        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("stopping the console and the schedules"), "\(log)")
+        #expect(log.contains("daemon stopped"), "\(log)")
+        // Both stopped: no fire after the exit, and the lock is free again.
+        let count = try await host.openJournal().runs(playbook: "tick", status: nil, limit: 1000).count
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        #expect(try await host.openJournal().runs(playbook: "tick", status: nil, limit: 1000).count == count)
+        #expect(throws: Never.self) { _ = try DaemonLock(stateDirectory: state) }
     }
 
     static func firstLine(_ handle: FileHandle) -> String? {

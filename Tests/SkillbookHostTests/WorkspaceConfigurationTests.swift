@@ -69,6 +69,17 @@ import Testing
             guard case .invalidConfiguration(let diagnostics, _) = error else { throw error }
             #expect(diagnostics.map(\.description) == ["skillbook.yaml:1:11: error: unknown time zone 'Europe/Berln'; did you mean 'Europe/Berlin'?"])
         }
+        // A city alone names its zone (issue 27).
+        for (city, zone) in [("Berlin", "Europe/Berlin"), ("paris", "Europe/Paris"), ("New York", "America/New_York")] {
+            fixture.write("skillbook.yaml", "timezone: \(city)\n")
+            do {
+                _ = try WorkspaceConfiguration.load(root: fixture.url, display: { _ in "skillbook.yaml" })
+                Issue.record("a city was accepted as a zone")
+            } catch {
+                guard case .invalidConfiguration(let diagnostics, _) = error else { throw error }
+                #expect(diagnostics.map(\.description) == ["skillbook.yaml:1:11: error: unknown time zone '\(city)'; did you mean '\(zone)'?"])
+            }
+        }
     }
 
     @Test func flagsAndEnvironmentOverrideTheFile() throws {

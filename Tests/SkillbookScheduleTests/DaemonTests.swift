@@ -66,6 +66,24 @@ final class RecordingStarter: FireStarter {
 }
 
 @Suite struct DaemonTests {
+    /// Issue 27 item 2: a daemon that is stopping (its task cancelled) claims no fire it would not
+    /// start, so no orphan is left for the next daemon to adopt late.
+    @Test func aStoppingDaemonClaimsNothing() async throws {
+        let clock = VirtualClock(start: decemberFirst, end: decemberFirst.addingTimeInterval(60))
+        let ledger = InMemoryFireLedger()
+        let starter = RecordingStarter()
+        let daemon = Daemon(
+            playbooks: [ScheduledPlaybook(name: "sync", entries: [try entry(every: 10)])], clock: clock, ledger: ledger, starter: starter)
+        let stopping = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await daemon.tick()
+        }
+        await #expect(throws: CancellationError.self) { try await stopping.value }
+        await daemon.waitForRuns()
+        #expect(ledger.claimed.isEmpty)
+        #expect(starter.fires.isEmpty)
+    }
+
     @Test func aDayOfFiresUnderAVirtualClock() async throws {
         let clock = VirtualClock(start: decemberFirst, end: decemberFirst.addingTimeInterval(86_400))
         let ledger = InMemoryFireLedger()

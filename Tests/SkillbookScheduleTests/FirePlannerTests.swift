@@ -179,4 +179,24 @@ func simulate(_ planner: FirePlanner, from start: Date, to end: Date, step: Doub
         // The same decision again starts nothing: the watermark has passed it.
         #expect(interval.decide(anchored.state, now: decemberFirst.addingTimeInterval(1), running: 0).start.isEmpty)
     }
+
+    /// Issue 27 item 2: a fire adopted from a daemon that died before starting it obeys the
+    /// entry's `catch_up` and window, as if it were due now.
+    @Test func anAdoptedFireObeysCatchUp() throws {
+        func planner(_ policy: CatchUpPolicy, window: Double = ScheduleEntry.defaultCatchUpWindow) throws -> FirePlanner {
+            FirePlanner(playbook: "p", entryIndex: 0, entry: try entry(every: 10, catchUp: policy, window: window))
+        }
+        let anchor = decemberFirst
+        let state = EntryState(watermark: anchor, anchor: anchor)
+        let orphan = Fire(key: FireKey(playbook: "p", entry: 0, scheduledAt: anchor.addingTimeInterval(10)), isCatchUp: false)
+        let soon = anchor.addingTimeInterval(16)  // 6 s late: live for every policy
+        let later = anchor.addingTimeInterval(75)  // 65 s late: newer fires are due
+        for policy in [CatchUpPolicy.none, .latest, .all] {
+            #expect(try planner(policy).adopts(orphan, state: state, now: soon), "\(policy)")
+        }
+        #expect(try !planner(.none).adopts(orphan, state: state, now: later))
+        #expect(try !planner(.latest).adopts(orphan, state: state, now: later), "a newer fire is due: latest means that one")
+        #expect(try planner(.all).adopts(orphan, state: state, now: later))
+        #expect(try !planner(.all, window: 60).adopts(orphan, state: state, now: anchor.addingTimeInterval(100)), "outside the window")
+    }
 }

@@ -24,6 +24,15 @@ import Testing
         #expect(ISOTime.parse("tomorrow", in: berlin) == nil)
         #expect(ISOTime.parse("2026-03-29T25:00", in: berlin) == nil)
     }
+
+    /// Issue 28.1: a text over 16 characters ending in a sign (nothing, or only `:`, after it) read
+    /// the first part of an empty split and crashed.
+    @Test func aSignWithNoOffsetAfterItIsNotATime() {
+        for text in ["2026-03-29T01:30+", "2026-03-29T01:30-", "2026-03-29T01:30-:", "2026-03-29T01:30+::", "2026-03-29T01:30:00+"] {
+            #expect(ISOTime.parse(text, in: berlin) == nil, "\(text)")
+        }
+        #expect(ISOTime.parse("2026-03-29T01:30+01", in: berlin)?.timeIntervalSince1970 == 1_774_744_200)
+    }
 }
 
 @Suite struct ScheduleNextTests {
@@ -49,6 +58,14 @@ import Testing
                 "--count: must be a whole number between 1 and 1000",
                 "cron '61 * * * *': field 1 (minute): 61 is out of range 0-59",
             ])
+    }
+
+    @Test func aTrailingSignIsReportedNotACrash() {
+        for from in ["2026-03-29T01:30+", "2026-03-29T01:30-:"] {
+            guard case .failure(let failure) = ScheduleNext.lines(expression: "* * * * *", timezone: "UTC", from: from)
+            else { Issue.record("accepted \(from)"); continue }
+            #expect(failure.messages == ["--from: '\(from)' is not a time such as 2026-03-29T01:30 or 2026-03-29T01:30:00+01:00"])
+        }
     }
 }
 

@@ -6,7 +6,9 @@ struct FoldedText: Sendable {
     /// The same characters lower-cased, one for one.
     var lower: [Character]
 
-    init(_ text: String) {
+    /// `request`: the text is a whole request, so a greeting before it (`hi,`, `早上好，`) is dropped;
+    /// a captured piece keeps it.
+    init(_ text: String, request: Bool = true) {
         var original: [Character] = []
         var lastWasSpace = true
         for raw in text {
@@ -21,10 +23,29 @@ struct FoldedText: Sendable {
             original.append(c)
         }
         self.original = original
-        self.lower = original.map(TextFolding.lower)
+        self.lower = TextFolding.foldSpelling(original.map(TextFolding.lower))
         removeChineseFillers()
         trimFillers()
+        if request, dropGreeting() { trimFillers() }
     }
+
+    /// Drops a greeting at the start when punctuation follows it (`good morning! brief me`,
+    /// `你好，写日记`); a request that is only a greeting keeps it (the matcher refuses those).
+    private mutating func dropGreeting() -> Bool {
+        for greeting in TextFolding.greetings {
+            let needle = Array(greeting)
+            guard lower.count > needle.count, lower[0..<needle.count].elementsEqual(needle) else { continue }
+            var end = needle.count
+            while end < lower.count, lower[end] == " " { end += 1 }
+            guard end < lower.count, TextFolding.edgePunctuation.contains(lower[end]), lower[end] != " " else { continue }
+            remove(0..<end)
+            return true
+        }
+        return false
+    }
+
+    /// Whether the text is nothing but a greeting (`hello`, `good morning`, `你好`).
+    var isGreeting: Bool { TextFolding.greetings.contains(lowerText) }
 
     var count: Int { original.count }
     var text: String { String(original) }
@@ -57,7 +78,10 @@ struct FoldedText: Sendable {
         var changed = true
         while changed && !lower.isEmpty {
             changed = false
-            while let first = lower.first, TextFolding.edgePunctuation.contains(first) {
+            // `./x` and `../x` are paths: their dots stay.
+            while let first = lower.first, TextFolding.edgePunctuation.contains(first),
+                !(first == "." && (lower.starts(with: Array("./")) || lower.starts(with: Array("../"))))
+            {
                 remove(0..<1)
                 changed = true
             }
@@ -84,7 +108,7 @@ struct FoldedText: Sendable {
 
     /// A captured piece of text, trimmed the same way as a whole request.
     static func capture(_ text: String) -> String {
-        var folded = FoldedText(text)
+        var folded = FoldedText(text, request: false)
         folded.trimFillers()
         return folded.text
     }

@@ -94,6 +94,15 @@ public struct Matcher: Sendable {
 
     /// The decision for `request`: a playbook, a skill, a plan-shaped request, or none.
     public func decide(_ request: String, clock: Clock) -> RouteDecision {
+        // A greeting alone asks for nothing; one before a request is not part of it (`早上好，写日记`
+        // is one clause, not two).
+        let folded = FoldedText(request)
+        if folded.isGreeting {
+            var decision = RouteDecision(layer: .none)
+            decision.coversSomePart = false
+            return decision
+        }
+        let request = folded.count > 0 ? folded.text : request
         let clauses = CompoundSplitter.clauses(of: request)
         var clauseCovered = false
         if clauses.count >= 2 {
@@ -109,6 +118,20 @@ public struct Matcher: Sendable {
         }
         var decision = single(request, clock: clock)
         decision.coversSomePart = decision.coversSomePart || clauseCovered
+        // Two actions ("list X and email it to Bob") are never one skill's, even when only one of
+        // them is here: the planner gets the request (and declines what nothing can do). A verb
+        // inside a captured text ("remind me to call Anna and tell her") is that text's.
+        if clauses.count >= 2, decision.layer == .skill || decision.layer == .playbook,
+            let verb = clauses.dropFirst().first(where: CompoundSplitter.startsWithVerb),
+            !decision.inputs.keys.contains(where: { decision.inputs[$0]?.stringValue?.localizedCaseInsensitiveContains(verb) == true })
+        {
+            let picks = clauses.map { single($0, clock: clock) }
+            if picks.first?.layer == .skill || picks.first?.layer == .playbook {
+                return RouteDecision(
+                    layer: .plan, confidence: decision.confidence, candidates: picks.compactMap { $0.candidates.first },
+                    clauses: clauses)
+            }
+        }
         return decision
     }
 

@@ -25,6 +25,8 @@ struct PatternMatcher {
         var schema: Schema
         /// Characters the slot took.
         var length: Int
+        /// A path slot that took a bare word (`src`, `文档`), taken only beside a real path.
+        var bare = false
     }
 
     struct Match: Sendable {
@@ -37,9 +39,17 @@ struct PatternMatcher {
         guard Self.mayMatch(pattern, compact: compact) else { return nil }
         var captures: [Capture] = []
         guard walk(pattern.segments[...], text, from: 0, &captures) else { return nil }
+        // A bare word reads as a path only next to one that is plainly a path: `pack src into
+        // /tmp/src.tar.gz`, `把报告.pdf移到文档`, but not `remove milk`.
+        if captures.contains(where: \.bare), !captures.contains(where: { !$0.bare && ($0.kind == .path || $0.kind.isPathList) }) {
+            return nil
+        }
         var explained = pattern.literalWeight
         for capture in captures where capture.kind != .text {
-            if case .list = capture.kind { continue }
+            if case .list(let item) = capture.kind {
+                // A list of paths or addresses is typed: it explains itself. Other lists are words.
+                guard [.path, .uri].contains(PhrasePattern.kind(of: item)) else { continue }
+            }
             explained += capture.text.filter { $0 != " " }.count
         }
         return Match(captures: captures, explained: explained)
@@ -88,9 +98,24 @@ struct PatternMatcher {
             guard begin < text.count else { return false }
             for end in ends(kind, text, from: begin, last: rest.isEmpty) {
                 let raw = text.slice(begin..<end)
-                let captured = FoldedText.capture(raw)
-                guard !captured.isEmpty, accepts(kind, captured) else { continue }
-                captures.append(Capture(name: name, text: captured, kind: kind, schema: schema, length: end - begin))
+                var captured = FoldedText.capture(raw)
+                var named = false
+                if kind == .path || kind.isPathList,
+                    let name = Self.namedFolder(captured)
+                {
+                    captured = name
+                    named = true
+                }
+                if kind == .date, !accepts(kind, captured), let turned = TextFolding.partOfDay(captured) {
+                    captured = turned
+                }
+                guard !captured.isEmpty else { continue }
+                var bare = false
+                if !named, !accepts(kind, captured) {
+                    guard kind == .path || kind.isPathList, Self.isBareWord(captured) else { continue }
+                    bare = true
+                }
+                captures.append(Capture(name: name, text: captured, kind: kind, schema: schema, length: end - begin, bare: bare))
                 if walk(rest, text, from: end, &captures) { return true }
                 captures.removeLast()
             }
@@ -102,6 +127,8 @@ struct PatternMatcher {
     static func matchLiteral(_ literal: [Character], _ lower: [Character], at start: Int) -> Int? {
         var i = start
         while i < lower.count, lower[i] == " " { i += 1 }
+        // Where the literal's last non-space character matched.
+        var afterLast = i
         for c in literal {
             if c == " " {
                 while i < lower.count, lower[i] == " " { i += 1 }
@@ -109,9 +136,13 @@ struct PatternMatcher {
             }
             guard i < lower.count, lower[i] == c else { return nil }
             i += 1
+            afterLast = i
         }
-        // A literal that ends inside a word does not match (`note` in `notebook`).
-        if let last = literal.last, TextFolding.isWordCharacter(last), i < lower.count, TextFolding.isWordCharacter(lower[i]) {
+        // A literal that ends inside a word does not match (`note` in `notebook`), nor does one that
+        // ends in a space before a slot (`remind me to ` in `remind me tomorrow`).
+        if let last = literal.last(where: { $0 != " " }), TextFolding.isWordCharacter(last), afterLast < lower.count,
+            TextFolding.isWordCharacter(lower[afterLast])
+        {
             return nil
         }
         return i
@@ -134,7 +165,16 @@ struct PatternMatcher {
             }
             var end = begin
             while end < text.count, text.lower[end] != " ", !TextFolding.isCJK(text.lower[end]) { end += 1 }
-            return end > begin ? [end] : []
+            if end == begin, kind != .number, TextFolding.isCJK(text.lower[begin]) { end = begin + 1 }
+            guard end > begin else { return [] }
+            guard kind != .number, text.lower[begin] != "\"" else { return [end] }
+            // A path or address may go on in Chinese (`~/桌面`, `https://example.com/文章`): every place
+            // the word changes script is an end, longest first, so the pattern's next literal
+            // (`整理{folder}`, `把{paths}移到{into}`) still finds its place.
+            var wordEnd = end
+            while wordEnd < text.count, text.lower[wordEnd] != " " { wordEnd += 1 }
+            guard wordEnd > end else { return [end] }
+            return boundaries.filter { $0 >= end && $0 <= wordEnd }.reversed()
         case .choice:
             return boundaries
         case .text, .list:
@@ -167,6 +207,25 @@ struct PatternMatcher {
         case .text:
             return true
         }
+    }
+
+    /// One word of letters, digits, `_` and `-` (Latin or Chinese), as a folder's name may be.
+    static func isBareWord(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 40
+            && text.allSatisfy { TextFolding.isWordCharacter($0) && $0 != "'" || TextFolding.isCJK($0) || $0 == "-" }
+    }
+
+    /// `the docs folder`, `my src directory` → `docs`, `src`: a folder named in words is that path;
+    /// `nil` for anything else.
+    static func namedFolder(_ text: String) -> String? {
+        let words = text.split(separator: " ")
+        guard (2...3).contains(words.count), let last = words.last, ["folder", "directory", "dir"].contains(last.lowercased())
+        else { return nil }
+        let name = words[words.count - 2]
+        guard words.count == 2 || ["the", "my"].contains(words[0].lowercased()),
+            !["this", "that", "the", "a", "my", "downloads"].contains(name.lowercased())
+        else { return nil }
+        return String(name)
     }
 
     /// A word that reads as a path rather than as ordinary words: it holds `/`, `.`, `~` or `\\`,

@@ -26,6 +26,12 @@ struct PhrasePattern: Sendable {
         case list(item: Schema)
         /// Any other string: the rest (or, before more pattern, as little as lets the rest match).
         case text
+
+        /// A list whose items are paths.
+        var isPathList: Bool {
+            if case .list(let item) = self { return PhrasePattern.kind(of: item) == .path }
+            return false
+        }
     }
 
     let phrase: String
@@ -56,6 +62,10 @@ struct PhrasePattern: Sendable {
         }
         while literal.last == " " { literal.removeLast() }
         if !literal.isEmpty { segments.append(.literal(literal)) }
+        segments = segments.map { segment in
+            if case .literal(let chars) = segment { return .literal(TextFolding.foldSpelling(chars)) }
+            return segment
+        }
         let weight = segments.reduce(0) { sum, segment in
             if case .literal(let chars) = segment { return sum + chars.filter { $0 != " " }.count }
             return sum

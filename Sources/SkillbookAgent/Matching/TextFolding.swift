@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the matcher reads text: width- and case-folded characters, filler words, and the tokens
 /// scored beyond exact patterns (words of Latin text, character unigrams and bigrams of Chinese).
 enum TextFolding {
@@ -48,6 +50,52 @@ enum TextFolding {
     static let chineseFillers = ["一下", "麻烦你", "麻烦", "帮我", "帮忙", "请你", "请", "给我", "好吗", "好不好", "谢谢", "可以吗"]
     /// Chinese particles dropped at the end.
     static let chineseTrailing: Set<Character> = ["吧", "呢", "啊", "呀", "哦", "嘛", "了"]
+
+    /// Greetings dropped before a request when punctuation follows them; a request that is only one
+    /// of them is refused. Longer ones first.
+    static let greetings = [
+        "good morning", "good afternoon", "good evening", "hello there", "hi there", "hey there", "hello", "hiya", "hi",
+        "morning", "早上好", "上午好", "中午好", "下午好", "晚上好", "早安", "晚安", "您好", "你好", "哈喽", "嗨",
+    ]
+
+    /// British spellings folded to the American ones the examples use, letter for letter so a
+    /// request's lower-case form stays aligned with its original (`summarise` reads as `summarize`).
+    static let sameLengthSpellings: [(String, String)] = [
+        ("summaris", "summariz"), ("organis", "organiz"), ("recognis", "recogniz"), ("prioritis", "prioritiz"),
+        ("customis", "customiz"), ("categoris", "categoriz"), ("synchronis", "synchroniz"), ("analys", "analyz"),
+        ("normalis", "normaliz"), ("initialis", "initializ"),
+    ]
+    /// Spellings that differ in length, folded in scored words only.
+    static let wordSpellings: [String: String] = [
+        "colour": "color", "colours": "colors", "favourite": "favorite", "favourites": "favorites", "centre": "center",
+        "catalogue": "catalog", "behaviour": "behavior", "licence": "license", "cheque": "check",
+    ]
+
+    /// `sameLengthSpellings` applied to lower-case characters (the count never changes).
+    static func foldSpelling(_ lower: [Character]) -> [Character] {
+        var text = String(lower)
+        guard sameLengthSpellings.contains(where: { text.contains($0.0) }) else { return lower }
+        for (british, american) in sameLengthSpellings { text = text.replacingOccurrences(of: british, with: american) }
+        let folded = Array(text)
+        return folded.count == lower.count ? folded : lower
+    }
+
+    /// English parts of the day the date parser does not read, turned into a time it does:
+    /// `tomorrow evening at 7` → `tomorrow at 7pm`, `tonight at 9` → `today at 9pm`,
+    /// `friday morning at 8` → `friday at 8am`. `nil` when there is nothing to turn.
+    static func partOfDay(_ text: String) -> String? {
+        var words = text.lowercased().split(separator: " ").map(String.init)
+        let parts: [String: (suffix: String, day: String?)] = [
+            "morning": ("am", nil), "afternoon": ("pm", nil), "evening": ("pm", nil), "night": ("pm", nil),
+            "tonight": ("pm", "today"),
+        ]
+        guard let at = words.firstIndex(where: { parts[$0] != nil }), let part = parts[words[at]] else { return nil }
+        if let day = part.day { words[at] = day } else { words.remove(at: at) }
+        if at > 0, words[at - 1] == "in" || words[at - 1] == "the" { return nil }
+        guard let hour = words.lastIndex(where: { Int($0).map { (1...12).contains($0) } ?? false }) else { return nil }
+        words[hour] += part.suffix
+        return words.joined(separator: " ")
+    }
 
     /// Words that say nothing about what to do.
     static let stopwords: Set<String> = [
@@ -100,7 +148,12 @@ enum TextFolding {
         var word = ""
         var run: [Character] = []
         func flushWord() {
-            if !word.isEmpty, !stopwords.contains(word) { tokens.append(stem(word)) }
+            if !word.isEmpty, !stopwords.contains(word) {
+                let folded = String(foldSpelling(Array(word)))
+                let stemmed = stem(wordSpellings[folded] ?? folded)
+                // `what's` is `what`: a stopword once its `'s` is gone.
+                if !stopwords.contains(stemmed) { tokens.append(stemmed) }
+            }
             word = ""
         }
         func flushRun() {

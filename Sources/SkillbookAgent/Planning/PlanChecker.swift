@@ -65,20 +65,21 @@ public struct PlanChecker: Sendable {
         value.stringValue?.utf8.containsTemplateOpening == true
     }
 
-    /// The plan as playbook YAML; values are written as JSON, which YAML reads unchanged. Steps
+    /// The plan as playbook YAML; values are written by `YAMLText` (JSON with YAML's escapes),
+    /// which reads back unchanged, and a key too long for an implicit key in the explicit form. Steps
     /// whose id is in `confirming` get `confirm: true` (a model-planned action is always asked).
     public static func playbookText(_ plan: Plan, name: String, description: String, confirming: Set<String> = []) -> String {
         var lines = ["name: \(name)"]
-        if !description.isEmpty { lines.append("description: \(JSONText.quoted(description))") }
+        if !description.isEmpty { lines.append("description: \(YAMLText.quoted(description))") }
         lines.append("steps:")
         for step in plan.steps {
-            lines.append("  - id: \(JSONText.quoted(step.id))")
-            lines.append("    \(step.isPlaybook ? "playbook" : "skill"): \(JSONText.quoted(step.target))")
+            lines.append("  - id: \(YAMLText.quoted(step.id))")
+            lines.append("    \(step.isPlaybook ? "playbook" : "skill"): \(YAMLText.quoted(step.target))")
             if confirming.contains(step.id) { lines.append("    confirm: true") }
             if !step.with.isEmpty {
                 lines.append("    with:")
                 for (key, value) in step.with {
-                    lines.append("      \(JSONText.quoted(key)): \(JSONText.encode(value))")
+                    lines += YAMLText.blockEntry(key: key, value: value, indent: 6)
                 }
             }
         }

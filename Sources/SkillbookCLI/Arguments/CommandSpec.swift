@@ -14,6 +14,8 @@ struct CommandSpec: Sendable {
     var positionals: ClosedRange<Int> = 0...0
     var discussion: String = ""
     var examples: [String] = []
+    /// What the positionals are, for completion.
+    var operands: ValueKind = .text
 
     /// Options every command accepts.
     static let globalOptions: [OptionSpec] = OptionGroup.workspace

@@ -13,6 +13,13 @@ struct Option<Value>: Sendable {
         spec.help = text
         return Option(spec: spec)
     }
+
+    /// The same option with the kind of value it takes (what completion offers).
+    func values(_ kind: ValueKind) -> Option {
+        var spec = spec
+        spec.declaredValues = kind
+        return Option(spec: spec)
+    }
 }
 
 extension Option where Value == Bool {
@@ -67,7 +74,8 @@ extension Option where Value == [String] {
     static var input: Self {
         Self(
             "-i", "--input", value: "KEY=VALUE", help: "Set an input; the text is coerced to the input's type ([a, b] for lists).",
-            usageName: "-i")
+            usageName: "-i"
+        ).values(.input)
     }
 }
 

@@ -9,6 +9,10 @@ struct OptionSpec: Sendable, Hashable {
     var repeatable = false
     /// The name the usage line shows (default: the last, long name).
     var usageName: String?
+    /// What its value is, for completion (default: what `valueName` implies, see `ValueKind.implied`).
+    var declaredValues: ValueKind?
+
+    var values: ValueKind { declaredValues ?? ValueKind.implied(by: valueName) }
 
     /// The key values are stored under: the long name without its dashes.
     var key: String { String(names.last!.drop { $0 == "-" }) }

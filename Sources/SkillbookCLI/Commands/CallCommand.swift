@@ -17,7 +17,8 @@ enum CallCommand: Command {
             'call'), so 'skillbook runs' lists it and 'skillbook rollback RUN' undoes it. The skill's output
             prints as JSON on stdout; progress goes to stderr. Exit codes are those of 'skillbook run'.
             """,
-        examples: ["skillbook call notes.list -i limit=10", "skillbook call notes.create -i title='Buy milk' -i tags=[home]"])
+        examples: ["skillbook call notes.list -i limit=10", "skillbook call notes.create -i title='Buy milk' -i tags=[home]"],
+        operands: .skill)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let inputTexts = try Invocation.keyValues(arguments[.input], command: spec.name)

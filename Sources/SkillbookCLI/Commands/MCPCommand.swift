@@ -4,6 +4,7 @@ import SkillbookHost
 extension Option where Value == String {
     static var tools: Self {
         Self("--tools", value: "KIND", help: "Which tools to serve: playbooks, skills or all (default all).")
+            .values(.choices(MCPToolSelection.allCases.map(\.rawValue)))
     }
 }
 

@@ -1,7 +1,7 @@
 import SkillbookHost
 
 extension Option where Value == [String] {
-    static var skill: Self { Self("--skill", value: "ID", help: "Add a step calling this skill, its required parameters as placeholders.") }
+    static var skill: Self { Self("--skill", value: "ID", help: "Add a step calling this skill, its required parameters as placeholders.").values(.skill) }
 }
 
 /// `skillbook new NAME [--skill ID]…`

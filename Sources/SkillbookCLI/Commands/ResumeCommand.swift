@@ -31,7 +31,8 @@ enum ResumeCommand: Command {
             in another process, or when it was being rolled back (use 'skillbook rollback RUN').
             Exit codes are those of 'skillbook run'.
             """,
-        examples: ["skillbook resume 5c0e", "skillbook resume 5c0e --skip-uncertain -i token=…"])
+        examples: ["skillbook resume 5c0e", "skillbook resume 5c0e --skip-uncertain -i token=…"],
+        operands: .run)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         if arguments[.rerunUncertain] && arguments[.skipUncertain] {

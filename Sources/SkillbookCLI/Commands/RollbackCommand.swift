@@ -25,7 +25,8 @@ enum RollbackCommand: Command {
             (its result, needed to undo it, was never recorded). Running it again retries what is left;
             a rolled-back run is not undone twice. Exit code 0 when everything was undone, 3 when not.
             """,
-        examples: ["skillbook rollback 5c0e", "skillbook rollback --last --yes"])
+        examples: ["skillbook rollback 5c0e", "skillbook rollback --last --yes"],
+        operands: .run)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let target = try target(arguments)

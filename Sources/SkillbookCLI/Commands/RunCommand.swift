@@ -22,7 +22,8 @@ enum RunCommand: Command {
             lists them, and a run whose process died can be resumed or rolled back. The newest
             \(JournalRetention.defaultRuns) runs are kept.
             """,
-        examples: ["skillbook run hello-notes -i name=Ada", "skillbook run ./my.yaml --inputs inputs.yaml --json"])
+        examples: ["skillbook run hello-notes -i name=Ada", "skillbook run ./my.yaml --inputs inputs.yaml --json"],
+        operands: .playbook)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let inputTexts = try Invocation.keyValues(arguments[.input], command: spec.name)

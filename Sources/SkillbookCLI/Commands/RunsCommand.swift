@@ -4,9 +4,10 @@ import SkillbookHost
 
 extension Option where Value == String {
     static var limit: Self { Self("-n", "--limit", value: "N", help: "Show at most N runs (default 20).") }
-    static var playbook: Self { Self("--playbook", value: "NAME", help: "Only runs of this playbook.") }
+    static var playbook: Self { Self("--playbook", value: "NAME", help: "Only runs of this playbook.").values(.playbook) }
     static var status: Self {
         Self("--status", value: "S", help: "Only runs in this status: \(JournalStatus.allCases.map(\.rawValue).joined(separator: ", ")).")
+            .values(.choices(JournalStatus.allCases.map(\.rawValue)))
     }
 }
 
@@ -51,9 +52,12 @@ enum RunsCommand: Command {
         } else if runs.isEmpty {
             // Says what was asked for: an empty answer to a filter is not an empty journal.
             let what = (status.map { "\($0.rawValue) " } ?? "") + "runs" + (arguments[.playbook].map { " of playbook '\($0)'" } ?? "")
-            invocation.console.err("no \(what) recorded in \(host.displayPath(URL(fileURLWithPath: journal.location)))")
+            // A file is shown relative to here; a connection string (already without its password) as it is.
+            let location = journal.location.hasPrefix("/") ? host.displayPath(URL(fileURLWithPath: journal.location)) : journal.location
+            invocation.console.err("no \(what) recorded in \(location)")
         } else {
-            invocation.console.writeOut(JournalText.table(runs, now: Date()))
+            let table = JournalText.$timeZone.withValue(host.configuration.timeZone) { JournalText.table(runs, now: Date()) }
+            invocation.console.writeOut(table)
         }
         return .success
     }

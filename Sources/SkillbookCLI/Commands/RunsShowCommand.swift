@@ -15,7 +15,8 @@ enum RunsShowCommand: Command {
             masked in parameters, outputs and errors. A run still going on shows its read-only calls
             and step ends up to a quarter of a second late (they are written in groups).
             """,
-        examples: ["skillbook runs show 5c0e", "skillbook runs show 5c0e --json"])
+        examples: ["skillbook runs show 5c0e", "skillbook runs show 5c0e --json"],
+        operands: .run)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
@@ -27,7 +28,8 @@ enum RunsShowCommand: Command {
         if arguments[.json] {
             invocation.console.out(JSONText.encode(JournalText.json(timeline), pretty: true))
         } else {
-            invocation.console.writeOut(JournalText.text(timeline, console: invocation.console))
+            let text = JournalText.$timeZone.withValue(host.configuration.timeZone) { JournalText.text(timeline, console: invocation.console) }
+            invocation.console.writeOut(text)
         }
         return .success
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SkillbookConsole
+import SkillbookCore
 import SkillbookHost
 
 extension Option where Value == String {
@@ -13,21 +14,27 @@ extension Option where Value == String {
 
 extension Option where Value == Bool {
     static var open: Self { Self("--open", help: "Open the console in the default browser (xdg-open).") }
+    static var schedules: Self {
+        Self("--schedules", help: "Also fire the workspace's schedules in this process, as 'skillbook daemon' would (one per state).")
+    }
 }
 
-/// `skillbook serve [--listen 127.0.0.1:8600] [--open] [--token-file F]`: the web console.
+/// `skillbook serve [--listen 127.0.0.1:8600] [--open] [--token-file F] [--schedules]`: the web console,
+/// and with `--schedules` the daemon's scheduler as a second service of the same group.
 enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve", summary: "Serve the web console: runs, playbooks and skills in a browser, until stopped.",
-        arguments: "", options: [Option.listen.spec, Option.open.spec, Option.tokenFile.spec],
+        arguments: "", options: [Option.listen.spec, Option.open.spec, Option.tokenFile.spec, Option.schedules.spec],
         discussion: """
             Prints a URL holding a one-time login token; opening it logs the browser in (an HttpOnly,
             SameSite=Strict cookie). Listens on loopback unless --listen names another address, which also
             needs --token-file (a token that stays valid); TLS belongs to a reverse proxy in front. Runs
             started from the console are journaled with trigger 'console'. SIGTERM or Ctrl-C: no new
             connections, runs started here are interrupted (they roll back what they completed), then it exits 0.
+            --schedules also fires the workspace's schedules (trigger 'schedule') with the daemon's rules and its
+            lock: refused (exit 2) while a 'skillbook daemon' runs on the same state; one SIGTERM stops both.
             """,
-        examples: ["skillbook serve", "skillbook serve --listen 127.0.0.1:9000 --open", "skillbook serve --listen 0.0.0.0:8600 --token-file ~/.skillbook-token"])
+        examples: ["skillbook serve", "skillbook serve --schedules", "skillbook serve --listen 127.0.0.1:9000 --open", "skillbook serve --listen 0.0.0.0:8600 --token-file ~/.skillbook-token"])
 
     static let noConfirmer = ConfirmationPolicy.refuse(
         reason: "the console cannot ask for confirmation yet; set 'confirm: false' on the step, or run it with 'skillbook run --yes'")
@@ -59,6 +66,22 @@ enum ServeCommand: Command {
         }
         let host = try invocation.host(arguments, confirmation: noConfirmer)
         let console = invocation.console
+        var services: [any Service] = []
+        var lock: DaemonLock?
+        if arguments[.schedules] {
+            do {
+                lock = try DaemonLock(stateDirectory: host.configuration.stateDirectory)
+            } catch .held(let pid, let file) {
+                throw CommandFailure(
+                    "another skillbook daemon (pid \(pid)) fires this state's schedules (\(file)); stop it, or serve without --schedules",
+                    exitCode: .usage)
+            } catch .unavailable(let file, let reason) {
+                throw CommandFailure("cannot create \(file): \(reason)", exitCode: .usage)
+            }
+            let log: @Sendable (String) -> Void = { console.err("skillbook: \($0)") }
+            services.append(try ScheduleService(host: host, grace: 30, log: log))
+            settings.firesSchedules = true
+        }
         let open = arguments[.open]
         let once = settings.tokenIsReusable ? "" : "the token works once; "
         let server = ConsoleServer(host: host, settings: settings) { url in
@@ -66,9 +89,12 @@ enum ServeCommand: Command {
             console.err("skillbook: console at \(url) (\(once)Ctrl-C stops)")
             if open { openInBrowser(url, console: console) }
         }
-        return try await invocation.runServices([server], grace: 30) { event in
-            if case .gracefulShutdown = event { console.err("skillbook: stopping the console") }
+        let stopping = services.isEmpty ? "skillbook: stopping the console" : "skillbook: stopping the console and the schedules"
+        let code = try await invocation.runServices([server as any Service] + services, grace: 30) { event in
+            if case .gracefulShutdown = event { console.err(stopping) }
         }
+        withExtendedLifetime(lock) {}
+        return code
     }
 
     private static func openInBrowser(_ url: String, console: Console) {

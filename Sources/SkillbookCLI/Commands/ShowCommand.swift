@@ -6,7 +6,7 @@ import SkillbookHost
 enum ShowCommand: Command {
     static let spec = CommandSpec(
         name: "show", summary: "Show a playbook: inputs, steps and outputs.", arguments: "NAME|FILE",
-        options: [], positionals: 1...1)
+        options: [], positionals: 1...1, operands: .playbook)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)

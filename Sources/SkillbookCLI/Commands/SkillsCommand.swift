@@ -17,7 +17,8 @@ enum SkillsCommand: Command {
             The skills of an MCP server (an 'mcp:' manifest) come from its tool list cached in the state
             folder; when there is none yet, the server is started once to list its tools.
             """,
-        examples: ["skillbook skills", "skillbook skills notes.create --json", "skillbook skills --markdown > docs/skills.md"])
+        examples: ["skillbook skills", "skillbook skills notes.create --json", "skillbook skills --markdown > docs/skills.md"],
+        operands: .skill)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)

@@ -18,7 +18,8 @@ enum ValidateCommand: Command {
             {"type":"diagnostic","file","line","column","severity","message","fix"} and the last line is
             {"type":"summary","files","failed","errors","warnings"}.
             """,
-        examples: ["skillbook validate", "skillbook validate Playbooks/morning-briefing.yaml", "skillbook validate --json"])
+        examples: ["skillbook validate", "skillbook validate Playbooks/morning-briefing.yaml", "skillbook validate --json"],
+        operands: .file)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
@@ -29,8 +30,14 @@ enum ValidateCommand: Command {
         var files: [URL] = []
         if arguments.positionals.isEmpty {
             files = host.playbookFiles()
+            let folder = host.configuration.playbooksDirectory
             if files.isEmpty {
-                throw UsageError(message: "no playbooks in \(host.displayPath(host.configuration.playbooksDirectory))", command: "validate")
+                // An empty Playbooks/ is nothing to check, not a mistake; a missing one is.
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    throw UsageError(message: "no playbooks in \(host.displayPath(folder))", command: "validate")
+                }
+                invocation.console.err("nothing to check: \(host.displayPath(folder)) holds no playbooks")
             }
         }
         for path in arguments.positionals {
@@ -41,9 +48,7 @@ enum ValidateCommand: Command {
             }
             if isDirectory.boolValue {
                 let found = host.playbookFiles(in: url)
-                if found.isEmpty {
-                    throw UsageError(message: "no playbooks in \(host.displayPath(url))", command: "validate")
-                }
+                if found.isEmpty { invocation.console.err("nothing to check: \(host.displayPath(url)) holds no playbooks") }
                 files += found
             } else {
                 files.append(url)

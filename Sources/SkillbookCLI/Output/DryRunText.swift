@@ -16,7 +16,10 @@ enum DryRunText {
         }
         if let iterations = plan.iterations { parts.append("\(iterations) iteration\(iterations == 1 ? "" : "s")") }
         if let batches = plan.batches { parts.append("\(batches) batch\(batches == 1 ? "" : "es")") }
-        if !plan.unknownFrom.isEmpty {
+        if !plan.uncheckableUntil.isEmpty {
+            let names = plan.uncheckableUntil.map { "'\($0)'" }.joined(separator: ", ")
+            parts.append("not checkable until \(names) run\(plan.uncheckableUntil.count == 1 ? "s" : "") (now: \(plan.error ?? "failed"))")
+        } else if !plan.unknownFrom.isEmpty {
             parts.append("parameters unknown until \(plan.unknownFrom.map { "'\($0)'" }.joined(separator: ", ")) run\(plan.unknownFrom.count == 1 ? "s" : "")")
         } else if let parameters = plan.parameters, !plan.ran, !parameters.isEmpty {
             parts.append("with " + parameters.map { parameter($0.key, $0.value, base: base) }.joined(separator: "; "))

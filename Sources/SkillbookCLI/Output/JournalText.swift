@@ -7,15 +7,19 @@ import SkillbookRuntime
 enum JournalText {
     // MARK: Times
 
-    /// `2026-05-01 09:00:00` in the local time zone.
+    /// The zone times are shown in: the workspace's (`HostConfiguration.timeZone`), set by the
+    /// commands that print runs, so `runs`, `runs show` and `rollback` agree.
+    @TaskLocal static var timeZone: TimeZone = .current
+
+    /// `2026-05-01 09:00:00 +02:00` in `timeZone`, with its offset.
     static func localTime(_ date: Date) -> String {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         return String(
             format: "%04d-%02d-%02d %02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
-            parts.minute ?? 0, parts.second ?? 0)
+            parts.minute ?? 0, parts.second ?? 0) + " " + timeZone.offsetText(at: date)
     }
 
-    /// `09:00:00.123` in the local time zone.
+    /// `09:00:00.123` in `timeZone`.
     static func clockTime(_ date: Date) -> String {
         let parts = calendar.dateComponents([.hour, .minute, .second, .nanosecond], from: date)
         return String(
@@ -29,7 +33,7 @@ enum JournalText {
 
     private static var calendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
+        calendar.timeZone = timeZone
         return calendar
     }
 

@@ -29,6 +29,8 @@ enum PlaybookJSONSchema {
                             case "format": ["enum": .array(FormatCheck.knownFormats.sorted().map(Value.string))]
                             case "secret", "deprecated", "readOnly", "writeOnly": ["type": "boolean"]
                             case "minimum", "maximum": ["type": "number"]
+                            case "access": ["enum": .array(Schema.PathAccess.allCases.map { .string($0.rawValue) })]
+                            case "relativeTo": ["type": "string"]
                             case "minLength", "maxLength", "minItems", "maxItems": ["type": "integer", "minimum": 0]
                             case "required": ["type": "array", "items": ["type": "string"]]
                             case "enum", "examples": ["type": "array"]

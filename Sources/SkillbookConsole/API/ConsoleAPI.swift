@@ -8,7 +8,10 @@ import Synchronization
 /// (and not again from the journal poller) and shutdown can interrupt them.
 final class LocalRuns: Sendable {
     private struct State {
-        var handles: [String: RunHandle] = [:]
+        /// The work going on in this process for each run (a new run, a resume or a rollback), with
+        /// the number `add` gave it.
+        var handles: [String: (number: Int, handle: RunHandle)] = [:]
+        var count = 0
         /// Every run started here (the newest 10,000), running or not: the poller leaves them alone.
         var started: [String] = []
         var startedSet: Set<String> = []
@@ -16,22 +19,43 @@ final class LocalRuns: Sendable {
 
     private let state = Mutex(State())
 
-    func add(_ id: String, _ handle: RunHandle) {
+    /// Records work started here for run `id`; the number to give `finished`.
+    func add(_ id: String, _ handle: RunHandle) -> Int {
         state.withLock { state in
-            state.handles[id] = handle
-            state.started.append(id)
-            state.startedSet.insert(id)
+            state.count += 1
+            state.handles[id] = (state.count, handle)
+            if !state.startedSet.contains(id) {
+                state.started.append(id)
+                state.startedSet.insert(id)
+            }
             if state.started.count > 10_000 { state.startedSet.remove(state.started.removeFirst()) }
+            return state.count
         }
     }
 
-    func finished(_ id: String) { _ = state.withLock { $0.handles.removeValue(forKey: id) } }
+    /// The work `number` of run `id` ended (a later resume or rollback of it stays).
+    func finished(_ id: String, _ number: Int) {
+        state.withLock { state in
+            if state.handles[id]?.number == number { state.handles[id] = nil }
+        }
+    }
+
     func contains(_ id: String) -> Bool { state.withLock { $0.startedSet.contains(id) } }
+    /// Work for run `id` is going on in this process.
+    func isRunning(_ id: String) -> Bool { state.withLock { $0.handles[id] != nil } }
+
+    /// Interrupts the work going on for run `id` here (it rolls back what it completed); `false`
+    /// when there is none.
+    func cancel(_ id: String) -> Bool {
+        guard let handle = state.withLock({ $0.handles[id]?.handle }) else { return false }
+        handle.cancel()
+        return true
+    }
 
     /// Interrupts every run still going (each rolls back what it completed, as Ctrl-C would) and
     /// waits for them to end.
     func interruptAll() async {
-        let running = state.withLock { Array($0.handles.values) }
+        let running = state.withLock { $0.handles.values.map(\.handle) }
         for handle in running { handle.cancel() }
         for handle in running { _ = await handle.result.value }
     }
@@ -42,6 +66,8 @@ struct ConsoleAPI: Sendable {
     let host: PlaybookHost
     let hub: EventHub
     let local: LocalRuns
+    /// This process fires the workspace's schedules too (`serve --schedules`).
+    var firesSchedules = false
 
     func handle(_ request: ServerRequest, route: [String], csrf: String) async -> ServerResponse {
         let get = request.method == "GET" || request.method == "HEAD"
@@ -53,10 +79,19 @@ struct ConsoleAPI: Sendable {
         if route == ["playbooks"], get { return playbooks() }
         if let name = Self.match(route, "playbooks", "*"), get { return playbook(name) }
         if let name = Self.match(route, "playbooks", "*", "run"), post { return await start(name, request) }
+        if let name = Self.match(route, "playbooks", "*", "dry-run"), post { return await dryRun(name, request) }
+        if let id = Self.match(route, "runs", "*", "rollback"), get { return await rollbackPreview(id) }
+        if let id = Self.match(route, "runs", "*", "rollback"), post { return await rollback(id, request) }
+        if let id = Self.match(route, "runs", "*", "resume"), post { return await resume(id, request) }
+        if let id = Self.match(route, "runs", "*", "cancel"), post { return await cancel(id) }
+        if route == ["schedules"], get { return await schedules() }
         if route == ["validate"], post { return validate(request) }
         if route == ["skills"], get { return skills() }
         if route == ["events"], get { return events(request) }
-        let known = [["session"], ["runs"], ["runs", "*"], ["playbooks"], ["playbooks", "*"], ["playbooks", "*", "run"], ["validate"], ["skills"], ["events"]]
+        let known = [
+            ["session"], ["runs"], ["runs", "*"], ["runs", "*", "rollback"], ["runs", "*", "resume"], ["runs", "*", "cancel"], ["playbooks"],
+            ["playbooks", "*"], ["playbooks", "*", "run"], ["playbooks", "*", "dry-run"], ["schedules"], ["validate"], ["skills"], ["events"],
+        ]
         if known.contains(where: { Self.match(route, $0) != nil }) {
             return json(405, ConsoleJSON.error("\(request.method) is not allowed on \(request.path)"))
         }
@@ -141,7 +176,9 @@ struct ConsoleAPI: Sendable {
                 return json(error.kind == .ambiguous ? 400 : 404, ConsoleJSON.error(error.message))
             }
             guard let timeline = try await journal.timeline(full) else { return json(404, ConsoleJSON.error("no run \(id)")) }
-            return json(200, .object(ConsoleJSON.run(timeline)))
+            var object = ConsoleJSON.run(timeline)
+            object["actions"] = .object(actions(timeline.run, compensating: !timeline.compensations.isEmpty, journal: journal))
+            return json(200, .object(object))
         } catch {
             return failure(error)
         }
@@ -228,22 +265,7 @@ struct ConsoleAPI: Sendable {
         }
         do {
             let prepared = try await host.prepareRun(RunRequest(playbook: name, inputs: inputs, trigger: "console"))
-            let id = prepared.runID
-            let handle = host.start(prepared)
-            local.add(id, handle)
-            let hub = hub
-            let local = local
-            Task {
-                for await event in handle.events {
-                    var object = RunEventJSON.object(event)
-                    object["run"] = .string(id)
-                    hub.publish(run: id, object, keep: true)
-                }
-                _ = await handle.result.value
-                hub.forget(run: id)
-                local.finished(id)
-            }
-            return json(202, ["run": .string(id), "url": .string("/runs/\(id)")])
+            return await launch(prepared)
         } catch {
             return failure(error)
         }
@@ -294,11 +316,12 @@ struct ConsoleAPI: Sendable {
         }
     }
 
-    private func failure(_ error: any Error) -> ServerResponse {
+    func failure(_ error: any Error) -> ServerResponse {
         if let error = error as? JournalError {
             return json(error.kind == .notFound ? 404 : 409, ConsoleJSON.error(error.message))
         }
         guard let hostError = error as? HostError else { return json(500, ConsoleJSON.error(String(describing: error))) }
+        if let refusal = Self.refusal(hostError) { return refusal }
         switch hostError {
         case .invalidInputs(let diagnostics):
             return json(400, ["error": "the inputs are not valid", "diagnostics": ConsoleJSON.diagnostics(diagnostics)])

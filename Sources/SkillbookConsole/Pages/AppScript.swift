@@ -7,6 +7,7 @@ enum AppScript {
     import { renderRun } from "/assets/run.js";
     import { renderPlaybooks, renderPlaybook } from "/assets/playbooks.js";
     import { renderSkills } from "/assets/skills.js";
+    import { renderSchedules } from "/assets/schedules.js";
 
     let cleanup = null;
 
@@ -17,6 +18,7 @@ enum AppScript {
       if (parts[0] === "playbooks" && parts.length === 1) return ["playbooks", () => renderPlaybooks];
       if (parts[0] === "playbooks" && parts.length === 2) return ["playbooks", () => (main) => renderPlaybook(main, parts[1])];
       if (parts[0] === "skills") return ["skills", () => renderSkills];
+      if (parts[0] === "schedules" && parts.length === 1) return ["schedules", () => renderSchedules];
       return ["", () => (main) => { main.appendChild(h("p", {}, "No such page.")); }];
     }
 

@@ -14,5 +14,6 @@ enum ConsoleAssets {
         "run.js": Asset(type: "text/javascript; charset=utf-8", text: RunScript.text),
         "playbooks.js": Asset(type: "text/javascript; charset=utf-8", text: PlaybooksScript.text),
         "skills.js": Asset(type: "text/javascript; charset=utf-8", text: SkillsScript.text),
+        "schedules.js": Asset(type: "text/javascript; charset=utf-8", text: SchedulesScript.text),
     ]
 }

@@ -20,6 +20,7 @@ enum ConsolePages {
       <nav aria-label="Sections">
         <a href="/runs" data-section="runs">Runs</a>
         <a href="/playbooks" data-section="playbooks">Playbooks</a>
+        <a href="/schedules" data-section="schedules">Schedules</a>
         <a href="/skills" data-section="skills">Skills</a>
       </nav>
       <span id="live" class="live" role="status" aria-live="polite"></span>

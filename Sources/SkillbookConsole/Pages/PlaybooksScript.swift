@@ -2,7 +2,7 @@
 /// source, and a run form generated from its inputs' JSON Schema.
 enum PlaybooksScript {
     static let text = #"""
-    import { h, clear, statusBadge } from "/assets/dom.js";
+    import { h, clear, statusBadge, longText } from "/assets/dom.js";
     import { get, post } from "/assets/api.js";
     import { go } from "/assets/app.js";
 
@@ -63,15 +63,35 @@ enum PlaybooksScript {
       }
       const result = h("div.result", { role: "status", "aria-live": "polite" });
       const button = h("button.primary", { type: "submit" }, "Run " + playbook.name);
+      const dry = h("button", { type: "button", "data-action": "dry-run" }, "Dry run");
+      const planBox = h("section.plan", { "aria-label": "Dry-run plan", "aria-live": "polite" });
       const form = h("form.run-form", { novalidate: false }, fields.map((f) => f.element),
-        fields.length === 0 ? h("p.muted", {}, "This playbook takes no inputs.") : null, button, result);
+        fields.length === 0 ? h("p.muted", {}, "This playbook takes no inputs.") : null, h("div.choices", {}, button, dry), result);
+      const readInputs = () => {
+        const inputs = {};
+        for (const f of fields) { const value = f.value(); if (value !== undefined) inputs[f.name] = value; }
+        return inputs;
+      };
+      dry.addEventListener("click", async () => {
+        clear(result);
+        clear(planBox).append(h("p.muted", {}, "Planning…"));
+        let inputs;
+        try { inputs = readInputs(); } catch (error) { clear(planBox); result.append(h("p.error", { role: "alert" }, error.message)); return; }
+        dry.disabled = true;
+        try {
+          const answer = await post("playbooks/" + encodeURIComponent(playbook.name) + "/dry-run", { inputs });
+          clear(planBox).append(planView(answer));
+        } catch (error) {
+          clear(planBox);
+          result.append(h("p.error", { role: "alert" }, error.message));
+          for (const d of (error.body && error.body.diagnostics) || []) result.append(h("p.error", {}, d.message));
+        } finally { dry.disabled = false; }
+      });
       form.addEventListener("submit", async (event) => {
         event.preventDefault();
         clear(result);
-        const inputs = {};
-        try {
-          for (const f of fields) { const value = f.value(); if (value !== undefined) inputs[f.name] = value; }
-        } catch (error) { result.append(h("p.error", { role: "alert" }, error.message)); return; }
+        let inputs;
+        try { inputs = readInputs(); } catch (error) { result.append(h("p.error", { role: "alert" }, error.message)); return; }
         button.disabled = true;
         try {
           const started = await post("playbooks/" + encodeURIComponent(playbook.name) + "/run", { inputs });
@@ -82,7 +102,32 @@ enum PlaybooksScript {
           for (const d of (error.body && error.body.diagnostics) || []) result.append(h("p.error", {}, d.message));
         }
       });
-      return form;
+      return h("div", {}, form, planBox);
+    }
+
+    // A dry run's plan: one row per step with its calls, batches, confirmation, unknowns and undo.
+    function planView(answer) {
+      const rows = answer.plan.map((p) => {
+        const facts = [];
+        if (p.ran) facts.push("ran (read-only)");
+        if (p.iterations !== undefined) facts.push(`${p.iterations} iteration${p.iterations === 1 ? "" : "s"}`);
+        if (p.batches !== undefined) facts.push(`${p.batches} batch${p.batches === 1 ? "" : "es"}`);
+        if (p.unknown_from) facts.push("parameters unknown until " + p.unknown_from.join(", ") + " run" + (p.unknown_from.length === 1 ? "s" : ""));
+        if (p.confirm) facts.push("asks for confirmation");
+        if (p.kind === "action") facts.push(p.reversible ? "can be rolled back" : "cannot be rolled back");
+        return h("tr", { "data-step": p.step },
+          h("td.mono", {}, p.step), h("td", {}, p.skill), h("td", {}, p.kind), h("td", {}, facts.join(" · ")),
+          h("td", {}, p.parameters && !p.unknown_from ? longText(p.parameters, 200) : h("span.muted", {}, p.unknown_from ? "unknown" : "")));
+      });
+      return h("div", {},
+        h("h3", {}, "Dry-run plan"),
+        answer.status === "succeeded" ? null
+          : h("p.error", {}, "The run would end ", statusBadge(answer.status), answer.error ? ": " + answer.error : ""),
+        rows.length ? h("table.plan-table", {}, h("thead", {}, h("tr", {}, ["Step", "Skill", "Kind", "Plan", "Parameters"].map((t) => h("th", {}, t)))), h("tbody", {}, rows))
+          : h("p.muted", {}, "No step planned."),
+        answer.unknown_outputs && answer.unknown_outputs.length ? h("p.muted", {}, "Outputs unknown until the actions run: " + answer.unknown_outputs.join(", ")) : null,
+        (answer.warnings || []).map((w) => h("p.d-warning", {}, w)),
+        h("p.muted", {}, "Nothing was recorded and no action ran."));
     }
 
     function field(name, property, required) {

@@ -1,13 +1,20 @@
 /// `run.js`: one run — its facts, inputs (secrets arrive masked), outputs, and a timeline of its
-/// steps with every call's parameters, output and error; redrawn live while it runs.
+/// steps with every call's parameters, output and error; redrawn live while it runs. Its cancel,
+/// resume and roll back buttons follow the rules the API reports (disabled with the reason), roll
+/// back shows the preview (undo / keep) before anything happens, and every click ends in a visible
+/// result or error.
 enum RunScript {
     static let text = #"""
     import { h, clear, statusBadge, time, duration, longText, show } from "/assets/dom.js";
-    import { get, events } from "/assets/api.js";
+    import { get, post, events } from "/assets/api.js";
 
     export async function renderRun(main, id) {
+      const head = h("div");
+      const buttons = h("div.action-buttons");
+      // The preview, a choice, or the outcome of the last click: kept across redraws.
+      const panel = h("div.action-panel", { role: "status", "aria-live": "polite" });
       const container = h("div");
-      main.appendChild(container);
+      main.append(head, h("section.actions", { "aria-label": "Actions" }, buttons, panel), container);
       // What the engine reported of steps the journal does not show yet (a read-only call is
       // written a moment after it starts): step → { status, skill, parameters }.
       const live = new Map();
@@ -15,6 +22,12 @@ enum RunScript {
       async function draw() {
         const run = await get("runs/" + encodeURIComponent(id));
         status = run.status;
+        // A click that started work (resume, rollback, cancel) says when that work ended.
+        if (panel.dataset.pending && run.status !== "running") {
+          say(panel, "ok", `Done: its status is now ${run.status.replaceAll("_", " ")}.`);
+        }
+        clear(head).appendChild(heading(run));
+        clear(buttons).append(...actionButtons(run, panel, () => draw()));
         clear(container).appendChild(view(run, live));
         return run;
       }
@@ -38,7 +51,7 @@ enum RunScript {
       return () => { stop(); clearInterval(timer); if (pending) clearTimeout(pending); };
     }
 
-    function view(run, live) {
+    function heading(run) {
       const facts = h("dl.facts", {},
         fact("Status", statusBadge(run.status)),
         fact("Playbook", h("a", { href: "/playbooks/" + encodeURIComponent(run.playbook) }, run.playbook)),
@@ -46,13 +59,123 @@ enum RunScript {
         fact("Trigger", run.trigger),
         fact("Started", time(run.started)),
         fact("Duration", run.status === "running" ? "running…" : duration(run.duration)));
-      const parts = [h("h1", {}, "Run of ", run.playbook), facts];
+      return h("div", {}, h("h1", {}, "Run of ", run.playbook), facts);
+    }
+
+    function view(run, live) {
+      const parts = [];
       if (run.error) parts.push(h("p.error", { role: "alert" }, run.error));
       if (run.interruption) parts.push(h("p.error", {}, "Interrupted: ", run.interruption));
       parts.push(h("h2", {}, "Inputs"), keyValues(run.inputs));
       if (run.outputs && Object.keys(run.outputs).length) parts.push(h("h2", {}, "Outputs"), keyValues(run.outputs));
       parts.push(h("h2", {}, "Steps"), timeline(run, live));
       return h("div.run", { "data-status": run.status }, parts);
+    }
+
+    // One button per action; a refused one is disabled and says why, next to it.
+    function actionButtons(run, panel, redraw) {
+      const actions = run.actions || {};
+      const make = (name, label, onClick) => {
+        const rule = actions[name] || { allowed: false, reason: "unknown" };
+        const button = h("button" + (name === "rollback" ? ".danger" : ""), { type: "button", "data-action": name,
+          disabled: !rule.allowed, "aria-describedby": rule.allowed ? null : "why-" + name }, label);
+        button.addEventListener("click", () => onClick(button));
+        return h("span.action", {}, button, rule.allowed ? null : h("small.muted", { id: "why-" + name }, rule.reason));
+      };
+      const busy = async (button, work) => {
+        button.disabled = true;
+        try { await work(); } catch (error) { say(panel, "error", error.message, error.body); }
+        finally { await redraw(); }
+      };
+      return [
+        make("cancel", "Cancel", (button) => busy(button, async () => {
+          await post(`runs/${encodeURIComponent(run.id)}/cancel`, {});
+          say(panel, "ok", "Cancelling: the run stops and rolls back what it completed.", null, true);
+        })),
+        make("resume", "Resume", (button) => busy(button, () => resume(run, panel, {}, redraw))),
+        make("rollback", "Roll back…", (button) => busy(button, () => preview(run, panel, redraw))),
+      ];
+    }
+
+    // Writes the outcome of a click in the panel; `pending`: work goes on, and the next read of the
+    // run that finds it ended says so.
+    function say(panel, kind, message, body, pending = false) {
+      if (pending) panel.dataset.pending = "1"; else delete panel.dataset.pending;
+      clear(panel).append(h(kind === "error" ? "p.error" : "p.notice", kind === "error" ? { role: "alert" } : {}, message));
+      for (const d of (body && body.diagnostics) || []) panel.append(h("p.error", {}, d.message));
+    }
+
+    // Resume; when the run has calls with no recorded result, or secrets to give again, asks first.
+    async function resume(run, panel, choice, redraw) {
+      try {
+        await post(`runs/${encodeURIComponent(run.id)}/resume`, choice);
+        say(panel, "ok", "Resumed: the run goes on from where it stopped.", null, true);
+      } catch (error) {
+        const body = error.body || {};
+        if (error.status === 409 && body.uncertain) { uncertainChoice(run, panel, body, choice, redraw); return; }
+        if (error.status === 409 && body.secrets) { secretsForm(run, panel, body, choice, redraw); return; }
+        throw error;
+      }
+    }
+
+    function uncertainChoice(run, panel, body, choice, redraw) {
+      const go = (uncertain) => async () => {
+        try { await resume(run, panel, { ...choice, uncertain }, redraw); } catch (error) { say(panel, "error", error.message, error.body); }
+        await redraw();
+      };
+      clear(panel).append(h("div.preview", { "data-panel": "uncertain" },
+        h("h3", {}, "Calls with no recorded result"),
+        h("p", {}, body.uncertain.length === 1
+          ? "This call started, but its process stopped before recording a result: it may or may not have taken effect, and running it again could do it twice."
+          : "These calls started, but their process stopped before recording a result: they may or may not have taken effect, and running them again could do them twice."),
+        h("ul", {}, body.uncertain.map((c) => h("li", {}, h("span.mono", {}, c.key), ` · ${c.skill} · started ${time(c.started)}`))),
+        h("p.muted", {}, "Check whether it took effect, then choose."),
+        h("div.choices", {},
+          h("button", { type: "button", "data-choice": "rerun", onclick: go("rerun") }, "Run them again"),
+          h("button", { type: "button", "data-choice": "skip", onclick: go("skip") }, "Count them as done"),
+          h("button.link", { type: "button", onclick: () => say(panel, "ok", "Not resumed; nothing was run.") }, "Do nothing"))));
+    }
+
+    function secretsForm(run, panel, body, choice, redraw) {
+      const fields = body.secrets.map((name) => ({ name, input: h("input", { type: "password", id: "secret-" + name, autocomplete: "off" }) }));
+      const form = h("form.preview", { "data-panel": "secrets" }, h("p", {}, body.error),
+        fields.map((f) => h("div.field", {}, h("label", { for: "secret-" + f.name }, f.name), f.input)),
+        h("button", { type: "submit" }, "Resume"));
+      form.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        const secrets = {};
+        for (const f of fields) secrets[f.name] = f.input.value;
+        try { await resume(run, panel, { ...choice, secrets }, redraw); } catch (error) { say(panel, "error", error.message, error.body); }
+        await redraw();
+      });
+      clear(panel).append(form);
+    }
+
+    // The preview of a rollback: what will be undone, what stays done; nothing happens until "Undo".
+    async function preview(run, panel, redraw) {
+      const plan = await get(`runs/${encodeURIComponent(run.id)}/rollback`);
+      const list = (items, empty) => items.length
+        ? h("ul", {}, items.map((i) => h("li", {}, h("span.mono", {}, i.key), " · ", i.skill, i.by_rollback_steps ? " (its rollback steps)" : "")))
+        : h("p.muted", {}, empty);
+      const undo = h("button.danger", { type: "button", "data-choice": "undo" }, "Undo");
+      const keep = h("button", { type: "button", "data-choice": "keep" }, "Keep");
+      clear(panel).append(h("div.preview", { "data-panel": "rollback" },
+        h("h3", {}, "Roll back this run?"),
+        plan.needs_approval ? h("p", {}, `It ${plan.run.status.replaceAll("_", " ")}: undoing it is a new decision.`) : null,
+        h("h4", {}, "Will be undone (newest first)"), list(plan.undo, "Nothing to undo."),
+        h("h4", {}, "Kept: cannot be undone"), list(plan.keep, "Nothing."),
+        plan.uncertain.length ? [h("h4", {}, "Unknown: the result was never recorded"),
+          h("ul", {}, plan.uncertain.map((c) => h("li.mono", {}, c.described)))] : null,
+        h("div.choices", {}, undo, keep)));
+      keep.addEventListener("click", () => say(panel, "ok", "Kept: nothing was undone."));
+      undo.addEventListener("click", async () => {
+        undo.disabled = true; keep.disabled = true;
+        try {
+          await post(`runs/${encodeURIComponent(run.id)}/rollback`, { approve: true });
+          say(panel, "ok", "Rolling back: each completed call is undone, newest first.", null, true);
+        } catch (error) { say(panel, "error", error.message, error.body); }
+        await redraw();
+      });
     }
 
     function fact(name, value) {
@@ -85,9 +208,11 @@ enum RunScript {
     // during it (resume decides what to do with it).
     function step(item, going) {
       const end = item.ends[item.ends.length - 1];
-      const running = !end && item.calls.some((c) => !c.finished);
+      const unfinished = !end && item.calls.some((c) => !c.finished);
+      const running = unfinished && going;
       const reported = item.live;
-      const status = end ? end.status : running ? "running" : reported ? reported.status : "pending";
+      // A call with no result in a run that stopped: its process stopped during it.
+      const status = end ? end.status : running ? "running" : unfinished ? "interrupted" : reported ? reported.status : "pending";
       const skill = item.calls.length ? item.calls[0].skill : reported && reported.skill;
       const summary = h("summary", {},
         statusBadge(status), " ",

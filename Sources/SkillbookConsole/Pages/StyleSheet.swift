@@ -90,5 +90,20 @@ enum StyleSheet {
     .source li.flagged { background: color-mix(in srgb, var(--bad) 12%, transparent); }
     .source li div { white-space: normal; font-family: system-ui, sans-serif; }
     .steps li { margin: .2rem 0; }
+    .actions { margin: .8rem 0; }
+    .action-buttons { display: flex; flex-wrap: wrap; gap: .6rem 1.2rem; align-items: center; }
+    .action { display: inline-flex; gap: .4rem; align-items: center; }
+    .action small { max-width: 24rem; }
+    .action button:disabled { cursor: not-allowed; }
+    button.danger { border-color: var(--bad); color: var(--bad); }
+    button.danger:disabled { border-color: var(--line); color: var(--muted); }
+    .preview { background: var(--card); border: 1px solid var(--line); border-left: 4px solid var(--warn); border-radius: 8px; padding: .6rem 1rem; margin-top: .6rem; max-width: 48rem; }
+    .preview h3 { margin: .2rem 0 .4rem; } .preview h4 { margin: .6rem 0 .2rem; font-size: .95rem; }
+    .choices { display: flex; gap: .6rem; flex-wrap: wrap; align-items: center; margin-top: .6rem; }
+    .notice { color: var(--ok); font-weight: 600; }
+    .plan { margin-top: 1rem; max-width: 60rem; }
+    .plan-table, .schedules { border-collapse: collapse; width: 100%; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
+    .plan-table th, .plan-table td, .schedules th, .schedules td { text-align: left; vertical-align: top; padding: .4rem .6rem; border-bottom: 1px solid var(--line); }
+    .fires { list-style: none; margin: 0; padding: 0; }
     """#
 }

@@ -2,11 +2,47 @@
 ///
 /// Missing fields, absent steps and `item` outside `foreach` are null; using a value in a way its
 /// type does not allow (a field of a string, `split` of a number, an index out of range) throws.
+///
+/// Bounded: each node evaluated is one step of `context.stepLimit` (`Limits.expressionSteps`),
+/// shared by the whole evaluation; past it, or once the task is cancelled (checked every
+/// `cancellationInterval` steps), evaluation stops with an error at the expression's start
+/// (`start`): nested projections multiply the work by each level's length, so a short
+/// expression could otherwise run for hours, deaf to SIGTERM.
 struct Evaluator {
     let context: EvaluationContext
+    /// Offset of the expression's `${{`, where a step-limit or cancellation error points.
+    let start: Int
+    private let budget: StepBudget
+
+    /// Steps between two looks at `Task.isCancelled`.
+    static let cancellationInterval = 4096
+
+    init(context: EvaluationContext, start: Int = 0) {
+        self.context = context
+        self.start = start
+        budget = StepBudget(remaining: context.stepLimit)
+    }
+
+    /// The steps left; a reference, so every recursive call draws on one count.
+    private final class StepBudget {
+        var remaining: Int
+        init(remaining: Int) { self.remaining = remaining }
+    }
+
+    private func step() throws(ExpressionError) {
+        budget.remaining -= 1
+        if budget.remaining < 0 {
+            throw ExpressionError(stop: "the expression needs more than \(context.stepLimit) evaluation steps, the limit; "
+                + "nested projections multiply their work (simplify it, or compute the value in a step)", at: start)
+        }
+        if budget.remaining % Self.cancellationInterval == 0, Task.isCancelled {
+            throw ExpressionError(stop: "evaluation was cancelled", at: start)
+        }
+    }
 
     /// The value of `node`; `element` is the current element inside a projection body.
     func evaluate(_ node: ExprNode, element: Value? = nil) throws(ExpressionError) -> Value {
+        try step()
         switch node {
         case .literal(let value, _):
             return value

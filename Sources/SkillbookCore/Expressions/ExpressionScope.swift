@@ -63,6 +63,8 @@ public struct EvaluationContext: Sendable {
     /// The time `today()` and `now()` read, and relative dates resolve against.
     public var now: Date
     public var timeZone: TimeZone
+    /// The most steps (nodes evaluated) one expression's evaluation may take.
+    public var stepLimit = Limits.expressionSteps
 
     public init(
         inputs: ValueObject = ValueObject(), steps: [String: Value] = [:], item: Value? = nil, index: Int? = nil,

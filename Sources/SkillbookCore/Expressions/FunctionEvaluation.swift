@@ -176,8 +176,7 @@ struct PathParts {
     let dirname: String
 
     init(_ path: String) {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let trimmed = Self.droppingTrailingSlashes(Substring(path))
         guard let slash = trimmed.lastIndex(of: "/") else {
             basename = String(trimmed)
             dirname = "."
@@ -189,9 +188,19 @@ struct PathParts {
             return
         }
         basename = String(trimmed[trimmed.index(after: slash)...])
-        var parent = trimmed[..<slash]
-        while parent.count > 1, parent.hasSuffix("/") { parent = parent.dropLast() }
+        let parent = Self.droppingTrailingSlashes(trimmed[..<slash])
         dirname = parent.isEmpty ? "/" : String(parent)
+    }
+
+    /// `text` without its trailing slashes, one kept when it is nothing else; each step O(1) by
+    /// slicing at an index (`count`, or `dropLast()`, which measures the text, in the loop made
+    /// `a` + 100,000 slashes take 38 s).
+    private static func droppingTrailingSlashes(_ text: Substring) -> Substring {
+        var text = text
+        while text.last == "/", text.index(after: text.startIndex) != text.endIndex {
+            text = text[..<text.index(before: text.endIndex)]
+        }
+        return text
     }
 
     /// After the last `.` of the base name, without the dot; empty for `.bashrc` and `notes`.

@@ -79,13 +79,12 @@ public struct TemplateString: Sendable, Hashable {
     /// The single expression's value as is; otherwise the text with each expression's
     /// `interpolatedText` (null interpolates as nothing, lists and objects as JSON).
     public func evaluate(in context: EvaluationContext) throws(ExpressionError) -> Value {
-        let evaluator = Evaluator(context: context)
-        if let expression = singleExpression { return try evaluator.evaluate(expression.node) }
+        if let expression = singleExpression { return try expression.evaluate(in: context) }
         var text = ""
         for segment in segments {
             switch segment {
             case .text(let part): text += part
-            case .expression(let expression): text += try evaluator.evaluate(expression.node).interpolatedText
+            case .expression(let expression): text += try expression.evaluate(in: context).interpolatedText
             }
         }
         return .string(text)
@@ -127,9 +126,9 @@ extension Expression {
         return (type, checker.errors)
     }
 
-    /// The value of this expression.
+    /// The value of this expression, in at most `context.stepLimit` steps.
     public func evaluate(in context: EvaluationContext) throws(ExpressionError) -> Value {
-        try Evaluator(context: context).evaluate(node)
+        try Evaluator(context: context, start: offset).evaluate(node)
     }
 }
 

@@ -57,7 +57,14 @@ public struct MappedValue: Sendable {
         case .literal(let value):
             return value
         case .template(let template):
-            return try template.evaluate(in: context)
+            do {
+                return try template.evaluate(in: context)
+            } catch let error where error.isStop {
+                // Stopped, not wrong: say where the expression is, so its author can find it.
+                var located = error
+                located.message = "\(location(ofOffset: error.offset)): \(error.message)"
+                throw located
+            }
         case .array(let items):
             var values: [Value] = []
             values.reserveCapacity(items.count)

@@ -118,7 +118,7 @@ extension YAMLFieldReader {
             return nil
         }
         guard TimeZone(identifier: name) != nil else {
-            let suggestion = Suggestion.closest(to: name, in: TimeZone.knownTimeZoneIdentifiers).map { "; did you mean '\($0)'?" }
+            let suggestion = Suggestion.timeZone(for: name).map { "; did you mean '\($0)'?" }
             error(
                 "\(path): unknown time zone '\(name)'\(suggestion ?? " (an IANA name such as Europe/Berlin)")",
                 at: node.location)

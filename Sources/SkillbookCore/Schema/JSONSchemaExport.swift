@@ -44,6 +44,8 @@ public enum JSONSchemaExport {
         object["$ref"] = f.ref.map(Value.string)
         if !f.examples.isEmpty { object["examples"] = .array(f.examples) }
         if f.secret { object["secret"] = true }
+        object["access"] = f.access.map { .string($0.rawValue) }
+        object["relativeTo"] = f.relativeTo.map(Value.string)
         return .object(ordered(object, by: f.keyOrder))
     }
 

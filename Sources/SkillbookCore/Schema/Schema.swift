@@ -80,6 +80,15 @@ public final class Schema: Sendable, Hashable {
     public var examples: [Value] { fields.examples }
     /// The value is redacted from journal, logs, events, dry-run output and model prompts.
     public var secret: Bool { fields.secret }
+    /// `access` (see `SchemaFields.access`).
+    public var access: PathAccess? { fields.access }
+    /// `relativeTo` (see `SchemaFields.relativeTo`).
+    public var relativeTo: String? { fields.relativeTo }
+
+    /// What a skill does at a `format: path` parameter.
+    public enum PathAccess: String, Sendable, Hashable, CaseIterable {
+        case read, write
+    }
 
     /// The schema a `$ref` resolved to, followed through chains of references; `self` otherwise.
     /// Only a schema whose sole keyword is `$ref` (besides annotations) is followed.

@@ -51,6 +51,12 @@ public struct SchemaFields: Sendable {
     public var examples: [Value] = []
     /// The value is redacted from journal, logs, events, dry-run output and model prompts.
     public var secret = false
+    /// `access` of a `format: path` string (or of an array of them): whether a skill reads or writes
+    /// there. Skillbook's path guard checks it for manifest and MCP skills.
+    public var access: Schema.PathAccess?
+    /// `relativeTo`: the sibling property (a `format: path` string) that a relative path is taken
+    /// relative to, instead of the skill's working folder.
+    public var relativeTo: String?
     /// The keywords in the order they were written, so an export keeps it.
     public var keyOrder: [String] = []
 

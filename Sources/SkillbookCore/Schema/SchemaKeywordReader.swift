@@ -97,6 +97,14 @@ struct SchemaKeywordReader {
             fields.ref = reference
             fields.refTarget = reader.target(of: reference, at: value)
         case "secret": fields.secret = bool(value, key) ?? false
+        case "access":
+            guard let text = string(value, key) else { break }
+            if let access = Schema.PathAccess(rawValue: text) {
+                fields.access = access
+            } else {
+                error("'access' must be read or write, not '\(text)'", at: value)
+            }
+        case "relativeTo": fields.relativeTo = string(value, key)
         case "$schema", "$id", "$comment", "title":
             if string(value, key) != nil { fields.annotations.append((key, value.value)) }
         case "deprecated", "readOnly", "writeOnly":
@@ -145,6 +153,10 @@ struct SchemaKeywordReader {
         }
         if let minimum = fields.minimum, let maximum = fields.maximum, minimum > maximum {
             error("'minimum' (\(JSONText.number(minimum))) is greater than 'maximum' (\(JSONText.number(maximum)))", at: node)
+        }
+        let isPath = fields.format == "path" || fields.items?.format == "path"
+        for key in ["access", "relativeTo"] where !isPath && fields.keyOrder.contains(key) {
+            error("'\(key)' applies to a 'format: path' string or a list of them", at: node[key])
         }
     }
 

@@ -59,9 +59,13 @@ extension PlaybookHost {
                 continue
             }
             for warning in set.warnings { diagnostics.append(.warning("\(name): \(warning)", at: server.location)) }
+            // Its tools' `format: path` parameters stay in the allowed folders, relative to the
+            // folder the server runs in.
+            let paths = PathParameters(
+                environment: skillEnvironment, workingDirectory: server.directory ?? configuration.currentDirectory.path)
             for skill in set.skills {
                 do throws(SkillRegistry.RegistryError) {
-                    try registry.register(skill)
+                    try registry.register(PathCheckedSkill(skill, paths: paths))
                 } catch {
                     let message: String =
                         switch (error, registry[skill.descriptor.id]) {

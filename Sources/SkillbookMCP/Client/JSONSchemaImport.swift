@@ -5,7 +5,10 @@ public import SkillbookCore
 /// into our subset, tolerating what the subset lacks.
 ///
 /// Semantics: keywords of the subset are read as such; `const` becomes a one-value `enum`;
-/// local `$ref`s (`#/$defs/X`, `#/definitions/X`) are resolved; `anyOf`/`oneOf` of one schema
+/// local `$ref`s (`#/$defs/X`, `#/definitions/X`) are resolved, each subschema read once (by its
+/// JSON pointer, as the playbook checker's `SchemaReader` does), and a `$ref` to a schema being read
+/// (`{"$ref": "#"}` inside the root) is a cycle: one warning, and any value is accepted there;
+/// `anyOf`/`oneOf` of one schema
 /// and `null` (an optional value) becomes that schema; `type: [T, "null"]` becomes `T`. Any
 /// other keyword — or a keyword of the subset with a value it cannot hold — is left out and
 /// reported as a warning naming its path (`inputSchema.properties.x: 'not' is not checked`);
@@ -13,6 +16,10 @@ public import SkillbookCore
 public struct JSONSchemaImport {
     public private(set) var warnings: [String] = []
     private let root: Value
+    /// Subschemas already read, by JSON pointer (`#/$defs/node`).
+    private var done: [String: Schema] = [:]
+    /// Pointers being read, outermost first: a `$ref` to one of them is a cycle.
+    private var reading: [String] = []
     private static let silent: Set<String> = [
         "title", "$schema", "$id", "$comment", "$defs", "definitions", "readOnly", "writeOnly", "deprecated",
         "contentMediaType", "contentEncoding",
@@ -25,7 +32,7 @@ public struct JSONSchemaImport {
     /// The schema and the warnings about what it could not keep.
     public static func read(_ value: Value, path: String) -> (schema: Schema, warnings: [String]) {
         var importer = JSONSchemaImport(root: value)
-        let schema = importer.schema(value, path: path, depth: 0)
+        let schema = importer.schema(value, path: path, depth: 0, pointer: "#")
         return (schema, importer.warnings)
     }
 
@@ -33,7 +40,20 @@ public struct JSONSchemaImport {
         warnings.append("\(path): \(text)")
     }
 
-    private mutating func schema(_ value: Value, path: String, depth: Int) -> Schema {
+    /// The subschema `value` at `pointer` of the document (`nil`: a merge of a `$ref`'s target
+    /// with its siblings, which is no subschema of its own and is not remembered).
+    private mutating func schema(_ value: Value, path: String, depth: Int, pointer: String?) -> Schema {
+        if let pointer, let known = done[pointer] { return known }
+        if let pointer { reading.append(pointer) }
+        let schema = read(value, path: path, depth: depth, pointer: pointer)
+        if let pointer {
+            reading.removeLast()
+            done[pointer] = schema
+        }
+        return schema
+    }
+
+    private mutating func read(_ value: Value, path: String, depth: Int, pointer: String?) -> Schema {
         guard depth < 32 else {
             warn(path, "nested too deeply; any value is accepted here")
             return .any
@@ -48,11 +68,21 @@ public struct JSONSchemaImport {
                 warn(path, "'$ref' \(reference) cannot be resolved; any value is accepted here")
                 return .any
             }
+            let targetPointer = reference.hasSuffix("/") ? String(reference.dropLast()) : reference
+            if let start = reading.firstIndex(of: targetPointer) {
+                let chain = (reading[start...] + [targetPointer]).joined(separator: " → ")
+                warn(path, "'$ref' \(reference) leads back to itself (\(chain)); recursive schemas are not supported; any value is accepted here")
+                return .any
+            }
+            guard object.count > 1 else { return schema(target, path: path, depth: depth + 1, pointer: targetPointer) }
             var merged = target.objectValue ?? [:]
             for (key, member) in object where key != "$ref" { merged[key] = member }
             object = merged
             object["$ref"] = nil
-            return schema(.object(object), path: path, depth: depth + 1)
+            // The target is being read (its own `$ref`s back to it are cycles), merged with the siblings.
+            reading.append(targetPointer)
+            defer { reading.removeLast() }
+            return schema(.object(object), path: path, depth: depth + 1, pointer: nil)
         }
         for keyword in ["anyOf", "oneOf"] {
             guard let options = object[keyword]?.arrayValue else { continue }
@@ -60,12 +90,12 @@ public struct JSONSchemaImport {
             object[keyword] = nil
             if kept.count == 1, var only = kept[0].objectValue {
                 for (key, member) in object where only[key] == nil { only[key] = member }
-                return schema(.object(only), path: path, depth: depth + 1)
+                return schema(.object(only), path: path, depth: depth + 1, pointer: nil)
             }
             warn(path, "'\(keyword)' of \(options.count) schemas is not checked; any value is accepted here")
             return Schema(description: object["description"]?.stringValue, defaultValue: object["default"])
         }
-        return keywords(object, path: path, depth: depth)
+        return keywords(object, path: path, depth: depth, pointer: pointer)
     }
 
     private func resolve(_ reference: String) -> Value? {
@@ -79,7 +109,12 @@ public struct JSONSchemaImport {
         return node
     }
 
-    private mutating func keywords(_ object: ValueObject, path: String, depth: Int) -> Schema {
+    /// A key as a JSON-pointer token (`~` → `~0`, `/` → `~1`).
+    private static func escaped(_ key: String) -> String {
+        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    private mutating func keywords(_ object: ValueObject, path: String, depth: Int, pointer: String?) -> Schema {
         var type: Schema.JSONType?
         var properties: [(name: String, schema: Schema)] = []
         var items: Schema?
@@ -98,9 +133,10 @@ public struct JSONSchemaImport {
                 }
             case "properties":
                 for (name, member) in value.objectValue ?? [:] {
-                    properties.append((name, schema(member, path: "\(path).properties.\(name)", depth: depth + 1)))
+                    let at = pointer.map { "\($0)/properties/\(Self.escaped(name))" }
+                    properties.append((name, schema(member, path: "\(path).properties.\(name)", depth: depth + 1, pointer: at)))
                 }
-            case "items": items = schema(value, path: "\(path).items", depth: depth + 1)
+            case "items": items = schema(value, path: "\(path).items", depth: depth + 1, pointer: pointer.map { "\($0)/items" })
             case "additionalProperties":
                 if let flag = value.boolValue {
                     additional = flag

@@ -1,4 +1,5 @@
 public import SkillbookCore
+import Foundation
 
 /// How an MCP server's tool becomes a skill.
 ///
@@ -72,8 +73,27 @@ public enum MCPToolMapping {
         let title = hints.title ?? tool.title ?? tool.name
         let descriptor = SkillDescriptor(
             id: id, title: title, summary: tool.description.isEmpty ? "The tool '\(tool.name)' of an MCP server." : tool.description,
+            examples: examples(name: tool.name, title: title, description: tool.description, parameters: parameters),
             tags: ["mcp"], kind: readOnly ? .query : .action, confirm: !readOnly && hints.destructiveHint != false,
             parameters: parameters, output: output, timeout: timeout, idempotent: readOnly || hints.idempotentHint == true)
         return (descriptor, warnings)
+    }
+
+    /// Phrases the agent's matcher routes by, since a tool has no examples: its name as words
+    /// (`get_forecast` → `get forecast`), its title and the first sentence of its description, and,
+    /// when it needs exactly one parameter, the name and title followed by that `{slot}`.
+    static func examples(name: String, title: String, description: String, parameters: Schema) -> [String] {
+        let words = name.map { "_-.".contains($0) ? " " : $0 }.reduce(into: "") { $0.append($1) }
+            .split(separator: " ").joined(separator: " ").lowercased()
+        var phrases = [words, title.lowercased()]
+        let sentence = description.split(whereSeparator: { $0 == "\n" }).first.map(String.init) ?? ""
+        let first = (sentence.range(of: ". ").map { String(sentence[..<$0.lowerBound]) } ?? sentence)
+            .trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        if !first.isEmpty, first.count <= 100 { phrases.append(first.lowercased()) }
+        if parameters.required.count == 1, let slot = parameters.required.first {
+            phrases += [words, title.lowercased()].map { "\($0) {\(slot)}" }
+        }
+        var seen: Set<String> = []
+        return phrases.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 }

@@ -31,7 +31,8 @@ public enum JSONRPCConnectionError: Error, Sendable, Hashable, CustomStringConve
 /// Semantics: `serve` reads until the input ends, then fails every request still waiting with
 /// `.closed`. A line that does not parse is answered with a parse error (-32700) or an invalid
 /// request error (-32600) when `answersMalformedLines` (the server role); otherwise (the client
-/// role) every waiting request fails with `.garbage`. A response whose id matches nothing is
+/// role) every waiting request fails with `.garbage`; so is a line over the transport's
+/// `lineLimit` (cut by the transport, its tail discarded). A response whose id matches nothing is
 /// logged and dropped. The handler is called on the reading task and must not block: start a
 /// task for work that takes time.
 public final class JSONRPCConnection: Sendable {
@@ -57,9 +58,13 @@ public final class JSONRPCConnection: Sendable {
     /// Reads messages until the input ends.
     public func serve(_ handler: @Sendable (JSONRPCIncoming) -> Void) async {
         channel.start()
+        let limit = channel.lineLimit
         for await line in channel.lines {
             let message: JSONRPCMessage
-            do {
+            do throws(JSONRPCMessage.DecodingFailure) {
+                guard line.utf8.count <= limit else {
+                    throw JSONRPCMessage.DecodingFailure(id: nil, error: .parseError("the line is longer than \(limit) bytes; it was discarded"))
+                }
                 message = try JSONRPCMessage.decode(line)
             } catch {
                 let shown = line.count > 200 ? String(line.prefix(200)) + "…" : line

@@ -4,13 +4,17 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import SkillbookCore
 import Synchronization
 
 /// Newline-delimited messages over a pair of file descriptors: the stdio transport of MCP.
 ///
 /// A dedicated thread reads `input` (blocking `read`, never the cooperative pool) and yields
 /// each line without its newline (and without a trailing `\r`); a last line without a newline
-/// is yielded when the input ends, and then `lines` finishes. `send` writes one line and its
+/// is yielded when the input ends, and then `lines` finishes. A line longer than `lineLimit`
+/// bytes is yielded as its first `lineLimit + 1` bytes (so a reader sees it is over the limit
+/// and answers it with a parse error) and the rest of it, up to the next newline, is discarded:
+/// no part of its tail is ever read as a message of its own. `send` writes one line and its
 /// newline at once, serialised between callers, and reports `false` once the other end is gone
 /// (SIGPIPE is ignored for the process, so a gone reader is an error, not a crash).
 public final class LineChannel: Sendable {
@@ -21,12 +25,17 @@ public final class LineChannel: Sendable {
     private let closesInput: Bool
     private let started = Mutex(false)
 
-    /// The longest line accepted; a longer one is yielded cut at this length (and then fails to parse).
-    public static let maximumLineLength = 64 << 20
+    /// The longest line accepted by default (`Limits.mcpLineBytes`).
+    public static let maximumLineLength = Limits.mcpLineBytes
+
+    /// The longest line accepted, in bytes.
+    public let lineLimit: Int
 
     /// `closesDescriptors`: close `input` when it ends and `output` in `closeOutput()` (for pipes
     /// this channel owns); stdin and stdout of the process are left open.
-    public init(input: Int32, output: Int32, closesDescriptors: Bool) {
+    public init(input: Int32, output: Int32, closesDescriptors: Bool, lineLimit: Int = LineChannel.maximumLineLength) {
+        precondition(lineLimit > 0, "a line limit must be positive")
+        self.lineLimit = lineLimit
         self.input = input
         self.output = Mutex(output)
         self.closesInput = closesDescriptors
@@ -56,24 +65,36 @@ public final class LineChannel: Sendable {
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
         defer { buffer.deallocate() }
         var pending: [UInt8] = []
+        // Inside an over-long line, already yielded: drop bytes up to its newline.
+        var discarding = false
         while true {
             let count = read(input, buffer, size)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             var start = 0
-            for index in 0..<count where buffer[index] == 0x0A {
-                pending.append(contentsOf: UnsafeBufferPointer(start: buffer + start, count: index - start))
-                emit(pending)
-                pending.removeAll(keepingCapacity: true)
-                start = index + 1
-            }
-            pending.append(contentsOf: UnsafeBufferPointer(start: buffer + start, count: count - start))
-            if pending.count > Self.maximumLineLength {
-                emit(Array(pending.prefix(Self.maximumLineLength)))
-                pending.removeAll()
+            while start < count {
+                let newline = memchr(buffer + start, 0x0A, count - start).map { $0.assumingMemoryBound(to: UInt8.self) - buffer }
+                let end = newline ?? count
+                if !discarding {
+                    let taken = min(end - start, lineLimit + 1 - pending.count)
+                    pending.append(contentsOf: UnsafeBufferPointer(start: buffer + start, count: taken))
+                    if pending.count > lineLimit {
+                        continuation.yield(String(decoding: pending, as: UTF8.self))
+                        pending.removeAll()
+                        discarding = true
+                    }
+                }
+                guard let newline else { break }
+                if discarding {
+                    discarding = false
+                } else {
+                    emit(pending)
+                    pending.removeAll(keepingCapacity: pending.capacity <= size)
+                }
+                start = newline + 1
             }
         }
-        if !pending.isEmpty { emit(pending) }
+        if !pending.isEmpty && !discarding { emit(pending) }
         if closesInput { close(input) }
         continuation.finish()
     }

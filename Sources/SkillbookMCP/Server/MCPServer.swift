@@ -22,7 +22,8 @@ public struct MCPServerConfiguration: Sendable {
 /// 2025-06-18 and 2025-03-26) and the stateless 2026-07-28 revision, on one connection.
 ///
 /// Semantics: a request whose `_meta` names a protocol version is served statelessly under it;
-/// any other request is served under the revision `initialize` agreed. Each request runs in a
+/// any other request is served under the revision `initialize` had agreed when the request was
+/// read (a request read before `initialize` is refused, whatever the timing). Each request runs in a
 /// task of its own, so a long `tools/call` does not hold up others and `notifications/cancelled`
 /// can cancel it (the runner rolls back; no response is sent for a cancelled request). `serve`
 /// returns when the input ends, after cancelling the calls still running and waiting for every
@@ -93,12 +94,20 @@ public final class MCPServer: Sendable {
             // Answered in order, so that requests after it see the session.
             respond(id, initialize(params), on: connection)
         case .request(let id, let method, let params):
+            // The revision is decided here, at receipt, in arrival order: a request read before
+            // `initialize` is refused even when its task would start after `initialize` is answered.
+            let meta: MCPRequestMeta
+            do {
+                meta = try requestMeta(method: method, params: params)
+            } catch {
+                return respond(id, .failure(error), on: connection)
+            }
             // The task is registered before it can finish and unregister itself.
             state.withLock { state in
                 let key = state.nextTask
                 state.nextTask += 1
                 let task = Task {
-                    let outcome = await self.handle(id: id, method: method, params: params, on: connection)
+                    let outcome = await self.handle(id: id, method: method, params: params, meta: meta, on: connection)
                     let wasCancelled = self.state.withLock { state in
                         state.tasks[key] = nil
                         if method == "tools/call" { state.calls[id] = nil }
@@ -119,11 +128,10 @@ public final class MCPServer: Sendable {
         }
     }
 
-    private func handle(id: JSONRPCID, method: String, params: ValueObject, on connection: JSONRPCConnection) async
+    private func handle(id: JSONRPCID, method: String, params: ValueObject, meta: MCPRequestMeta, on connection: JSONRPCConnection) async
         -> Result<Value, JSONRPCError>
     {
         do {
-            let meta = try requestMeta(method: method, params: params)
             let result: ValueObject
             switch method {
             case "ping" where !meta.version.isStateless: result = [:]

@@ -161,7 +161,18 @@ extension YAMLFieldReader {
                 at: node.location)
             return nil
         }
-        return objectSchema(node, "parameters", closed: true)
+        guard let schema = objectSchema(node, "parameters", closed: true) else { return nil }
+        for (name, property) in schema.properties {
+            guard let base = property.relativeTo ?? property.items?.relativeTo else { continue }
+            guard base != name, schema.property(base)?.format == "path" else {
+                let where_ = node["properties"]?[name]
+                error(
+                    "parameter '\(name)' is 'relativeTo' '\(base)', which must be another parameter with 'format: path'",
+                    at: (where_?["relativeTo"] ?? where_?["items"]?["relativeTo"] ?? where_ ?? node).location)
+                continue
+            }
+        }
+        return schema
     }
 
     /// An object schema; `closed` refuses undeclared properties unless it says otherwise.

@@ -10,10 +10,13 @@ public struct ManifestLoader: Sendable {
     public var runner: any ProcessRunning
     /// Where manifest commands run; `nil` keeps the current directory.
     public var workingDirectory: String?
+    /// The allowed folders for the skills' `format: path` parameters; `nil` checks none.
+    public var environment: SkillEnvironment?
 
-    public init(runner: any ProcessRunning = ProcessRunner(), workingDirectory: String? = nil) {
+    public init(runner: any ProcessRunning = ProcessRunner(), workingDirectory: String? = nil, environment: SkillEnvironment? = nil) {
         self.runner = runner
         self.workingDirectory = workingDirectory
+        self.environment = environment
     }
 
     public struct Result: Sendable {
@@ -42,7 +45,14 @@ public struct ManifestLoader: Sendable {
         for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
             let url = directory.appendingPathComponent(name)
             let file = displayPath(url)
-            guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
+            let read: Data?
+            do {
+                read = try SourceFile.contents(url.path, display: file)
+            } catch {
+                result.diagnostics.append(error.diagnostic)
+                continue
+            }
+            guard let data = read, let text = String(data: data, encoding: .utf8)
             else {
                 result.diagnostics.append(
                     .error("the manifest cannot be read as UTF-8 text", at: SourceLocation(file: file, line: 1, column: 1)))
@@ -111,7 +121,8 @@ public struct ManifestLoader: Sendable {
             return (nil, diagnostics.sortedByLocation())
         }
         let skill = ManifestSkill(
-            manifest: manifest, runner: runner, workingDirectory: workingDirectory, manifestDirectory: manifestDirectory)
+            manifest: manifest, runner: runner, workingDirectory: workingDirectory, manifestDirectory: manifestDirectory,
+            environment: environment)
         return (.skill(skill), diagnostics.sortedByLocation())
     }
 

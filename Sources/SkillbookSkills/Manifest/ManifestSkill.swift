@@ -13,7 +13,8 @@ public import SkillbookCore
 /// A non-zero exit, a signal or the timeout is a failure carrying the exit code and stderr's
 /// last lines. The command gets only PATH, HOME, LANG and the variables the manifest lists in
 /// `env`. A relative command path (`./tools/report.py`) is taken relative to the manifest's
-/// folder; commands run in `workingDirectory` (the folder skillbook was started in).
+/// folder; commands run in `workingDirectory` (the folder skillbook was started in). Parameters
+/// with `format: path` must lie in the allowed folders (`PathParameters`).
 public struct ManifestSkill: Skill {
     public let manifest: SkillManifest
     public let descriptor: SkillDescriptor
@@ -23,12 +24,17 @@ public struct ManifestSkill: Skill {
     /// `run[0]` as it is passed: a name (looked up on PATH when it runs) or an absolute path.
     let command: String
     let undoCommand: String?
+    /// Confines the `format: path` parameters to the allowed folders; `nil` checks nothing.
+    let pathParameters: PathParameters?
 
+    /// `environment` gives the allowed folders that `format: path` parameters must lie in (see
+    /// `PathParameters`); without it they are not checked.
     public init(
         manifest: SkillManifest, runner: any ProcessRunning, workingDirectory: String? = nil,
-        manifestDirectory: String? = nil
+        manifestDirectory: String? = nil, environment: SkillEnvironment? = nil
     ) {
         self.manifest = manifest
+        pathParameters = environment.map { PathParameters(environment: $0, workingDirectory: workingDirectory) }
         self.runner = runner
         self.workingDirectory = workingDirectory
         command = Self.commandPath(manifest.run.command, manifestDirectory: manifestDirectory)
@@ -55,6 +61,7 @@ public struct ManifestSkill: Skill {
             throw SkillError("skill '\(manifest.id)' is not available here: \(reason)")
         }
         let parameters = parameters.applyingDefaults(of: manifest.parameters)
+        try pathParameters?.check(parameters, schema: manifest.parameters)
         let argv = manifest.run.argv(executable: command, parameters: parameters)
         var input: Data?
         if manifest.input == .json {

@@ -56,6 +56,29 @@ import Testing
             ])
     }
 
+    /// Issue 28.2–3: NEL, the line and paragraph separators, DEL, C1 controls and U+FFFE/U+FFFF in
+    /// a value or in the request (the saved playbook's description) read back as they were.
+    @Test func charactersYAMLTreatsSpeciallyReadBackIdentical() {
+        let title = "line two \u{85} end \u{2028} \u{2029}\u{7F}\u{80}\u{9F}\u{FFFE}\u{FFFF}\u{FEFF}\u{0}\t\r\n\"\\"
+        let request = "remind me \u{85} to call \u{7F}Anna\u{9B}\u{FFFF}"
+        let plan = Plan(steps: [Plan.Step(id: "note", target: "notes.create", with: ["title": .string(title), "tags": ["a\u{2028}b", "c\u{85}"]])])
+        let checked = shippedChecker.check(plan, name: "note", description: request)
+        #expect(checked.passes, "\(checked.diagnostics)")
+        #expect(checked.playbook?.description == request)
+        let with = checked.playbook?.steps.first?.with ?? []
+        #expect(with.map(\.name) == ["title", "tags"])
+        #expect(with.first?.value.literalValue == .string(title))
+        #expect(with.last?.value.literalValue == ["a\u{2028}b", "c\u{85}"])
+    }
+
+    /// Issue 28.4: a key longer than libyaml's implicit keys is written `? key`, so the checker names it.
+    @Test func aKeyOverATousandCharactersIsAnUnknownParameter() {
+        let key = String(repeating: "x", count: 1_100)
+        let checked = shippedChecker.check(Plan(steps: [Plan.Step(id: "a", target: "notes.create", with: ["title": "t", key: 1])]))
+        #expect(checked.text.contains("      ? \"\(key)\"\n      : 1\n"))
+        #expect(checked.diagnostics.map(\.description) == ["plan.yaml:7:9: error: step 'a': skill 'notes.create' has no parameter '\(key)'"])
+    }
+
     @Test func anUnknownSkillIsReportedWithASuggestion() {
         let checked = shippedChecker.check(Plan(steps: [Plan.Step(id: "a", target: "notes.craete", with: ["title": "x"])]))
         #expect(!checked.passes)

@@ -8,7 +8,8 @@ import Testing
 
 /// A real console on 127.0.0.1 (a free port) over a fresh workspace: `hello` (echoes a greeting),
 /// `secretive` (a secret input, echoed), `slow` (sleeps), `shouty` (echoes its text, for markup
-/// checks), `failing` (a note, then a failure: rolled back) and `broken` (an unknown skill). Requests go through libcurl, as any client's would.
+/// checks), `failing` (a note, then a failure: rolled back), `note` (a note, undoable), `stuck` (a note, then
+/// `sleep 30` through shell.run: killed there, a call with no result) and `broken` (an unknown skill). Requests go through libcurl, as any client's would.
 final class ConsoleFixture: Sendable {
     static let playbooks: [String: String] = [
         "hello": """
@@ -67,6 +68,30 @@ final class ConsoleFixture: Sendable {
               - id: boom
                 skill: debug.fail
                 with: { message: "the disk is full" }
+
+            """,
+        "note": """
+            name: note
+            description: Creates a note; a rollback deletes it.
+            inputs:
+              title: { type: string, default: Groceries }
+            steps:
+              - id: write
+                skill: notes.create
+                with: { title: "${{ inputs.title }}" }
+
+            """,
+        "stuck": """
+            name: stuck
+            description: Creates a note, then runs a long command (an action with no idempotence).
+            steps:
+              - id: note
+                skill: notes.create
+                with: { title: "Before the wait" }
+              - id: wait
+                skill: shell.run
+                confirm: false
+                with: { argv: ["sleep", "30"] }
 
             """,
         "broken": """

@@ -77,6 +77,43 @@ import Testing
         #expect(descriptors[0].summary == "The tool 't' of an MCP server.")
     }
 
+    /// Issue 28.8: `{"$ref": "#"}` in three properties expanded exponentially (6.4 GB); now each is
+    /// one warning and a property of any type, as the playbook checker reads `$ref` cycles.
+    @Test func aSelfReferenceIsOneWarningAndAnyType() {
+        let input: Value = [
+            "type": "object",
+            "properties": ["a": ["$ref": "#"], "b": ["$ref": "#"], "c": ["$ref": "#"], "n": ["$ref": "#/$defs/Node"]],
+            "$defs": ["Node": ["type": "object", "properties": ["next": ["$ref": "#/$defs/Node"], "value": ["type": "integer"]]]],
+        ]
+        let (descriptors, warnings) = MCPToolMapping.descriptors(for: [MCPTool(name: "t", description: "", inputSchema: input)], prefix: "p", timeout: 30)
+        let parameters = descriptors[0].parameters
+        #expect(parameters.properties.map(\.name) == ["a", "b", "c", "n"])
+        for name in ["a", "b", "c"] { #expect(parameters.property(name)?.type == nil) }
+        #expect(parameters.property("n")?.type == .object)
+        #expect(parameters.property("n")?.property("value")?.type == .integer)
+        #expect(parameters.property("n")?.property("next")?.type == nil)
+        #expect(
+            warnings == [
+                "p.t: inputSchema.properties.a: '$ref' # leads back to itself (# → #/properties/a → #); recursive schemas are not supported; any value is accepted here",
+                "p.t: inputSchema.properties.b: '$ref' # leads back to itself (# → #/properties/b → #); recursive schemas are not supported; any value is accepted here",
+                "p.t: inputSchema.properties.c: '$ref' # leads back to itself (# → #/properties/c → #); recursive schemas are not supported; any value is accepted here",
+                "p.t: inputSchema.properties.n.properties.next: '$ref' #/$defs/Node leads back to itself (#/$defs/Node → #/$defs/Node/properties/next → #/$defs/Node); recursive schemas are not supported; any value is accepted here",
+            ])
+    }
+
+    /// A schema whose definitions each use the next twice is read once per definition, not 2¹² times.
+    @Test func sharedDefinitionsAreReadOnce() {
+        var defs = ValueObject()
+        for i in 0..<12 {
+            defs["D\(i)"] = ["type": "object", "properties": ["x": ["$ref": .string("#/$defs/D\(i + 1)")], "y": ["$ref": .string("#/$defs/D\(i + 1)")]]]
+        }
+        defs["D12"] = ["type": "string", "format": "nonsense"]
+        let input: Value = ["type": "object", "properties": ["root": ["$ref": "#/$defs/D0"]], "$defs": .object(defs)]
+        let (descriptors, warnings) = MCPToolMapping.descriptors(for: [MCPTool(name: "t", description: "", inputSchema: input)], prefix: "p", timeout: 30)
+        #expect(descriptors[0].parameters.property("root")?.property("y")?.type == .object)
+        #expect(warnings.count == 1)
+    }
+
     @Test func aToolListCacheIsKeptPerManifestAndCommand() throws {
         let directory = try Paths.temporaryDirectory()
         let command = MCPServerCommand(["python3", "server.py"])
@@ -99,4 +136,15 @@ import Testing
         try FileManager.default.copyItem(atPath: cache.file, toPath: otherManifest.file)
         #expect(otherManifest.load() == nil)
     }
+
+    @Test func aToolGetsExamplesFromItsNameTitleAndDescription() {
+        let tool = MCPTool(
+            name: "get_forecast", title: "Weather forecast", description: "Gets the forecast for a city. Uses a public API.",
+            inputSchema: ["type": "object", "properties": ["city": ["type": "string"]], "required": ["city"]])
+        let (descriptors, _) = MCPToolMapping.descriptors(for: [tool], prefix: "w", timeout: 30)
+        #expect(descriptors[0].examples == [
+            "get forecast", "weather forecast", "gets the forecast for a city", "get forecast {city}", "weather forecast {city}",
+        ])
+    }
 }
+

@@ -41,6 +41,31 @@ import Testing
         await harness.finish()
     }
 
+    /// Issue 28.9: tools/list, tools/call and initialize in one burst: each request is decided
+    /// as it arrives, so the call is refused every time (it ran in 3 of 5 runs when the session
+    /// was read in the call's own task).
+    @Test func aCallSentBeforeInitializeInOneBurstIsAlwaysRefused() async throws {
+        for round in 0..<20 {
+            let harness = ServerHarness(allowsUnconfirmedCalls: true)
+            await harness.send(
+                [
+                    #"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+                    #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"demo.echo","arguments":{"text":"hi"}}}"#,
+                    #"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#,
+                ].joined(separator: "\n"))
+            var replies: [Int: Value] = [:]
+            for _ in 0..<3 {
+                let reply = try await harness.next()
+                if let id = reply["id"]?.intValue { replies[id] = reply }
+            }
+            #expect(replies[1]?["error"]?["code"] == -32602, "round \(round)")
+            #expect(replies[2]?["error"]?["code"] == -32602, "round \(round)")
+            #expect(replies[3]?["result"]?["protocolVersion"] == "2025-11-25", "round \(round)")
+            #expect(harness.recordedEvents.isEmpty, "round \(round)")
+            await harness.finish()
+        }
+    }
+
     @Test func pingAndUnknownMethods() async throws {
         let harness = try await ServerHarness.initialized()
         #expect(try await harness.call(2, "ping")["result"] == [:])
@@ -63,6 +88,21 @@ import Testing
         #expect(try await harness.next()["error"]?["code"] == -32700)
         #expect(try await harness.call(11, "ping") == ["jsonrpc": "2.0", "id": 11, "result": [:]])
         await harness.finish()
+    }
+
+    /// Issue 28.10: spaces past the line limit then a message on the same line: a parse error,
+    /// never an answer to the smuggled message; the next line is served.
+    @Test func aMessageSmuggledPastTheLineLimitIsNeverAnswered() async throws {
+        let harness = ServerHarness(lineLimit: 1_000)
+        // Under the pipe's 64 KiB, so the write never waits for the server's reader.
+        await harness.send(String(repeating: " ", count: 20_000) + #"{"jsonrpc":"2.0","id":"smuggled","method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#)
+        #expect(
+            try await harness.next()
+                == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32700, "message": "Parse error: the line is longer than 1000 bytes; it was discarded"]])
+        let reply = try await harness.call(2, "ping")
+        #expect(reply["error"]?["code"] == -32602, "the smuggled initialize was not served")
+        await harness.finish()
+        #expect(await harness.outputEnds())
     }
 
     @Test func aRequestJustBeforeTheInputClosesIsAnsweredAndThenTheServerExits() async throws {

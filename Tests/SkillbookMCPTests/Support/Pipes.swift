@@ -10,10 +10,10 @@ struct PipePair {
     let serverSide: LineChannel
     let testSide: LineChannel
 
-    init() {
+    init(serverLineLimit: Int = LineChannel.maximumLineLength) {
         let toServer = privatePipe()
         let toTest = privatePipe()
-        serverSide = LineChannel(input: toServer[0], output: toTest[1], closesDescriptors: true)
+        serverSide = LineChannel(input: toServer[0], output: toTest[1], closesDescriptors: true, lineLimit: serverLineLimit)
         testSide = LineChannel(input: toTest[0], output: toServer[1], closesDescriptors: true)
     }
 }

@@ -19,8 +19,8 @@ actor ServerHarness {
     /// Notifications received while waiting for responses.
     private(set) var notifications: [Value] = []
 
-    init(allowsUnconfirmedCalls: Bool = false) {
-        let pipes = PipePair()
+    init(allowsUnconfirmedCalls: Bool = false, lineLimit: Int = LineChannel.maximumLineLength) {
+        let pipes = PipePair(serverLineLimit: lineLimit)
         channel = pipes.testSide
         inbox = LineInbox(channel)
         let events = self.events
