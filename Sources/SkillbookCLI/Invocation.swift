@@ -25,6 +25,22 @@ struct Invocation: Sendable {
         return PlaybookHost(configuration, mcpServers: mcpServers)
     }
 
+    /// Where to look for the workspace of the playbook `reference`: the workspace a file names in
+    /// its first line (`# workspace: PATH`, as `ask --save` writes outside it), else what
+    /// `HostConfiguration.searchStart` says (a path's own folder). A named folder that is not a
+    /// workspace is a usage error that says which workspace the file needs.
+    func workspaceStart(forPlaybook reference: String, command: String) throws -> URL? {
+        let start = HostConfiguration.searchStart(forPlaybook: reference, currentDirectory: currentDirectory)
+        guard start != nil, let declared = HostConfiguration.declaredWorkspace(ofPlaybookAt: HostConfiguration.resolve(reference, against: currentDirectory))
+        else { return start }
+        guard WorkspaceConfiguration.find(from: declared)?.path == declared.standardizedFileURL.path else {
+            throw UsageError(
+                message: "\(reference) needs the workspace \(declared.path) (its first line), which is not a workspace here; "
+                    + "run it from that workspace, or change that line", command: command)
+        }
+        return declared
+    }
+
     /// `--yes` approves, a terminal asks, anything else refuses.
     func confirmation(approveAll: Bool) -> ConfirmationPolicy {
         if approveAll { return .approveAll }

@@ -60,6 +60,21 @@ extension HostConfiguration {
         return resolve(reference, against: currentDirectory).deletingLastPathComponent()
     }
 
+    /// The first line of a playbook saved outside the workspace it needs (`ask --save`), before
+    /// the workspace's path.
+    public static let workspaceComment = "# workspace: "
+
+    /// The workspace a playbook file names in its first line (`# workspace: PATH`), if it does.
+    public static func declaredWorkspace(ofPlaybookAt file: URL) -> URL? {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 4096), let text = String(data: data, encoding: .utf8),
+            text.hasPrefix(workspaceComment), let line = text.split(separator: "\n", maxSplits: 1).first
+        else { return nil }
+        let path = line.dropFirst(workspaceComment.count).trimmingCharacters(in: .whitespaces)
+        return path.isEmpty ? nil : URL(fileURLWithPath: path)
+    }
+
     /// The model from the environment (`SKILLBOOK_MODEL_URL`, `SKILLBOOK_MODEL`) over the file's
     /// `model:`, with the key from the variable the file names (default `SKILLBOOK_API_KEY`); `nil`
     /// without an http(s) URL from either.

@@ -249,4 +249,43 @@ func journaledRuns(in directory: TemporaryDirectory) async throws -> [String] {
         #expect(again.code == 0, "\(again.err)")
         #expect(try askNotes(in: directory).map(\.body) == ["2026-12-02"])
     }
+
+    /// Issue 27 item 13: a plan saved outside its workspace names that workspace in its first
+    /// line, so `validate` and `run` of the file from a folder without it find it; the run prints
+    /// the steps' outputs; a named folder that is not a workspace is an error naming it.
+    @Test func aPlanSavedOutsideItsWorkspaceNamesItAndRunsFromAnywhere() async throws {
+        let directory = askWorkspace()
+        let elsewhere = TemporaryDirectory()
+        let saved = elsewhere.url.appendingPathComponent("plan.yaml")
+        let ask = await skillbook(["ask", "note for tomorrow", "-i", "title=Plan", "--save", saved.path, "--explain"] + berlin, in: directory)
+        #expect(ask.code == 0, "\(ask.err)")
+        let text = try String(contentsOf: saved, encoding: .utf8)
+        let root = directory.url.standardizedFileURL.path
+        #expect(text.hasPrefix("# workspace: \(root)\nname: plan\n"), "\(text)")
+        #expect(text.hasSuffix("outputs:\n  run: \"${{ steps.run.output }}\"\n"), "\(text)")
+
+        func here(_ arguments: [String]) async -> CLIRun {
+            let captured = CapturedOutput()
+            let code = await SkillbookCLI.run(
+                arguments + ["--state", directory.state.path], console: captured.console, environment: [:], currentDirectory: elsewhere.url)
+            return CLIRun(code: code, out: captured.out, err: captured.err)
+        }
+        let validated = await here(["validate", "plan.yaml"])
+        #expect(validated.code == 0, "\(validated.err)")
+        #expect(validated.out.hasSuffix("plan.yaml: ok\n"), "\(validated.out)")
+        let run = await here(["run", "plan.yaml", "--yes"])
+        #expect(run.code == 0, "\(run.err)")
+        let notes = try askNotes(in: directory)
+        #expect(notes.map(\.title) == ["Plan"])
+        #expect(try JSONText.decode(run.out)["run"]?["id"]?.stringValue == notes.first?.id, "\(run.out)")
+
+        // Without that workspace the error names it.
+        try FileManager.default.removeItem(at: directory.url.appendingPathComponent("Playbooks"))
+        let missing = await here(["validate", "plan.yaml"])
+        #expect(missing.code == 2)
+        #expect(
+            missing.errLines.first
+                == "skillbook: error: plan.yaml needs the workspace \(root) (its first line), which is not a workspace here; "
+                + "run it from that workspace, or change that line", "\(missing.err)")
+    }
 }

@@ -109,6 +109,9 @@ import Testing
                         with:
                           "title": "From notes.txt"
                           "body": "${{ steps.read.output.content }}"
+                    outputs:
+                      read: "${{ steps.read.output }}"
+                      save: "${{ steps.save.output }}"
 
                     """)
             let validated = await skillbook(["validate", "from-notes.yaml"], in: directory)
@@ -119,6 +122,8 @@ import Testing
             let again = await skillbook(["run", "from-notes.yaml", "--yes"], in: directory)
             #expect(again.code == 0, "\(again.err)")
             #expect(try askNotes(in: directory).map(\.body) == ["buy milk\n"])
+            // Its run prints the steps' outputs, as any run prints its playbook's.
+            #expect(try JSONText.decode(again.out)["save"]?["title"]?.stringValue == "From notes.txt", "\(again.out)")
         }
     }
 

@@ -136,4 +136,49 @@ import Testing
         #expect(run.err.contains("✓ first"))
         #expect(run.err.contains("sums succeeded"))
     }
+
+    /// Issue 27 item 5: a tool added to the server's script is seen by the next `validate` (the
+    /// cache is keyed on the script's modification time and size too); a list that is cached
+    /// and lacks a tool says when it was listed and how to refresh it, and `skills --refresh`
+    /// lists the server again.
+    @Test func aChangedScriptIsListedAgainAndACachedListSaysHowToRefreshIt() async throws {
+        let directory = try Self.workspace()
+        let state = ["--state", directory.state.path]
+        let first = try await runSkillbook(["validate", "Playbooks/sums.yaml"] + state, in: directory.url)
+        #expect(first.code == 0, "\(first.err)")
+
+        let script = directory.url.appendingPathComponent("Skills/calc_server.py")
+        var text = try String(contentsOf: script, encoding: .utf8)
+        let main = try #require(text.range(of: "\nif __name__"))
+        text.insert(contentsOf: "\n\n@server.tool()\ndef subtract(a: int, b: int) -> int:\n    \"\"\"Subtracts.\"\"\"\n    return a - b\n", at: main.lowerBound)
+        try text.write(to: script, atomically: true, encoding: .utf8)
+        directory.write("Playbooks/minus.yaml", "name: minus\nsteps:\n  - id: less\n    skill: calc.subtract\n    with: { a: 5, b: 2 }\n")
+        let changed = try await runSkillbook(["validate", "Playbooks/minus.yaml"] + state, in: directory.url)
+        #expect(changed.code == 0, "\(changed.err)")
+        #expect(changed.out == "Playbooks/minus.yaml: ok\n")
+
+        // A cached list without 'add' (as after a change the key does not see): the unknown
+        // skill says when the list was cached and how to refresh it.
+        let folder = directory.state.appendingPathComponent("mcp")
+        let cacheFile = folder.appendingPathComponent(try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first))
+        guard case .object(var cached) = try JSONText.decode(try String(contentsOf: cacheFile, encoding: .utf8)) else {
+            Issue.record("the cache is not an object")
+            return
+        }
+        cached["tools"] = .array((cached["tools"]?.arrayValue ?? []).filter { $0["name"]?.stringValue != "add" })
+        try JSONText.encode(.object(cached), pretty: true).write(to: cacheFile, atomically: true, encoding: .utf8)
+        let stale = try await runSkillbook(["validate", "Playbooks/sums.yaml"] + state, in: directory.url)
+        #expect(stale.code == 2)
+        let error = try #require(stale.err.split(separator: "\n").first { $0.contains("error:") }.map(String.init))
+        #expect(error.hasPrefix("Playbooks/sums.yaml:6:12: error: step 'first' uses unknown skill 'calc.add'; "), "\(error)")
+        #expect(
+            error.wholeMatch(of: /.*; tool list cached at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d; refresh with `skillbook skills --refresh`/)
+                != nil, "\(error)")
+
+        let refreshed = try await runSkillbook(["skills", "--refresh"] + state, in: directory.url)
+        #expect(refreshed.code == 0, "\(refreshed.err)")
+        #expect(refreshed.out.contains("calc.add "), "\(refreshed.out)")
+        let again = try await runSkillbook(["validate", "Playbooks/sums.yaml"] + state, in: directory.url)
+        #expect(again.code == 0, "\(again.err)")
+    }
 }

@@ -55,4 +55,27 @@ import Testing
         #expect(run.code == 2)
         #expect(run.err.contains("pass one of --crontab or --systemd"))
     }
+
+    /// Issue 27 friction: the lines run the executable --binary names, and stderr says which one
+    /// is used; one that is not an executable file is refused.
+    @Test func binaryChoosesTheExecutableAndTheChoiceIsSaid() async throws {
+        let directory = TemporaryDirectory()
+        let binary = directory.write("bin/skillbook", "#!/bin/sh\n")
+        chmod(binary.path, 0o755)
+        let run = await skillbook(["schedule", "install", "--crontab", "--binary", "bin/skillbook"], in: directory)
+        #expect(run.code == 0, "\(run.err)")
+        #expect(run.err == "using the skillbook at \(binary.standardizedFileURL.path)\n")
+        let workspace = directory.url.standardizedFileURL.path
+        #expect(run.out.contains("* * * * * cd '\(workspace)' && '\(binary.standardizedFileURL.path)' 'schedule' 'tick' "), "\(run.out)")
+
+        let plain = await skillbook(["schedule", "install", "--crontab"], in: directory)
+        #expect(plain.err.hasPrefix("using the skillbook at /"), "\(plain.err)")
+        #expect(plain.err.hasSuffix(" (choose another with --binary PATH)\n"), "\(plain.err)")
+
+        let text = directory.write("notes.txt", "x")
+        let refused = await skillbook(["schedule", "install", "--crontab", "--binary", text.path], in: directory)
+        #expect(refused.code == 2)
+        #expect(refused.errLines.first == "skillbook: error: --binary: \(text.path) is not an executable file", "\(refused.err)")
+    }
 }
+

@@ -103,4 +103,37 @@ import Testing
         #expect(nothing.code == 2)
         #expect(nothing.errLines == ["skillbook: error: 'skillbook show' needs NAME|FILE", "Run 'skillbook show --help' for usage."])
     }
+
+    /// Issue 27 friction: `show` displays the playbook's `schedule:` entries.
+    @Test func showsTheSchedule() async {
+        let directory = TemporaryDirectory()
+        directory.write(
+            "Playbooks/timed.yaml",
+            """
+            name: timed
+            inputs:
+              n: { type: integer, default: 1 }
+            schedule:
+              - cron: "0 7 * * 1-5"
+                timezone: Europe/Berlin
+                inputs: { n: 2 }
+              - every: 90m
+                catch_up: none
+                overlap: queue
+            steps:
+              - id: a
+                skill: debug.echo
+                with: { value: "${{ inputs.n }}" }
+
+            """)
+        let run = await skillbook(["show", "timed"], in: directory)
+        #expect(run.code == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(
+            Array(lines[1...4]) == [
+                "", "schedule:", "  cron 0 7 * * 1-5 in Europe/Berlin; catch_up: latest, overlap: skip; inputs: {n: 2}",
+                "  every 1h30m; catch_up: none, overlap: queue",
+            ], "\(run.out)")
+    }
 }
+

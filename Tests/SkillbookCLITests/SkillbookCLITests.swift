@@ -81,7 +81,7 @@ private func optionLine(_ option: OptionSpec, in lines: [String]) -> String? {
     @Test func helpWinsOverMissingArgumentsAndOtherOptions() async {
         let run = await bare(["show", "--state", "/nowhere", "--help"])
         #expect(run.code == 0)
-        #expect(run.out.hasPrefix("Show a playbook: inputs, steps and outputs.\n"))
+        #expect(run.out.hasPrefix("Show a playbook: triggers, schedule, inputs, steps and outputs.\n"))
     }
 
     @Test func version() async {

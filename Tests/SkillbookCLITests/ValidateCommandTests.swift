@@ -200,3 +200,36 @@ private let bad = "name: bad\nsteps:\n  - id: a\n    skill: notes.create\n    wi
         #expect(lines[1] == "{\"type\":\"summary\",\"files\":1,\"failed\":0,\"errors\":1,\"warnings\":0}")
     }
 }
+
+/// Issue 27 friction: a top-level key starting with `x-` holds values shared through YAML anchors
+/// (as Compose's extension fields); other unknown keys are still errors.
+@Suite struct ExtensionKeyTests {
+    @Test func anXKeyHoldsSharedValuesThatStepsUseByAlias() async throws {
+        let directory = TemporaryDirectory()
+        directory.write(
+            "Playbooks/shared.yaml",
+            """
+            name: shared
+            x-common: &common
+              template: "{{who}} at {{where}}"
+              values: { who: Ada, where: home }
+            steps:
+              - id: one
+                skill: text.template
+                with: *common
+            outputs:
+              text: "${{ steps.one.output.text }}"
+
+            """)
+        let validated = await skillbook(["validate"], in: directory)
+        #expect(validated.code == 0, "\(validated.err)")
+        let run = await skillbook(["run", "shared"], in: directory)
+        #expect(run.code == 0, "\(run.err)")
+        #expect(try JSONText.decode(run.out)["text"] == "Ada at home", "\(run.out)")
+
+        directory.write("Playbooks/shared.yaml", "name: shared\ncommon: 1\nsteps:\n  - id: one\n    skill: debug.echo\n")
+        let refused = await skillbook(["validate"], in: directory)
+        #expect(refused.code == 2)
+        #expect(refused.err.contains("unknown playbook key 'common'"), "\(refused.err)")
+    }
+}

@@ -68,7 +68,11 @@ public struct PlanChecker: Sendable {
     /// The plan as playbook YAML; values are written by `YAMLText` (JSON with YAML's escapes),
     /// which reads back unchanged, and a key too long for an implicit key in the explicit form. Steps
     /// whose id is in `confirming` get `confirm: true` (a model-planned action is always asked).
-    public static func playbookText(_ plan: Plan, name: String, description: String, confirming: Set<String> = []) -> String {
+    /// With `outputs`, each step's output is an output named by its step id (a step id that is
+    /// not an identifier is left out), so a run of the playbook prints them.
+    public static func playbookText(
+        _ plan: Plan, name: String, description: String, confirming: Set<String> = [], outputs: Bool = false
+    ) -> String {
         var lines = ["name: \(name)"]
         if !description.isEmpty { lines.append("description: \(YAMLText.quoted(description))") }
         lines.append("steps:")
@@ -83,6 +87,17 @@ public struct PlanChecker: Sendable {
                 }
             }
         }
+        let named = plan.steps.map(\.id).filter(isIdentifier)
+        if outputs && !named.isEmpty {
+            lines.append("outputs:")
+            for id in named { lines.append("  \(id): \"${{ steps.\(id).output }}\"") }
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Letters, digits and `_`, not starting with a digit: a name an expression can spell.
+    private static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return text.unicodeScalars.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
     }
 }

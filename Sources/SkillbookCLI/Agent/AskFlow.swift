@@ -91,7 +91,8 @@ struct AskFlow {
     func write(_ route: AgentRoute, to path: String, workspace: AgentWorkspace) throws {
         let url = host.file(path)
         let name = PlaybookHost.playbookName(url.deletingPathExtension().lastPathComponent)
-        let text = route.playbookText(name: name, description: request, workspace: workspace)
+        let text = route.savedText(
+            name: name, description: request, workspace: workspace, file: url, workspaceRoot: host.configuration.workspaceRoot)
         do {
             try Data(text.utf8).write(to: url, options: .withoutOverwriting)
         } catch {

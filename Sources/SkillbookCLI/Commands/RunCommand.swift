@@ -27,7 +27,7 @@ enum RunCommand: Command {
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let inputTexts = try Invocation.keyValues(arguments[.input], command: spec.name)
-        let start = HostConfiguration.searchStart(forPlaybook: arguments.positionals[0], currentDirectory: invocation.currentDirectory)
+        let start = try invocation.workspaceStart(forPlaybook: arguments.positionals[0], command: spec.name)
         let host = try invocation.host(arguments, confirmation: invocation.confirmation(approveAll: arguments[.yes]), from: start)
         let request = RunRequest(
             playbook: arguments.positionals[0], inputsFile: arguments[.inputsFile], inputTexts: inputTexts,

@@ -10,28 +10,51 @@ extension Option where Value == Bool {
     }
 }
 
-/// `skillbook schedule install --crontab|--systemd [--write]`
+extension Option where Value == String {
+    static var binary: Self {
+        Self("--binary", value: "PATH", help: "The skillbook executable the lines run (default: the one this command was started as).")
+    }
+}
+
+/// `skillbook schedule install --crontab|--systemd [--binary PATH] [--write]`
 enum ScheduleInstallCommand: Command {
     static let spec = CommandSpec(
         name: "schedule install", summary: "Print (or install) what makes cron or systemd run 'skillbook schedule tick' every minute.",
-        arguments: "", options: [Option.crontab.spec, Option.systemd.spec, Option.write.spec],
+        arguments: "", options: [Option.crontab.spec, Option.systemd.spec, Option.binary.spec, Option.write.spec],
         alternatives: [[Option.crontab.spec, Option.systemd.spec]],
         discussion: """
-            The lines name this skillbook executable and the workspace, playbooks and state directories as absolute
-            paths. The systemd timer is OnCalendar=minutely, AccuracySec=1s, Persistent=true; after --write run
+            The lines name the skillbook executable — --binary PATH, else the one this command was started as
+            (a name found on PATH as that PATH entry, not where a link leads), said on stderr — and the
+            workspace, playbooks and state directories as absolute paths. The systemd timer is OnCalendar=minutely, AccuracySec=1s, Persistent=true; after --write run
             'systemctl --user daemon-reload && systemctl --user enable --now skillbook-tick.timer'.
             Use either this or 'skillbook daemon' for a state directory: both start each fire at most once, but
             only the daemon fires to the second.
             """,
-        examples: ["skillbook schedule install --systemd", "skillbook schedule install --crontab --write"])
+        examples: [
+            "skillbook schedule install --systemd", "skillbook schedule install --crontab --write",
+            "skillbook schedule install --crontab --binary /usr/local/bin/skillbook",
+        ])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         guard arguments[.crontab] != arguments[.systemd] else {
             throw UsageError(message: "pass one of --crontab or --systemd", command: spec.name)
         }
         let configuration = try invocation.host(arguments).configuration
+        let executable: String
+        if let given = arguments[.binary] {
+            executable = HostConfiguration.resolve(given, against: invocation.currentDirectory).standardizedFileURL.path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: executable, isDirectory: &isDirectory), !isDirectory.boolValue,
+                FileManager.default.isExecutableFile(atPath: executable)
+            else {
+                throw UsageError(message: "--binary: \(given) is not an executable file", command: spec.name)
+            }
+        } else {
+            executable = Self.executable(invocation)
+        }
+        invocation.console.err("using the skillbook at \(executable)\(arguments[.binary] == nil ? " (choose another with --binary PATH)" : "")")
         let install = ScheduleInstall(
-            executable: Self.executable(invocation), workspace: invocation.currentDirectory.standardizedFileURL.path,
+            executable: executable, workspace: invocation.currentDirectory.standardizedFileURL.path,
             playbooks: configuration.playbooksDirectory.standardizedFileURL.path,
             state: configuration.stateDirectory.standardizedFileURL.path)
         let console = invocation.console
@@ -62,8 +85,20 @@ enum ScheduleInstallCommand: Command {
         return .success
     }
 
-    /// This process's executable, absolute (`/proc/self/exe` on Linux).
+    /// The executable this command was started as: a bare name (`skillbook`) as the first entry of
+    /// `$PATH` that has it, a path made absolute (links not followed, so an upgrade behind the link
+    /// is still run); else this process's (`/proc/self/exe` on Linux).
     static func executable(_ invocation: Invocation) -> String {
+        let typed = CommandLine.arguments.first ?? ""
+        if !typed.isEmpty, !typed.contains("/") {
+            for folder in (invocation.environment["PATH"] ?? "").split(separator: ":") where folder.hasPrefix("/") {
+                let candidate = "\(folder)/\(typed)"
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            }
+        } else if !typed.isEmpty {
+            let path = URL(fileURLWithPath: typed, relativeTo: invocation.currentDirectory).standardizedFileURL.path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
         return URL(fileURLWithPath: CommandLine.arguments[0], relativeTo: invocation.currentDirectory).standardizedFileURL.path
     }

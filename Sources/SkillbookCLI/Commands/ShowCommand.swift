@@ -5,7 +5,7 @@ import SkillbookHost
 /// `skillbook show NAME`
 enum ShowCommand: Command {
     static let spec = CommandSpec(
-        name: "show", summary: "Show a playbook: inputs, steps and outputs.", arguments: "NAME|FILE",
+        name: "show", summary: "Show a playbook: triggers, schedule, inputs, steps and outputs.", arguments: "NAME|FILE",
         options: [], positionals: 1...1, operands: .playbook)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
@@ -21,6 +21,10 @@ enum ShowCommand: Command {
         if !playbook.triggers.isEmpty {
             console.out("\ntriggers:")
             for trigger in playbook.triggers { console.out("  \(trigger)") }
+        }
+        if !playbook.schedule.isEmpty {
+            console.out("\nschedule:")
+            for entry in playbook.schedule { console.out("  " + scheduleText(entry)) }
         }
         if !playbook.inputs.isEmpty {
             console.out("\ninputs:")
@@ -50,6 +54,32 @@ enum ShowCommand: Command {
             }
         }
         return .success
+    }
+
+    /// `cron 0 7 * * 1-5 in Europe/Berlin; catch_up: latest, overlap: skip; inputs: {n: 2}`.
+    static func scheduleText(_ entry: ScheduleEntry) -> String {
+        var text: String
+        switch entry.trigger {
+        case .cron(let cron): text = "cron \(cron.source)"
+        case .every(let seconds): text = "every \(everyText(seconds))"
+        }
+        if let zone = entry.timezone { text += " in \(zone)" }
+        text += "; catch_up: \(entry.catchUp.rawValue), overlap: \(entry.overlap.rawValue)"
+        if !entry.inputs.isEmpty {
+            text += "; inputs: {" + entry.inputs.map { "\($0.name): \(JSONText.encode($0.value))" }.joined(separator: ", ") + "}"
+        }
+        return text
+    }
+
+    /// `1h30m`, `10s`, `1.5s`: an interval as `every:` takes it.
+    static func everyText(_ seconds: Double) -> String {
+        guard seconds == seconds.rounded(), seconds < Double(Int.max) else { return FixedPoint.text(seconds, digits: 3) + "s" }
+        let whole = Int(seconds)
+        var parts = ""
+        if whole >= 3600 { parts += "\(whole / 3600)h" }
+        if whole % 3600 >= 60 { parts += "\((whole % 3600) / 60)m" }
+        if whole % 60 > 0 || parts.isEmpty { parts += "\(whole % 60)s" }
+        return parts
     }
 
     /// The value on one line: expressions as written, literals as JSON, in flow style even when

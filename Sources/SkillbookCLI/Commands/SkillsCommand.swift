@@ -4,25 +4,27 @@ import SkillbookHost
 
 extension Option where Value == Bool {
     static var markdown: Self { Self("--markdown", help: "Print a reference page of the skills in Markdown.") }
+    static var refresh: Self { Self("--refresh", help: "List the tools of every MCP server again, cached or not.") }
 }
 
 /// `skillbook skills [ID] [--json|--markdown]`
 enum SkillsCommand: Command {
     static let spec = CommandSpec(
         name: "skills", summary: "List skills, or describe one.", arguments: "[ID]",
-        options: [Option.json.withHelp("Print descriptors with parameters and output as JSON Schema.").spec, Option.markdown.spec],
+        options: [Option.json.withHelp("Print descriptors with parameters and output as JSON Schema.").spec, Option.markdown.spec, Option.refresh.spec],
         alternatives: [[Option.json.spec, Option.markdown.spec]],
         positionals: 0...1,
         discussion: """
             The skills of an MCP server (an 'mcp:' manifest) come from its tool list cached in the state
-            folder; when there is none yet, the server is started once to list its tools.
+            folder; when there is none yet, or a file its command names (its script) changed since, the
+            server is started once to list its tools. --refresh lists every server's tools again.
             """,
-        examples: ["skillbook skills", "skillbook skills notes.create --json", "skillbook skills --markdown > docs/skills.md"],
+        examples: ["skillbook skills", "skillbook skills notes.create --json", "skillbook skills --markdown > docs/skills.md", "skillbook skills --refresh"],
         operands: .skill)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let host = try invocation.host(arguments)
-        await host.listUncachedMCPServers()
+        await host.listUncachedMCPServers(refreshing: arguments[.refresh])
         let registry = try host.loadRegistry(reporting: invocation.notices(manifestWarnings: true))
         let console = invocation.console
         if arguments[.json] && arguments[.markdown] {

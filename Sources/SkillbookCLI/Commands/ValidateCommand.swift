@@ -22,7 +22,13 @@ enum ValidateCommand: Command {
         operands: .file)
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
-        let host = try invocation.host(arguments)
+        // A saved plan that names the workspace it needs is checked against that workspace.
+        var start: URL?
+        for path in arguments.positionals where HostConfiguration.declaredWorkspace(ofPlaybookAt: HostConfiguration.resolve(path, against: invocation.currentDirectory)) != nil {
+            start = try invocation.workspaceStart(forPlaybook: path, command: "validate")
+            break
+        }
+        let host = try invocation.host(arguments, from: start)
         let json = arguments[.json]
         guard let loaded = try await registry(host, json: json, console: invocation.console) else { return .usage }
         var diagnostics = loaded.warnings

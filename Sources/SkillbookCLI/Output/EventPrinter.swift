@@ -2,6 +2,28 @@ import SkillbookHost
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
+import Synchronization
+
+/// At most one progress line per second per step, plus the last (a step's count reaching its
+/// total): what a piped run writes, so a cron log of a 100,000-item foreach holds a few lines.
+final class ProgressThrottle: Sendable {
+    private let printed = Mutex<[String: ContinuousClock.Instant]>([:])
+    let interval: Duration
+
+    init(interval: Duration = .seconds(1)) {
+        self.interval = interval
+    }
+
+    /// Whether the line of `step` at `completed` of `total` is written (and, if so, when it was).
+    func admits(_ step: String, completed: Int, total: Int) -> Bool {
+        let now = ContinuousClock.now
+        return printed.withLock { printed in
+            if completed < total, let last = printed[step], now - last < interval { return false }
+            printed[step] = now
+            return true
+        }
+    }
+}
 
 /// Renders run events for people (one line per event on stderr) or as JSON lines on stdout.
 struct EventPrinter: Sendable {
@@ -9,6 +31,8 @@ struct EventPrinter: Sendable {
     var json: Bool
     /// Paths in dry-run plans are shown relative to this folder when inside it.
     var base: String? = nil
+    /// Progress lines: at most one a second per step, plus the last.
+    var throttle = ProgressThrottle()
 
     /// `1300` as `1,300`.
     static func grouped(_ number: Int) -> String {
@@ -32,8 +56,9 @@ struct EventPrinter: Sendable {
         case .stepStarted(let step, let skill, let attempt, _):
             console.err("  … \(step) (\(skill))\(attempt > 1 ? ", attempt \(attempt)" : "")")
         case .stepProgress(let step, let completed, let total, let unit):
-            // One line per call done; a skill's own counts inside a call are for the live display only.
-            guard completed > 0 else { break }
+            // One line per call done, at most one a second per step plus the last; a skill's own
+            // counts inside a call are for the live display only.
+            guard completed > 0, unit != .skill, throttle.admits("\(step)", completed: completed, total: total) else { break }
             switch unit {
             case .batches(let items, let of):
                 console.err("    \(step): batch \(completed)/\(total) (\(Self.grouped(items))/\(Self.grouped(of)) items)")

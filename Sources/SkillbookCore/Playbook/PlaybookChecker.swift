@@ -148,7 +148,9 @@ public struct PlaybookChecker: Sendable {
         guard let target = target(of: step, in: playbook) else {
             if step.playbook == nil {
                 let suggestion = Suggestion.closest(to: step.skill, in: registry.ids).map { "; did you mean '\($0)'?" } ?? ""
-                diagnostics.append(.error("\(name) uses unknown skill '\(step.skill)'\(suggestion)", at: step.skillLocation))
+                let prefix = step.skill.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+                let note = registry.toolListNotes[prefix].map { "; \($0)" } ?? ""
+                diagnostics.append(.error("\(name) uses unknown skill '\(step.skill)'\(suggestion)\(note)", at: step.skillLocation))
             }
             for mapping in step.with { typeCheck(mapping.value, scope: scope, &diagnostics) }
             return

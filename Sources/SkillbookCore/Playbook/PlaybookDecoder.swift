@@ -1,6 +1,7 @@
 /// Turns a YAML tree into a `Playbook`, reporting every structural problem with its position.
 ///
-/// Keys are checked strictly: an unknown key is an error with a "did you mean" suggestion, and
+/// Keys are checked strictly: an unknown key is an error with a "did you mean" suggestion (a
+/// top-level key starting with `x-` is not read: it holds values shared through YAML anchors), and
 /// keys of later versions of the format are refused as "not supported yet", never ignored.
 public struct PlaybookDecoder: Sendable {
     public static let playbookKeys = [
@@ -71,6 +72,10 @@ public struct PlaybookDecoder: Sendable {
                     guard let name = output.key.scalar else { continue }
                     playbook.outputs.append(OutputMapping(name: name, value: context.mapped(output.value)))
                 }
+            case _ where key.hasPrefix("x-"):
+                // An extension key, as Compose has: a place for shared values (`x-common: &common …`)
+                // that steps use by alias; it is not read.
+                continue
             default:
                 context.unknownKey(pair.key, key, in: "playbook", known: Self.playbookKeys, unsupported: Self.unsupportedPlaybookKeys)
             }

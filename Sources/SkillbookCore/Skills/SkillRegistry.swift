@@ -1,6 +1,9 @@
 /// The skills a process knows, by id. Registering a duplicate id is an error.
 public struct SkillRegistry: Sendable {
     public private(set) var skills: [String: any Skill] = [:]
+    /// What to say after "unknown skill 'PREFIX.x'" for a prefix whose skills come from a cached
+    /// MCP tool list (when it was listed, how to refresh it), by prefix.
+    public var toolListNotes: [String: String] = [:]
 
     public init() {}
 

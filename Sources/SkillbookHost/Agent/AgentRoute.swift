@@ -1,3 +1,4 @@
+public import Foundation
 public import SkillbookAgent
 public import SkillbookCore
 
@@ -43,5 +44,18 @@ public enum AgentRoute: Sendable {
     public func playbookText(name: String, description: String, workspace: AgentWorkspace) -> String {
         let confirming = isModelPlan ? Set(actions(in: workspace).map(\.id)) : []
         return PlanChecker.playbookText(plan, name: name, description: description, confirming: confirming)
+    }
+
+    /// The route as `playbookText` writes it, for a file of its own (`ask --save`): each step's
+    /// output is an output, so running the file prints them; and when the file is outside the
+    /// workspace it needs (`workspace`, not the one found from the file's folder), its first line
+    /// names that workspace (`# workspace: PATH`), where `run` and `validate` then find it.
+    public func savedText(name: String, description: String, workspace: AgentWorkspace, file: URL, workspaceRoot: URL?) -> String {
+        let confirming = isModelPlan ? Set(actions(in: workspace).map(\.id)) : []
+        let text = PlanChecker.playbookText(plan, name: name, description: description, confirming: confirming, outputs: true)
+        guard let root = workspaceRoot?.standardizedFileURL,
+            WorkspaceConfiguration.find(from: file.deletingLastPathComponent())?.path != root.path
+        else { return text }
+        return HostConfiguration.workspaceComment + root.path + "\n" + text
     }
 }

@@ -9,7 +9,8 @@ extension PlaybookHost {
     /// cache of the state folder, and it keeps running for this host's calls until `shutdown()`.
     /// The registry built next then has its skills. A server whose tools cannot be listed is
     /// reported by the registry, as a warning at its manifest; nothing here throws.
-    public func listUncachedMCPServers() async {
+    /// With `refreshing`, every server is listed again, cached or not (`skills --refresh`).
+    public func listUncachedMCPServers(refreshing: Bool = false) async {
         guard !configuration.skillDirectories.isEmpty else { return }
         let runner = processRunner
         var servers: [MCPServerManifest] = []
@@ -18,14 +19,14 @@ extension PlaybookHost {
             // A prefix taken by an earlier folder is an error of the registry: never started.
             servers += found.filter { server in !servers.contains { $0.prefix == server.prefix } }
         }
-        await listUncached(servers)
+        await listUncached(servers, refreshing: refreshing)
     }
 
     /// Lists the tools of those of `servers` that have no cached tool list yet (see
     /// `listUncachedMCPServers()`).
-    func listUncached(_ servers: [MCPServerManifest]) async {
+    func listUncached(_ servers: [MCPServerManifest], refreshing: Bool = false) async {
         let runner = processRunner
-        let sources = servers.map { mcpSource($0, runner: runner) }.filter { $0.cachedSkills() == nil }
+        let sources = servers.map { mcpSource($0, runner: runner) }.filter { refreshing || $0.cachedSkills() == nil }
         guard !sources.isEmpty else { return }
         let pool = mcpServers
         await withTaskGroup(of: Void.self) { group in
@@ -59,6 +60,10 @@ extension PlaybookHost {
                 continue
             }
             for warning in set.warnings { diagnostics.append(.warning("\(name): \(warning)", at: server.location)) }
+            if let cachedAt = set.cachedAt {
+                registry.toolListNotes[server.prefix] =
+                    "tool list cached at \(Self.localTime(cachedAt, in: configuration.timeZone)); refresh with `skillbook skills --refresh`"
+            }
             // Its tools' `format: path` parameters stay in the allowed folders, relative to the
             // folder the server runs in.
             let paths = PathParameters(
@@ -98,6 +103,16 @@ extension PlaybookHost {
         return mcpServers.source(
             for: MCPSourceConfiguration(prefix: server.prefix, command: command, manifest: server.path), processes: runner,
             cacheDirectory: configuration.stateDirectory.path)
+    }
+
+    /// `2026-05-01 09:00:00 +02:00` in `zone`.
+    static func localTime(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
+            parts.minute ?? 0, parts.second ?? 0) + " " + zone.offsetText(at: date)
     }
 
     /// The process port of skills and servers: no shell, the configuration's environment and folder.

@@ -1,4 +1,6 @@
 public import SkillbookCore
+public import Foundation
+import Synchronization
 
 /// A server declared in a manifest (`mcp: { command: [...], prefix: calc, timeout: 30s }`).
 public struct MCPSourceConfiguration: Sendable, Hashable {
@@ -25,6 +27,9 @@ public struct MCPSkillSet: Sendable {
     public var skills: [any Skill]
     /// Keywords outside our schema subset, tools left out: for `validate` to show as warnings.
     public var warnings: [String]
+    /// When the tool list was listed, for a list read from the cache that this process has not
+    /// listed itself (`nil` otherwise): an unknown tool of this server may be newer than it.
+    public var cachedAt: Date? = nil
 }
 
 /// An MCP server as a source of skills: its tools become skills `PREFIX.TOOL`.
@@ -40,6 +45,8 @@ public final class MCPSkillSource: Sendable {
     let cache: MCPToolListCache?
     private let processes: any ProcessRunning
     private let log: @Sendable (String) -> Void
+    /// Whether this process listed the tools (so the cache holds what the server says now).
+    private let listedHere = Mutex(false)
 
     /// `processes` starts the server; `cacheDirectory`: the state folder (`nil` keeps no cache);
     /// `log` hears what goes wrong on the side (an unreadable line, a cache that cannot be written).
@@ -57,7 +64,10 @@ public final class MCPSkillSource: Sendable {
     }
 
     public func cachedSkills() -> MCPSkillSet? {
-        cache?.load().map(skillSet)
+        guard let entry = cache?.loadEntry() else { return nil }
+        var set = skillSet(entry.tools)
+        if !listedHere.withLock({ $0 }) { set.cachedAt = entry.listedAt ?? Date(timeIntervalSince1970: 0) }
+        return set
     }
 
     public func loadSkills() async throws(MCPClientError) -> MCPSkillSet {
@@ -76,6 +86,7 @@ public final class MCPSkillSource: Sendable {
 
     private func refreshedTools() async throws(MCPClientError) -> [MCPTool] {
         let tools = try await client.listTools()
+        listedHere.withLock { $0 = true }
         do {
             try cache?.save(tools)
         } catch {
