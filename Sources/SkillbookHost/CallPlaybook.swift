@@ -30,19 +30,22 @@ enum CallPlaybook {
         let required = descriptor.parameters.fields.required
         let names = properties.map(\.name).filter { given.contains($0) || required.contains($0) }
         let step = stepID(of: descriptor.id)
-        var text = "# skillbook call \(descriptor.id)\nname: \(name(of: descriptor.id))\n"
-        text += "description: \(JSONText.encode(.string("skillbook call \(descriptor.id)")))\n"
+        // Every value through YAMLText, so what YAML reads back is what was written (issue 28.2–4).
+        var lines = ["# skillbook call \(YAMLText.comment(descriptor.id))", "name: " + YAMLText.scalar(name(of: descriptor.id))]
+        lines.append("description: " + YAMLText.quoted("skillbook call \(descriptor.id)"))
         if !names.isEmpty {
-            text += "inputs:\n"
+            lines.append("inputs:")
             for (name, schema) in properties where names.contains(name) {
-                text += "  \(name): \(JSONText.encode(JSONSchemaExport.export(schema)))\n"
+                lines += YAMLText.entry(key: name, valueText: YAMLText.flow(JSONSchemaExport.export(schema)), indent: 2)
             }
         }
-        text += "steps:\n  - id: \(step)\n    skill: \(descriptor.id)\n"
+        lines += ["steps:", "  - id: \(step)", "    skill: " + YAMLText.scalar(descriptor.id)]
         if !names.isEmpty {
-            text += "    with:\n" + names.map { "      \($0): \"${{ inputs.\($0) }}\"\n" }.joined()
+            lines.append("    with:")
+            for name in names { lines += YAMLText.entry(key: name, valueText: YAMLText.quoted("${{ inputs.\(name) }}"), indent: 6) }
         }
-        text += "outputs:\n  output: \"${{ steps.\(step).output }}\"\n"
+        lines += ["outputs:", "  output: \"${{ steps.\(step).output }}\""]
+        let text = lines.joined(separator: "\n") + "\n"
         return text
     }
 }

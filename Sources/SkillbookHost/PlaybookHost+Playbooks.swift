@@ -23,14 +23,26 @@ extension PlaybookHost {
             source: { name in
                 for ext in ["yaml", "yml"] {
                     let url = directory.appendingPathComponent("\(name).\(ext)")
-                    // A file over the size limit, or not a regular file, is not read (as if absent).
+                    // A file over the size limit, or not a regular file, is not read (`refusal` says why).
                     if let data = try? SourceFile.contents(url.path, display: host.displayPath(url)), let text = String(data: data, encoding: .utf8) {
                         return (text, host.displayPath(url))
                     }
                 }
                 return nil
             },
-            names: { host.playbookFiles().map { $0.deletingPathExtension().lastPathComponent } })
+            names: { host.playbookFiles().map { $0.deletingPathExtension().lastPathComponent } },
+            refusal: { name in
+                for ext in ["yaml", "yml"] {
+                    let url = directory.appendingPathComponent("\(name).\(ext)")
+                    do throws(SourceFile.Refusal) {
+                        guard let data = try SourceFile.contents(url.path, display: host.displayPath(url)) else { continue }
+                        if String(data: data, encoding: .utf8) == nil { return "\(host.displayPath(url)): is not UTF-8 text" }
+                    } catch {
+                        return error.message
+                    }
+                }
+                return nil
+            })
     }
 
     /// The playbook files (`*.yaml`, `*.yml`) in `directory` (default: the playbooks folder), sorted by name.

@@ -105,7 +105,8 @@ extension PlaybookHost {
             return (recordedSource, "\(run.playbook) (as recorded)")
         }
         let displayName = displayPath(URL(fileURLWithPath: path))
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        // The same check as any playbook file: over the limit or not a regular file, it is not read.
+        guard let data = try? SourceFile.contents(path, display: displayName), let text = String(data: data, encoding: .utf8) else {
             guard !recordedSource.isEmpty else { throw .recordedPlaybookUnreadable(file: displayName, runID: run.id) }
             onNotice(.resumingWithRecordedText(file: displayName))
             return (recordedSource, "\(displayName) (as recorded)")

@@ -32,7 +32,9 @@ extension PlaybookHost {
         // Undo with the playbook as it ran (its rollback steps), not as the file is now.
         var text = timeline.source
         var displayName = "\(timeline.run.playbook) (as recorded in run \(runID.prefix(8)))"
-        if text.isEmpty, let path = timeline.run.file, let data = FileManager.default.contents(atPath: path),
+        // The same check as any playbook file: over the limit or not a regular file, it is not read.
+        if text.isEmpty, let path = timeline.run.file,
+            let data = try? SourceFile.contents(path, display: displayPath(URL(fileURLWithPath: path))),
             let current = String(data: data, encoding: .utf8)
         {
             text = current

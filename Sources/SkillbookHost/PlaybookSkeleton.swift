@@ -6,10 +6,10 @@ import SkillbookCore
 enum PlaybookSkeleton {
     static func text(name: String, skills: [SkillDescriptor]) -> String {
         var text = """
-            # \(name): a playbook. Run it with `skillbook run \(name)`; check it with `skillbook validate`.
+            # \(YAMLText.comment(name)): a playbook. Run it with `skillbook run \(YAMLText.comment(name))`; check it with `skillbook validate`.
             # Every key is explained in README.md ("Playbook format in brief").
-            name: \(name)
-            description: TODO say what \(name) does.
+            name: \(YAMLText.scalar(name))
+            description: \(YAMLText.quoted("TODO say what \(name) does."))
             # Inputs are given with -i KEY=VALUE when it runs; an input without a default is required.
             # inputs:
             #   who: { type: string, description: Who it is for., default: world }
@@ -19,24 +19,25 @@ enum PlaybookSkeleton {
         var ids: [String] = []
         if skills.isEmpty {
             text += "  # Replace this step with your own (`skillbook skills` lists what there is).\n"
-            text += "  - id: hello\n    skill: debug.echo\n    with:\n      value: \"Hello from \(name)\"\n"
+            text += "  - id: hello\n    skill: debug.echo\n    with:\n      value: \(YAMLText.quoted("Hello from \(name)"))\n"
             ids.append("hello")
         }
         for descriptor in skills {
             let id = uniqueID(for: descriptor.id, taken: ids)
             ids.append(id)
-            text += "  # \(firstSentence(descriptor.summary))\n"
-            text += "  - id: \(id)\n    skill: \(descriptor.id)\n"
+            text += "  # \(YAMLText.comment(firstSentence(descriptor.summary)))\n"
+            text += "  - id: \(id)\n    skill: \(YAMLText.scalar(descriptor.id))\n"
             let fields = descriptor.parameters.fields
             let required = fields.properties.filter { fields.required.contains($0.name) }
             if required.isEmpty {
-                text += "    # with: { … }  (see `skillbook skills \(descriptor.id)`)\n"
+                text += "    # with: { … }  (see `skillbook skills \(YAMLText.comment(descriptor.id))`)\n"
                 continue
             }
             text += "    with:\n"
             for (parameter, schema) in required {
-                let note = schema.fields.description.map { "  # \(firstSentence($0))" } ?? ""
-                text += "      \(parameter): \(JSONText.encode(placeholder(schema, name: parameter)))\(note)\n"
+                let note = schema.fields.description.map { "  # \(YAMLText.comment(firstSentence($0)))" } ?? ""
+                let entry = YAMLText.entry(key: parameter, valueText: YAMLText.flow(placeholder(schema, name: parameter)), indent: 6)
+                text += entry.joined(separator: "\n") + note + "\n"
             }
         }
         text += """

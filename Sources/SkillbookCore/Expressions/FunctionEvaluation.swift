@@ -30,7 +30,7 @@ extension BuiltinFunction {
             return .string(list.map(\.interpolatedText).joined(separator: second))
         case .split:
             if text.isEmpty { return .array([]) }
-            let parts = second.isEmpty ? text.map(String.init) : text.components(separatedBy: second)
+            let parts = second.isEmpty ? text.map(String.init) : TextSearch.split(text, by: second)
             return .array(parts.map(Value.string))
         case .lower:
             return .string(text.lowercased())
@@ -40,7 +40,7 @@ extension BuiltinFunction {
             return .bool(try Self.contains(arguments[0], arguments[1], offset: offsets.count > 1 ? offsets[1] : offset))
         case .replace:
             guard !second.isEmpty else { throw fail("function 'replace' needs a non-empty text to replace") }
-            return .string(text.replacingOccurrences(of: second, with: arguments[2].stringValue ?? ""))
+            return .string(TextSearch.replace(second, with: arguments[2].stringValue ?? "", in: text))
         case .trim:
             return .string(text.trimmingWhiteSpace())
         case .startsWith:
@@ -146,7 +146,7 @@ extension BuiltinFunction {
                 throw ExpressionError("cannot look for \(needle.typeName) in a string", at: offset)
             default:
                 let part = needle.interpolatedText
-                return part.isEmpty || text.contains(part)
+                return TextSearch.contains(part, in: text)
             }
         case .array(let items):
             return items.contains { Evaluator.dataEqual($0, needle) }

@@ -4,13 +4,18 @@ public struct PlaybookLibrary: Sendable {
     public var source: @Sendable (_ name: String) -> (text: String, file: String)?
     /// Every name, for suggestions.
     public var names: @Sendable () -> [String]
+    /// Why the playbook with that name, which `source` did not give, is there but was not read
+    /// (over the file limit, not a regular file, not UTF-8), if it is: said instead of "unknown".
+    public var refusal: @Sendable (_ name: String) -> String?
 
     public init(
         source: @escaping @Sendable (String) -> (text: String, file: String)?,
-        names: @escaping @Sendable () -> [String]
+        names: @escaping @Sendable () -> [String],
+        refusal: @escaping @Sendable (String) -> String? = { _ in nil }
     ) {
         self.source = source
         self.names = names
+        self.refusal = refusal
     }
 
     public static let empty = PlaybookLibrary(source: { _ in nil }, names: { [] })
@@ -89,6 +94,9 @@ public struct PlaybookLoader: Sendable {
             } else if let source = library.source(name) {
                 result = load(source.text, file: source.file, ancestry: chain, cache: &cache)
                 cache[name] = result
+            } else if let refusal = library.refusal(name) {
+                diagnostics.append(.error("step '\(step.id)' runs playbook '\(name)', which is not read: \(refusal)", at: at))
+                continue
             } else {
                 let suggestion = Suggestion.closest(to: name, in: library.names()).map { "; did you mean '\($0)'?" } ?? ""
                 diagnostics.append(.error("step '\(step.id)' runs unknown playbook '\(name)'\(suggestion)", at: at))

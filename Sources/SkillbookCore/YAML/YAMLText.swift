@@ -96,4 +96,45 @@ public enum YAMLText {
         guard key.utf8.count <= Limits.yamlImplicitKeyBytes else { return [margin + "? " + key, margin + ": " + value] }
         return [margin + key + ": " + value]
     }
+
+    /// `s` written plain when YAML reads it back as that same string (`notes.create`,
+    /// `morning-briefing`, `when_due`: an ASCII letter, then letters, digits, `_`, `-` and `.`, not
+    /// a word YAML reads as a boolean or null), else `quoted(s)`. For names in generated playbooks.
+    public static func scalar(_ s: String) -> String {
+        guard let first = s.unicodeScalars.first, s.utf8.count <= 200,
+            isASCIILetter(first),
+            s.unicodeScalars.allSatisfy({ isASCIILetter($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "." }),
+            !["true", "false", "yes", "no", "on", "off", "null", "y", "n"].contains(s.lowercased())
+        else { return quoted(s) }
+        return s
+    }
+
+    /// One block-mapping entry at `indent` spaces with its key written by `scalar` (so explicit,
+    /// `? "key"` then `: value`, when its quoted form is over `Limits.yamlImplicitKeyBytes`) and
+    /// `valueText` as given: already YAML (`flow`, `quoted` or `scalar` output).
+    public static func entry(key: String, valueText: String, indent: Int) -> [String] {
+        let margin = String(repeating: " ", count: indent)
+        let key = scalar(key)
+        guard key.utf8.count <= Limits.yamlImplicitKeyBytes else { return [margin + "? " + key, margin + ": " + valueText] }
+        return [margin + key + ": " + valueText]
+    }
+
+    /// `s` for a `#` comment: on one line, every character `quoted` escapes but `"` and `\`
+    /// written as its escape, so a line break (U+0085, U+2028…) cannot end the comment.
+    public static func comment(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            if needsEscape(scalar), scalar != "\"", scalar != "\\" {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+    }
 }
