@@ -74,6 +74,9 @@ struct skb_mhd_server {
     void *context;
     size_t max_body_bytes;
     int quiesced;
+    /* The listening socket quiesce hands back: libmicrohttpd's threads may still look at it until
+       MHD_stop_daemon returns, so it is closed only after that (see MHD_quiesce_daemon). */
+    MHD_socket quiesced_socket;
 };
 
 struct header {
@@ -296,12 +299,12 @@ uint16_t skb_mhd_port(skb_mhd_server *server) {
 void skb_mhd_quiesce(skb_mhd_server *server) {
     if (server->quiesced) return;
     server->quiesced = 1;
-    MHD_socket socket = api.quiesce_daemon(server->daemon);
-    if (socket != MHD_INVALID_SOCKET) close(socket);
+    server->quiesced_socket = api.quiesce_daemon(server->daemon);
 }
 
 void skb_mhd_stop(skb_mhd_server *server) {
     api.stop_daemon(server->daemon);
+    if (server->quiesced && server->quiesced_socket != MHD_INVALID_SOCKET) close(server->quiesced_socket);
     free(server);
 }
 

@@ -49,8 +49,10 @@ extension RunExecution {
 
         do {
             return try await runCalls(step, skill: skill, index: index, plan: plan)
-        } catch let failure as StepFailure where dryRun && !Task.isCancelled {
+        } catch let failure as StepFailure where dryRun && !Task.isCancelled && failure.kind == .skill {
             // A query may read what an action planned before it would create: not checkable yet.
+            // Only a failure of the skill itself can be that; a parameter that does not validate,
+            // a path outside the allowed folders, a timeout or a missing program is a real error.
             let pending = plannedBefore(step)
             guard !pending.isEmpty else { throw failure }
             var planned = plannedAction(step, descriptor, plan)

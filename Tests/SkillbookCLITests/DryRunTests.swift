@@ -128,4 +128,18 @@ import Testing
         #expect(failed.code == 1, "\(failed.err)")
         #expect(!failed.err.contains("rolled back") && !failed.err.contains("rolled_back"), "\(failed.err)")
     }
+
+    /// Only a failure of the query's skill may wait for a planned action: a path outside the
+    /// allowed folders is an error of the dry run even after one.
+    @Test func aQueryRefusedForItsPathAfterAPlannedActionFailsTheDryRun() async throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write(
+            "peek.yaml",
+            "name: peek\nsteps:\n  - id: pack\n    skill: files.write\n    with: { path: out/x.txt, content: hi }\n"
+                + "  - id: peek\n    skill: files.read\n    with: { path: /etc/hostname }\n")
+        let run = try await runSkillbook(["run", file.path, "--dry-run", "--state", directory.state.path], in: directory.url)
+        #expect(run.code == 1, "\(run.err)")
+        #expect(run.err.contains("outside the allowed folders"), "\(run.err)")
+        #expect(!run.err.contains("not checkable until"), "\(run.err)")
+    }
 }

@@ -84,6 +84,9 @@ import Testing
         #expect(rest["runs"]?.arrayValue?.compactMap { $0.objectValue?["id"]?.stringValue } == [first])
         #expect(rest["next_cursor"] == .null)
         #expect(try await console.send("GET", "/api/v1/runs?status=nonsense", session: session).status == 400)
+        // A cursor this server never gave, as large as an Int goes, is refused (it once overflowed).
+        #expect(try await console.send("GET", "/api/v1/runs?cursor=9223372036854775807", session: session).status == 400)
+        #expect(try await console.send("GET", "/api/v1/runs?cursor=100001", session: session).status == 400)
 
         let strips = try console.json(try await console.send("GET", "/api/v1/runs/strips", session: session))
         #expect(strips["strips"]?.objectValue?["hello"]?.arrayValue?.count == 2)

@@ -21,7 +21,7 @@ struct AskRunner: PlanRunning {
         if !route.isModelPlan {
             var configuration = host.configuration
             configuration.confirmation = .approveAll
-            host = PlaybookHost(configuration)
+            host = PlaybookHost(configuration, mcpServers: host.mcpServers)
         }
         let prepared: PreparedRun
         do {

@@ -185,8 +185,8 @@ struct ChatLoop {
         self.console = console
     }
 
-    /// Writes `prompt` and reads the next line; with `interruptible`, SIGINT or SIGTERM (from the
-    /// moment the prompt shows) ends the wait with `.interrupted`.
+    /// Writes `prompt` and reads the next line; with `interruptible`, SIGINT (from the moment the
+    /// prompt shows) ends the wait with `.interrupted` and SIGTERM with `.end`.
     func next(prompt: String, interruptible: Bool) async -> Line {
         let console = console
         guard interruptible else {
@@ -198,16 +198,24 @@ struct ChatLoop {
         let read = outstanding ?? Task { await console.readLine() }
         outstanding = read
         let answer = Mutex<CheckedContinuation<Line, Never>?>(nil)
+        // Ctrl-C (SIGINT) answers the prompt with no; SIGTERM (kill, a service manager) ends the
+        // chat as the end of input does. The watcher is stopped as soon as the prompt is answered
+        // either way, so the next signal reaches whatever runs then.
+        let watcher = Mutex<ShutdownSignal?>(nil)
         let line = await withCheckedContinuation { (continuation: CheckedContinuation<Line, Never>) in
             answer.withLock { $0 = continuation }
-            let watcher = ShutdownSignal(onShutdown: { _ in answer.withLock { $0.take() }?.resume(returning: .interrupted) }, onRepeat: { _ in })
+            watcher.withLock {
+                $0 = ShutdownSignal(
+                    onShutdown: { signal in answer.withLock { $0.take() }?.resume(returning: signal == SIGTERM ? .end : .interrupted) },
+                    onRepeat: { _ in })
+            }
             console.writeOut(prompt)
             Task {
                 let line = await read.value.map(Line.text) ?? .end
                 answer.withLock { $0.take() }?.resume(returning: line)
-                watcher.stop()
             }
         }
+        watcher.withLock { $0?.stop() }
         if case .interrupted = line { return line }
         outstanding = nil
         return line

@@ -50,7 +50,7 @@ enum AskCommand: Command {
         var host = try invocation.host(arguments, confirmation: invocation.confirmation(approveAll: arguments[.yes]))
         var configuration = host.configuration
         configuration.timeZone = clock.timeZone
-        host = PlaybookHost(configuration)
+        host = PlaybookHost(configuration, mcpServers: host.mcpServers)
         if let save = arguments[.save], FileManager.default.fileExists(atPath: host.file(save).path) {
             throw UsageError(message: "--save: \(save) exists; it is not overwritten (choose another file or remove it)", command: spec.name)
         }

@@ -20,9 +20,11 @@ enum ChatCommand: Command {
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let clock = try AskClock.make(now: arguments[.now], timezone: arguments[.timezone], command: spec.name)
-        var configuration = try invocation.host(arguments).configuration
+        let given = try invocation.host(arguments)
+        var configuration = given.configuration
         configuration.timeZone = clock.timeZone
-        let host = PlaybookHost(configuration)
+        // The same MCP servers as the invocation's, so that they are stopped when it ends.
+        let host = PlaybookHost(configuration, mcpServers: given.mcpServers)
         let workspace = try await host.agentWorkspace(onNotice: invocation.notices())
         return await ChatLoop.run(host: host, workspace: workspace, invocation: invocation, clock: clock, fixedClock: arguments[.now] != nil)
     }

@@ -55,7 +55,7 @@ enum WorkerCommand: Command {
         }
         var configuration = host.configuration
         configuration.persistence = .postgres(state, clock: configuration.clock, leases: options.leases, worker: options.name)
-        host = PlaybookHost(configuration)
+        host = PlaybookHost(configuration, mcpServers: host.mcpServers)
         let console = invocation.console
         let log: @Sendable (String) -> Void = { console.err("skillbook: \($0)") }
         let worker = try QueueWorker(host: host, options: options, log: log)

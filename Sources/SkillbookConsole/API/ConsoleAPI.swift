@@ -115,6 +115,8 @@ struct ConsoleAPI: Sendable {
 
     static let defaultPage = 50
     static let maxPage = 500
+    /// The deepest cursor a runs page accepts (an offset into the journal, newest first).
+    static let maxCursor = 100_000
 
     private func runs(_ request: ServerRequest) async -> ServerResponse {
         var status: JournalStatus?
@@ -136,7 +138,10 @@ struct ConsoleAPI: Sendable {
         // The cursor is the number of runs already listed (newest first), as text.
         var offset = 0
         if let text = request.query["cursor"], !text.isEmpty {
-            guard let value = Int(text), value >= 0 else { return json(400, ConsoleJSON.error("the cursor '\(text)' is not one this server gave")) }
+            // Bounded: the journal is read up to the cursor (an offset) for each page.
+            guard let value = Int(text), (0...Self.maxCursor).contains(value) else {
+                return json(400, ConsoleJSON.error("the cursor '\(text)' is not one this server gave"))
+            }
             offset = value
         }
         do {

@@ -6,7 +6,9 @@ import Synchronization
 /// written for `keepAlive` seconds, so proxies and the idle timeout keep the connection open.
 ///
 /// The stream ends when `finish()` is called or the client goes; `onClose` is then called once
-/// (to unsubscribe).
+/// (to unsubscribe). A client that stops reading does not make it grow without end: past
+/// `maxPending` bytes not yet sent, the stream ends after them (the page reconnects and reads the
+/// state afresh).
 public final class ResponseStream: Sendable {
     private struct State {
         var pending: [UInt8] = []
@@ -18,9 +20,11 @@ public final class ResponseStream: Sendable {
     private let state = Mutex(State())
     private let signal = DispatchSemaphore(value: 0)
     private let keepAlive: Double
+    private let maxPending: Int
 
-    public init(keepAlive: Double = 15) {
+    public init(keepAlive: Double = 15, maxPending: Int = 4 << 20) {
         self.keepAlive = keepAlive
+        self.maxPending = maxPending
     }
 
     /// Called once when the stream is done (finished or the client went away).
@@ -35,6 +39,7 @@ public final class ResponseStream: Sendable {
         let written = state.withLock { state -> Bool in
             guard !state.finished, !state.closed else { return false }
             state.pending.append(contentsOf: Array(text.utf8))
+            if state.pending.count > maxPending { state.finished = true }
             return true
         }
         if written { signal.signal() }

@@ -22,7 +22,7 @@ public struct HostPlanRunner: PlanRunning {
     ) {
         var configuration = host.configuration
         configuration.confirmation = .approveAll
-        self.host = PlaybookHost(configuration)
+        self.host = PlaybookHost(configuration, mcpServers: host.mcpServers)
         self.workspace = workspace
         self.clock = clock
         self.trigger = trigger
