@@ -192,17 +192,10 @@ extension ConsoleAPI {
     /// answers the plan: each step's calls, batches, confirmations, unknowns and whether it can be
     /// undone. Nothing is recorded.
     func dryRun(_ name: String, _ request: ServerRequest) async -> ServerResponse {
-        guard Self.isPlainName(name) else { return json(404, ConsoleJSON.error("no playbook named '\(name)'")) }
-        let body: ValueObject
-        switch Self.jsonObject(request) {
-        case .success(let object): body = object
-        case .failure(let failure): return failure.response
-        }
-        var inputs = ValueObject()
-        switch body["inputs"] {
-        case .object(let given)?: inputs = given
-        case nil, .null?: break
-        default: return json(400, ConsoleJSON.error("\"inputs\" must be an object of input names to values"))
+        let inputs: ValueObject
+        switch playbookInputs(name, request) {
+        case .success(let given): inputs = given
+        case .failure(let refusal): return refusal.response
         }
         do {
             let prepared = try await host.prepareRun(RunRequest(playbook: name, inputs: inputs, dryRun: true, trigger: "console"))

@@ -256,23 +256,32 @@ struct ConsoleAPI: Sendable {
     /// Starts a run of the playbook with the body's `inputs` (trigger `console`); answers 202 with
     /// its id at once. Its events go to the event streams.
     private func start(_ name: String, _ request: ServerRequest) async -> ServerResponse {
-        guard Self.isPlainName(name) else { return json(404, ConsoleJSON.error("no playbook named '\(name)'")) }
-        let body: ValueObject
-        switch Self.jsonObject(request) {
-        case .success(let object): body = object
-        case .failure(let failure): return failure.response
-        }
-        var inputs = ValueObject()
-        switch body["inputs"] {
-        case .object(let given)?: inputs = given
-        case nil, .null?: break
-        default: return json(400, ConsoleJSON.error("\"inputs\" must be an object of input names to values"))
+        let inputs: ValueObject
+        switch playbookInputs(name, request) {
+        case .success(let given): inputs = given
+        case .failure(let refusal): return refusal.response
         }
         do {
             let prepared = try await host.prepareRun(RunRequest(playbook: name, inputs: inputs, trigger: "console"))
             return await launch(prepared)
         } catch {
             return failure(error)
+        }
+    }
+
+    /// The body's `inputs` for a playbook named in the path (`run`, `dry-run`): 404 for a name that
+    /// cannot be a playbook's, 400 for a body that is not a JSON object or inputs that are not one.
+    func playbookInputs(_ name: String, _ request: ServerRequest) -> Result<ValueObject, ResponseError> {
+        guard Self.isPlainName(name) else { return .failure(ResponseError(json(404, ConsoleJSON.error("no playbook named '\(name)'")))) }
+        let body: ValueObject
+        switch Self.jsonObject(request) {
+        case .success(let object): body = object
+        case .failure(let failure): return .failure(ResponseError(failure.response))
+        }
+        switch body["inputs"] {
+        case .object(let given)?: return .success(given)
+        case nil, .null?: return .success([:])
+        default: return .failure(ResponseError(json(400, ConsoleJSON.error("\"inputs\" must be an object of input names to values"))))
         }
     }
 

@@ -133,9 +133,11 @@ final class ConsoleFixture: Sendable {
             host: PlaybookHost(configuration), settings: ConsoleSettings(port: 0, limits: limits, pollInterval: 0.2)
         ) { url in ready.url.withLock { $0 = url } }
         let task = Task { try await server.run() }
-        let deadline = Date().addingTimeInterval(10)
+        // A bound for a server that never starts, not a speed check: the parallel pass shares two
+        // cores' cooperative threads with every other suite, and a start can wait for one.
+        let deadline = Date().addingTimeInterval(60)
         while ready.url.withLock({ $0 }) == nil {
-            guard Date() < deadline else { throw FixtureError("the console did not start in 10 s") }
+            guard Date() < deadline else { throw FixtureError("the console did not start in 60 s") }
             if task.isCancelled { throw FixtureError("the console stopped") }
             try await Task.sleep(nanoseconds: 10_000_000)
         }
