@@ -11,7 +11,7 @@ final class Late<T: Sendable>: Sendable {
 
 /// Sends each request where it belongs, after the checks every request passes: the Host header
 /// names this server, the Origin (when sent) is this server's, a session cookie for everything but
-/// the login and the assets, the CSRF token for every change. Every response carries a strict
+/// the login and the assets, the CSRF token for every change (the logout too). Every response carries a strict
 /// Content-Security-Policy (no inline script or style), X-Frame-Options DENY and nosniff.
 final class ConsoleRouter: Sendable {
     let api: ConsoleAPI
@@ -52,13 +52,21 @@ final class ConsoleRouter: Sendable {
 
         if parts == ["login"] {
             guard request.method == "GET" else { return json(405, ConsoleJSON.error("use GET")) }
-            guard let token = request.query["token"], let session = access.logIn(with: token) else {
+            switch access.logIn(with: request.query["token"] ?? "") {
+            case .session(let session):
+                return ServerResponse(
+                    status: 303, headers: [("Location", "/runs"), ("Set-Cookie", access.cookie(session)), ("Cache-Control", "no-store")])
+            case .refused:
                 return refusal(
                     401, "this login link is not valid or was used already: open the URL 'skillbook serve' printed, or restart it",
                     api: false)
+            case .throttled(let seconds):
+                var response = refusal(
+                    429, "too many failed logins: this server accepts none for the next \(seconds) s; then open the URL 'skillbook serve' printed",
+                    api: false)
+                response.headers.append(("Retry-After", String(seconds)))
+                return response
             }
-            return ServerResponse(
-                status: 303, headers: [("Location", "/runs"), ("Set-Cookie", ConsoleAccess.cookie(session)), ("Cache-Control", "no-store")])
         }
         if parts.first == "assets" {
             guard request.method == "GET" || request.method == "HEAD" else { return json(405, ConsoleJSON.error("use GET")) }
@@ -73,6 +81,13 @@ final class ConsoleRouter: Sendable {
             guard parts.count >= 2, parts[1] == "v1" else { return json(404, ConsoleJSON.error("no such endpoint: \(request.path)")) }
             if request.method != "GET" && request.method != "HEAD" && !access.csrfIsValid(request) {
                 return json(403, ConsoleJSON.error("a change needs the session's CSRF token in the X-CSRF-Token header"))
+            }
+            if parts.count == 3, parts[2] == "logout" {
+                guard request.method == "POST" else { return json(405, ConsoleJSON.error("\(request.method) is not allowed on \(request.path)")) }
+                access.logOut(request)
+                var response = json(200, ["logged_out": true])
+                response.headers.append(("Set-Cookie", access.clearedCookie))
+                return response
             }
             return await api.handle(request, route: Array(parts.dropFirst(2)), csrf: csrf)
         }

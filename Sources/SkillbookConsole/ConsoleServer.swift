@@ -12,6 +12,9 @@ public final class ConsoleServer: Service {
     public let settings: ConsoleSettings
     let hub = EventHub()
     let local = LocalRuns()
+    private let listening = Late<Int>()
+    /// The port it listens on once ready (0 before): the one asked for, or the free one it got for 0.
+    public var boundPort: Int { listening.value ?? 0 }
     private let onReady: @Sendable (_ loginURL: String) -> Void
 
     /// `onReady` is called with the login URL (the token in it) once the server listens.
@@ -29,8 +32,10 @@ public final class ConsoleServer: Service {
             await router.respond(request)
         }
         router.access.setValue(ConsoleAccess(settings: settings, port: server.port))
+        listening.setValue(server.port)
         let shownHost = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
-        onReady("http://\(shownHost):\(server.port)/login?token=\(settings.token)")
+        let base = settings.publicURL?.origin ?? "http://\(shownHost):\(server.port)"
+        onReady("\(base)/login?token=\(settings.token)")
 
         let host = host
         let hub = hub

@@ -18,7 +18,7 @@ import Testing
         #expect(page.status == 401)
         #expect(String(decoding: page.body, as: UTF8.self).contains("open the URL"))
         // A forged cookie is no session.
-        #expect(try await console.send("GET", "/api/v1/runs", headers: ["Cookie": "skillbook_session=forged"]).status == 401)
+        #expect(try await console.send("GET", "/api/v1/runs", headers: ["Cookie": "\(console.cookieName)=forged"]).status == 401)
         #expect(try await console.send("GET", "/assets/app.js").status == 200)
     }
 
@@ -30,6 +30,10 @@ import Testing
         #expect(response.status == 303)
         #expect(response.header("location") == "/runs")
         let cookie = try #require(response.header("set-cookie"))
+        // Named with the port: a console or another local server on another port never receives it.
+        #expect(cookie.hasPrefix("skillbook_session_\(console.port)="))
+        #expect(cookie.contains("Max-Age=43200"))
+        #expect(!cookie.contains("Secure"))
         #expect(cookie.contains("HttpOnly"))
         #expect(cookie.contains("SameSite=Strict"))
         #expect(cookie.contains("Path=/"))
@@ -53,6 +57,89 @@ import Testing
         let same = try await console.send(
             "POST", "/api/v1/validate", headers: ["Origin": console.base], body: Data(#"{"source":"name: x"}"#.utf8), session: session)
         #expect(same.status == 200)
+    }
+
+    /// Behind a TLS reverse proxy: the public URL's Host and Origin are accepted, nothing else is.
+    @Test func thePublicURLsHostAndOriginAreAllowedAndNothingElse() async throws {
+        let console = try await ConsoleFixture.start { $0.publicURL = PublicURL("https://Skillbook.example.org/") }
+        defer { Task { await console.stop() } }
+        #expect(console.loginURL == "https://skillbook.example.org/login?token=\(console.token)")
+        let proxied = ["Host": "skillbook.example.org", "Origin": "https://skillbook.example.org"]
+        let login = try await console.send("GET", "/login?token=\(console.token)", headers: proxied)
+        #expect(login.status == 303)
+        #expect(login.header("set-cookie")?.hasSuffix("; Secure") == true)
+        let value = try #require(login.header("set-cookie")?.split(separator: ";").first?.split(separator: "=").last)
+        var session = ConsoleFixture.Session(cookie: String(value), csrf: "")
+        session.csrf = try #require(try console.json(try await console.send("GET", "/api/v1/session", headers: proxied, session: session))["csrf"]?.stringValue)
+        let body = Data(#"{"source":"name: x"}"#.utf8)
+        #expect(try await console.send("POST", "/api/v1/validate", headers: proxied, body: body, session: session).status == 200)
+        for (host, origin) in [
+            ("skillbook.example.org", "http://skillbook.example.org"), ("skillbook.example.org", "https://evil.example"),
+            ("skillbook.example.org", "https://skillbook.example.org:8443"), ("evil.example", "https://skillbook.example.org"),
+            ("skillbook.example.org:\(console.port)", "https://skillbook.example.org"),
+        ] {
+            let response = try await console.send("POST", "/api/v1/validate", headers: ["Host": host, "Origin": origin], body: body, session: session)
+            #expect(response.status == 403, "\(host) \(origin)")
+        }
+        // Loopback still works, for the machine itself.
+        #expect(try await console.send("POST", "/api/v1/validate", headers: ["Origin": console.base], body: body, session: session).status == 200)
+        #expect(PublicURL("https://skillbook.example.org:443")?.origin == "https://skillbook.example.org")
+        #expect(PublicURL("http://myhost:8600")?.host == "myhost:8600")
+        for bad in ["ftp://x", "https://x/console", "https://x?a=b", "skillbook.example.org", "https://user@x"] { #expect(PublicURL(bad) == nil, "\(bad)") }
+    }
+
+    /// After 5 failed logins in the window, every login (the right token too) is 429 until it ends.
+    @Test func failedLoginsAreThrottled() async throws {
+        let console = try await ConsoleFixture.start { $0.loginWindow = 1.5 }
+        defer { Task { await console.stop() } }
+        for _ in 0..<5 { #expect(try await console.send("GET", "/login?token=wrong").status == 401) }
+        let throttled = try await console.send("GET", "/login?token=\(console.token)")
+        #expect(throttled.status == 429)
+        #expect(throttled.header("retry-after").flatMap(Int.init).map { (1...2).contains($0) } == true)
+        #expect(String(decoding: throttled.body, as: UTF8.self).contains("too many failed logins: this server accepts none for the next"))
+        try await Task.sleep(nanoseconds: 1_600_000_000)
+        #expect(try await console.send("GET", "/login?token=\(console.token)").status == 303)
+    }
+
+    /// A session unused for the idle time ends; using it keeps it; the table keeps at most maxSessions.
+    @Test func sessionsExpireWhenIdleAndAreBounded() async throws {
+        let console = try await ConsoleFixture.start {
+            $0.sessionIdle = 1
+            $0.maxSessions = 2
+            $0.tokenIsReusable = true
+        }
+        defer { Task { await console.stop() } }
+        let first = try await console.logIn()
+        #expect(try await console.send("GET", "/login?token=\(console.token)").header("set-cookie")?.contains("Max-Age=1;") == true)
+        for _ in 0..<3 {
+            try await Task.sleep(nanoseconds: 500_000_000)
+            #expect(try await console.send("GET", "/api/v1/runs", session: first).status == 200)
+        }
+        try await Task.sleep(nanoseconds: 1_200_000_000)
+        #expect(try await console.send("GET", "/api/v1/runs", session: first).status == 401)
+        // A third live session ends the least recently used one.
+        let a = try await console.logIn()
+        let b = try await console.logIn()
+        #expect(try await console.send("GET", "/api/v1/runs", session: a).status == 200)
+        let c = try await console.logIn()
+        #expect(try await console.send("GET", "/api/v1/runs", session: b).status == 401)
+        #expect(try await console.send("GET", "/api/v1/runs", session: a).status == 200)
+        #expect(try await console.send("GET", "/api/v1/runs", session: c).status == 200)
+    }
+
+    @Test func logoutEndsTheSessionAndNeedsTheCSRFToken() async throws {
+        let console = try await ConsoleFixture.start()
+        defer { Task { await console.stop() } }
+        let session = try await console.logIn()
+        #expect(try await console.send("POST", "/api/v1/logout", headers: ["X-CSRF-Token": "nope"], session: session).status == 403)
+        #expect(try await console.send("GET", "/api/v1/logout", session: session).status == 405)
+        #expect(try await console.send("GET", "/api/v1/runs", session: session).status == 200)
+        let out = try await console.send("POST", "/api/v1/logout", session: session)
+        #expect(out.status == 200)
+        #expect(try console.json(out)["logged_out"] == true)
+        #expect(out.header("set-cookie") == "\(console.cookieName)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict")
+        #expect(try await console.send("GET", "/api/v1/runs", session: session).status == 401)
+        #expect(try await console.send("POST", "/api/v1/logout", session: session).status == 401)
     }
 
     @Test func aChangeWithoutTheCSRFTokenIs403AndGETCannotChangeAnything() async throws {

@@ -7,11 +7,26 @@ import Testing
 @Suite struct ServeCommandTests {
     static let binary = ConsoleBrowserTests.root.appendingPathComponent(".build/debug/skillbook").path
 
-    @Test func aNonLoopbackAddressNeedsATokenFile() throws {
+    @Test func aNonLoopbackAddressNeedsATokenFileAndAPublicURL() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no \(Self.binary): run 'swift build' first")
-        let refused = try Self.run(["serve", "--listen", "0.0.0.0:0"])
-        #expect(refused.code == 2)
-        #expect(refused.err.contains("listening on 0.0.0.0 (not loopback) needs --token-file FILE; put TLS in a reverse proxy in front"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokenFile = directory.appendingPathComponent("token")
+        try "0123456789abcdef0123456789abcdef\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+        let message = "listening on 0.0.0.0 (not loopback) needs --token-file FILE and --public-url URL (the URL browsers use, "
+            + "such as https://skillbook.example.org); put TLS in a reverse proxy in front"
+        for arguments in [
+            ["serve", "--listen", "0.0.0.0:0"], ["serve", "--listen", "0.0.0.0:0", "--token-file", tokenFile.path],
+            ["serve", "--listen", "0.0.0.0:0", "--public-url", "https://skillbook.example.org"],
+        ] {
+            let refused = try Self.run(arguments, in: directory)
+            #expect(refused.code == 2)
+            #expect(refused.err.contains(message), "\(arguments): \(refused.err)")
+        }
+        let badURL = try Self.run(["serve", "--public-url", "https://skillbook.example.org/console"], in: directory)
+        #expect(badURL.code == 2)
+        #expect(badURL.err.contains("--public-url expects http(s)://HOST[:PORT] with no path"))
         let bad = try Self.run(["serve", "--listen", "nonsense"])
         #expect(bad.code == 2)
         #expect(bad.err.contains("--listen expects ADDRESS:PORT"))
@@ -23,12 +38,12 @@ import Testing
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("Playbooks"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let tokenFile = directory.appendingPathComponent("token")
-        try "a-long-enough-token-0123456789\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+        try "a-long-enough-token-0123456789abcdef\n".write(to: tokenFile, atomically: true, encoding: .utf8)
         let short = directory.appendingPathComponent("short")
-        try "abc".write(to: short, atomically: true, encoding: .utf8)
+        try "0123456789abcdef0123456789abcde".write(to: short, atomically: true, encoding: .utf8)
         let tooShort = try Self.run(["serve", "--listen", "127.0.0.1:0", "--token-file", short.path], in: directory)
         #expect(tooShort.code == 2)
-        #expect(tooShort.err.contains("must be one word of at least 16 characters"))
+        #expect(tooShort.err.contains("must be one word of at least 32 characters"))
 
         let serve = Process()
         serve.executableURL = URL(fileURLWithPath: Self.binary)
@@ -40,7 +55,7 @@ import Testing
         try serve.run()
         defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
         let url = try #require(Self.firstLine(out.fileHandleForReading))
-        #expect(url.hasSuffix("/login?token=a-long-enough-token-0123456789"))
+        #expect(url.hasSuffix("/login?token=a-long-enough-token-0123456789abcdef"))
         for _ in 0..<2 {
             let login = try Self.run(["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url], program: "/usr/bin/curl")
             #expect(login.out == "303")

@@ -5,10 +5,17 @@ import SkillbookHost
 
 extension Option where Value == String {
     static var listen: Self {
-        Self("--listen", value: "ADDR:PORT", help: "Where to listen (default 127.0.0.1:8600; a non-loopback address needs --token-file).")
+        Self(
+            "--listen", value: "ADDR:PORT",
+            help: "Where to listen (default 127.0.0.1:8600; a non-loopback address needs --token-file and --public-url).")
+    }
+    static var publicURL: Self {
+        Self(
+            "--public-url", value: "URL",
+            help: "The URL browsers use, such as https://skillbook.example.org behind a TLS proxy (its Host and Origin are allowed).")
     }
     static var tokenFile: Self {
-        Self("--token-file", value: "FILE", help: "Read the login token from FILE (it then stays valid); needed off loopback.")
+        Self("--token-file", value: "FILE", help: "Read the login token (32+ characters) from FILE; it then stays valid. Needed off loopback.")
     }
 }
 
@@ -19,22 +26,25 @@ extension Option where Value == Bool {
     }
 }
 
-/// `skillbook serve [--listen 127.0.0.1:8600] [--open] [--token-file F] [--schedules]`: the web console,
+/// `skillbook serve [--listen 127.0.0.1:8600] [--public-url URL] [--open] [--token-file F] [--schedules]`: the web console,
 /// and with `--schedules` the daemon's scheduler as a second service of the same group.
 enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve", summary: "Serve the web console: runs, playbooks and skills in a browser, until stopped.",
-        arguments: "", options: [Option.listen.spec, Option.open.spec, Option.tokenFile.spec, Option.schedules.spec],
+        arguments: "", options: [Option.listen.spec, Option.publicURL.spec, Option.open.spec, Option.tokenFile.spec, Option.schedules.spec],
         discussion: """
             Prints a URL holding a one-time login token; opening it logs the browser in (an HttpOnly,
-            SameSite=Strict cookie). Listens on loopback unless --listen names another address, which also
-            needs --token-file (a token that stays valid); TLS belongs to a reverse proxy in front. Runs
+            SameSite=Strict cookie named with the port; a session ends after 12 hours unused, or at POST
+            /api/v1/logout). Listens on loopback unless --listen names another address, which also needs
+            --token-file (a token of 32+ characters that stays valid) and --public-url (the URL browsers use:
+            only its Host and Origin, and loopback ones, are accepted); TLS belongs to a reverse proxy in
+            front. After 5 failed logins in a minute, logins answer 429 for the rest of it. Runs
             started from the console are journaled with trigger 'console'. SIGTERM or Ctrl-C: no new
             connections, runs started here are interrupted (they roll back what they completed), then it exits 0.
             --schedules also fires the workspace's schedules (trigger 'schedule') with the daemon's rules and its
             lock: refused (exit 2) while a 'skillbook daemon' runs on the same state; one SIGTERM stops both.
             """,
-        examples: ["skillbook serve", "skillbook serve --schedules", "skillbook serve --listen 127.0.0.1:9000 --open", "skillbook serve --listen 0.0.0.0:8600 --token-file ~/.skillbook-token"])
+        examples: ["skillbook serve", "skillbook serve --schedules", "skillbook serve --listen 127.0.0.1:9000 --open", "skillbook serve --listen 0.0.0.0:8600 --token-file ~/.skillbook-token --public-url https://skillbook.example.org"])
 
     static let noConfirmer = ConfirmationPolicy.refuse(
         reason: "the console cannot ask for confirmation yet; set 'confirm: false' on the step, or run it with 'skillbook run --yes'")
@@ -48,20 +58,33 @@ enum ServeCommand: Command {
             settings.address = address
             settings.port = port
         }
+        if let text = arguments[.publicURL] {
+            guard let url = PublicURL(text) else {
+                throw UsageError(
+                    message: "--public-url expects http(s)://HOST[:PORT] with no path, such as https://skillbook.example.org, got '\(text)'",
+                    command: spec.name)
+            }
+            settings.publicURL = url
+        }
         if let path = arguments[.tokenFile] {
             let url = HostConfiguration.resolve(path, against: invocation.currentDirectory)
             guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
                 throw UsageError(message: "cannot read the token file \(path)", command: spec.name)
             }
             let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard token.count >= 16, !token.contains(where: { $0.isWhitespace || $0 == "&" || $0 == "#" }) else {
-                throw UsageError(message: "the token in \(path) must be one word of at least 16 characters", command: spec.name)
+            let minimum = ConsoleSettings.minimumTokenLength
+            guard token.count >= minimum, !token.contains(where: { $0.isWhitespace || $0 == "&" || $0 == "#" }) else {
+                throw UsageError(
+                    message: "the token in \(path) must be one word of at least \(minimum) characters (such as the output of 'openssl rand -hex 32')",
+                    command: spec.name)
             }
             settings.token = token
             settings.tokenIsReusable = true
-        } else if !ConsoleSettings.isLoopback(settings.address) {
+        }
+        if !ConsoleSettings.isLoopback(settings.address) && (!settings.tokenIsReusable || settings.publicURL == nil) {
             throw UsageError(
-                message: "listening on \(settings.address) (not loopback) needs --token-file FILE; put TLS in a reverse proxy in front",
+                message: "listening on \(settings.address) (not loopback) needs --token-file FILE and --public-url URL (the URL browsers "
+                    + "use, such as https://skillbook.example.org); put TLS in a reverse proxy in front",
                 command: spec.name)
         }
         let host = try invocation.host(arguments, confirmation: noConfirmer)

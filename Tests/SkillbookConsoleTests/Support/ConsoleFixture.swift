@@ -115,10 +115,12 @@ final class ConsoleFixture: Sendable {
         self.server = server
         self.task = task
         self.loginURL = loginURL
-        port = Int(URLComponents(string: loginURL)?.port ?? 0)
+        port = server.boundPort
     }
 
-    static func start(limits: ServerLimits = ServerLimits(maxBodyBytes: 64 << 10, maxHeaderBytes: 16 << 10)) async throws -> ConsoleFixture {
+    static func start(
+        limits: ServerLimits = ServerLimits(maxBodyBytes: 64 << 10, maxHeaderBytes: 16 << 10), configure: (inout ConsoleSettings) -> Void = { _ in }
+    ) async throws -> ConsoleFixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-console-\(UUID().uuidString)")
         let playbooks = directory.appendingPathComponent("Playbooks")
         try FileManager.default.createDirectory(at: playbooks, withIntermediateDirectories: true)
@@ -129,9 +131,11 @@ final class ConsoleFixture: Sendable {
             playbooksDirectory: playbooks, stateDirectory: directory.appendingPathComponent("state"), timeZone: TimeZone(identifier: "UTC"),
             environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"], currentDirectory: directory)
         let ready = Ready()
-        let server = ConsoleServer(
-            host: PlaybookHost(configuration), settings: ConsoleSettings(port: 0, limits: limits, pollInterval: 0.2)
-        ) { url in ready.url.withLock { $0 = url } }
+        var settings = ConsoleSettings(port: 0, limits: limits, pollInterval: 0.2)
+        configure(&settings)
+        let server = ConsoleServer(host: PlaybookHost(configuration), settings: settings) { url in
+            ready.url.withLock { $0 = url }
+        }
         let task = Task { try await server.run() }
         // A bound for a server that never starts, not a speed check: the parallel pass shares two
         // cores' cooperative threads with every other suite, and a start can wait for one.
@@ -152,6 +156,7 @@ final class ConsoleFixture: Sendable {
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
+    var cookieName: String { "skillbook_session_\(port)" }
     var token: String { String(loginURL.split(separator: "=").last ?? "") }
 
     func send(
@@ -159,7 +164,7 @@ final class ConsoleFixture: Sendable {
     ) async throws -> HTTPResponse {
         var all = headers
         if let session {
-            all["Cookie"] = all["Cookie"] ?? "skillbook_session=\(session.cookie)"
+            all["Cookie"] = all["Cookie"] ?? "\(cookieName)=\(session.cookie)"
             if method == "POST" && all["X-CSRF-Token"] == nil { all["X-CSRF-Token"] = session.csrf }
         }
         if body != nil && all["Content-Type"] == nil { all["Content-Type"] = "application/json" }
@@ -175,8 +180,8 @@ final class ConsoleFixture: Sendable {
     }
 
     /// Logs in with the token of the printed URL, as a browser would; fetches the CSRF token.
-    func logIn() async throws -> Session {
-        let response = try await send("GET", "/login?token=\(token)")
+    func logIn(headers: [String: String] = [:]) async throws -> Session {
+        let response = try await send("GET", "/login?token=\(token)", headers: headers)
         guard response.status == 303, let setCookie = response.header("set-cookie"),
             let value = setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last
         else { throw FixtureError("login answered \(response.status)") }

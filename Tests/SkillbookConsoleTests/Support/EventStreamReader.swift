@@ -15,7 +15,7 @@ final class EventStreamReader: Sendable {
     init(url: String, cookie: String, extraHeaders: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sN", "--max-time", "20", "-H", "Cookie: skillbook_session=\(cookie)", "-H", "Accept: text/event-stream"]
+        process.arguments = ["-sN", "--max-time", "20", "-H", "Cookie: skillbook_session_\(URLComponents(string: url)?.port ?? 0)=\(cookie)", "-H", "Accept: text/event-stream"]
             + extraHeaders.flatMap { ["-H", $0] } + [url]
         let pipe = Pipe()
         process.standardOutput = pipe
