@@ -27,9 +27,7 @@ enum JournalText {
     }
 
     /// ISO 8601 in UTC with milliseconds, for JSON.
-    static func iso(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
+    static func iso(_ date: Date) -> String { RunTimelineJSON.iso(date) }
 
     private static var calendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
@@ -102,30 +100,8 @@ enum JournalText {
                     "outcome": session.outcome.map(Value.string) ?? .null,
                 ]
             })
-        object["calls"] = .array(
-            timeline.calls.map { call in
-                var entry = ValueObject()
-                entry["step"] = .string(call.key.step.description)
-                entry["iteration"] = call.key.iteration.map(Value.int) ?? .null
-                entry["batch"] = call.key.batch.map(Value.int) ?? .null
-                entry["skill"] = .string(call.skill)
-                entry["attempt"] = .int(call.attempt)
-                entry["parameters"] = .object(call.parameters)
-                entry["output"] = call.output ?? .null
-                entry["error"] = call.error.map(Value.string) ?? .null
-                entry["started"] = .string(iso(call.started))
-                entry["finished"] = call.finished.map { .string(iso($0)) } ?? .null
-                entry["uncertain"] = .bool(call.isUncertain)
-                entry["compensated"] = .bool(call.compensated)
-                return .object(entry)
-            })
-        object["steps"] = .array(
-            timeline.steps.map { step in
-                [
-                    "step": .string(step.step), "status": .string(step.status.rawValue), "output": step.output ?? .null,
-                    "error": step.error.map(Value.string) ?? .null, "finished": .string(iso(step.finished)),
-                ]
-            })
+        object["calls"] = .array(timeline.calls.map { .object(RunTimelineJSON.call($0)) })
+        object["steps"] = .array(timeline.steps.map { .object(RunTimelineJSON.step($0)) })
         object["compensations"] = .array(
             timeline.compensations.map { compensation in
                 [

@@ -6,7 +6,7 @@ import SkillbookHost
 /// and the engine's events, where secrets are already masked; nothing here reads a secret.
 enum ConsoleJSON {
     static func iso(_ date: Date) -> Value {
-        .string(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        .string(RunTimelineJSON.iso(date))
     }
 
     static func row(_ run: JournalRun) -> ValueObject {
@@ -30,31 +30,8 @@ enum ConsoleJSON {
         object["inputs"] = .object(run.inputs)
         object["outputs"] = run.outputs.map(Value.object) ?? .null
         object["source"] = .string(timeline.source)
-        object["calls"] = .array(
-            timeline.calls.map { call in
-                var entry = ValueObject()
-                entry["step"] = .string(call.key.step.description)
-                entry["key"] = .string(call.key.description)
-                entry["iteration"] = call.key.iteration.map(Value.int) ?? .null
-                entry["batch"] = call.key.batch.map(Value.int) ?? .null
-                entry["skill"] = .string(call.skill)
-                entry["attempt"] = .int(call.attempt)
-                entry["parameters"] = .object(call.parameters)
-                entry["output"] = call.output ?? .null
-                entry["error"] = call.error.map(Value.string) ?? .null
-                entry["started"] = iso(call.started)
-                entry["finished"] = call.finished.map(iso) ?? .null
-                entry["uncertain"] = .bool(call.isUncertain)
-                entry["compensated"] = .bool(call.compensated)
-                return .object(entry)
-            })
-        object["steps"] = .array(
-            timeline.steps.map { step in
-                [
-                    "step": .string(step.step), "status": .string(step.status.rawValue), "output": step.output ?? .null,
-                    "error": step.error.map(Value.string) ?? .null, "finished": iso(step.finished),
-                ]
-            })
+        object["calls"] = .array(timeline.calls.map { .object(RunTimelineJSON.call($0, key: true)) })
+        object["steps"] = .array(timeline.steps.map { .object(RunTimelineJSON.step($0)) })
         object["compensations"] = .array(
             timeline.compensations.map { compensation in
                 [
