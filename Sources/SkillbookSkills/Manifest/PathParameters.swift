@@ -11,14 +11,17 @@ public import SkillbookCore
 /// Skillbook's own state, as the built-in skills do for what they change; `access: read` (the
 /// default) needs only to lie inside an allowed folder. The values passed on are unchanged.
 public struct PathParameters: Sendable {
-    let pathGuard: PathGuard
+    /// The skill's environment, its current directory the skill's working folder. The guard is
+    /// made from it when a call has a path to check, as the built-in file skills make theirs: the
+    /// allowed folders are resolved then (not for every manifest skill each time skills load).
+    let environment: SkillEnvironment
 
     /// The allowed folders of `environment`; relative paths relative to `workingDirectory`
     /// (`environment.currentDirectory` when `nil`).
     public init(environment: SkillEnvironment, workingDirectory: String? = nil) {
         var environment = environment
         if let workingDirectory { environment.currentDirectory = URL(fileURLWithPath: workingDirectory, isDirectory: true) }
-        pathGuard = PathGuard(environment: environment)
+        self.environment = environment
     }
 
     /// Throws a `SkillError` (kind `disallowedPath` for a path outside the allowed folders) naming the
@@ -26,6 +29,7 @@ public struct PathParameters: Sendable {
     public func check(_ parameters: ValueObject, schema: Schema) throws(SkillError) {
         let properties = schema.resolved.properties
         var bases: [String: String] = [:]
+        var made: PathGuard?
         // Bases first, so that a path relative to one is resolved against its checked value.
         let ordered = properties.filter { $0.schema.relativeTo == nil && $0.schema.items?.relativeTo == nil }
             + properties.filter { $0.schema.relativeTo != nil || $0.schema.items?.relativeTo != nil }
@@ -49,6 +53,8 @@ public struct PathParameters: Sendable {
                 if let baseName, !text.hasPrefix("/"), !text.hasPrefix("~"), let base = bases[baseName] {
                     checked = FileOps.join(base, text)
                 }
+                let pathGuard = made ?? environment.pathGuard
+                made = pathGuard
                 let guarded: GuardedPath
                 do throws(SkillError) {
                     guarded =
