@@ -23,7 +23,7 @@ public func recordCrashedRun(
     try journal.setFile(file.path, forRun: runID)
     try journal.runStarted(
         RunRecord(
-            runID: runID, playbook: playbook, source: text, sourceHash: SourceHash.of(text), inputs: inputs, trigger: "cli",
+            runID: runID, playbook: playbook, source: text, sourceHash: SourceHash.of(text), inputs: inputs, trigger: .cli,
             started: Date(), dryRun: false))
     for call in calls {
         let record = CallRecord(runID: runID, key: CallKey(step: StepPath(step: call.step)), skill: call.skill, attempt: 1, parameters: [:], started: Date())
