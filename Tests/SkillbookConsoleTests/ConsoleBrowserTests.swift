@@ -39,6 +39,14 @@ import Testing
                 with: { value: good morning }
 
             """.write(to: playbooks.appendingPathComponent("morning.yaml"), atomically: true, encoding: .utf8)
+        try """
+            name: purge
+            description: Makes a note, then deletes it (asking first).
+            steps:
+              - { id: make, skill: notes.create, with: { title: "<b>Old list</b>" } }
+              - { id: remove, skill: notes.delete, with: { ids: ["${{ steps.make.output.id }}"] } }
+
+            """.write(to: playbooks.appendingPathComponent("purge.yaml"), atomically: true, encoding: .utf8)
         let state = workspace.appendingPathComponent("state")
 
         let serve = Process()

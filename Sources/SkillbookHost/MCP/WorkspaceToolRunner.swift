@@ -153,6 +153,8 @@ struct ContextConfirmer: Confirmer {
 
     func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer {
         if context.approved { return .approved }
+        // The client cannot be asked: the run waits for `skillbook approve` (the call answers so).
+        if context.waitsForApproval { return .awaitApproval }
         let summary = "Step '\(request.step)' runs \(request.skill): \(request.summary)"
         if await context.confirm(summary) { return .approved }
         return .declined(reason: "'\(request.step)' was not approved (declined, or the client cannot be asked; start the server with --yes to allow it)")
