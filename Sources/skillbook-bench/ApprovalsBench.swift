@@ -68,7 +68,7 @@ struct ApprovalsBench {
             try journal.approvalRequested(
                 ApprovalRequest(
                     runID: id, step: "remove", key: CallKey(step: "remove"), skill: "notes.delete", title: "Delete notes",
-                    parameters: ["ids": ["n\(index)"]], touches: CallPreview(noun: "notes", items: ["to delete (n\(index))"]), calls: 1,
+                    parameters: ["ids": [.string("n\(index)")]], touches: CallPreview(noun: "notes", items: ["to delete (n\(index))"]), calls: 1,
                     requested: now, expires: now.addingTimeInterval(86_400)))
             let result = RunResult(
                 runID: id, playbook: "gate", status: .waiting, interrupted: false, outputs: [:], steps: [], error: nil, started: now,

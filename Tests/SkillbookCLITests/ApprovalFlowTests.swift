@@ -1,5 +1,6 @@
 import Foundation
 import SkillbookCore
+import SkillbookSQL
 import SkillbookSQLite
 import SkillbookTesting
 import Testing
@@ -60,7 +61,7 @@ import Testing
             #expect(tick.code == 0, "\(tick.err)")
             let listed = try await skillbook(["approvals", "--json"])
             #expect(listed.code == 0, "\(listed.err)")
-            let requests = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]], listed.out)
+            let requests = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]], "\(listed.out)")
             let request = try #require(requests.first, "nothing waits: \(tick.err)")
             #expect(requests.count == 1)
             #expect(request["playbook"] as? String == "nightly")
@@ -151,7 +152,7 @@ import Testing
         let approve = try SkillbookChild(
             ["approve", String(runID.prefix(8)), "--yes", "--json"] + workspace.state, in: workspace.directory.url)
         let killed = try await approve.kill(SIGKILL) { event in event["type"] as? String == "step.started" && event["step"] as? String == "purge" }
-        try #require(killed, approve.transcript)
+        try #require(killed, "\(approve.transcript)")
         // The call started (its line is written at once); wait for it, as the kill may come first.
         #expect(try await wait(upTo: 5) { workspace.ledger == ["purged"] })
         let journal = try workspace.journal()

@@ -6,7 +6,10 @@ import Testing
 /// The approval journal's contract (`ApprovalJournal`), run against SQLite and PostgreSQL alike,
 /// through each backend's entry point as the host gets it.
 @Suite struct BackendApprovalTests {
-    static func request(_ runID: String, step: StepPath = "remove", requested: Date = Date(), expires: TimeInterval = 3600) -> ApprovalRequest {
+    static func request(
+        _ runID: String, step: StepPath = "remove", requested: Date = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded()),
+        expires: TimeInterval = 3600
+    ) -> ApprovalRequest {
         ApprovalRequest(
             runID: runID, step: step, key: CallKey(step: step, iteration: 0), skill: "notes.delete", title: "Delete notes",
             parameters: ["ids": ["n1"], "token": "***"], touches: CallPreview(noun: "notes", items: ["Old list (n1)"]), calls: 2,

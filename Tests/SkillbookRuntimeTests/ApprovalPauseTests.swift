@@ -1,6 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookRuntime
+import SkillbookSQLite
 import SkillbookTesting
 import Testing
 
@@ -42,7 +43,7 @@ import Testing
         #expect(try fixture.snapshot().map(\.title).sorted() == ["Old list", "made before"])
         let request = try #require(result.approval)
         #expect(request.step == "remove")
-        #expect(request.key == CallKey(step: "remove"))
+        #expect(request.key == CallKey(step: "remove", batch: 0), "its first batch")
         #expect(request.skill == "notes.delete")
         #expect(request.parameters == ["ids": [.string(note.id)]])
         #expect(request.touches == CallPreview(noun: "notes", items: ["Old list (\(note.id))"]))
@@ -56,12 +57,12 @@ import Testing
     @Test func thePlaybooksTimeoutAppliesWhenTheStepHasNoneAndTheDefaultIs24Hours() async throws {
         let fixture = try EngineFixture()
         fixture.confirmer = WaitingConfirmer()
-        let own = try await fixture.run(Self.playbook.replacingOccurrences(of: "    approval: { timeout: 30m }\n", with: ""), inputs: ["ids": []])
+        let own = try await fixture.run(Self.playbook.replacingOccurrences(of: "    approval: { timeout: 30m }\n", with: ""), inputs: ["ids": ["gone"]])
         let playbooks = try #require(own.approval)
         #expect(playbooks.expires.timeIntervalSince(playbooks.requested) == 4 * 3600)
         let none = try await fixture.run(
             Self.playbook.replacingOccurrences(of: "    approval: { timeout: 30m }\n", with: "").replacingOccurrences(
-                of: "approval: { timeout: 4h }\n", with: ""), inputs: ["ids": []])
+                of: "approval: { timeout: 4h }\n", with: ""), inputs: ["ids": ["gone"]])
         let standard = try #require(none.approval)
         #expect(standard.expires.timeIntervalSince(standard.requested) == 86_400)
     }
@@ -72,7 +73,7 @@ import Testing
         fixture.library["purge"] = """
             name: purge
             steps:
-              - { id: remove, skill: notes.delete, with: { ids: [] } }
+              - { id: remove, skill: notes.delete, with: { ids: [gone] } }
             """
         let result = try await fixture.run(
             """
@@ -91,7 +92,7 @@ import Testing
         fixture.confirmer = DecidedConfirmer(decided: ["remove": .approved], base: WaitingConfirmer())
         let note = try fixture.notes.create(title: "Old list", body: "", tags: [])
         let result = try await fixture.run(
-            Self.playbook + "\n  - { id: again, skill: notes.delete, with: { ids: [] } }\n", inputs: ["ids": [.string(note.id)]])
+            Self.playbook + "\n  - { id: again, skill: notes.delete, with: { ids: [gone] } }\n", inputs: ["ids": [.string(note.id)]])
         #expect(result.step("remove")?.status == .succeeded)
         #expect(result.status == .waiting)
         #expect(result.approval?.step == "again")
@@ -124,7 +125,7 @@ import Testing
         let fixture = try EngineFixture()
         fixture.recorder = UnrecordableApprovals()
         fixture.confirmer = WaitingConfirmer()
-        let result = try await fixture.run(Self.playbook, inputs: ["ids": []])
+        let result = try await fixture.run(Self.playbook, inputs: ["ids": ["gone"]])
         #expect(result.status == .rolledBack)
         #expect(result.failureKind == .journal)
         #expect(result.error == "the approval request of step 'remove' could not be recorded")

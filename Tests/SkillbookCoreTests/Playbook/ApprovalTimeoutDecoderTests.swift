@@ -22,10 +22,10 @@ import Testing
             """)
         #expect(decoded.diagnostics.isEmpty)
         let playbook = try #require(decoded.playbook)
-        #expect(playbook.approvalTimeout == 4 * 3600)
+        #expect(playbook.approvalTimeout == 14_400)
         #expect(playbook.steps[0].approvalTimeout == 1800)
         #expect(ApprovalTimeout.of(playbook.steps[0], in: playbook) == 1800)
-        #expect(ApprovalTimeout.of(playbook.steps[1], in: playbook) == 4 * 3600)
+        #expect(ApprovalTimeout.of(playbook.steps[1], in: playbook) == 14_400)
     }
 
     @Test func withoutOneTheDefaultIs24Hours() throws {
@@ -45,10 +45,10 @@ import Testing
         #expect(try decode("approval: 4h\n" + base).diagnostics == ["p.yaml:1:11: 'approval' must be a mapping such as { timeout: 4h }"])
         #expect(
             try decode("name: p\nsteps:\n  - id: a\n    skill: notes.delete\n    approval: { timeout: -1h }\n").diagnostics.first?
-                .hasPrefix("p.yaml:5:27: 'approval.timeout' must be") == true)
+                .hasPrefix("p.yaml:5:26: 'approval.timeout' must be") == true)
         #expect(
             try decode("name: p\nsteps:\n  - { id: a, skill: notes.delete, aproval: { timeout: 1h } }\n").diagnostics == [
-                "p.yaml:3:36: unknown step key 'aproval'; did you mean 'approval'?"
+                "p.yaml:3:35: unknown step key 'aproval'; did you mean 'approval'?"
             ])
     }
 }
