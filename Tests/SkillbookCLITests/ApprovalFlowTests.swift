@@ -142,7 +142,8 @@ import Testing
         let decision = try #require(try journal.approvals(ofRun: runID).last?.decision)
         #expect(decision.verdict == .expired)
         #expect(decision.reason == "expired")
-        #expect(try journal.timeline(runID)?.report?.arrayValue?.last?["kind"]?.stringValue == "declined")
+        let error = try journal.run(runID)?.error ?? ""
+        #expect(error.hasSuffix("(demo.purge has confirm): expired"), "\(error)")
         #expect(workspace.ledger.isEmpty)
     }
 
@@ -151,10 +152,10 @@ import Testing
         let runID = try await workspace.tickUntilItWaits()
         let approve = try SkillbookChild(
             ["approve", String(runID.prefix(8)), "--yes", "--json"] + workspace.state, in: workspace.directory.url)
-        let killed = try await approve.kill(SIGKILL) { event in event["type"] as? String == "step.started" && event["step"] as? String == "purge" }
-        try #require(killed, "\(approve.transcript)")
-        // The call started (its line is written at once); wait for it, as the kill may come first.
-        #expect(try await wait(upTo: 5) { workspace.ledger == ["purged"] })
+        // Killed once the call runs (it writes its line at once, then works on for 30 s).
+        let started = try await wait(upTo: 30) { workspace.ledger == ["purged"] }
+        try #require(started, "\(approve.transcript)")
+        try await approve.kill(SIGKILL)
         let journal = try workspace.journal()
         #expect(try journal.run(runID)?.status == .interrupted)
         #expect(try journal.approvals(ofRun: runID).last?.decision?.verdict == .approved, "the decision outlives the process")
@@ -165,7 +166,8 @@ import Testing
         #expect(refused.err.contains("purge (demo.purge), started"), "\(refused.err)")
         let resumed = try await workspace.skillbook(["resume", String(runID.prefix(8)), "--skip-uncertain"])
         #expect(resumed.code == 0, "\(resumed.err)")
-        #expect(!resumed.err.contains("asks for confirmation"), "the approval is not asked again: \(resumed.err)")
+        #expect(resumed.err.contains("✓ approved: purge"), "the journaled approval answers: \(resumed.err)")
+        #expect(!resumed.err.contains("waits for an approval"), "\(resumed.err)")
         #expect(workspace.ledger == ["purged"], "at most once")
         #expect(try journal.run(runID)?.status == .succeeded)
     }
