@@ -153,7 +153,7 @@ import Testing
         let approve = try SkillbookChild(
             ["approve", String(runID.prefix(8)), "--yes", "--json"] + workspace.state, in: workspace.directory.url)
         // Killed once the call runs (it writes its line at once, then works on for 30 s).
-        let started = try await wait(upTo: 30) { workspace.ledger == ["purged"] }
+        let started = await eventually(within: 30) { workspace.ledger == ["purged"] }
         try #require(started, "\(approve.transcript)")
         try await approve.kill(SIGKILL)
         let journal = try workspace.journal()
