@@ -15,7 +15,7 @@ struct Invocation: Sendable {
 
     /// The host of the workspace found from `start` (default: this invocation's directory) upward,
     /// with the workspace options (`--playbooks`, `--state`, `--skills`, `--allow-path`) and the
-    /// environment over its `skillbook.yaml`. Confirmations are refused (saying what to do about it)
+    /// environment over its `skillbook.yaml`. A confirmation makes the run wait for an approval
     /// unless `confirmation` says otherwise.
     func host(_ arguments: ParsedArguments, confirmation: ConfirmationPolicy? = nil, from start: URL? = nil) throws(HostError) -> PlaybookHost {
         var configuration = try HostConfiguration.discover(
@@ -41,15 +41,16 @@ struct Invocation: Sendable {
         return declared
     }
 
-    /// `--yes` approves, a terminal asks, anything else refuses.
+    /// `--yes` approves, a terminal asks, anything else waits for an approval.
     func confirmation(approveAll: Bool) -> ConfirmationPolicy {
         if approveAll { return .approveAll }
         if console.stdinIsTerminal { return .ask(TerminalConfirmer(console: console)) }
         return Self.noTerminal
     }
 
-    static let noTerminal = ConfirmationPolicy.refuse(
-        reason: "no terminal to ask on; pass --yes to approve, or set 'confirm: false' on the step")
+    /// Nobody at a terminal (a pipe, cron, the daemon, `schedule tick`, a worker): a confirmation
+    /// stops the run, which waits for `skillbook approve` or `decline`.
+    static let noTerminal = ConfirmationPolicy.wait
 
     /// Prints what the host reports while it prepares work. Manifest warnings print only where
     /// `manifestWarnings` (the commands that check things: validate, skills).

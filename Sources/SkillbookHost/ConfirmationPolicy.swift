@@ -7,6 +7,10 @@ public enum ConfirmationPolicy: Sendable {
     /// No one can be asked (cron, a daemon, a pipe): every such step fails with `reason`, which is
     /// recorded as the step's error. A front end states in it what the user can do.
     case refuse(reason: String)
+    /// No one can be asked now, but someone can decide later: the run stops at the step with
+    /// status `waiting` and an approval request in the journal (the daemon, `schedule tick`, a
+    /// worker, `run` without a terminal or `--yes`). `PlaybookHost.approve`/`decline` decide.
+    case wait
     /// `confirmer` is asked each time (a terminal prompt, an MCP elicitation, a dialog).
     case ask(any Confirmer)
 
@@ -18,6 +22,7 @@ public enum ConfirmationPolicy: Sendable {
         switch self {
         case .approveAll: ApprovingConfirmer()
         case .refuse(let reason): RefusingConfirmer(reason: reason)
+        case .wait: WaitingConfirmer()
         case .ask(let confirmer): confirmer
         }
     }

@@ -67,12 +67,18 @@ public enum HostError: Error, Sendable {
     /// The journal changed between planning the resume and taking the run.
     case runChangedWhilePreparing(runID: String)
 
+    // Approvals
+    /// This state keeps no approval requests (a journal the backend did not open).
+    case approvalsUnavailable
+
     public enum NotResumable: Sendable, Hashable {
         case finished
         case rolledBack
         case rollbackIncomplete
         /// A rollback of it was under way when it stopped.
         case wasRollingBack
+        /// It waits for an approval nobody gave yet (`approve` or `decline` decides, and it goes on).
+        case waitsForApproval
     }
 
     public enum NotUndoable: Sendable, Hashable {

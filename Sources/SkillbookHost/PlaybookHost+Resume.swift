@@ -55,6 +55,9 @@ extension PlaybookHost {
         }
         let run = timeline.run
         try RecordedRuns.checkResumable(run, journal: journal)
+        if run.status == .waiting, try await approvalIsUndecided(runID, journal: journal) {
+            throw .notResumable(run: run, reason: .waitsForApproval)
+        }
         if !timeline.compensations.isEmpty { throw .notResumable(run: run, reason: .wasRollingBack) }
 
         let (text, displayName) = try resumeText(run, recordedSource: timeline.source, force: request.force, onNotice: onNotice)

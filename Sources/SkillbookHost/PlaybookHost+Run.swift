@@ -83,9 +83,14 @@ extension PlaybookHost {
     public func execute(
         _ prepared: PreparedRun, confirmer: (any Confirmer)? = nil, onEvent: @escaping RunEventHandler = { _ in }
     ) async -> RunResult {
+        var confirmer = confirmer ?? configuration.confirmation.confirmer
+        if case .run(let options) = prepared.work, options.resume != nil, let journal = prepared.journal {
+            // A run that waited goes on: the calls someone approved or declined are not asked again.
+            confirmer = await self.confirmer(resuming: prepared.runID, journal: journal, base: confirmer)
+        }
         let engine = Engine(
             registry: prepared.registry, environment: fixedRunID(prepared.runID),
-            confirmer: confirmer ?? configuration.confirmation.confirmer,
+            confirmer: confirmer,
             resources: prepared.journal.flatMap(persistence.resourceLocks) ?? ResourceLocks.shared, recorder: prepared.journal)
         let workspace = prepared.workspace.isEmpty ? configuration.currentDirectory.path : prepared.workspace
         switch prepared.work {

@@ -7,7 +7,8 @@ enum RecordedRuns {
     /// Only a run that stopped before finishing can be resumed.
     static func checkResumable(_ run: JournalRun, journal: any RunJournal) throws(HostError) {
         switch run.status {
-        case .interrupted, .failed: return
+        // A waiting run goes on once its approval is decided (`PlaybookHost.prepareResume` checks).
+        case .interrupted, .failed, .waiting: return
         case .running, .queued: throw .runStillRunning(run: run, message: journal.stillRunningMessage(run))
         case .succeeded, .succeededWithErrors: throw .notResumable(run: run, reason: .finished)
         case .rolledBack: throw .notResumable(run: run, reason: .rolledBack)
@@ -19,7 +20,7 @@ enum RecordedRuns {
     /// after approval, which `prepareRollback` asks for).
     static func checkUndoable(_ run: JournalRun, journal: any RunJournal) throws(HostError) {
         switch run.status {
-        case .interrupted, .failed, .rollbackIncomplete, .succeeded, .succeededWithErrors: return
+        case .interrupted, .failed, .rollbackIncomplete, .succeeded, .succeededWithErrors, .waiting: return
         case .running, .queued: throw .runStillRunning(run: run, message: journal.stillRunningMessage(run))
         case .rolledBack: throw .notUndoable(run: run, reason: .alreadyRolledBack)
         }

@@ -85,6 +85,8 @@ public enum RunEventJSON {
         case .warning(let warning):
             if let step = warning.step { object["step"] = .string(step.description) }
             object["message"] = .string(warning.message)
+        case .runWaiting(let request):
+            for (key, value) in ApprovalJSON.request(request) { object[key] = value }
         case .runFinished(let result):
             return finished(result)
         }
@@ -114,6 +116,7 @@ public enum RunEventJSON {
             })
         if let error = result.error { object["error"] = .string(error) }
         if let kind = result.failureKind { object["kind"] = .string(kind.rawValue) }
+        if let approval = result.approval { object["waits_at"] = .string(approval.step.description) }
         object["duration"] = .double(rounded(result.finished.timeIntervalSince(result.started)))
         return object
     }

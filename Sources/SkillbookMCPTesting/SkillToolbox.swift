@@ -57,6 +57,10 @@ public struct SkillToolbox: MCPToolCatalog, MCPToolRunner {
 
     public func run(_ call: MCPPreparedCall, context: MCPCallContext) async -> MCPToolResult {
         guard let skill = skill(call.tool) else { return .failure("unknown tool '\(call.tool)'") }
+        // Nothing here journals a run that could wait for an approval: nobody to ask is a refusal.
+        if call.confirmation != nil, !context.approved, context.waitsForApproval {
+            return .failure("'\(call.tool)' \(MCPServer.needsYes)")
+        }
         if let summary = call.confirmation, !context.approved, !(await context.confirm(summary)) {
             return .failure("'\(call.tool)' was not approved; nothing ran")
         }

@@ -174,6 +174,30 @@ enum PostgresSchema {
         // 2: the workspace folder a run was started in (as the SQLite state's migration 8), so that a
         // resume or rollback loads the same skills from anywhere.
         "ALTER TABLE runs ADD COLUMN workspace TEXT;",
+        // 3: approval requests of runs that wait at a call nobody could confirm, and their decisions
+        // (as the SQLite state's `approvals`; see PostgresJournal+Approvals).
+        """
+        CREATE TABLE IF NOT EXISTS approvals (
+            id BIGSERIAL PRIMARY KEY,
+            run TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            step TEXT NOT NULL,
+            iteration INTEGER,
+            batch INTEGER,
+            skill TEXT NOT NULL,
+            title TEXT NOT NULL,
+            parameters TEXT NOT NULL,
+            touches TEXT,
+            calls INTEGER NOT NULL,
+            requested DOUBLE PRECISION NOT NULL,
+            expires DOUBLE PRECISION NOT NULL,
+            verdict TEXT CHECK (verdict IN ('approved', 'declined', 'expired')),
+            decided_by TEXT,
+            decided_at DOUBLE PRECISION,
+            reason TEXT
+        );
+        CREATE INDEX IF NOT EXISTS approvals_by_run ON approvals (run, id);
+        CREATE INDEX IF NOT EXISTS runs_waiting ON runs (status) WHERE status = 'waiting';
+        """,
     ]
 
     /// The schema version this build writes.

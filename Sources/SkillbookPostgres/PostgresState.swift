@@ -35,7 +35,8 @@ public enum PostgresState {
                     leaseDuration: leases.leaseDuration)
             },
             openFireLedger: { PostgresFireLedger(database: try PostgresDatabase.open(location)) },
-            openRunQueue: openJournal)
+            openRunQueue: openJournal,
+            approvals: { journal in journal as? PostgresJournal })
     }
 }
 

@@ -35,6 +35,9 @@ public enum ConfirmationAnswer: Sendable, Hashable {
     case declined(reason: String)
     /// Nobody could be asked (no terminal, no user interface): the step is not approved.
     case refused(reason: String)
+    /// Nobody can be asked now, but someone can decide later: the run stops at this step with
+    /// status `waiting` and an approval request in the journal (`skillbook approve`/`decline`).
+    case awaitApproval
 
     public var isApproved: Bool { self == .approved }
 
@@ -43,6 +46,7 @@ public enum ConfirmationAnswer: Sendable, Hashable {
         switch self {
         case .approved: nil
         case .declined(let reason), .refused(let reason): reason
+        case .awaitApproval: "waits for an approval"
         }
     }
 }
@@ -71,4 +75,28 @@ public struct RefusingConfirmer: Confirmer {
     }
 
     public func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer { .refused(reason: reason) }
+}
+
+/// Answers every confirmation with `awaitApproval`: for runs nobody watches (a daemon, `schedule
+/// tick`, a worker, a pipe without `--yes`), which then wait for someone to decide.
+public struct WaitingConfirmer: Confirmer {
+    public init() {}
+    public func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer { .awaitApproval }
+}
+
+/// Answers the steps someone already decided about (the journal's approval decisions, when a run
+/// that waited goes on) with that decision, and asks `base` about any other.
+public struct DecidedConfirmer: Confirmer {
+    public var decided: [StepPath: ConfirmationAnswer]
+    public var base: any Confirmer
+
+    public init(decided: [StepPath: ConfirmationAnswer], base: any Confirmer) {
+        self.decided = decided
+        self.base = base
+    }
+
+    public func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer {
+        if let answer = decided[request.step] { return answer }
+        return await base.confirm(request)
+    }
 }

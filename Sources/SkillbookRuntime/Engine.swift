@@ -105,6 +105,12 @@ public struct Engine: Sendable {
         var outcome = await execution.runSteps()
         // A dry run changed nothing, so it never reports a rollback: a failure is `failed`.
         if options.dryRun, outcome.status == .rolledBack { outcome.status = .failed }
+        if let pause = outcome.pause {
+            if let waiting = await wait(execution, at: pause, onEvent: onEvent) { return waiting }
+            outcome = StepsOutcome(
+                status: execution.rollbackOrStop(), failure: "the approval request of step '\(pause.step)' could not be recorded",
+                kind: .journal, interrupted: false)
+        }
         if outcome.status == .rolledBack, !(await execution.rollBack()) {
             outcome.status = .rollbackIncomplete
         }
@@ -132,9 +138,24 @@ public struct Engine: Sendable {
         return await finish(execution, status: status, failure: unrecorded?.message, kind: nil, interrupted: false, onEvent: onEvent)
     }
 
+    /// Ends a run that stopped at a confirmation nobody could give now: its request is recorded
+    /// (durably, before the run's end), and the run ends `waiting`, holding nothing. `nil` when the
+    /// request could not be recorded (the run then fails, as nobody could ever approve it).
+    private func wait(_ execution: RunExecution, at request: ApprovalRequest, onEvent: RunEventHandler) async -> RunResult? {
+        if let recorder {
+            do { try await recorder.approvalRequested(request) } catch {
+                onEvent(.warning(RunWarning(step: request.step, message: execution.state.redactor.redact("the journal could not record the approval request: \(error)"))))
+                return nil
+            }
+        }
+        onEvent(.runWaiting(request))
+        return await finish(
+            execution, status: .waiting, failure: nil, kind: nil, interrupted: false, approval: request, onEvent: onEvent)
+    }
+
     private func finish(
         _ execution: RunExecution, status: RunStatus, failure: String?, kind: FailureKind?, interrupted: Bool,
-        onEvent: RunEventHandler
+        approval: ApprovalRequest? = nil, onEvent: RunEventHandler
     ) async -> RunResult {
         var failure = failure
         var kind = kind
@@ -158,6 +179,7 @@ public struct Engine: Sendable {
             started: execution.started, finished: environment.now())
         result.failureKind = failure == nil ? nil : kind
         result.unknownOutputs = unknown
+        result.approval = approval
         if !execution.dryRun, let recorder {
             // The journal keeps large outputs cut short; the caller gets them whole.
             var recorded = result

@@ -23,6 +23,9 @@ public enum RunEvent: Sendable {
     case compensationFailed(step: StepPath, error: String)
     /// Something went wrong that does not fail the run (a journal write of a read-only record).
     case warning(RunWarning)
+    /// The run stopped at a call that needs an approval nobody could give now; `runFinished`
+    /// (status `waiting`) follows.
+    case runWaiting(ApprovalRequest)
     case runFinished(RunResult)
 
     /// The `type` field of the event's JSON form.
@@ -44,6 +47,7 @@ public enum RunEvent: Sendable {
         case .compensationSucceeded: "compensation.succeeded"
         case .compensationFailed: "compensation.failed"
         case .warning: "run.warning"
+        case .runWaiting: "run.waiting"
         case .runFinished: "run.finished"
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SkillbookCore
 
 /// Every call a skill step will make, worked out (and validated) before any of them runs.
@@ -163,6 +164,13 @@ extension RunExecution {
         case .refused(let reason):
             throw StepFailure(
                 message: "step needs confirmation (\(descriptor.id) has confirm): \(reason)", kind: .refused, retryable: false)
+        case .awaitApproval:
+            let now = engine.environment.now()
+            throw ApprovalPause(
+                request: ApprovalRequest(
+                    runID: runID, step: id, key: CallKey(step: id, iteration: step.foreach == nil ? nil : 0, batch: plan.driver == nil ? nil : 0),
+                    skill: descriptor.id, title: descriptor.title, parameters: request.parameters, touches: request.touches,
+                    calls: plan.calls, requested: now, expires: now.addingTimeInterval(ApprovalTimeout.of(step, in: playbook))))
         }
     }
 }

@@ -11,6 +11,8 @@ struct StepsOutcome: Sendable {
     var kind: FailureKind?
     /// The run was interrupted (cancelled).
     var interrupted: Bool
+    /// With status `waiting`: the request the run stopped at.
+    var pause: ApprovalRequest?
 }
 
 extension RunExecution {
@@ -25,6 +27,8 @@ extension RunExecution {
             }
             do {
                 try await runStep(step, index: index)
+            } catch let pause as ApprovalPause {
+                return StepsOutcome(status: .waiting, failure: nil, kind: nil, interrupted: false, pause: pause.request)
             } catch let failure as StepFailure {
                 let cancelled = Task.isCancelled
                 let policy = cancelled ? playbook.onFailure : (step.onFailure ?? playbook.onFailure)

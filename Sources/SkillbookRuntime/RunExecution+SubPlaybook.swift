@@ -25,6 +25,7 @@ extension RunExecution {
             dryRun: dryRun, onEvent: onEvent, state: state, scope: path(of: step), topIndex: reportIndex(index),
             resume: resume)
         let outcome = await nested.runSteps()
+        if let pause = outcome.pause { throw ApprovalPause(request: pause) }
         if outcome.status != .succeeded && outcome.status != .succeededWithErrors {
             try Task.checkCancellation()
             throw StepFailure(message: "playbook '\(name)': \(outcome.failure ?? "failed")", kind: outcome.kind ?? .skill)

@@ -22,6 +22,8 @@ public enum RunLogEntry: Sendable, CustomStringConvertible {
     /// The step waits for resources another run holds.
     case waiting(StepPath, ResourceWait)
     case warning(RunWarning)
+    /// The run stopped at a call that needs an approval nobody could give now.
+    case waitingForApproval(ApprovalRequest)
     /// The run ended: its status, how long it took, whether it was interrupted.
     case finished(playbook: String, status: RunStatus, seconds: Double, interrupted: Bool)
     /// The failure that ended the run.
@@ -49,6 +51,7 @@ public enum RunLogEntry: Sendable, CustomStringConvertible {
         case .warning(let warning): "! warning: \(warning.step.map { "\($0): " } ?? "")\(warning.message)"
         case .waiting(let step, let wait): "⧗ \(step): \(wait)"
         case .runError(let error): error
+        case .waitingForApproval(let request): "⏸ \(request.step) (\(request.skill)) waits for an approval"
         }
     }
 }

@@ -293,6 +293,9 @@ public final class RunSession {
         case .warning(let warning):
             log.append(.warning(warning))
 
+        case .runWaiting(let request):
+            log.append(.waitingForApproval(request))
+
         case .runFinished(let result):
             finish(result)
         }

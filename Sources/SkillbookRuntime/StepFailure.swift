@@ -27,3 +27,9 @@ struct StepTimedOut: Error {
     /// The playbook's timeout ran out, which ends the whole run.
     var wholeRun: Bool
 }
+
+/// A step's confirmation was answered `awaitApproval`: the run stops there and waits (no failure,
+/// no rollback).
+struct ApprovalPause: Error {
+    var request: ApprovalRequest
+}

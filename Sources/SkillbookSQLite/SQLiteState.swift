@@ -18,7 +18,8 @@ public enum SQLiteState {
                 return SQLiteResourceLocks(migrated: journal.database, clock: clock)
             },
             openFireLedger: { try SQLiteFireLedger(database: StateDatabase.open(stateDirectory: stateDirectory)) },
-            openRunQueue: nil)
+            openRunQueue: nil,
+            approvals: { journal in journal as? SQLiteJournal })
     }
 
     /// Whether the state directory already holds the database (nothing is created to find out).

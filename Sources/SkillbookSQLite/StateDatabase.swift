@@ -179,6 +179,30 @@ public enum StateDatabase {
         "ALTER TABLE runs ADD COLUMN workspace TEXT;",
         // 9: a call's result in a table of its own when its start was written first (see CallResultsMigration)
         CallResultsMigration.sql,
+        // 10: approval requests of runs that wait at a call nobody could confirm, and their
+        // decisions (see SQLiteJournal+Approvals); independent of the other tables' migrations.
+        """
+        CREATE TABLE IF NOT EXISTS approvals (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            run TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            step TEXT NOT NULL,
+            iteration INTEGER,
+            batch INTEGER,
+            skill TEXT NOT NULL,
+            title TEXT NOT NULL,
+            parameters TEXT NOT NULL,
+            touches TEXT,
+            calls INTEGER NOT NULL,
+            requested REAL NOT NULL,
+            expires REAL NOT NULL,
+            verdict TEXT CHECK (verdict IN ('approved', 'declined', 'expired')),
+            decided_by TEXT,
+            decided_at REAL,
+            reason TEXT
+        );
+        CREATE INDEX IF NOT EXISTS approvals_by_run ON approvals (run, id);
+        CREATE INDEX IF NOT EXISTS runs_waiting ON runs (status) WHERE status = 'waiting';
+        """,
     ]
 
     /// The schema version this build writes.

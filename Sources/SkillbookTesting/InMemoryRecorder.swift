@@ -10,6 +10,7 @@ public final class InMemoryRecorder: RunRecorder {
         public var steps: [String: [JournaledStep]] = [:]
         public var results: [RunResult] = []
         public var compensations: [(key: CallKey, error: String?)] = []
+        public var approvals: [ApprovalRequest] = []
         /// Advances on every start and finish, like a journal's row ids.
         var clock = 0
     }
@@ -79,6 +80,10 @@ public final class InMemoryRecorder: RunRecorder {
 
     public func runFinished(_ result: RunResult) throws {
         storage.withLock { $0.results.append(result) }
+    }
+
+    public func approvalRequested(_ request: ApprovalRequest) throws {
+        storage.withLock { $0.approvals.append(request) }
     }
 
     /// The resume plan of a run, as a real journal would build it.

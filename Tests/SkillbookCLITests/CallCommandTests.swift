@@ -62,12 +62,12 @@ import Testing
         #expect(try SQLiteJournal(stateDirectory: directory.state).runs().isEmpty, "nothing was recorded")
     }
 
-    @Test func aSkillThatConfirmsNeedsYesWithoutATerminal() async throws {
+    @Test func aSkillThatConfirmsWaitsForAnApprovalWithoutATerminal() async throws {
         let directory = TemporaryDirectory()
         let note = try NotesStore(stateDirectory: directory.state).create(title: "keep", body: "", tags: [])
-        let refused = await skillbook(["call", "notes.delete", "-i", "ids=[\(note.id)]"], in: directory)
-        #expect(refused.code == 1)
-        #expect(refused.err.contains("no terminal to ask on; pass --yes to approve"), "\(refused.err)")
+        let waiting = await skillbook(["call", "notes.delete", "-i", "ids=[\(note.id)]"], in: directory)
+        #expect(waiting.code == 4)
+        #expect(waiting.err.contains("waits for an approval at step"), "\(waiting.err)")
         #expect(try NotesStore(stateDirectory: directory.state).list(limit: 10).count == 1)
         let approved = await skillbook(["call", "notes.delete", "-i", "ids=[\(note.id)]", "--yes", "--json"], in: directory)
         #expect(approved.code == 0, "\(approved.err)")

@@ -35,7 +35,7 @@ import Testing
         #expect(plain.err.contains("server rejected *** for ***"))
     }
 
-    @Test func notesDeleteIsRefusedWithoutATerminalAndWithoutYes() async throws {
+    @Test func notesDeleteWaitsForAnApprovalWithoutATerminalAndWithoutYes() async throws {
         let directory = TemporaryDirectory()
         let store = try NotesStore(stateDirectory: directory.state)
         let note = try store.create(title: "precious", body: "", tags: [])
@@ -49,12 +49,10 @@ import Testing
               - { id: remove, skill: notes.delete, with: { ids: ["${{ inputs.id }}"] } }
 
             """)
-        let refused = await skillbook(["run", file.path, "-i", "id=\(note.id)"], in: directory)
-        #expect(refused.code == 1)
-        #expect(
-            refused.err.contains(
-                "remove: step needs confirmation (notes.delete has confirm): no terminal to ask on; pass --yes to approve, or set 'confirm: false' on the step"
-            ))
+        let waiting = await skillbook(["run", file.path, "-i", "id=\(note.id)"], in: directory)
+        #expect(waiting.code == 4, "\(waiting.err)")
+        #expect(waiting.err.contains("waits for an approval at step 'remove' (notes.delete: 1 notes: precious ("), "\(waiting.err)")
+        #expect(waiting.err.contains("  skillbook approve "), "\(waiting.err)")
         #expect(try store.list(tag: nil, limit: 10) == [note])
 
         let approved = await skillbook(["run", file.path, "-i", "id=\(note.id)", "--yes"], in: directory)

@@ -39,6 +39,14 @@ import Testing
                 with: { value: good morning }
 
             """.write(to: playbooks.appendingPathComponent("morning.yaml"), atomically: true, encoding: .utf8)
+        try """
+            name: purge
+            description: Makes a note, then deletes it (asking first).
+            steps:
+              - { id: make, skill: notes.create, with: { title: "<b>Old list</b>" } }
+              - { id: remove, skill: notes.delete, with: { ids: ["${{ steps.make.output.id }}"] } }
+
+            """.write(to: playbooks.appendingPathComponent("purge.yaml"), atomically: true, encoding: .utf8)
         let state = workspace.appendingPathComponent("state")
 
         let serve = Process()
@@ -73,7 +81,16 @@ import Testing
         #expect(Date().timeIntervalSince(stopping) < 5)
         let host = PlaybookHost(
             HostConfiguration(playbooksDirectory: playbooks, stateDirectory: state, currentDirectory: workspace))
-        let runs = try await host.openJournal().runs(playbook: nil, status: nil, limit: 10)
+        let all = try await host.openJournal().runs(playbook: nil, status: nil, limit: 10)
+        // `purge` was started by `skillbook run` with no terminal, waited, and was approved from the
+        // Confirmations page: the same run went on and succeeded.
+        let purge = try #require(all.first)
+        #expect(purge.playbook == "purge")
+        #expect(purge.status == .succeeded)
+        #expect(purge.trigger == "cli")
+        let purged = try #require(try await host.openJournal().timeline(purge.id))
+        #expect(purged.sessions.map(\.outcome) == ["waiting", "succeeded"])
+        let runs = Array(all.dropFirst())
         #expect(runs.map(\.playbook) == ["stuck", "note", "failing", "slow", "shouty", "slow", "hello"])
         #expect(runs.map(\.status) == [.succeeded, .rolledBack, .rolledBack, .succeeded, .succeeded, .succeeded, .succeeded])
         // `stuck` was started by `skillbook run` (then killed, and resumed from the console).

@@ -34,6 +34,7 @@ private final class BrokenResults: RunRecorder {
         try inner.compensationFinished(runID: runID, key: key, step: step, error: error, finished: finished)
     }
     func runFinished(_ result: RunResult) async throws { try inner.runFinished(result) }
+    func approvalRequested(_ request: ApprovalRequest) async throws { try inner.approvalRequested(request) }
 }
 
 extension EventRecorder {

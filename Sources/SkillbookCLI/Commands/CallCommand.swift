@@ -33,6 +33,7 @@ enum CallCommand: Command {
         if !arguments[.json], result.status == .succeeded || result.status == .succeededWithErrors {
             invocation.console.out(JSONText.encode(result.outputs["output"] ?? .null, pretty: true))
         }
+        if result.status == .waiting, let request = result.approval { invocation.console.err(ApprovalText.howToDecide(request)) }
         return RunPresenter.exitCode(result)
     }
 }

@@ -12,7 +12,9 @@ enum ScheduleTickCommand: Command {
             database) and claims each fire by the same key (playbook, entry, scheduled instant), so a fire
             starts at most once whichever of them, and how many, run. Meant to be run every minute by cron or
             a systemd timer: 'skillbook schedule install --crontab|--systemd' prints the lines.
-            Log lines go to stderr. Exit 0 when every started run succeeded, 1 otherwise.
+            A step that needs confirmation makes its run wait for an approval ('skillbook approvals'); a
+            request that expired is declined on each tick. Log lines go to stderr. Exit 0 when every started
+            run succeeded or waits for an approval, 1 otherwise.
             """,
         examples: ["skillbook schedule tick --playbooks /home/ada/Routines --state /home/ada/.local/state/skillbook"])
 
@@ -21,7 +23,7 @@ enum ScheduleTickCommand: Command {
         let failures = Counter()
         let host = try invocation.host(arguments)
         let service = try ScheduleService(host: host) { line in
-            if line.hasPrefix("run ") && !line.contains("status=succeeded") { failures.increment() }
+            if line.hasPrefix("run "), !line.contains("status=succeeded"), !line.contains("status=waiting") { failures.increment() }
             console.err("skillbook: \(line)")
         }
         let started = try await service.tick()

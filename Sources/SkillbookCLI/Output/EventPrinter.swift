@@ -79,6 +79,9 @@ struct EventPrinter: Sendable {
         case .confirmationRequested(let request):
             let calls = request.calls > 1 ? " (\(request.calls) calls)" : ""
             console.err("  ? \(request.step) (\(request.skill)) asks for confirmation\(calls)")
+        case .confirmationAnswered(_, .awaitApproval):
+            // The `run.waiting` line that follows says it.
+            break
         case .confirmationAnswered(let step, let answer):
             console.err("  \(answer.isApproved ? "✓ approved" : "✗ not approved"): \(step)")
         case .stepPlanned(let plan):
@@ -94,10 +97,12 @@ struct EventPrinter: Sendable {
             console.err("  " + console.style("!", "31") + " \(step) could not be undone: \(error)")
         case .warning(let warning):
             console.err("  " + console.style("!", "33") + " warning: \(warning.step.map { "\($0): " } ?? "")\(warning.message)")
+        case .runWaiting(let request):
+            console.err("  " + console.style("⏸", "33") + " \(request.step) (\(request.skill)) waits for an approval")
         case .runFinished(let result):
             let seconds = FixedPoint.text(result.finished.timeIntervalSince(result.started), digits: 2) + "s"
             let ok = result.status == .succeeded || result.status == .succeededWithErrors
-            let status = console.style(result.status.rawValue, ok ? "1;32" : "1;31")
+            let status = console.style(result.status.rawValue, ok ? "1;32" : result.status == .waiting ? "1;33" : "1;31")
             var line = "\(result.playbook) \(status) in \(seconds)"
             if result.interrupted { line += " (interrupted)" }
             console.err(line)

@@ -64,6 +64,7 @@ enum HostErrorText {
         case .uncertainCalls(let calls): .refusal(uncertain(calls))
         case .resumeAborted: .refusal("resume aborted; nothing was run")
         case .runChangedWhilePreparing(let runID): .refusal("run \(runID) changed while resuming it was being prepared; try again")
+        case .approvalsUnavailable: .refusal("this state keeps no approval requests")
         }
     }
 
@@ -77,6 +78,8 @@ enum HostErrorText {
             "run \(run.id) (\(run.playbook)) ended with an incomplete rollback; 'skillbook rollback \(short(run.id))' tries the undo again"
         case .wasRollingBack:
             "run \(run.id) (\(run.playbook)) was being rolled back when it stopped; finish undoing it with 'skillbook rollback \(short(run.id))'"
+        case .waitsForApproval:
+            "run \(run.id) (\(run.playbook)) waits for an approval; 'skillbook approve \(short(run.id))' or 'skillbook decline \(short(run.id))' decides, and it goes on"
         }
     }
 

@@ -12,6 +12,11 @@ enum PlaybookJSONSchema {
             "description": "Seconds before the second attempt, or text such as 500ms, 2s.",
             "anyOf": [["type": "number", "minimum": 0], ["type": "string", "pattern": "^[0-9.]+(ms|s|m|h|d)?$"]],
         ]
+        let approval: Value = [
+            "type": "object", "additionalProperties": false,
+            "description": "How long a request for approval waits when nobody could confirm a step (default 24h); then it counts as declined.",
+            "properties": ["timeout": duration],
+        ]
         let onFailure: Value = [
             "description": "What happens when a step fails after its retries.",
             "enum": ["rollback", "stop", "continue"],
@@ -66,6 +71,7 @@ enum PlaybookJSONSchema {
             ],
             "timeout": duration,
             "confirm": ["type": "boolean", "description": "false lets a confirm-skill run without a terminal."],
+            "approval": approval,
             "on_failure": onFailure,
             "foreach": ["description": "A list (usually an expression): the step runs once per element, named item."],
             "concurrency": ["type": "integer", "minimum": 1, "maximum": 64, "description": "foreach calls at once."],
@@ -136,6 +142,7 @@ enum PlaybookJSONSchema {
                     "description": "When a queued run's worker died during a call that may or may not have happened: wait for a person (default) or roll back.",
                 ],
                 "timeout": duration,
+                "approval": approval,
                 "steps": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/step"]],
                 "outputs": ["type": "object", "description": "Named results, usually ${{ steps.<id>.output.<field> }}."],
             ],

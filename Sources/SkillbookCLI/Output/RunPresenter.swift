@@ -56,6 +56,7 @@ struct RunPresenter {
         case .succeeded, .succeededWithErrors: return .success
         case .failed, .rolledBack: return .failure
         case .rollbackIncomplete: return .rollbackIncomplete
+        case .waiting: return .waitingForApproval
         }
     }
 
@@ -65,6 +66,9 @@ struct RunPresenter {
             invocation.console.out(DryRunText.outputs(result))
         } else if !json, !result.outputs.isEmpty {
             invocation.console.out(JSONText.encode(.object(result.outputs), pretty: true))
+        }
+        if let request = result.approval, result.status == .waiting {
+            invocation.console.err(ApprovalText.howToDecide(request))
         }
         return Self.exitCode(result)
     }

@@ -31,6 +31,7 @@ extension ConsoleAPI {
         case .succeeded, .succeededWithErrors: resume = allowed(false, "it already finished (\(status)); nothing to resume")
         case .rolledBack: resume = allowed(false, "it was rolled back; start it again from its playbook")
         case .rollbackIncomplete: resume = allowed(false, "its rollback is incomplete; roll it back again to retry what is left")
+        case .waiting: resume = allowed(false, "it waits for an approval: approve or decline it (Confirmations)")
         }
         var rollback: ValueObject
         switch run.status {
@@ -240,6 +241,7 @@ extension ConsoleAPI {
             case .rolledBack: text = "it was rolled back; nothing to resume (start it again from its playbook)"
             case .rollbackIncomplete: text = "its rollback is incomplete; roll it back again to retry what is left"
             case .wasRollingBack: text = "it was being rolled back when it stopped; roll it back to finish undoing it"
+            case .waitsForApproval: text = "it waits for an approval; approve or decline it first"
             }
             return json(409, ConsoleJSON.error("run \(run.id) (\(run.playbook)) cannot be resumed: \(text)"))
         case .notUndoable(let run, _):

@@ -85,12 +85,16 @@ struct ConsoleAPI: Sendable {
         if let id = Self.match(route, "runs", "*", "resume"), post { return await resume(id, request) }
         if let id = Self.match(route, "runs", "*", "cancel"), post { return await cancel(id) }
         if route == ["schedules"], get { return await schedules() }
+        if route == ["approvals"], get { return await approvals() }
+        if let id = Self.match(route, "runs", "*", "approve"), post { return await approve(id, request) }
+        if let id = Self.match(route, "runs", "*", "decline"), post { return await decline(id, request) }
         if route == ["validate"], post { return validate(request) }
         if route == ["skills"], get { return skills() }
         if route == ["events"], get { return events(request) }
         let known = [
             ["session"], ["runs"], ["runs", "*"], ["runs", "*", "rollback"], ["runs", "*", "resume"], ["runs", "*", "cancel"], ["playbooks"],
             ["playbooks", "*"], ["playbooks", "*", "run"], ["playbooks", "*", "dry-run"], ["schedules"], ["validate"], ["skills"], ["events"],
+            ["approvals"], ["runs", "*", "approve"], ["runs", "*", "decline"],
         ]
         if known.contains(where: { Self.match(route, $0) != nil }) {
             return json(405, ConsoleJSON.error("\(request.method) is not allowed on \(request.path)"))

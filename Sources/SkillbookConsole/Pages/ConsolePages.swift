@@ -21,6 +21,7 @@ enum ConsolePages {
         <a href="/runs" data-section="runs">Runs</a>
         <a href="/playbooks" data-section="playbooks">Playbooks</a>
         <a href="/schedules" data-section="schedules">Schedules</a>
+        <a href="/confirmations" data-section="confirmations">Confirmations</a>
         <a href="/skills" data-section="skills">Skills</a>
       </nav>
       <span id="live" class="live" role="status" aria-live="polite"></span>

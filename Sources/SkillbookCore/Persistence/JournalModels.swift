@@ -13,6 +13,9 @@ public enum JournalStatus: String, Sendable, Hashable, CaseIterable {
     case interrupted
     /// Recorded by `run --queue`, waiting for a worker to claim it (a shared PostgreSQL state).
     case queued
+    /// Stopped at a call that needs confirmation, nobody holding it, until someone approves or
+    /// declines it (`skillbook approve`/`decline`) or its request expires.
+    case waiting
 
     public init(_ status: RunStatus) {
         switch status {
@@ -21,6 +24,7 @@ public enum JournalStatus: String, Sendable, Hashable, CaseIterable {
         case .failed: self = .failed
         case .rolledBack: self = .rolledBack
         case .rollbackIncomplete: self = .rollbackIncomplete
+        case .waiting: self = .waiting
         }
     }
 }

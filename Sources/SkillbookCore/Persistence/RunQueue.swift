@@ -43,6 +43,10 @@ public protocol RunQueue: RunJournal, LeaseHolding {
     func confirmLease(_ runID: String) async throws
     /// `handler` is called, from any task, with each run whose lease another process took.
     func setLeaseLostHandler(_ handler: @escaping @Sendable (String) -> Void)
+    /// Gives a `waiting` run whose approval was decided back to the workers: the next claim takes
+    /// it over as a continuation (`wasQueued` false) and it goes on under the resume rules. Throws
+    /// `JournalError` `.refused` when the run no longer waits.
+    func requeueDecided(_ runID: String) async throws
     /// Starts listening for runs being queued: the waiter wakes when one may have been.
     func queueWaiter() throws -> any RunQueueWaiter
 }

@@ -112,6 +112,9 @@ public protocol RunRecorder: Sendable {
     ) async throws
     func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) async throws
     func runFinished(_ result: RunResult) async throws
+    /// A call needs confirmation nobody could give: the run stops there (its `runFinished` follows
+    /// with status `waiting`). Durable before it returns.
+    func approvalRequested(_ request: ApprovalRequest) async throws
 }
 
 extension RunRecorder {

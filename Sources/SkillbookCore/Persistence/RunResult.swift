@@ -11,6 +11,9 @@ public enum RunStatus: String, Sendable, Hashable {
     case rolledBack = "rolled_back"
     /// Rolling back left something done: a step without compensation or a compensation that failed.
     case rollbackIncomplete = "rollback_incomplete"
+    /// The run stopped at a call that needs confirmation nobody could give: it waits for an
+    /// approval (`RunResult.approval`), nothing rolled back.
+    case waiting
 
     /// The process exit code of DESIGN.md for a run that ended this way.
     public func exitCode(interrupted: Bool) -> Int32 {
@@ -19,6 +22,7 @@ public enum RunStatus: String, Sendable, Hashable {
         case .succeeded, .succeededWithErrors: return 0
         case .failed, .rolledBack: return 1
         case .rollbackIncomplete: return 3
+        case .waiting: return 4
         }
     }
 }
@@ -79,6 +83,8 @@ public struct RunResult: Sendable {
     /// Dry-run: the outputs that read steps it only planned, so their values are unknown (they are
     /// not in `outputs`).
     public var unknownOutputs: [String] = []
+    /// The request the run waits for, when its status is `waiting`.
+    public var approval: ApprovalRequest?
 
     /// A dry run has no run id: nothing of it is recorded.
     public var isDryRun: Bool { runID.isEmpty }

@@ -22,13 +22,19 @@ public struct StateBackend: Sendable {
     /// Opens the queue of runs that workers claim (`nil`: this backend keeps no queue, as a state
     /// of one machine does not). The queue is a journal too: the one its runs are recorded in.
     public var openRunQueue: (@Sendable () throws -> any RunQueue)?
+    /// The approval requests and decisions of the runs recorded in `journal` (the same store, so
+    /// a request and the run's `waiting` end are written together). `nil` when `journal` was not
+    /// opened by this backend.
+    public var approvals: @Sendable (_ journal: any RunJournal) -> (any ApprovalJournal)?
 
     public init(
         openJournal: @escaping @Sendable () throws -> any RunJournal, stores: BuiltinStores,
         resourceLocks: @escaping @Sendable (any RunJournal) -> (any ResourceLocking)?,
         openFireLedger: @escaping @Sendable () throws -> any AdoptingFireLedger,
-        openRunQueue: (@Sendable () throws -> any RunQueue)?
+        openRunQueue: (@Sendable () throws -> any RunQueue)?,
+        approvals: @escaping @Sendable (any RunJournal) -> (any ApprovalJournal)?
     ) {
+        self.approvals = approvals
         self.openJournal = openJournal
         self.stores = stores
         self.resourceLocks = resourceLocks
@@ -46,6 +52,6 @@ public struct StateBackend: Sendable {
         return StateBackend(
             openJournal: { throw failure }, stores: BuiltinStores(notes: { throw failure }, reminders: { throw failure }),
             resourceLocks: { _ in nil }, openFireLedger: { throw failure },
-            openRunQueue: queuesRuns ? openRunQueue : nil)
+            openRunQueue: queuesRuns ? openRunQueue : nil, approvals: { _ in nil })
     }
 }

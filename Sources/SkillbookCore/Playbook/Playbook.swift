@@ -12,6 +12,9 @@ public struct Playbook: Sendable {
     public var onWorkerLoss: WorkerLossPolicy = .wait
     /// Seconds the whole run may take.
     public var timeout: Double?
+    /// Seconds an approval request of its steps waits before it counts as declined
+    /// (`approval: { timeout: 4h }`); `nil`: `ApprovalTimeout.standard`.
+    public var approvalTimeout: Double?
     public var steps: [PlaybookStep]
     public var outputs: [OutputMapping]
     /// When it runs on its own (`schedule:`); empty when it is not scheduled.
@@ -104,6 +107,8 @@ public struct PlaybookStep: Sendable {
     public var when: MappedValue?
     public var retry: RetryPolicy
     public var timeout: Double?
+    /// The step's own `approval: { timeout }`, over the playbook's.
+    public var approvalTimeout: Double?
     /// The step's own policy; `nil` uses the playbook's.
     public var onFailure: FailurePolicy?
     /// `false` lets a confirm-skill run without a terminal; `nil` keeps the skill's setting.
@@ -129,6 +134,7 @@ public struct PlaybookStep: Sendable {
         self.when = when
         self.retry = retry
         self.timeout = timeout
+        self.approvalTimeout = nil
         self.onFailure = onFailure
         self.confirm = confirm
         self.location = location
@@ -220,5 +226,16 @@ public struct RetryPolicy: Sendable, Hashable {
         case .fixed: delay
         case .exponential: delay * Double(1 << min(max(attempt - 1, 0), 20))
         }
+    }
+}
+
+/// How long an approval request waits when neither the step nor the playbook says (`approval:`).
+public enum ApprovalTimeout {
+    /// 24 hours.
+    public static let standard: Double = 86_400
+
+    /// The timeout of `step` in `playbook`.
+    public static func of(_ step: PlaybookStep, in playbook: Playbook) -> Double {
+        step.approvalTimeout ?? playbook.approvalTimeout ?? standard
     }
 }

@@ -5,11 +5,12 @@
 /// keys of later versions of the format are refused as "not supported yet", never ignored.
 public struct PlaybookDecoder: Sendable {
     public static let playbookKeys = [
-        "name", "description", "triggers", "inputs", "env", "schedule", "on_failure", "on_worker_loss", "timeout", "steps", "outputs",
+        "name", "description", "triggers", "inputs", "env", "schedule", "on_failure", "on_worker_loss", "timeout", "approval", "steps",
+        "outputs",
     ]
     public static let stepKeys = [
         "id", "skill", "playbook", "with", "when", "foreach", "concurrency", "batch", "retry", "timeout", "confirm",
-        "on_failure", "rollback",
+        "approval", "on_failure", "rollback",
     ]
     /// Keys the format reserves for features this version does not have yet.
     public static let unsupportedPlaybookKeys: Set<String> = []
@@ -60,6 +61,7 @@ public struct PlaybookDecoder: Sendable {
             case "on_failure": playbook.onFailure = context.failurePolicy(value) ?? .rollback
             case "on_worker_loss": playbook.onWorkerLoss = context.workerLossPolicy(value) ?? .wait
             case "timeout": playbook.timeout = context.duration(value, "timeout")
+            case "approval": playbook.approvalTimeout = context.approval(value)
             case "steps":
                 sawSteps = true
                 playbook.steps = decodeSteps(value, &context)
@@ -210,6 +212,7 @@ public struct PlaybookDecoder: Sendable {
             case "when": step.when = context.mapped(value)
             case "retry": step.retry = context.retry(value)
             case "timeout": step.timeout = context.duration(value, "timeout")
+            case "approval": step.approvalTimeout = context.approval(value)
             case "on_failure": step.onFailure = context.failurePolicy(value)
             case "confirm":
                 step.confirm = context.bool(value, "confirm")
@@ -235,6 +238,38 @@ public struct PlaybookDecoder: Sendable {
 
 /// The playbook's own fields.
 extension YAMLFieldReader {
+    /// `approval: { timeout: 4h }`: how long a request for approval waits; the timeout, or `nil`
+    /// (reported) when it is missing or not a positive duration.
+    mutating func approval(_ node: YAMLNode) -> Double? {
+        guard let pairs = node.mapping else {
+            error("'approval' must be a mapping such as { timeout: 4h }", at: node.location)
+            return nil
+        }
+        var timeout: Double?
+        for pair in pairs {
+            guard let key = pair.key.scalar else { continue }
+            guard key == "timeout" else {
+                unknownKey(pair.key, key, in: "approval", known: ["timeout"])
+                continue
+            }
+            let seconds: Double? =
+                switch pair.value.value {
+                case .int(let whole): Double(whole)
+                case .double(let number): number
+                case .string(let text): DurationText.seconds(text)
+                default: nil
+                }
+            guard let seconds, seconds > 0, seconds.isFinite else {
+                error(
+                    "'approval.timeout' must be a positive duration such as 30m, 4h or 2d (a request that expires at once "
+                        + "could never be approved)", at: pair.value.location)
+                continue
+            }
+            timeout = seconds
+        }
+        return timeout
+    }
+
     mutating func failurePolicy(_ node: YAMLNode) -> FailurePolicy? {
         guard let text = node.scalar, let policy = FailurePolicy(rawValue: text) else {
             let names = FailurePolicy.allCases.map(\.rawValue)

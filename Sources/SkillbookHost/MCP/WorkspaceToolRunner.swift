@@ -79,6 +79,7 @@ public struct WorkspaceToolRunner: MCPToolRunner {
             }
             let progress = RunProgress(steps: 1, report: context.progress)
             let result = await host.execute(prepared, confirmer: confirmer, onEvent: progress.hear)
+            if result.status == .waiting { return Self.waiting(result) }
             guard result.status == .succeeded, let output = result.steps.first?.output else {
                 return Self.failure(result)
             }
@@ -93,7 +94,22 @@ public struct WorkspaceToolRunner: MCPToolRunner {
             .success(["status": .string(result.status.rawValue), "run": .string(result.runID), "outputs": .object(result.outputs)])
         case .failed, .rolledBack, .rollbackIncomplete:
             failure(result)
+        case .waiting:
+            waiting(result)
         }
+    }
+
+    /// A run that waits for an approval is an answer, not an error: `{status: waiting, run, approval,
+    /// approve}`, saying how to decide.
+    static func waiting(_ result: RunResult) -> MCPToolResult {
+        var structured: ValueObject = ["status": "waiting", "run": .string(result.runID)]
+        if let request = result.approval { structured["approval"] = .object(ApprovalJSON.request(request)) }
+        let approve = "skillbook approve \(result.runID.prefix(8))"
+        structured["approve"] = .string(approve)
+        let step = result.approval.map { " at step '\($0.step)'" } ?? ""
+        return MCPToolResult(
+            structuredContent: .object(structured),
+            text: "run \(result.runID) waits for an approval\(step); '\(approve)' or 'skillbook decline \(result.runID.prefix(8))' decides", isError: false)
     }
 
     /// `rolled_back: <error>` (run RUN), with `{status, run, outputs, error}` as structured content.
@@ -137,6 +153,8 @@ struct ContextConfirmer: Confirmer {
 
     func confirm(_ request: ConfirmationRequest) async -> ConfirmationAnswer {
         if context.approved { return .approved }
+        // The client cannot be asked: the run waits for `skillbook approve` (the call answers so).
+        if context.waitsForApproval { return .awaitApproval }
         let summary = "Step '\(request.step)' runs \(request.skill): \(request.summary)"
         if await context.confirm(summary) { return .approved }
         return .declined(reason: "'\(request.step)' was not approved (declined, or the client cannot be asked; start the server with --yes to allow it)")

@@ -61,6 +61,7 @@ public final class ScheduleService: Service {
     public func tick() async throws -> Int {
         let before = await daemon.startedCount
         try await adoptOrphans()
+        await expireApprovals()
         try await daemon.tick()
         let started = await daemon.startedCount - before
         await daemon.waitForRuns()
@@ -113,6 +114,7 @@ public final class ScheduleService: Service {
             if Task.isCancelled { break }
             // A daemon killed between claiming a fire and starting its run left it orphaned: start it here.
             await checkOrphans()
+            await expireApprovals()
             let now = host.scheduleStamps()
             guard now != stamps.value else { continue }
             do {
@@ -126,6 +128,21 @@ public final class ScheduleService: Service {
                 stamps.value = now
                 log("reload failed error=\(ScheduleFireStarter.oneLine("\(error)")) (keeping the schedules loaded before)")
             }
+        }
+    }
+
+    /// Declines the approval requests that expired (reason `expired`); their runs go on (they roll
+    /// back, as on any decline). Logged one line each.
+    private func expireApprovals() async {
+        for outcome in await host.expireApprovals() {
+            let request = outcome.record.request
+            var line = "approval expired \(outcome.record.playbook) run=\(request.runID) step=\(request.step)"
+            switch outcome.continuation {
+            case .ran(let result): line += " status=\(result.status.rawValue)"
+            case .queued: line += " queued for a worker"
+            case .notContinued(let error): line += " not continued error=\(ScheduleFireStarter.oneLine("\(error)"))"
+            }
+            log(line)
         }
     }
 

@@ -32,11 +32,13 @@ extension MCPServer {
         }
 
         var approved = configuration.allowsUnconfirmedCalls
+        var waits = false
         if let summary = call.confirmation, !approved {
             switch try await approval(of: call, summary: summary, params: params, meta: meta, on: connection) {
             case .approved: approved = true
             case .refused(let text): return MCPToolResult.failure(text).value(for: meta.version)
             case .inputRequired(let result): return result
+            case .nobodyToAsk: waits = true
             }
         }
 
@@ -48,7 +50,9 @@ extension MCPServer {
                 guard !meta.version.isStateless, meta.supportsFormElicitation else { return false }
                 return (try? await elicit(summary, tool: name, meta: meta, on: connection)) == true
             })
-        let result = await runner.run(call, context: context)
+        var waiting = context
+        waiting.waitsForApproval = waits
+        let result = await runner.run(call, context: waiting)
         return result.value(for: meta.version)
     }
 
@@ -58,9 +62,11 @@ extension MCPServer {
         case refused(String)
         /// 2026-07-28: ask the client to elicit and retry.
         case inputRequired(ValueObject)
+        /// The client cannot elicit: the runner lets the call wait for an approval, or refuses it.
+        case nobodyToAsk
     }
 
-    static let needsYes = "needs confirmation; start the server with --yes to allow it"
+    public static let needsYes = "needs confirmation; start the server with --yes to allow it"
 
     private func approval(
         of call: MCPPreparedCall, summary: String, params: ValueObject, meta: MCPRequestMeta, on connection: JSONRPCConnection
@@ -90,7 +96,7 @@ extension MCPServer {
                 "requestState": .string(state.encoded),
             ])
         }
-        guard meta.supportsFormElicitation else { return .refused("'\(call.tool)' \(Self.needsYes)") }
+        guard meta.supportsFormElicitation else { return .nobodyToAsk }
         do {
             return try await elicit(summary, tool: call.tool, meta: meta, on: connection) ? .approved : .refused(declined)
         } catch let error as CancellationError {

@@ -56,6 +56,10 @@ public struct MCPCallContext: Sendable {
     public var progress: @Sendable (MCPProgress) -> Void
     /// Asks the person to approve a further summary; `false` when they decline or cannot be asked.
     public var confirm: @Sendable (String) async -> Bool
+    /// Nobody can be asked (the client cannot elicit, the server was not started with `--yes`): a
+    /// runner that journals runs lets a call that needs confirmation wait for an approval
+    /// (`skillbook approve`) and answers that it waits; one that cannot refuses it.
+    public var waitsForApproval = false
 
     public init(
         approved: Bool, progress: @escaping @Sendable (MCPProgress) -> Void = { _ in },

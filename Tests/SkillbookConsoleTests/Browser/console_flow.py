@@ -5,8 +5,9 @@ Usage: console_flow.py LOGIN_URL SCREENSHOT_DIR
 Logs in with the printed URL, runs `hello` from its form and watches the run finish live, runs
 `shouty` with markup in its input and checks it shows as text, dry-runs `failing`, rolls back a
 succeeded `note` run after its preview, resumes a `stuck` run that a `skillbook run` child
-(SKILLBOOK_BIN, SKILLBOOK_STATE, SKILLBOOK_WORKSPACE) was killed in with SIGKILL, and saves a
-screenshot of every page.
+(SKILLBOOK_BIN, SKILLBOOK_STATE, SKILLBOOK_WORKSPACE) was killed in with SIGKILL, approves a
+`purge` run that waits for an approval on the Confirmations page, and saves a screenshot of every
+page.
 Prints one line per check; exits non-zero on the first failure (with the page's text).
 """
 import json
@@ -229,6 +230,30 @@ def main():
     expect(page.locator(".action-panel")).to_contain_text("Done: its status is now succeeded.")
     assert journal(page, stuck_id)["status"] == "succeeded"
     print("ok resumed a run killed with kill -9")
+
+    # Approve a run that waits: `skillbook run purge` of another process, with no terminal, stops at
+    # its confirmation and exits 4; the Confirmations page approves it and the run goes on.
+    waited = subprocess.run([os.environ["SKILLBOOK_BIN"], "run", "purge", "--state", os.environ["SKILLBOOK_STATE"]],
+                            cwd=os.environ["SKILLBOOK_WORKSPACE"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL, timeout=60)
+    assert waited.returncode == 4, f"skillbook run purge exited {waited.returncode}, not 4 (waiting)"
+    waiting = api(page, "approvals")["approvals"]
+    assert len(waiting) == 1 and waiting[0]["step"] == "remove", waiting
+    purge_id = waiting[0]["run"]
+    page.get_by_role("link", name="Confirmations").click()
+    row = page.locator(f'tr[data-run="{purge_id}"]')
+    expect(row).to_contain_text("notes.delete")
+    expect(row).to_contain_text("<b>Old list</b>")  # markup in a value is text
+    assert page.locator("tr[data-run] b").count() == 0
+    shot(page, "confirmations.png")
+    row.locator('[data-action="approve"]').click()
+    expect(page.locator(".panel")).to_contain_text("approved by")
+    expect(page.locator("[data-empty]")).to_be_visible()
+    approved = journal(page, purge_id)
+    assert approved["status"] == "succeeded", approved["status"]
+    assert [c["step"] for c in approved["calls"]] == ["make", "remove"], approved["calls"]
+    assert api(page, "approvals")["approvals"] == []
+    print("ok approved a waiting run from the Confirmations page")
 
     page.get_by_role("link", name="Schedules").click()
     expect(page.locator('tr[data-playbook="morning"]')).to_contain_text("cron 30 7 * * *")
