@@ -174,6 +174,31 @@ enum PostgresSchema {
         // 2: the workspace folder a run was started in (as the SQLite state's migration 8), so that a
         // resume or rollback loads the same skills from anywhere.
         "ALTER TABLE runs ADD COLUMN workspace TEXT;",
+        // 3: fires not started, in batches with their reason (as the SQLite state's migration 10).
+        """
+        CREATE TABLE IF NOT EXISTS missed_fires (
+            playbook TEXT NOT NULL,
+            entry INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            first_ms BIGINT NOT NULL,
+            last_ms BIGINT NOT NULL,
+            count INTEGER NOT NULL CHECK (count > 0),
+            recorded DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (playbook, entry, first_ms, reason)
+        );
+        """,
+        // 4: notifications, claimed once per subject and event (as the SQLite state's migration 11).
+        """
+        CREATE TABLE IF NOT EXISTS notifications (
+            subject TEXT NOT NULL,
+            event TEXT NOT NULL,
+            playbook TEXT NOT NULL,
+            run_id TEXT,
+            claimed DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (subject, event)
+        );
+        CREATE INDEX IF NOT EXISTS notifications_by_run ON notifications (run_id) WHERE run_id IS NOT NULL;
+        """,
     ]
 
     /// The schema version this build writes.
