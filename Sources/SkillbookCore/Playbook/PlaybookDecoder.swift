@@ -172,8 +172,11 @@ public struct PlaybookDecoder: Sendable {
                 context.error("notify event '\(key)' needs at least one step (a skill call or a playbook)", at: pair.value.location)
                 continue
             }
-            let steps = items.enumerated().compactMap { index, item in
-                decodeStep(item, number: index + 1, defaultID: "\(key)_\(index + 1)", &context)
+            let steps = items.enumerated().compactMap { index, item -> PlaybookStep? in
+                guard var step = decodeStep(item, number: index + 1, defaultID: "\(key)_\(index + 1)", &context) else { return nil }
+                // Nobody is there to confirm a notification: writing it here is the confirmation.
+                if step.confirm == nil { step.confirm = false }
+                return step
             }
             rules.append(NotifyRule(event: event, steps: steps, location: pair.key.location))
         }
