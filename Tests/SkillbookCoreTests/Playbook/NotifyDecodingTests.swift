@@ -72,8 +72,8 @@ import Testing
                 "4:3: error: unknown notify event 'falure'; did you mean 'failure'? (events: failure, rollback_incomplete, waiting, missed, success)",
                 "8:14: error: step 'success_1' uses unknown skill 'debug.ecko'; did you mean 'debug.echo'?",
                 "11:31: error: no field 'stauts' in object with fields: id, playbook, status, error, failed_step, duration, trigger, scheduled_at, started, link, missed",
-                "12:7: warning: step 'success_3' uses skill 'mail.send', which is not available here: no mail account configured",
-                "13:23: error: parameter 'to' must be an email address, got 'anna@'",
+                "12:14: warning: step 'success_3' uses skill 'mail.send', which is not available here: no mail account configured",
+                "13:19: error: step 'success_3' parameter 'to' must be an email address like ada@example.com, got 'anna@'",
                 "14:17: error: notify step 'success_4' runs unknown playbook 'reprot'",
             ])
     }
@@ -89,7 +89,7 @@ import Testing
         let yaml = "name: nightly\nnotify:\n  success: { skill: debug.echo, with: { value: 3 } }\n\(Self.body)\n"
         let result = PlaybookLoader(registry: PlaybookFixture.registry, defaultNotify: defaults).load(yaml, file: "nightly.yaml")
         #expect(result.diagnostics.map(\.description) == [
-            "skillbook.yaml:4:28: error: no field 'nope' in object with fields: id, playbook, status, error, failed_step, duration, trigger, scheduled_at, started, link, missed"
+            "skillbook.yaml:4:29: error: no field 'nope' in object with fields: id, playbook, status, error, failed_step, duration, trigger, scheduled_at, started, link, missed"
         ])
         var fixed = PlaybookDecoder().decodeNotify(node, diagnostics: &diagnostics)
         fixed[0].steps[0].with = []

@@ -30,7 +30,7 @@ final class SMTPTestServer {
             ok = isinstance(auth_data, LoginPassword) and auth_data.login == b"anna" and auth_data.password == b"s3cret pass"
             if ok:
                 last["mechanism"] = mechanism
-            return AuthResult(success=ok)
+            return AuthResult(success=ok, handled=False)
 
         probe = socket.socket()
         probe.bind(("127.0.0.1", 0))
@@ -52,10 +52,12 @@ final class SMTPTestServer {
     let process = Process()
     let port: Int
     /// The certificate to trust (STARTTLS mode).
-    var certificate: String { directory.url.appendingPathComponent("cert.pem").path }
-    var received: URL { directory.url.appendingPathComponent("received.jsonl") }
+    let certificate: String
+    let received: URL
 
     init(startTLS: Bool) throws {
+        certificate = directory.url.appendingPathComponent("cert.pem").path
+        received = directory.url.appendingPathComponent("received.jsonl")
         let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/venv/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else {
@@ -151,12 +153,15 @@ final class SMTPTestServer {
         let tls = try SMTPTestServer(startTLS: true)
         let plain = try SMTPTestServer(startTLS: false)
         try await withHarness { harness in
-            await #expect(throws: SkillError.self) {
+            do {
                 _ = try await harness.run(
                     "mail.send",
                     parameters(
                         "smtp://127.0.0.1:\(tls.port)",
-                        ["username": "anna", "password": "wrong horse", "ca_file": .string(tls.certificate)]))
+                        ["username": "anna", "password": "wrong horse", "ca_file": .string(tls.certificate), "timeout": 20]))
+                Issue.record("a wrong password was accepted")
+            } catch let error as SkillError {
+                #expect(error.message == "mail.send failed: 127.0.0.1:\(tls.port) refused the user name or password")
             }
             do {
                 _ = try await harness.run("mail.send", parameters("smtp://127.0.0.1:\(plain.port)"))
