@@ -135,4 +135,52 @@ import Testing
         let notifications = try SQLiteJournal(stateDirectory: directory.state).runs(playbook: "nightly.notify.missed", status: nil, limit: 10)
         #expect(notifications.count == 2 && notifications.allSatisfy { $0.trigger == "notify" && $0.status == .succeeded })
     }
+
+    @Test func aRestartedDaemonRollsBackTheRunItsPredecessorLeftInterruptedAndNotifiesOnce() async throws {
+        let server = try LocalHTTPServer(routes: ["/hook": .text("ok")])
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        directory.write(
+            "Playbooks/slow.yaml",
+            """
+            name: slow
+            schedule: { every: 1h }
+            on_interrupted: rollback
+            notify:
+              failure:
+                skill: web.request
+                with: { url: "\(server.url("/hook"))", body: { text: "${{ run.playbook }} ${{ run.status }}" } }
+            steps:
+              - id: save
+                skill: notes.create
+                with: { title: should be undone }
+              - id: wait
+                skill: debug.sleep
+                with: { seconds: 600 }
+            """)
+        let workspace = ["--playbooks", directory.playbooks.path, "--state", directory.state.path]
+        let first = try SkillbookChild(["daemon"] + workspace, in: directory.url)
+        let notes = try NotesStore(stateDirectory: directory.state)
+        // Killed while it sleeps: the note's call was journaled as completed, so it can be undone.
+        let journal = try SQLiteJournal(stateDirectory: directory.state)
+        let sleeping = try await wait(upTo: 30) {
+            let runs = (try? journal.runs(playbook: "slow", status: nil, limit: 1)) ?? []
+            let calls = runs.first.flatMap { try? journal.calls(of: $0.id) } ?? []
+            return calls.contains { $0.skill == "notes.create" && $0.finished != nil } && calls.contains { $0.skill == "debug.sleep" }
+        }
+        #expect(sleeping)
+        #expect(try notes.list(tag: nil, limit: 10).count == 1)
+        kill(first.pid, SIGKILL)
+        #expect(try await wait(upTo: 10) { !first.process.isRunning })
+
+        let second = try SkillbookChild(["daemon", "--grace", "5s"] + workspace, in: directory.url)
+        #expect(try await wait(upTo: 30) { second.stderr.text.contains("run rolled back slow") })
+        kill(second.pid, SIGTERM)
+        #expect(try await wait(upTo: 10) { !second.process.isRunning })
+        let log = second.stderr.text
+        #expect(log.contains(" on_interrupted=rollback\n"), "\(log)")
+        #expect(log.contains("status=rolled_back"))
+        #expect(try notes.list(tag: nil, limit: 10).isEmpty)
+        #expect(server.requests.map(\.text) == [#"{"text":"slow rolled_back"}"#])
+    }
 }
