@@ -11,16 +11,16 @@ extension PlaybookHost {
     /// notification ledger first, so each is sent once per run, whoever sees the run end.
     @discardableResult
     public func notify(
-        about result: RunResult, status: String, playbook: Playbook, registry: SkillRegistry, trigger: String, scheduledAt: Date?,
+        about result: RunResult, status: String, playbook: Playbook, registry: SkillRegistry, trigger: RunTrigger, scheduledAt: Date?,
         workspace: String
     ) async -> String? {
-        guard !result.isDryRun, !playbook.isNotification, trigger != NotificationSubject.trigger,
+        guard !result.isDryRun, !playbook.isNotification, trigger != .notify,
             let event = NotifyEvent(status: status), let rule = playbook.notifyRule(for: event)
         else { return nil }
         let failed = result.steps.first { $0.status == .failed || $0.status == .uncertain }
         let subject = NotificationSubject(
             id: result.runID, playbook: result.playbook, status: status, error: result.error, failedStep: failed?.id,
-            duration: result.finished.timeIntervalSince(result.started), trigger: trigger, scheduledAt: scheduledAt,
+            duration: result.finished.timeIntervalSince(result.started), trigger: trigger.rawValue, scheduledAt: scheduledAt,
             started: result.started, link: runLink(result.runID))
         return await send(subject, key: result.runID, event: event, rule: rule, playbook: playbook, registry: registry, workspace: workspace)
     }
@@ -64,7 +64,7 @@ extension PlaybookHost {
         inputs[NotificationSubject.inputName] = subject.value(timeZone: configuration.timeZone)
         let prepared = PreparedRun(
             playbook: notification, inputs: inputs, registry: registry, journal: journal, runID: runID,
-            work: .run(Engine.RunOptions(dryRun: false, trigger: NotificationSubject.trigger, source: "")), heldStatus: nil,
+            work: .run(Engine.RunOptions(dryRun: false, trigger: .notify, source: "")), heldStatus: nil,
             workspace: workspace)
         _ = await execute(prepared)
         return runID

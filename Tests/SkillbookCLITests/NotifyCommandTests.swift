@@ -43,10 +43,10 @@ import Testing
         let workspace = ["--playbooks", directory.playbooks.path, "--state", directory.state.path]
 
         let daemon = try SkillbookChild(["daemon", "--grace", "5s"] + workspace, in: directory.url)
-        #expect(try await wait(upTo: 30) { daemon.stderr.text.contains("run finished nightly") })
-        #expect(try await wait(upTo: 10) { server.requests.count == 1 })
+        #expect(await eventually(within: 30) { daemon.stderr.text.contains("run finished nightly") })
+        #expect(await eventually(within: 10) { server.requests.count == 1 })
         kill(daemon.pid, SIGTERM)
-        #expect(try await wait(upTo: 10) { !daemon.process.isRunning })
+        #expect(await eventually(within: 10) { !daemon.process.isRunning })
 
         let request = try #require(server.requests.first)
         #expect(request.method == "POST")
@@ -56,10 +56,10 @@ import Testing
 
         // A second daemon on the same state: the hourly fire is not due, the failed run was reported.
         let again = try SkillbookChild(["daemon", "--grace", "5s"] + workspace, in: directory.url)
-        #expect(try await wait(upTo: 30) { again.stderr.text.contains("loaded nightly") })
+        #expect(await eventually(within: 30) { again.stderr.text.contains("loaded nightly") })
         try await Task.sleep(for: .seconds(1))
         kill(again.pid, SIGTERM)
-        #expect(try await wait(upTo: 10) { !again.process.isRunning })
+        #expect(await eventually(within: 10) { !again.process.isRunning })
         #expect(server.requests.count == 1)
 
         let runs = try SQLiteJournal(stateDirectory: directory.state).runs(playbook: nil, status: nil, limit: 10)
@@ -163,7 +163,7 @@ import Testing
         let notes = try NotesStore(stateDirectory: directory.state)
         // Killed while it sleeps: the note's call was journaled as completed, so it can be undone.
         let journal = try SQLiteJournal(stateDirectory: directory.state)
-        let sleeping = try await wait(upTo: 30) {
+        let sleeping = await eventually(within: 30) {
             let runs = (try? journal.runs(playbook: "slow", status: nil, limit: 1)) ?? []
             let calls = runs.first.flatMap { try? journal.calls(of: $0.id) } ?? []
             return calls.contains { $0.skill == "notes.create" && $0.finished != nil } && calls.contains { $0.skill == "debug.sleep" }
@@ -171,12 +171,12 @@ import Testing
         #expect(sleeping)
         #expect(try notes.list(tag: nil, limit: 10).count == 1)
         kill(first.pid, SIGKILL)
-        #expect(try await wait(upTo: 10) { !first.process.isRunning })
+        #expect(await eventually(within: 10) { !first.process.isRunning })
 
         let second = try SkillbookChild(["daemon", "--grace", "5s"] + workspace, in: directory.url)
-        #expect(try await wait(upTo: 30) { second.stderr.text.contains("run rolled back slow") })
+        #expect(await eventually(within: 30) { second.stderr.text.contains("run rolled back slow") })
         kill(second.pid, SIGTERM)
-        #expect(try await wait(upTo: 10) { !second.process.isRunning })
+        #expect(await eventually(within: 10) { !second.process.isRunning })
         let log = second.stderr.text
         #expect(log.contains(" on_interrupted=rollback\n"), "\(log)")
         #expect(log.contains("status=rolled_back"))

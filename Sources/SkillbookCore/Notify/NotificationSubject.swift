@@ -35,9 +35,6 @@ public struct NotificationSubject: Sendable, Hashable {
         self.missed = missed
     }
 
-    /// The trigger a notification's run is journaled with.
-    public static let trigger = "notify"
-
     /// The name of the notification playbook's one input, holding this subject; expressions read
     /// it as `run`.
     public static let inputName = "run"

@@ -17,7 +17,7 @@ extension ScheduleService {
             return
         }
         guard let workspace = try? host.scheduledWorkspace() else { return }
-        for run in runs.reversed() where run.trigger == "schedule" {
+        for run in runs.reversed() where run.trigger == .schedule {
             guard let entry = workspace.entries.first(where: { $0.playbook.name == run.playbook }) else { continue }
             let policy = entry.playbook.onInterrupted
             log("interrupted run found \(run.playbook) run=\(run.id) (\(run.interruption ?? "its process ended")) on_interrupted=\(policy.rawValue)")
