@@ -88,7 +88,7 @@ import SkillbookSQL
                     """)
             }
             let journal = try SQLiteJournal(stateDirectory: dir)
-            #expect(try journal.database.userVersion() == 9)
+            #expect(try journal.database.userVersion() == StateDatabase.schemaVersion)
             let calls = try journal.calls(of: "old")
             #expect(calls.map(\.key.step) == ["done", "open"])
             #expect(calls.map(\.output) == [["id": "n1"], nil])

@@ -18,7 +18,7 @@ struct MailSendSkill: Skill {
             + "or LOGIN) when given. Returns { message_id, recipients }. It leaves the machine, so it asks before "
             + "running, and it cannot be undone.",
         examples: [
-            "send a mail to {to}", "email {to} about {subject}", "mail me the result", "给{to}发邮件", "发送邮件",
+            "send a mail", "send an email about {subject}", "mail me the result", "发送邮件", "发邮件",
         ],
         tags: ["mail", "send", "notify"],
         kind: .action,
