@@ -1,5 +1,6 @@
 import Foundation
 import SkillbookCore
+import SkillbookSystem
 
 /// `mail.send`: one plain-text mail over SMTP, through libcurl: `smtp://HOST:PORT` upgraded with
 /// STARTTLS (required unless `tls: none`), or `smtps://` (TLS from the start); AUTH PLAIN or

@@ -1,33 +1,49 @@
 import CCurl
-import Foundation
+public import Foundation
 
 /// One mail sent with libcurl's SMTP: `smtp://` with STARTTLS required (or none, for a local
 /// relay), or `smtps://` (TLS from the start); AUTH PLAIN or LOGIN when a user name is given.
 /// Runs on a thread of its own, like `CurlHTTPClient`, through `CurlTransfer` (timeout and
 /// cancellation).
-struct CurlSMTP {
-    struct Settings {
-        var server: URL
-        var startTLS: Bool
-        var username: String?
-        var password: String?
+public struct CurlSMTP: Sendable {
+    public struct Settings: Sendable {
+        public var server: URL
+        public var startTLS: Bool
+        public var username: String?
+        public var password: String?
         /// `PLAIN` or `LOGIN`; `nil`: the best the server offers.
-        var mechanism: String?
+        public var mechanism: String?
         /// A PEM file of certificates to trust (besides the system's).
-        var caFile: String?
-        var timeout: Double
+        public var caFile: String?
+        public var timeout: Double
+
+        public init(
+            server: URL, startTLS: Bool, username: String?, password: String?, mechanism: String?, caFile: String?, timeout: Double
+        ) {
+            self.server = server
+            self.startTLS = startTLS
+            self.username = username
+            self.password = password
+            self.mechanism = mechanism
+            self.caFile = caFile
+            self.timeout = timeout
+        }
     }
 
-    enum Failure: Error {
+    public enum Failure: Error {
         case unavailable(String)
         case failed(String)
         case timedOut
         case cancelled
     }
 
-    let settings: Settings
+    public let settings: Settings
 
-    func send(_ message: Data, from: String, to recipients: [String]) async throws(Failure) {
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+
+    public func send(_ message: Data, from: String, to recipients: [String]) async throws(Failure) {
         if let problem = skb_curl_load() { throw .unavailable(String(cString: problem)) }
         let transfer = CurlTransfer(cap: 64 << 10)
         let deadline = ContinuousClock.now + .milliseconds(Int64((settings.timeout * 1000).rounded(.up)))
