@@ -40,6 +40,8 @@ PYTHON ?= python3
 MCP_SDK ?= mcp>=2.3,<3
 # Playwright for the console's browser tests; it drives Debian's chromium (no browser download).
 PLAYWRIGHT ?= playwright>=1.40,<2
+# aiosmtpd: the SMTP server mail.send's tests send to on 127.0.0.1 (with and without STARTTLS).
+AIOSMTPD ?= aiosmtpd>=1.4,<2
 
 .PHONY: screenshots run test build deps venv bench clean cron-vectors model model-stop eval-agent static-c startup-order
 .PHONY: install uninstall dist deb check-dist deb-deps
@@ -63,14 +65,15 @@ deps:
 
 # Creates $(VENV) with the MCP SDK and Playwright once; later runs only test that they are there.
 venv:
-	@if [ -x $(VENV)/bin/python ] && [ -f $(VENV)/.mcp-sdk ] && [ -f $(VENV)/.playwright ]; then exit 0; fi; \
-	echo "skillbook: creating $(VENV) with the Python MCP SDK ($(MCP_SDK)) and Playwright for the interoperability and browser tests"; \
+	@if [ -x $(VENV)/bin/python ] && [ -f $(VENV)/.mcp-sdk ] && [ -f $(VENV)/.playwright ] && [ -f $(VENV)/.aiosmtpd ]; then exit 0; fi; \
+	echo "skillbook: creating $(VENV) with the Python MCP SDK ($(MCP_SDK)), Playwright and aiosmtpd for the interoperability, browser and mail tests"; \
 	if ! $(PYTHON) -m venv $(VENV); then \
 		echo "skillbook: '$(PYTHON) -m venv' failed; install Python 3 with venv (sudo apt-get install -y python3-venv), then try again"; \
 		exit 1; \
 	fi; \
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(MCP_SDK)" && touch $(VENV)/.mcp-sdk && \
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(PLAYWRIGHT)" && touch $(VENV)/.playwright
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(PLAYWRIGHT)" && touch $(VENV)/.playwright && \
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(AIOSMTPD)" && touch $(VENV)/.aiosmtpd
 
 build: deps static-c
 	$(RELEASE_ENV) $(SWIFT) build $(RELEASE) --product skillbook
@@ -105,7 +108,7 @@ run: build
 # second pass, one test at a time: swift-testing runs everything else at once on a cooperative pool
 # of one thread per core, and on a 2-core machine two CPU-heavy tests leave a 0.1 s deadline no
 # thread to fire on. The first pass runs every other suite in parallel.
-TIMED_SUITES := EngineTests|ApprovalFlowTests|WorkerApprovalTests|ServiceGroupTests|HTTPClientTests|ProcessRunnerTests|WebSummarySkillTests|LineChildTests|DeadlinesTests|WebFetchSkillTests|FailureKindTests|PageSummaryTests|ManualClockTests|ShellRunSkillTests|NotifySendSkillTests|ManifestSkillTests|CrossProcessLockTests|InterruptTests|MCPClientTests|OrphanChildTests|DaemonTests|WorkerTests|WorkerLossTests|MCPServerStatelessTests|ModelPlanningTests|HTTPServerTests|ConsoleBrowserTests|ServeCommandTests|ConsoleSessionTimingTests
+TIMED_SUITES := EngineTests|ApprovalFlowTests|WorkerApprovalTests|ServiceGroupTests|HTTPClientTests|ProcessRunnerTests|WebSummarySkillTests|LineChildTests|DeadlinesTests|WebFetchSkillTests|FailureKindTests|PageSummaryTests|ManualClockTests|ShellRunSkillTests|NotifySendSkillTests|ManifestSkillTests|CrossProcessLockTests|InterruptTests|MCPClientTests|OrphanChildTests|DaemonTests|WorkerTests|WorkerLossTests|MCPServerStatelessTests|ModelPlanningTests|HTTPServerTests|ConsoleBrowserTests|ServeCommandTests|ConsoleSessionTimingTests|NotifyCommandTests|MailSendSkillTests
 
 # Each pass runs under scripts/watchdog.sh: a test that hangs fails the pass after its limit
 # (seconds; each pass takes 1–3 min here) and prints what never finished and every thread's stack.

@@ -106,6 +106,11 @@ int skb_curl_setopt_header(skb_curl *easy, skb_curl_data_fn function, void *cont
     int code = api.easy_setopt(easy, SKB_CURLOPT_HEADERFUNCTION, function);
     return code != 0 ? code : api.easy_setopt(easy, SKB_CURLOPT_HEADERDATA, context);
 }
+int skb_curl_setopt_read(skb_curl *easy, skb_curl_data_fn function, void *context) {
+    int code = api.easy_setopt(easy, SKB_CURLOPT_READFUNCTION, function);
+    return code != 0 ? code : api.easy_setopt(easy, SKB_CURLOPT_READDATA, context);
+}
+int skb_curl_setopt_slist(skb_curl *easy, int option, skb_curl_slist *list) { return api.easy_setopt(easy, option, list); }
 long skb_curl_response_code(skb_curl *easy) {
     long code = 0;
     if (api.easy_getinfo(easy, SKB_CURLINFO_RESPONSE_CODE, &code) != 0) return 0;

@@ -33,7 +33,7 @@ public enum SkillbookCLI {
         CommandEntry(ResumeCommand.self), CommandEntry(RollbackCommand.self), CommandEntry(ScheduleNextCommand.self),
         CommandEntry(MCPCommand.self), CommandEntry(CallCommand.self), CommandEntry(NewCommand.self),
         CommandEntry(AskCommand.self), CommandEntry(ChatCommand.self),
-        CommandEntry(ScheduleTickCommand.self), CommandEntry(ScheduleInstallCommand.self), CommandEntry(ScheduleCommand.self), CommandEntry(DaemonCommand.self),
+        CommandEntry(ScheduleTickCommand.self), CommandEntry(ScheduleInstallCommand.self), CommandEntry(ScheduleHistoryCommand.self), CommandEntry(ScheduleCommand.self), CommandEntry(DaemonCommand.self),
         CommandEntry(WorkerCommand.self), CommandEntry(ServeCommand.self), CommandEntry(ApprovalsCommand.self),
         CommandEntry(ApproveCommand.self), CommandEntry(DeclineCommand.self), CommandEntry(CompletionCommand.self),
     ]

@@ -49,6 +49,8 @@ extension HostConfiguration {
             configuration.timeZone = zone
         }
         configuration.model = try modelSettings(workspace.model, environment: environment)
+        configuration.notifyDefaults = workspace.notify
+        configuration.consoleURL = workspace.consoleURL
         return configuration
     }
 

@@ -43,6 +43,11 @@ public struct HostConfiguration: Sendable {
     /// The model `ask` and `chat` plan with when no playbook or skill matches (the workspace's
     /// `model:`, under `SKILLBOOK_MODEL_URL`, `SKILLBOOK_MODEL`, `SKILLBOOK_API_KEY`); `nil`: none.
     public var model: ModelSettings?
+    /// The workspace's `notify:` (`skillbook.yaml`): what a playbook notifies for the events it does
+    /// not map itself.
+    public var notifyDefaults: [NotifyRule] = []
+    /// The console's public address (`console_url:`), for `run.link` in notifications; `nil`: no link.
+    public var consoleURL: String?
 
     public init(
         playbooksDirectory: URL, skillDirectories: [URL] = [], stateDirectory: URL, allowedPaths: [URL] = [],

@@ -98,12 +98,24 @@ extension PlaybookHost {
             if options.workspace.isEmpty { options.workspace = workspace }
             let result = await engine.run(prepared.playbook, inputs: prepared.inputs, options: options, onEvent: onEvent)
             if prepared.isNewRun, let journal = prepared.journal { await keepRetention(journal) }
+            await notify(
+                about: result, status: notifiedStatus(of: result), playbook: prepared.playbook, registry: prepared.registry,
+                trigger: options.trigger, scheduledAt: options.scheduledAt, workspace: workspace)
             return result
         case .rollback(let completed, let unrecorded):
-            return await engine.rollBack(
+            let result = await engine.rollBack(
                 prepared.playbook, runID: prepared.runID, completed: completed, unrecorded: unrecorded, workspace: workspace,
                 onEvent: onEvent)
+            await notify(
+                about: result, status: notifiedStatus(of: result), playbook: prepared.playbook, registry: prepared.registry,
+                trigger: .cli, scheduledAt: nil, workspace: workspace)
+            return result
         }
+    }
+
+    /// The status a notification reports for `result`, as the journal spells it.
+    private func notifiedStatus(of result: RunResult) -> String {
+        result.status.rawValue
     }
 
     /// Starts prepared work at once; its events arrive on the handle's stream (for a live display

@@ -51,6 +51,15 @@ public struct PlaybookHost: Sendable {
         }
     }
 
+    /// The ledger of notifications (by default in the SQLite state directory).
+    public func openNotificationLedger() throws(HostError) -> any NotificationLedger {
+        do {
+            return try persistence.openNotificationLedger()
+        } catch {
+            throw HostError(error)
+        }
+    }
+
     /// A path as a person would write it: relative to the configuration's display base when inside it.
     public func displayPath(_ url: URL) -> String {
         let path = url.standardizedFileURL.path

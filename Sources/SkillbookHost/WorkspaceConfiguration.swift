@@ -1,5 +1,5 @@
 public import Foundation
-import SkillbookCore
+public import SkillbookCore
 
 /// The model a workspace's agent talks to (`model:` of `skillbook.yaml`), as a plain value. The key
 /// itself is never in the file: only the name of the environment variable holding it.
@@ -28,9 +28,11 @@ public struct WorkspaceModel: Sendable, Hashable {
 ///     allow_paths: [~/Documents]   # more folders file skills may touch
 ///     timezone: Europe/Berlin      # IANA zone of relative dates and today()
 ///     model: { url: http://127.0.0.1:8080/v1, name: qwen3, api_key_env: MY_KEY }
+///     console_url: https://skillbook.example.org   # links in notifications (`run.link`)
+///     notify: { failure: [ … steps … ] }          # for playbooks that do not map the event
 public struct WorkspaceConfiguration: Sendable {
     public static let fileName = "skillbook.yaml"
-    public static let keys = ["state", "allow_paths", "timezone", "model"]
+    public static let keys = ["state", "allow_paths", "timezone", "model", "console_url", "notify"]
     public static let modelKeys = ["url", "name", "api_key_env"]
 
     /// The workspace folder.
@@ -41,6 +43,11 @@ public struct WorkspaceConfiguration: Sendable {
     public var allowedPaths: [URL] = []
     public var timeZone: TimeZone?
     public var model: WorkspaceModel?
+    /// The console's address as people open it (`skillbook serve --public-url`): notifications
+    /// link runs as `<console_url>/runs/<id>`.
+    public var consoleURL: String?
+    /// `notify:`: the events every playbook notifies unless it maps them itself.
+    public var notify: [NotifyRule] = []
 
     public init(root: URL) {
         self.root = root
@@ -118,6 +125,14 @@ struct WorkspaceFileReader {
                     error("unknown time zone '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (an IANA name such as Europe/Berlin)"), value)
                 }
             case "model": workspace.model = model(value)
+            case "console_url":
+                guard let text = string(value, "console_url") else { continue }
+                if let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil {
+                    workspace.consoleURL = text.hasSuffix("/") ? String(text.dropLast()) : text
+                } else {
+                    error("'console_url' must be an http or https address, got '\(text)'", value)
+                }
+            case "notify": workspace.notify = PlaybookDecoder().decodeNotify(value, diagnostics: &diagnostics)
             default: unknown(pair.key, among: WorkspaceConfiguration.keys)
             }
         }

@@ -59,6 +59,13 @@ public final class PostgresFireLedger: FireLedger {
                 ON CONFLICT (playbook, entry) DO UPDATE SET state = excluded.state, updated = excluded.updated
                 """, [.text(playbook), .integer(entry), .text(state), .real(at)])
             for fire in decision.skipped { _ = try insert(fire, outcome: "skipped", at: at, in: transaction) }
+            for batch in decision.missed {
+                try transaction.run(
+                    """
+                    INSERT INTO missed_fires (playbook, entry, reason, first_ms, last_ms, count, recorded)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING
+                    """, FireHistoryRows.parameters(batch, at: at))
+            }
             return try decision.start.filter { try insert($0, outcome: "started", at: at, in: transaction) }
         }
     }
@@ -109,6 +116,13 @@ public final class PostgresFireLedger: FireLedger {
             adopted.append(fire)
         }
         return adopted
+    }
+
+    public func history(playbook: String?, limit: Int) async throws -> [FireRecord] {
+        try database.query(
+            FireHistoryRows.query(name: "$1::text", limit: "$2", catchUp: "CASE WHEN catch_up THEN 1 ELSE 0 END"), [playbook.map(SQLValue.text) ?? .null, .integer(limit)],
+            doing: "reading the fire history"
+        ).compactMap(FireHistoryRows.record)
     }
 
     private func insert(_ fire: Fire, outcome: String, at: Double, in transaction: PostgresDatabase.Transaction) throws -> Bool {

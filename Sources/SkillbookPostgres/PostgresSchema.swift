@@ -198,6 +198,31 @@ enum PostgresSchema {
         CREATE INDEX IF NOT EXISTS approvals_by_run ON approvals (run, id);
         CREATE INDEX IF NOT EXISTS runs_waiting ON runs (status) WHERE status = 'waiting';
         """,
+        // 4: fires not started, in batches with their reason (as the SQLite state's migration 11).
+        """
+        CREATE TABLE IF NOT EXISTS missed_fires (
+            playbook TEXT NOT NULL,
+            entry INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            first_ms BIGINT NOT NULL,
+            last_ms BIGINT NOT NULL,
+            count INTEGER NOT NULL CHECK (count > 0),
+            recorded DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (playbook, entry, first_ms, reason)
+        );
+        """,
+        // 5: notifications, claimed once per subject and event (as the SQLite state's migration 12).
+        """
+        CREATE TABLE IF NOT EXISTS notifications (
+            subject TEXT NOT NULL,
+            event TEXT NOT NULL,
+            playbook TEXT NOT NULL,
+            run_id TEXT,
+            claimed DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (subject, event)
+        );
+        CREATE INDEX IF NOT EXISTS notifications_by_run ON notifications (run_id) WHERE run_id IS NOT NULL;
+        """,
     ]
 
     /// The schema version this build writes.

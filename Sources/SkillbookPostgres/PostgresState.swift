@@ -35,6 +35,7 @@ public enum PostgresState {
                     leaseDuration: leases.leaseDuration)
             },
             openFireLedger: { PostgresFireLedger(database: try PostgresDatabase.open(location)) },
+            openNotificationLedger: { PostgresNotificationLedger(database: try PostgresDatabase.open(location), now: { clock.now() }) },
             openRunQueue: openJournal,
             approvals: { journal in journal as? PostgresJournal })
     }

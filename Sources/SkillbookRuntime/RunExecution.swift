@@ -60,6 +60,10 @@ struct RunExecution: Sendable {
         run["playbook"] = .string(playbook.name)
         run["workspace"] = .string(state.workspace)
         run["started"] = .string(DateParser.formatDateTime(started, timeZone: engine.environment.timeZone))
+        if playbook.isNotification, case .object(let subject)? = inputs[NotificationSubject.inputName] {
+            // A notification's `run` is the run it reports.
+            run = subject
+        }
         let steps = state.read { contents in
             guard !prefix.isEmpty else { return contents.outputs }
             var steps: [String: Value] = [:]

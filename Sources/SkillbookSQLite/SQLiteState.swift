@@ -18,6 +18,9 @@ public enum SQLiteState {
                 return SQLiteResourceLocks(migrated: journal.database, clock: clock)
             },
             openFireLedger: { try SQLiteFireLedger(database: StateDatabase.open(stateDirectory: stateDirectory)) },
+            openNotificationLedger: {
+                SQLiteNotificationLedger(database: try StateDatabase.open(stateDirectory: stateDirectory), now: { clock.now() })
+            },
             openRunQueue: nil,
             approvals: { journal in journal as? SQLiteJournal })
     }

@@ -203,6 +203,35 @@ public enum StateDatabase {
         CREATE INDEX IF NOT EXISTS approvals_by_run ON approvals (run, id);
         CREATE INDEX IF NOT EXISTS runs_waiting ON runs (status) WHERE status = 'waiting';
         """,
+        // 11: fires that were not started, in batches with their reason (`catch_up`, `window`; a
+        // fire skipped by `overlap` is a `fires` row with outcome `skipped`), for `schedule
+        // history` and the `missed` notification (see SQLiteFireLedger).
+        """
+        CREATE TABLE IF NOT EXISTS missed_fires (
+            playbook TEXT NOT NULL,
+            entry INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            first_ms INTEGER NOT NULL,
+            last_ms INTEGER NOT NULL,
+            count INTEGER NOT NULL CHECK (count > 0),
+            recorded REAL NOT NULL,
+            PRIMARY KEY (playbook, entry, first_ms, reason)
+        ) WITHOUT ROWID;
+        """,
+        // 12: notifications (see SQLiteNotificationLedger): one row per subject (a run id, or a batch
+        // of missed fires) and event, claimed before the notification runs so it is sent once; its
+        // run id once it started, to link the two runs.
+        """
+        CREATE TABLE IF NOT EXISTS notifications (
+            subject TEXT NOT NULL,
+            event TEXT NOT NULL,
+            playbook TEXT NOT NULL,
+            run_id TEXT,
+            claimed REAL NOT NULL,
+            PRIMARY KEY (subject, event)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS notifications_by_run ON notifications (run_id) WHERE run_id IS NOT NULL;
+        """,
     ]
 
     /// The schema version this build writes.

@@ -73,7 +73,12 @@ public actor Daemon {
             try Task.checkCancellation()
             let claimed = try await ledger.commit(decision, playbook: playbook, entry: index)
             for fire in decision.skipped { log("fire skipped \(fire.key) (the previous run still runs)") }
-            if decision.dropped > 0 { log("fires dropped \(id) count=\(decision.dropped) (catch_up \(entry.catchUp.rawValue))") }
+            for batch in decision.missed {
+                log(
+                    "fires dropped \(id) count=\(batch.count) reason=\(batch.reason.rawValue) (catch_up \(entry.catchUp.rawValue), window \(Int(entry.catchUpWindow))s)")
+            }
+            let missed = decision.missed + decision.skipped.map(MissedFires.init(skipped:))
+            if !missed.isEmpty { await starter.missed(missed) }
             for fire in decision.start where !claimed.contains(fire) {
                 log("fire taken \(fire.key) (already started elsewhere)")
             }

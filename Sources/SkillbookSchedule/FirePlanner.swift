@@ -53,8 +53,9 @@ public struct FirePlanner: Sendable {
         var state = state
         var due: [Date] = []
         var dropped = 0
+        var missedBatches: [MissedFires] = []
         if let watermark = state.watermark {
-            if now > watermark { (due, dropped) = dueFires(state, after: watermark, now: now) }
+            if now > watermark { (due, dropped, missedBatches) = dueFires(state, after: watermark, now: now) }
         } else if case .every = entry.trigger {
             state.anchor = now
             due = [now]
@@ -70,13 +71,17 @@ public struct FirePlanner: Sendable {
         case .all: kept = Array(missed.suffix(CatchUpPolicy.maximumFires))
         }
         dropped += missed.count - kept.count
+        if missed.count > kept.count {
+            let keptKeys = Set(kept.map(\.key))
+            missedBatches += batches(missed.filter { !keptKeys.contains($0.key) }, reason: .catchUp)
+        }
 
         var start: [Fire] = []
         var skipped: [Fire] = []
         if entry.overlap == .allow {
             start = state.backlog + kept + live
             state.backlog = []
-            return FireDecision(start: start, skipped: [], dropped: dropped, state: state)
+            return FireDecision(start: start, skipped: [], dropped: dropped, state: state, missed: missedBatches)
         }
         state.backlog += kept
         if entry.catchUp == .all, !state.backlog.isEmpty {
@@ -85,6 +90,7 @@ public struct FirePlanner: Sendable {
             live = []
             let excess = state.backlog.count - CatchUpPolicy.maximumFires
             if excess > 0 {
+                missedBatches += batches(Array(state.backlog.prefix(excess)), reason: .catchUp)
                 state.backlog.removeFirst(excess)
                 dropped += excess
             }
@@ -110,7 +116,17 @@ public struct FirePlanner: Sendable {
                 skipped.append(fire)
             }
         }
-        return FireDecision(start: start, skipped: skipped, dropped: dropped, state: state)
+        return FireDecision(start: start, skipped: skipped, dropped: dropped, state: state, missed: missedBatches)
+    }
+
+    /// Fires dropped for one reason as one batch (they are consecutive fires of the entry).
+    private func batches(_ fires: [Fire], reason: MissReason) -> [MissedFires] {
+        guard let first = fires.first, let last = fires.last else { return [] }
+        return [
+            MissedFires(
+                playbook: playbook, entry: entryIndex, reason: reason, first: first.scheduledAt, last: last.scheduledAt,
+                count: fires.count)
+        ]
     }
 
     /// Whether a fire claimed by a process that died before starting its run is started now by
@@ -130,21 +146,34 @@ public struct FirePlanner: Sendable {
         }
     }
 
-    /// Fires in `(watermark, now]` within reach of the window, and how many older ones were dropped.
-    private func dueFires(_ state: EntryState, after watermark: Date, now: Date) -> ([Date], Int) {
+    /// Fires in `(watermark, now]` within reach of the window, how many older ones were dropped,
+    /// and those as batches (`window`; `catch_up` for an interval's beyond the newest 1,001).
+    private func dueFires(_ state: EntryState, after watermark: Date, now: Date) -> ([Date], Int, [MissedFires]) {
         let reach = now.addingTimeInterval(-max(entry.catchUpWindow, liveTolerance))
         let from = max(watermark, reach)
         let schedule = schedule(state, now: now)
         var dropped = 0
+        var batches: [MissedFires] = []
+        func batch(_ reason: MissReason, _ first: Date, _ last: Date, _ count: Int) {
+            guard count > 0 else { return }
+            batches.append(MissedFires(playbook: playbook, entry: entryIndex, reason: reason, first: first, last: last, count: count))
+        }
         if watermark < reach {
             switch schedule {
-            case .interval(let interval): dropped = interval.count(after: watermark, through: reach)
+            case .interval(let interval):
+                dropped = interval.count(after: watermark, through: reach)
+                let last = interval.anchor.addingTimeInterval(
+                    (reach.timeIntervalSince(interval.anchor) / interval.interval).rounded(.down) * interval.interval)
+                batch(.window, interval.nextFire(after: watermark), last, dropped)
             case .cron(let cron):
                 var cursor = watermark
+                var first: Date?
                 while dropped < 1_000_000, let next = cron.nextFire(after: cursor), next <= reach {
                     dropped += 1
+                    if first == nil { first = next }
                     cursor = next
                 }
+                if let first { batch(.window, first, cursor, dropped) }
             }
         }
         var due: [Date] = []
@@ -155,14 +184,16 @@ public struct FirePlanner: Sendable {
             let keep = CatchUpPolicy.maximumFires + 1
             if count > keep {
                 dropped += count - keep
+                let first = interval.nextFire(after: from)
                 cursor = interval.anchor.addingTimeInterval(
                     ((now.timeIntervalSince(interval.anchor) / interval.interval).rounded(.down) - Double(keep)) * interval.interval)
+                batch(.catchUp, first, cursor, count - keep)
             }
         }
         while let next = schedule.nextFire(after: cursor), next <= now {
             due.append(next)
             cursor = next
         }
-        return (due, dropped)
+        return (due, dropped, batches)
     }
 }

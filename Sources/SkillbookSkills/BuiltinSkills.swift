@@ -34,6 +34,7 @@ public enum BuiltinSkills {
             WebRequestSkill(environment: environment),
             WebSummarySkill(environment: environment),
             NotifySendSkill(environment: environment),
+            MailSendSkill(environment: environment),
         ]
     }
 }

@@ -9,6 +9,7 @@ public final class InMemoryFireLedger: FireLedger {
         var claimed: [FireKey] = []
         var claimedKeys: Set<FireKey> = []
         var skipped: [FireKey] = []
+        var missed: [MissedFires] = []
     }
 
     private let contents = Mutex(Contents())
@@ -19,6 +20,8 @@ public final class InMemoryFireLedger: FireLedger {
     public var claimed: [FireKey] { contents.withLock { $0.claimed } }
     /// Keys recorded as skipped, in order.
     public var skipped: [FireKey] { contents.withLock { $0.skipped } }
+    /// Batches of fires recorded as missed, in order.
+    public var missed: [MissedFires] { contents.withLock { $0.missed } }
 
     public func state(playbook: String, entry: Int) async throws -> EntryState {
         contents.withLock { $0.states["\(playbook)#\(entry)"] ?? EntryState() }
@@ -28,6 +31,7 @@ public final class InMemoryFireLedger: FireLedger {
         contents.withLock { contents in
             contents.states["\(playbook)#\(entry)"] = decision.state
             contents.skipped += decision.skipped.map(\.key)
+            contents.missed += decision.missed
             return decision.start.filter { fire in
                 guard contents.claimedKeys.insert(fire.key).inserted else { return false }
                 contents.claimed.append(fire.key)

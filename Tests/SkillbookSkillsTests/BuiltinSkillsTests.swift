@@ -11,7 +11,7 @@ import Testing
                     == [
                         "data.filter", "data.pick", "data.sort", "debug.echo", "debug.fail", "debug.sleep",
                         "files.copy", "files.delete", "files.list", "files.mkdir", "files.move", "files.read",
-                        "files.write", "notes.create", "notes.create_many", "notes.delete", "notes.list",
+                        "files.write", "mail.send", "notes.create", "notes.create_many", "notes.delete", "notes.list",
                         "notify.send", "reminders.complete", "reminders.create", "reminders.delete", "reminders.list",
                         "shell.run", "text.extract", "text.join", "text.template", "web.fetch", "web.request",
                         "web.summary",
@@ -44,11 +44,11 @@ import Testing
                 #expect(descriptor.reversible == (writes || runsCommands), "\(id)")
                 #expect(descriptor.resources == (writes ? [domain] : []), "\(id)")
                 // Actions whose effect is elsewhere (another machine, the user's eyes): nothing to undo here.
-                let irreversibleAction = ["web.request", "notify.send"].contains(id)
+                let irreversibleAction = ["web.request", "notify.send", "mail.send"].contains(id)
                 #expect(descriptor.kind == (writes || runsCommands || irreversibleAction ? .action : .query), "\(id)")
                 #expect(
                     descriptor.confirm
-                        == ["notes.delete", "files.delete", "reminders.delete", "shell.run", "web.request"].contains(id),
+                        == ["notes.delete", "files.delete", "reminders.delete", "shell.run", "web.request", "mail.send"].contains(id),
                     "\(id)")
             }
         }

@@ -33,6 +33,21 @@ enum {
     SKB_CURLOPT_POSTFIELDSIZE_LARGE = 30120,
     SKB_CURLOPT_PROTOCOLS = 181,
     SKB_CURLPROTO_HTTP_HTTPS = 3,
+    // SMTP (mail.send)
+    SKB_CURLOPT_READDATA = 10009,
+    SKB_CURLOPT_READFUNCTION = 20012,
+    SKB_CURLOPT_UPLOAD = 46,
+    SKB_CURLOPT_INFILESIZE_LARGE = 30115,
+    SKB_CURLOPT_USERNAME = 10173,
+    SKB_CURLOPT_PASSWORD = 10174,
+    SKB_CURLOPT_MAIL_FROM = 10186,
+    SKB_CURLOPT_MAIL_RCPT = 10187,
+    SKB_CURLOPT_LOGIN_OPTIONS = 10224,
+    SKB_CURLOPT_USE_SSL = 119,
+    SKB_CURLOPT_CAINFO = 10065,
+    SKB_CURLUSESSL_NONE = 0,
+    SKB_CURLUSESSL_ALL = 3,
+    SKB_CURLPROTO_SMTP_SMTPS = (1 << 16) | (1 << 17),
 };
 
 enum {
@@ -53,6 +68,9 @@ enum {
     SKB_CURLE_SSL_CERTPROBLEM = 58,
     SKB_CURLE_PEER_FAILED_VERIFICATION = 60,
     SKB_CURLE_SSL_CACERT_BADFILE = 77,
+    SKB_CURLE_LOGIN_DENIED = 67,
+    SKB_CURLE_USE_SSL_FAILED = 64,
+    SKB_CURLE_UPLOAD_FAILED = 25,
 };
 
 /// Loads libcurl and initialises it, once per process; NULL when it is ready, else why not
@@ -67,6 +85,10 @@ int skb_curl_setopt_int64(skb_curl *easy, int option, int64_t value);
 int skb_curl_setopt_headers(skb_curl *easy, skb_curl_slist *headers);
 int skb_curl_setopt_write(skb_curl *easy, skb_curl_data_fn function, void *context);
 int skb_curl_setopt_header(skb_curl *easy, skb_curl_data_fn function, void *context);
+/// The read callback of an upload (the message of an SMTP transfer): (buffer, 1, room, context) → bytes given.
+int skb_curl_setopt_read(skb_curl *easy, skb_curl_data_fn function, void *context);
+/// A list option other than the HTTP headers (CURLOPT_MAIL_RCPT).
+int skb_curl_setopt_slist(skb_curl *easy, int option, skb_curl_slist *list);
 /// The last response's status (CURLINFO_RESPONSE_CODE), 0 when none arrived.
 long skb_curl_response_code(skb_curl *easy);
 const char *skb_curl_strerror(int code);

@@ -25,11 +25,18 @@ enum RunsShowCommand: Command {
         guard let timeline = try await journal.timeline(runID) else {
             throw JournalError(.notFound, "no run \(runID) in \(journal.location)")
         }
+        let links = try await NotificationLinks.of(runID, host: host, journal: journal)
         if arguments[.json] {
-            invocation.console.out(JSONText.encode(JournalText.json(timeline), pretty: true))
+            var value = JournalText.json(timeline)
+            if case .object(var object) = value {
+                object["notifications"] = .array(links.sent.map(\.json))
+                if let carried = links.carried { object["notifies"] = carried.json }
+                value = .object(object)
+            }
+            invocation.console.out(JSONText.encode(value, pretty: true))
         } else {
             let text = JournalText.$timeZone.withValue(host.configuration.timeZone) { JournalText.text(timeline, console: invocation.console) }
-            invocation.console.writeOut(text)
+            invocation.console.writeOut(text + links.text)
         }
         return .success
     }

@@ -12,7 +12,9 @@ enum ScheduleCommand: Command {
             Reads every playbook of the playbooks folder that has a 'schedule:' block; a file with errors is
             listed with its first error. Fires are started by 'skillbook daemon' or, once a minute from cron or
             systemd, by 'skillbook schedule tick' (see 'skillbook schedule install'). Other subcommands:
-            'schedule next', 'schedule tick', 'schedule install'.
+            'schedule next', 'schedule tick', 'schedule install', 'schedule history'. A fire not
+            started in the last 7 days (dropped by catch_up or its window, skipped by overlap) is counted
+            as 'missed N since …'.
             """,
         examples: ["skillbook schedule", "skillbook schedule --playbooks ~/Routines"])
 
@@ -34,6 +36,11 @@ enum ScheduleCommand: Command {
                 console.out("  last  \(at)  run \(run.id.prefix(8))  \(run.status.rawValue)")
             } else {
                 console.out("  last  never")
+            }
+            if let missed = overview.missed {
+                let reasons = MissReason.allCases.compactMap { reason in missed.reasons[reason].map { "\(reason.rawValue) \($0)" } }
+                console.out(
+                    "  missed \(missed.count) since \(ISOTime.format(missed.since, in: overview.zone))  (\(reasons.joined(separator: ", ")); see 'skillbook schedule history \(overview.playbook)')")
             }
         }
         for file in broken { console.err(file.message) }

@@ -105,6 +105,23 @@ enum PlaybookJSONSchema {
             "additionalProperties": false,
             "properties": .object(ValueObject(rollbackProperties.map { ($0.key, $0.value) })),
         ]
+        // A notification step: a step whose `id` may be left out (`<event>_<n>`).
+        let notifyStep: Value = [
+            "type": "object",
+            "additionalProperties": false,
+            "oneOf": [["required": ["skill"]], ["required": ["playbook"]]],
+            "properties": .object(stepProperties),
+        ]
+        let notifyTarget: Value = [
+            "description": "A step (a skill call or a playbook) or a list of them; ${{ run.… }} is the run reported.",
+            "anyOf": [["$ref": "#/$defs/notifyStep"], ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/notifyStep"]]],
+        ]
+        let notify: Value = [
+            "type": "object",
+            "additionalProperties": false,
+            "description": "Events mapped to the steps that run when they happen, as a run of their own (trigger notify).",
+            "properties": .object(ValueObject(NotifyEvent.allCases.map { ($0.rawValue, notifyTarget) })),
+        ]
         let scheduleEntry: Value = [
             "type": "object",
             "additionalProperties": false,
@@ -141,12 +158,17 @@ enum PlaybookJSONSchema {
                     "enum": ["wait", "rollback"],
                     "description": "When a queued run's worker died during a call that may or may not have happened: wait for a person (default) or roll back.",
                 ],
+                "on_interrupted": [
+                    "enum": ["resume", "rollback", "leave"],
+                    "description": "A run a previous daemon left interrupted, when a daemon starts: resume it, roll it back, or leave it and notify failure (default).",
+                ],
+                "notify": notify,
                 "timeout": duration,
                 "approval": approval,
                 "steps": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/step"]],
                 "outputs": ["type": "object", "description": "Named results, usually ${{ steps.<id>.output.<field> }}."],
             ],
-            "$defs": ["step": step, "rollbackStep": rollbackStep, "parameterSchema": schemaKeyword, "scheduleEntry": scheduleEntry],
+            "$defs": ["step": step, "rollbackStep": rollbackStep, "parameterSchema": schemaKeyword, "scheduleEntry": scheduleEntry, "notifyStep": notifyStep],
         ]
     }
 }

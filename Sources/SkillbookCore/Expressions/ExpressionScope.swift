@@ -35,6 +35,8 @@ public struct ExpressionScope: Sendable {
     /// Whether `run` (id, playbook, started) exists here: not in input defaults, which are
     /// resolved before the run starts.
     public var hasRun = true
+    /// Inside a notification's steps: `run` is the run it reports (`NotificationSubject.fields`).
+    public var notificationRun = false
 
     public init(
         inputs: [ObjectField]? = [], steps: [String: StepBinding] = [:], item: ExprType? = nil, env: [String] = [],

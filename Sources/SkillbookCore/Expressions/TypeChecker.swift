@@ -148,7 +148,7 @@ struct TypeChecker {
                 error("run is not available here", at: offset)
                 return .value(.any)
             }
-            return .value(.object(fields: Self.runFields))
+            return .value(.object(fields: scope.notificationRun ? NotificationSubject.fields : Self.runFields))
         case "env":
             return .env
         case "this":

@@ -19,6 +19,8 @@ public struct StateBackend: Sendable {
     public var resourceLocks: @Sendable (_ journal: any RunJournal) -> (any ResourceLocking)?
     /// Opens the ledger of schedule fires.
     public var openFireLedger: @Sendable () throws -> any AdoptingFireLedger
+    /// Opens the ledger of notifications (claimed once per run and event, linked to their runs).
+    public var openNotificationLedger: @Sendable () throws -> any NotificationLedger
     /// Opens the queue of runs that workers claim (`nil`: this backend keeps no queue, as a state
     /// of one machine does not). The queue is a journal too: the one its runs are recorded in.
     public var openRunQueue: (@Sendable () throws -> any RunQueue)?
@@ -31,10 +33,12 @@ public struct StateBackend: Sendable {
         openJournal: @escaping @Sendable () throws -> any RunJournal, stores: BuiltinStores,
         resourceLocks: @escaping @Sendable (any RunJournal) -> (any ResourceLocking)?,
         openFireLedger: @escaping @Sendable () throws -> any AdoptingFireLedger,
+        openNotificationLedger: @escaping @Sendable () throws -> any NotificationLedger,
         openRunQueue: (@Sendable () throws -> any RunQueue)?,
         approvals: @escaping @Sendable (any RunJournal) -> (any ApprovalJournal)?
     ) {
         self.approvals = approvals
+        self.openNotificationLedger = openNotificationLedger
         self.openJournal = openJournal
         self.stores = stores
         self.resourceLocks = resourceLocks
@@ -51,7 +55,7 @@ public struct StateBackend: Sendable {
         let openRunQueue: @Sendable () throws -> any RunQueue = { throw failure }
         return StateBackend(
             openJournal: { throw failure }, stores: BuiltinStores(notes: { throw failure }, reminders: { throw failure }),
-            resourceLocks: { _ in nil }, openFireLedger: { throw failure },
+            resourceLocks: { _ in nil }, openFireLedger: { throw failure }, openNotificationLedger: { throw failure },
             openRunQueue: queuesRuns ? openRunQueue : nil, approvals: { _ in nil })
     }
 }

@@ -25,6 +25,12 @@ public struct Playbook: Sendable {
     public var nameLocation: SourceLocation?
     /// The playbooks its steps run as sub-playbooks, by name, resolved when it loads.
     public var subPlaybooks: [String: Playbook] = [:]
+    /// `notify:`: what runs when a run of it ends (or waits), or its schedule drops fires.
+    public var notify: [NotifyRule] = []
+    /// A notification's own playbook (`notificationPlaybook(for:)`): `run` is the run it reports.
+    public var isNotification = false
+    /// What a starting daemon does with a run of it that a previous daemon left `interrupted`.
+    public var onInterrupted: InterruptedPolicy = .leave
 
     public init(
         name: String, description: String = "", triggers: [String] = [], inputs: [PlaybookInput] = [],
@@ -66,6 +72,17 @@ public enum WorkerLossPolicy: String, Sendable, Hashable, CaseIterable {
     /// The taking worker undoes what the run completed; the uncertain call, which cannot be
     /// undone, is named and the run ends `rollback_incomplete`.
     case rollback
+}
+
+/// `on_interrupted:`: what a daemon that starts does with a run of the playbook that its
+/// predecessor left `interrupted` (killed, the machine went down).
+public enum InterruptedPolicy: String, Sendable, Hashable, CaseIterable {
+    /// Carry it on from where it stopped (the resume rules).
+    case resume
+    /// Undo what it completed.
+    case rollback
+    /// Leave it for a person, and notify `failure` (the default).
+    case leave
 }
 
 public struct PlaybookInput: Sendable {

@@ -27,6 +27,7 @@ public struct PlaybookChecker: Sendable {
         checkInputs(playbook, &diagnostics)
 
         var scope = ExpressionScope(inputs: inputFields, steps: [:], env: playbook.env)
+        scope.notificationRun = playbook.isNotification
         var firstUse: [String: SourceLocation] = [:]
         for step in playbook.steps where !step.id.isEmpty {
             if let first = firstUse[step.id] {
@@ -55,6 +56,10 @@ public struct PlaybookChecker: Sendable {
         }
         warnAboutIrreversibleSteps(playbook, &diagnostics)
         diagnostics += ScheduleChecker().check(playbook)
+        if !playbook.isNotification {
+            // Each event's steps are checked as the playbook its notification runs.
+            for rule in playbook.notify { diagnostics += check(playbook.notificationPlaybook(for: rule)) }
+        }
         return diagnostics
     }
 

@@ -5,8 +5,8 @@
 /// keys of later versions of the format are refused as "not supported yet", never ignored.
 public struct PlaybookDecoder: Sendable {
     public static let playbookKeys = [
-        "name", "description", "triggers", "inputs", "env", "schedule", "on_failure", "on_worker_loss", "timeout", "approval", "steps",
-        "outputs",
+        "name", "description", "triggers", "inputs", "env", "schedule", "on_failure", "on_worker_loss", "on_interrupted", "timeout",
+        "approval", "steps", "outputs", "notify",
     ]
     public static let stepKeys = [
         "id", "skill", "playbook", "with", "when", "foreach", "concurrency", "batch", "retry", "timeout", "confirm",
@@ -60,6 +60,8 @@ public struct PlaybookDecoder: Sendable {
             case "schedule": playbook.schedule = context.schedule(value)
             case "on_failure": playbook.onFailure = context.failurePolicy(value) ?? .rollback
             case "on_worker_loss": playbook.onWorkerLoss = context.workerLossPolicy(value) ?? .wait
+            case "on_interrupted": playbook.onInterrupted = context.interruptedPolicy(value) ?? .leave
+            case "notify": playbook.notify = decodeNotify(value, &context)
             case "timeout": playbook.timeout = context.duration(value, "timeout")
             case "approval": playbook.approvalTimeout = context.approval(value)
             case "steps":
@@ -138,6 +140,50 @@ public struct PlaybookDecoder: Sendable {
         return inputs
     }
 
+    /// `notify:` of a playbook or of `skillbook.yaml` (`file` names it in diagnostics).
+    public func decodeNotify(_ node: YAMLNode, diagnostics: inout [Diagnostic]) -> [NotifyRule] {
+        var context = YAMLFieldReader(diagnostics: diagnostics)
+        defer { diagnostics = context.diagnostics }
+        return decodeNotify(node, &context)
+    }
+
+    /// Each event maps to a step or a list of steps (`id` optional: `<event>_<n>`).
+    private func decodeNotify(_ node: YAMLNode, _ context: inout YAMLFieldReader) -> [NotifyRule] {
+        let names = NotifyEvent.allCases.map(\.rawValue)
+        guard let pairs = node.mapping else {
+            context.error(
+                "'notify' must be a mapping of events (\(names.joined(separator: ", "))) to steps, not a \(node.kindName)",
+                at: node.location)
+            return []
+        }
+        var rules: [NotifyRule] = []
+        for pair in pairs {
+            guard let key = pair.key.scalar else { continue }
+            guard let event = NotifyEvent(rawValue: key) else {
+                let suggestion = Suggestion.closest(to: key, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                context.error("unknown notify event '\(key)'\(suggestion) (events: \(names.joined(separator: ", ")))", at: pair.key.location)
+                continue
+            }
+            if rules.contains(where: { $0.event == event }) {
+                context.error("notify event '\(key)' is mapped twice", at: pair.key.location)
+                continue
+            }
+            let items = pair.value.sequence ?? [pair.value]
+            if items.isEmpty {
+                context.error("notify event '\(key)' needs at least one step (a skill call or a playbook)", at: pair.value.location)
+                continue
+            }
+            let steps = items.enumerated().compactMap { index, item -> PlaybookStep? in
+                guard var step = decodeStep(item, number: index + 1, defaultID: "\(key)_\(index + 1)", &context) else { return nil }
+                // Nobody is there to confirm a notification: writing it here is the confirmation.
+                if step.confirm == nil { step.confirm = false }
+                return step
+            }
+            rules.append(NotifyRule(event: event, steps: steps, location: pair.key.location))
+        }
+        return rules
+    }
+
     private func decodeSteps(_ node: YAMLNode, _ context: inout YAMLFieldReader) -> [PlaybookStep] {
         guard let items = node.sequence else {
             context.error("'steps' must be a list of steps", at: node.location)
@@ -158,14 +204,16 @@ public struct PlaybookDecoder: Sendable {
     }
 
     private func decodeStep(
-        _ node: YAMLNode, number: Int, rollbackOf owner: String? = nil, _ context: inout YAMLFieldReader
+        _ node: YAMLNode, number: Int, rollbackOf owner: String? = nil, defaultID: String? = nil,
+        _ context: inout YAMLFieldReader
     ) -> PlaybookStep? {
         guard let pairs = node.mapping else {
             context.error("step \(number) must be a mapping with 'id' and 'skill', not a \(node.kindName)", at: node.location)
             return nil
         }
-        var step = PlaybookStep(id: owner.map { "\($0)_rollback_\(number)" } ?? "", skill: "", location: node.location)
-        var sawID = owner != nil
+        var step = PlaybookStep(
+            id: owner.map { "\($0)_rollback_\(number)" } ?? defaultID ?? "", skill: "", location: node.location)
+        var sawID = owner != nil || defaultID != nil
         var sawSkill = false
         for pair in pairs {
             guard let key = pair.key.scalar else { continue }
@@ -285,6 +333,16 @@ extension YAMLFieldReader {
             let names = WorkerLossPolicy.allCases.map(\.rawValue)
             let suggestion = node.scalar.flatMap { Suggestion.closest(to: $0, in: names) }.map { "; did you mean '\($0)'?" } ?? ""
             error("'on_worker_loss' must be one of \(names.joined(separator: ", "))\(suggestion)", at: node.location)
+            return nil
+        }
+        return policy
+    }
+
+    mutating func interruptedPolicy(_ node: YAMLNode) -> InterruptedPolicy? {
+        guard let text = node.scalar, let policy = InterruptedPolicy(rawValue: text) else {
+            let names = InterruptedPolicy.allCases.map(\.rawValue)
+            let suggestion = node.scalar.flatMap { Suggestion.closest(to: $0, in: names) }.map { "; did you mean '\($0)'?" } ?? ""
+            error("'on_interrupted' must be one of \(names.joined(separator: ", "))\(suggestion)", at: node.location)
             return nil
         }
         return policy

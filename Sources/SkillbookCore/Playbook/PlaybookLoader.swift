@@ -29,10 +29,13 @@ public struct PlaybookLoader: Sendable {
 
     public let registry: SkillRegistry
     public let library: PlaybookLibrary
+    /// The workspace's `notify:` (`skillbook.yaml`), for the events a playbook does not map.
+    public let defaultNotify: [NotifyRule]
 
-    public init(registry: SkillRegistry, library: PlaybookLibrary = .empty) {
+    public init(registry: SkillRegistry, library: PlaybookLibrary = .empty, defaultNotify: [NotifyRule] = []) {
         self.registry = registry
         self.library = library
+        self.defaultNotify = defaultNotify
     }
 
     public struct Result: Sendable {
@@ -63,7 +66,15 @@ public struct PlaybookLoader: Sendable {
             return Result(playbook: nil, diagnostics: diagnostics)
         }
         if let problem = Self.nameMismatch(playbook) { diagnostics.append(problem) }
+        if ancestry.isEmpty {
+            playbook.addDefaultNotify(defaultNotify)
+        } else {
+            // Only the run's own playbook notifies: a sub-playbook's `notify:` is checked when it
+            // is loaded on its own.
+            playbook.notify = []
+        }
         resolveSubPlaybooks(&playbook, ancestry: ancestry, cache: &cache, &diagnostics)
+        resolveNotifyTargets(&playbook, cache: &cache, &diagnostics)
         diagnostics += PlaybookChecker(registry: registry).check(playbook)
         diagnostics = diagnostics.sortedByLocation()
         return Result(playbook: diagnostics.hasErrors ? nil : playbook, diagnostics: diagnostics)
@@ -118,6 +129,39 @@ public struct PlaybookLoader: Sendable {
                 continue
             }
             playbook.subPlaybooks[name] = sub
+        }
+    }
+
+    /// The playbooks `notify:` steps run. A notification never notifies, so a target may be the
+    /// playbook itself; the targets' own sub-playbooks are checked for cycles as usual.
+    private func resolveNotifyTargets(_ playbook: inout Playbook, cache: inout [String: Result], _ diagnostics: inout [Diagnostic]) {
+        for step in playbook.notify.flatMap(\.steps) {
+            guard let name = step.playbook, !name.isEmpty, playbook.subPlaybooks[name] == nil else { continue }
+            let at = step.skillLocation
+            let result: Result
+            if let cached = cache[name] {
+                result = cached
+            } else if let source = library.source(name) {
+                result = load(source.text, file: source.file, ancestry: [playbook.name], cache: &cache)
+                cache[name] = result
+            } else if let refusal = library.refusal(name) {
+                diagnostics.append(.error("notify step '\(step.id)' runs playbook '\(name)', which is not read: \(refusal)", at: at))
+                continue
+            } else {
+                let suggestion = Suggestion.closest(to: name, in: library.names()).map { "; did you mean '\($0)'?" } ?? ""
+                diagnostics.append(.error("notify step '\(step.id)' runs unknown playbook '\(name)'\(suggestion)", at: at))
+                continue
+            }
+            guard let target = result.playbook else {
+                let errors = result.diagnostics.filter { $0.severity == .error }
+                let first = errors.first.map { ": \($0)" } ?? ""
+                diagnostics.append(
+                    .error(
+                        "notify step '\(step.id)' runs playbook '\(name)', which has \(errors.count) error\(errors.count == 1 ? "" : "s")\(first)",
+                        at: at))
+                continue
+            }
+            playbook.subPlaybooks[name] = target
         }
     }
 

@@ -67,11 +67,88 @@ public struct FireDecision: Sendable, Hashable {
     public var dropped: Int
     /// The state to keep (and persist) for the next decision.
     public var state: EntryState
+    /// The dropped fires as batches with their reason (`catch_up` or `window`), kept by the ledger
+    /// with the decision. Skipped fires are in `skipped`.
+    public var missed: [MissedFires]
 
-    public init(start: [Fire], skipped: [Fire], dropped: Int, state: EntryState) {
+    public init(start: [Fire], skipped: [Fire], dropped: Int, state: EntryState, missed: [MissedFires] = []) {
         self.start = start
         self.skipped = skipped
         self.dropped = dropped
         self.state = state
+        self.missed = missed
+    }
+}
+
+/// Why fires of an entry were not started.
+public enum MissReason: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Missed while nothing ran, and `catch_up` (`none`, `latest` keeping only the newest, the
+    /// 1,000 of `all`) did not start them.
+    case catchUp = "catch_up"
+    /// Missed longer ago than `catch_up_window`.
+    case window
+    /// Due while the previous run still ran (`overlap: skip`, or `queue` with one waiting).
+    case overlap
+}
+
+/// Consecutive fires of one entry dropped for one reason in one decision: `count` fires from
+/// `first` through `last` (one fire: `first == last`).
+public struct MissedFires: Sendable, Hashable, Codable {
+    public var playbook: String
+    public var entry: Int
+    public var reason: MissReason
+    public var first: Date
+    public var last: Date
+    public var count: Int
+
+    public init(playbook: String, entry: Int, reason: MissReason, first: Date, last: Date, count: Int) {
+        self.playbook = playbook
+        self.entry = entry
+        self.reason = reason
+        self.first = first
+        self.last = last
+        self.count = count
+    }
+
+    /// A skipped fire as a batch of one (reason `overlap`).
+    public init(skipped fire: Fire) {
+        self.init(
+            playbook: fire.key.playbook, entry: fire.key.entry, reason: .overlap, first: fire.scheduledAt, last: fire.scheduledAt,
+            count: 1)
+    }
+
+    /// What a notification about it is keyed by (once per batch): `missed:playbook#entry@first_ms:reason`.
+    public var key: String {
+        "missed:\(FireKey(playbook: playbook, entry: entry, scheduledAt: first).description):\(reason.rawValue)"
+    }
+}
+
+/// One line of `skillbook schedule history`: a fire started, or fires not started and why.
+public struct FireRecord: Sendable, Hashable {
+    public var playbook: String
+    public var entry: Int
+    /// The (first) scheduled instant.
+    public var scheduledAt: Date
+    /// The last scheduled instant of a batch of missed fires; `scheduledAt` for one fire.
+    public var lastScheduledAt: Date
+    /// `nil`: started.
+    public var missed: MissReason?
+    public var count: Int
+    public var isCatchUp: Bool
+    /// When it was decided.
+    public var recorded: Date
+
+    public init(
+        playbook: String, entry: Int, scheduledAt: Date, lastScheduledAt: Date? = nil, missed: MissReason?, count: Int = 1,
+        isCatchUp: Bool = false, recorded: Date
+    ) {
+        self.playbook = playbook
+        self.entry = entry
+        self.scheduledAt = scheduledAt
+        self.lastScheduledAt = lastScheduledAt ?? scheduledAt
+        self.missed = missed
+        self.count = count
+        self.isCatchUp = isCatchUp
+        self.recorded = recorded
     }
 }

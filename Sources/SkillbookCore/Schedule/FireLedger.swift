@@ -10,7 +10,8 @@ import Foundation
 public protocol FireLedger: Sendable {
     /// The saved state of an entry; a new `EntryState()` for one never decided.
     func state(playbook: String, entry: Int) async throws -> EntryState
-    /// In one transaction: keeps `decision.state`, records `decision.skipped` as skipped and claims
+    /// In one transaction: keeps `decision.state`, records `decision.skipped` as skipped and
+    /// `decision.missed` with their reasons, and claims
     /// each fire of `decision.start`. Returns the fires claimed here, in order; a fire whose key was
     /// recorded before (by another scheduler) is left out and must not be started.
     func commit(_ decision: FireDecision, playbook: String, entry: Int) async throws -> [Fire]
@@ -23,4 +24,7 @@ public protocol AdoptingFireLedger: FireLedger {
     /// before their run was journaled: each is taken over by this process and returned, to be
     /// started now.
     func adoptOrphans(isAlive: (Int32) -> Bool) async throws -> [Fire]
+    /// What was decided, newest scheduled instant first, at most `limit`: fires started, fires
+    /// skipped (`overlap`) and batches of missed fires (`catch_up`, `window`); of one playbook or all.
+    func history(playbook: String?, limit: Int) async throws -> [FireRecord]
 }

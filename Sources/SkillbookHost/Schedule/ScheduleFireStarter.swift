@@ -48,6 +48,16 @@ public final class ScheduleFireStarter: FireStarter {
         }
     }
 
+    /// Notifies `missed` for each batch of fires not started, when the playbook maps it.
+    public func missed(_ batches: [MissedFires]) async {
+        for batch in batches {
+            guard let file = files.withLock({ $0[batch.playbook] }) else { continue }
+            if let runID = await host.notifyMissed(batch, file: file) {
+                log("notified missed \(batch.playbook) count=\(batch.count) reason=\(batch.reason.rawValue) run=\(runID)")
+            }
+        }
+    }
+
     static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline).joined(separator: " | ")
     }

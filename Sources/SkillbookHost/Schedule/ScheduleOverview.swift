@@ -14,6 +14,12 @@ public struct ScheduleOverview: Sendable {
     public var next: [Date]
     /// The newest run this playbook's schedule started, with its status.
     public var lastRun: JournalRun?
+    /// Fires of this entry not started in the last `ScheduleOverview.missedPeriod` seconds: how
+    /// many, the oldest's instant, and how many per reason.
+    public var missed: (count: Int, since: Date, reasons: [MissReason: Int])?
+
+    /// How far back `skillbook schedule` counts missed fires: 7 days.
+    public static let missedPeriod: Double = 7 * 86400
 }
 
 extension PlaybookHost {
@@ -28,6 +34,7 @@ extension PlaybookHost {
             let name = item.playbook.name
             let runs = try await HostError.journaling { try await journal.runs(playbook: name, status: nil, limit: 100) }
             let last = runs.first { $0.trigger == .schedule }
+            let history = try await HostError.journaling { try await ledger.history(playbook: name, limit: 1000) }
             for (index, entry) in item.playbook.schedule.enumerated() {
                 // A ledger that cannot be read is an error, not a schedule that never fired.
                 let state = try await HostError.journaling { try await ledger.state(playbook: name, entry: index) }
@@ -52,10 +59,34 @@ extension PlaybookHost {
                 overviews.append(
                     ScheduleOverview(
                         playbook: name, entry: index, entryPath: entry.path, trigger: trigger, zone: zone, next: next,
-                        lastRun: last))
+                        lastRun: last, missed: Self.missed(history, entry: index, now: now)))
             }
         }
         return (overviews, workspace.broken)
+    }
+}
+
+extension PlaybookHost {
+    /// What the fire ledger recorded (started, skipped and missed fires), newest first: of one
+    /// playbook, or of all when `playbook` is `nil`.
+    public func fireHistory(playbook: String?, limit: Int = 100) async throws(HostError) -> [FireRecord] {
+        let ledger = try openFireLedger()
+        return try await HostError.journaling { try await ledger.history(playbook: playbook, limit: limit) }
+    }
+
+    static func missed(_ history: [FireRecord], entry: Int, now: Date) -> (count: Int, since: Date, reasons: [MissReason: Int])? {
+        let cutoff = now.addingTimeInterval(-ScheduleOverview.missedPeriod)
+        var count = 0
+        var since: Date?
+        var reasons: [MissReason: Int] = [:]
+        for record in history where record.entry == entry && record.lastScheduledAt >= cutoff {
+            guard let reason = record.missed else { continue }
+            count += record.count
+            reasons[reason, default: 0] += record.count
+            since = min(since ?? record.scheduledAt, record.scheduledAt)
+        }
+        guard let since, count > 0 else { return nil }
+        return (count, since, reasons)
     }
 }
 

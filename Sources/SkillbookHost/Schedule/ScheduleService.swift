@@ -74,6 +74,7 @@ public final class ScheduleService: Service {
     /// least once a minute) re-reads changed playbook files.
     public func run() async {
         let daemon = self.daemon
+        await applyOnInterrupted()
         await checkOrphans()
         let firing = Task { try await daemon.run() }
         let watching = Task { await self.watch() }

@@ -47,6 +47,13 @@ public final class SQLiteFireLedger: FireLedger {
                 ON CONFLICT (playbook, entry) DO UPDATE SET state = excluded.state, updated = excluded.updated
                 """, [.text(playbook), .integer(entry), .text(state), .real(at)])
             for fire in decision.skipped { _ = try insert(fire, outcome: "skipped", at: at) }
+            for batch in decision.missed {
+                try database.run(
+                    """
+                    INSERT INTO missed_fires (playbook, entry, reason, first_ms, last_ms, count, recorded)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING
+                    """, FireHistoryRows.parameters(batch, at: at))
+            }
             return try decision.start.filter { try insert($0, outcome: "started", at: at) }
         }
     }
@@ -94,6 +101,11 @@ public final class SQLiteFireLedger: FireLedger {
             adopted.append(fire)
         }
         return adopted
+    }
+
+    public func history(playbook: String?, limit: Int) async throws -> [FireRecord] {
+        let rows = try database.query(FireHistoryRows.query(name: "?1", limit: "?2", catchUp: "catch_up"), [playbook.map(SQLValue.text) ?? .null, .integer(limit)])
+        return rows.compactMap(FireHistoryRows.record)
     }
 
     /// `true` when this call recorded the fire, `false` when its key was there before.

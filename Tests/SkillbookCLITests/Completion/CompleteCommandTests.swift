@@ -17,7 +17,7 @@ import Testing
     @Test func subcommandsFollowTheirCommand() async {
         let directory = completionWorkspace()
         #expect(await complete(["runs", ""], in: directory).words == ["show", "prune"])
-        #expect(await complete(["schedule", ""], in: directory).words == ["next", "tick", "install"])
+        #expect(await complete(["schedule", ""], in: directory).words == ["next", "tick", "install", "history"])
         #expect(await complete(["schedule", "next", ""], in: directory).words == [])
     }
 

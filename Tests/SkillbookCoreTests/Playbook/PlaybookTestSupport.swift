@@ -119,6 +119,17 @@ enum PlaybookFixture {
                                 required: ["title"]))
                     ], required: ["notes"]),
                 output: .object(["count": .integer()], required: ["count"]))),
+        // The notification skills the shipped examples' `notify:` calls.
+        StubSkill(
+            descriptor: SkillDescriptor(
+                id: "web.request", summary: "Sends a request.", kind: .action, confirm: true,
+                parameters: .object(["url": .string(format: "uri"), "body": .any], required: ["url"]),
+                output: .object(["status": .integer()], required: ["status"]))),
+        StubSkill(
+            descriptor: SkillDescriptor(
+                id: "notify.send", summary: "Notifies the user.", kind: .action,
+                parameters: .object(["message": .string(minLength: 1), "title": .string()], required: ["message"]),
+                output: .object(["channels": .array(.string())], required: ["channels"]))),
         // A skill that exists but cannot run here: using it is a warning, not an error.
         StubSkill(
             descriptor: SkillDescriptor(

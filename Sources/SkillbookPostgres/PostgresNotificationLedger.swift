@@ -1,0 +1,42 @@
+public import Foundation
+public import SkillbookCore
+import SkillbookSQL
+
+/// The `NotificationLedger` in the PostgreSQL state: the `notifications` table (schema version 4)
+/// shared by every daemon, worker and CLI on that database; the primary key (subject, event) and
+/// `ON CONFLICT DO NOTHING` let one of them claim a notification.
+public final class PostgresNotificationLedger: NotificationLedger {
+    public let database: PostgresDatabase
+    private let now: @Sendable () -> Date
+
+    public init(database: PostgresDatabase, now: @escaping @Sendable () -> Date = Date.init) {
+        self.database = database
+        self.now = now
+    }
+
+    public func claim(subject: String, event: NotifyEvent, playbook: String) async throws -> Bool {
+        try database.run(
+            "INSERT INTO notifications (subject, event, playbook, claimed) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+            [.text(subject), .text(event.rawValue), .text(playbook), .real(now().timeIntervalSince1970)]) == 1
+    }
+
+    public func link(subject: String, event: NotifyEvent, notificationRun: String) async throws {
+        try database.run(
+            "UPDATE notifications SET run_id = $3 WHERE subject = $1 AND event = $2",
+            [.text(subject), .text(event.rawValue), .text(notificationRun)])
+    }
+
+    public func notifications(about subject: String) async throws -> [NotificationRecord] {
+        try database.query(
+            "SELECT \(NotificationRows.columns) FROM notifications WHERE subject = $1 ORDER BY claimed, event", [.text(subject)],
+            doing: "reading the notifications of \(subject)"
+        ).compactMap(NotificationRows.record)
+    }
+
+    public func notification(carriedBy runID: String) async throws -> NotificationRecord? {
+        try database.query(
+            "SELECT \(NotificationRows.columns) FROM notifications WHERE run_id = $1", [.text(runID)],
+            doing: "reading the notification of run \(runID)"
+        ).compactMap(NotificationRows.record).first
+    }
+}
