@@ -49,6 +49,10 @@ extension HostConfiguration {
             configuration.timeZone = zone
         }
         configuration.model = try modelSettings(workspace.model, environment: environment)
+        if let retention = workspace.retention {
+            configuration.retention = RetentionPolicy(
+                days: retention.days ?? RetentionPolicy.defaultDays, maxRuns: retention.maxRuns ?? RetentionPolicy.defaultMaxRuns)
+        }
         return configuration
     }
 

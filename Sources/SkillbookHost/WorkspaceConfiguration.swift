@@ -1,5 +1,5 @@
 public import Foundation
-import SkillbookCore
+public import SkillbookCore
 
 /// The model a workspace's agent talks to (`model:` of `skillbook.yaml`), as a plain value. The key
 /// itself is never in the file: only the name of the environment variable holding it.
@@ -30,7 +30,7 @@ public struct WorkspaceModel: Sendable, Hashable {
 ///     model: { url: http://127.0.0.1:8080/v1, name: qwen3, api_key_env: MY_KEY }
 public struct WorkspaceConfiguration: Sendable {
     public static let fileName = "skillbook.yaml"
-    public static let keys = ["state", "allow_paths", "timezone", "model"]
+    public static let keys = ["state", "allow_paths", "timezone", "model", "retention"]
     public static let modelKeys = ["url", "name", "api_key_env"]
 
     /// The workspace folder.
@@ -41,6 +41,8 @@ public struct WorkspaceConfiguration: Sendable {
     public var allowedPaths: [URL] = []
     public var timeZone: TimeZone?
     public var model: WorkspaceModel?
+    /// `retention: { days, max_runs }`: how long the journal keeps runs (see `RetentionPolicy`).
+    public var retention: PlaybookRetention?
 
     public init(root: URL) {
         self.root = root
@@ -118,6 +120,10 @@ struct WorkspaceFileReader {
                     error("unknown time zone '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (an IANA name such as Europe/Berlin)"), value)
                 }
             case "model": workspace.model = model(value)
+            case "retention":
+                var fields = YAMLFieldReader()
+                workspace.retention = fields.retention(value)
+                diagnostics += fields.diagnostics
             default: unknown(pair.key, among: WorkspaceConfiguration.keys)
             }
         }

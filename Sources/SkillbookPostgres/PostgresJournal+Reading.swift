@@ -11,27 +11,32 @@ extension PostgresJournal {
         """
 
     public func runs(playbook: String? = nil, status: JournalStatus? = nil, limit: Int = 20) throws -> [JournalRun] {
-        let liveness = status == .running || status == .interrupted
-        let stored: [String]? = status.map { liveness ? ["running", "interrupted"] : [$0.rawValue] }
+        try runs(RunFilter(playbook: playbook, status: status), after: nil, limit: limit).runs
+    }
+
+    /// A page of runs newest first after `cursor`: a range of an index ending with (started, seq).
+    public func runs(_ filter: RunFilter, after cursor: RunCursor?, limit: Int) throws -> RunPage {
+        try RunPaging.page(filter, after: cursor, limit: limit) { after, count in
+            let (conditions, parameters) = RunPaging.conditions(filter, after: after, order: "seq", placeholder: "$")
+            let rows = try database.query(
+                "SELECT seq AS ord, \(Self.runColumns) FROM runs \(conditions) ORDER BY started DESC, seq DESC LIMIT \(count)",
+                parameters, doing: "listing runs")
+            return try rows.map { row in
+                (try journalRun(row), RunCursor(started: row.double("started") ?? 0, order: Int64(row.int("ord") ?? 0)))
+            }
+        }
+    }
+
+    /// The newest run of each playbook: one indexed read per playbook named in `run_counts`.
+    public func latestRuns() throws -> [JournalRun] {
         let rows = try database.query(
             """
-            SELECT \(Self.runColumns) FROM runs
-            WHERE ($1::text IS NULL OR playbook = $1) AND ($2::text IS NULL OR status IN (SELECT json_array_elements_text($2::json)))
-            ORDER BY started DESC, seq DESC
-            LIMIT $3
-            """,
-            [
-                SQLValue(playbook), SQLValue(stored.map { JSONText.encode(.array($0.map(Value.string))) }),
-                liveness ? .null : .integer(max(0, limit)),
-            ], doing: "listing runs")
-        var runs: [JournalRun] = []
-        for row in rows {
-            let run = try journalRun(row)
-            if let status, run.status != status { continue }
-            runs.append(run)
-            if runs.count >= limit { break }
-        }
-        return runs
+            SELECT \(Self.runColumns) FROM runs WHERE seq IN (
+                SELECT (SELECT seq FROM runs AS latest WHERE latest.playbook = counts.playbook ORDER BY started DESC, seq DESC LIMIT 1)
+                FROM run_counts AS counts WHERE counts.runs > 0)
+            ORDER BY playbook
+            """, doing: "reading the latest run of each playbook")
+        return try rows.map { try journalRun($0) }
     }
 
     public func run(_ id: String) throws -> JournalRun? {
@@ -41,9 +46,11 @@ extension PostgresJournal {
 
     public func resolveRunID(_ prefix: String) throws -> String {
         try JournalRows.resolveRunID(prefix, in: location) { prefix in
+            // A range of `runs_by_id_bytes`.
             try database.query(
-                "SELECT id, playbook FROM runs WHERE left(id, length($1)) = $1 ORDER BY started DESC LIMIT 6", [.text(prefix)],
-                doing: "finding run \(prefix)")
+                """
+                SELECT id, playbook FROM runs WHERE id COLLATE "C" >= $1 AND id COLLATE "C" < $2 ORDER BY id COLLATE "C" LIMIT 6
+                """, [.text(prefix), .text(RunPaging.prefixEnd(prefix))], doing: "finding run \(prefix)")
         }
     }
 
@@ -110,37 +117,6 @@ extension PostgresJournal {
 
     public func oldestRunStart() throws -> Date? {
         try database.query("SELECT min(started) AS m FROM runs").first?.double("m").map(Date.init(timeIntervalSince1970:))
-    }
-
-    /// Deletes the runs that started before `cutoff` and all but the newest `keep`, never one
-    /// that is running (by the rules of `journalRun`) or queued. Returns how many were deleted.
-    @discardableResult
-    public func prune(olderThan cutoff: Date?, keepingNewest keep: Int?) throws -> Int {
-        if cutoff == nil, let keep {
-            // The common case after every run: nothing to do unless over the cap.
-            guard try (database.query("SELECT count(*) AS n FROM runs").first?.int("n") ?? 0) > keep else { return 0 }
-        }
-        var live: [Value] = []
-        for row in try database.query("SELECT \(Self.runColumns) FROM runs WHERE status IN ('running', 'queued')") {
-            let run = try journalRun(row)
-            if run.status == .running || run.status == .queued { live.append(.string(run.id)) }
-        }
-        let keepIDs = SQLValue.text(JSONText.encode(.array(live)))
-        var deleted = 0
-        if let cutoff {
-            deleted += try database.run(
-                "DELETE FROM runs WHERE started < $1 AND id NOT IN (SELECT json_array_elements_text($2::json))",
-                [.real(cutoff.timeIntervalSince1970), keepIDs])
-        }
-        if let keep {
-            deleted += try database.run(
-                """
-                DELETE FROM runs
-                WHERE id NOT IN (SELECT id FROM runs ORDER BY started DESC, seq DESC LIMIT $1)
-                    AND id NOT IN (SELECT json_array_elements_text($2::json))
-                """, [.integer(max(0, keep)), keepIDs])
-        }
-        return deleted
     }
 
     // MARK: Rows

@@ -179,6 +179,8 @@ public enum StateDatabase {
         "ALTER TABLE runs ADD COLUMN workspace TEXT;",
         // 9: a call's result in a table of its own when its start was written first (see CallResultsMigration)
         CallResultsMigration.sql,
+        // 10: retention by age and count, indexes for the runs list (see RetentionMigration)
+        RetentionMigration.sql,
     ]
 
     /// The schema version this build writes.

@@ -31,9 +31,11 @@ public protocol RunJournal: RunRecorder {
 
     // MARK: Reading
 
-    /// Runs newest first, optionally only of one playbook or in one status (as reported:
-    /// `interrupted` finds the runs whose process died), at most `limit`.
-    func runs(playbook: String?, status: JournalStatus?, limit: Int) async throws -> [JournalRun]
+    /// A page of at most `limit` runs that pass `filter`, newest first, starting after `cursor`
+    /// (from the newest when `nil`). An indexed range read: its cost does not grow with the history.
+    func runs(_ filter: RunFilter, after cursor: RunCursor?, limit: Int) async throws -> RunPage
+    /// The newest run of each playbook the journal holds, by playbook name.
+    func latestRuns() async throws -> [JournalRun]
     /// The run with this id, if there is one.
     func run(_ id: String) async throws -> JournalRun?
     /// The full id of the run whose id is or starts with `prefix`; `JournalError` `.notFound` or
@@ -78,9 +80,20 @@ public protocol RunJournal: RunRecorder {
     /// never one a live process holds. Returns how many were deleted.
     @discardableResult
     func prune(olderThan cutoff: Date?, keepingNewest keep: Int?) async throws -> Int
+    /// One small pass of background pruning by `rules` (see `RetentionPolicy`): deletes at most
+    /// `limit` runs that are finished and past their time or over a cap, oldest first, each with
+    /// all its rows. Returns how many were deleted.
+    @discardableResult
+    func pruneBatch(_ rules: RetentionRules, now: Date, limit: Int) async throws -> Int
 }
 
 extension RunJournal {
+    /// Runs newest first, optionally only of one playbook or in one status (as reported:
+    /// `interrupted` finds the runs whose process died), at most `limit`.
+    public func runs(playbook: String?, status: JournalStatus?, limit: Int) async throws -> [JournalRun] {
+        try await runs(RunFilter(playbook: playbook, status: status), after: nil, limit: limit).runs
+    }
+
     /// The plan a resume of `runID` starts from; `decide` chooses for each call whose process died
     /// during it, `isReadOnly` says which skills run again rather than reuse a masked output (see
     /// `ResumePlan.from`).

@@ -12,6 +12,8 @@ public struct Playbook: Sendable {
     public var onWorkerLoss: WorkerLossPolicy = .wait
     /// Seconds the whole run may take.
     public var timeout: Double?
+    /// How long its runs are kept (`retention:`), where it differs from the workspace's (see `RetentionPolicy`).
+    public var retention: PlaybookRetention?
     public var steps: [PlaybookStep]
     public var outputs: [OutputMapping]
     /// When it runs on its own (`schedule:`); empty when it is not scheduled.

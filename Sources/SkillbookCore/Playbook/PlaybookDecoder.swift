@@ -6,6 +6,7 @@
 public struct PlaybookDecoder: Sendable {
     public static let playbookKeys = [
         "name", "description", "triggers", "inputs", "env", "schedule", "on_failure", "on_worker_loss", "timeout", "steps", "outputs",
+        "retention",
     ]
     public static let stepKeys = [
         "id", "skill", "playbook", "with", "when", "foreach", "concurrency", "batch", "retry", "timeout", "confirm",
@@ -60,6 +61,7 @@ public struct PlaybookDecoder: Sendable {
             case "on_failure": playbook.onFailure = context.failurePolicy(value) ?? .rollback
             case "on_worker_loss": playbook.onWorkerLoss = context.workerLossPolicy(value) ?? .wait
             case "timeout": playbook.timeout = context.duration(value, "timeout")
+            case "retention": playbook.retention = context.retention(value)
             case "steps":
                 sawSteps = true
                 playbook.steps = decodeSteps(value, &context)

@@ -10,30 +10,36 @@ extension SQLiteJournal {
 
     /// Runs newest first, optionally only of one playbook or in one status (as reported: `interrupted`
     /// finds the runs whose process died), at most `limit`.
-    public func runs(playbook: String? = nil, status: JournalStatus? = nil, limit: Int = 20) throws(StoreError) -> [JournalRun] {
+    public func runs(playbook: String? = nil, status: JournalStatus? = nil, limit: Int = 20) throws -> [JournalRun] {
+        try runs(RunFilter(playbook: playbook, status: status), after: nil, limit: limit).runs
+    }
+
+    /// A page of runs newest first after `cursor`: a range of `runs_by_started`, or of the index
+    /// of the filter's playbook, status or trigger (each ends with `started`, then the rowid).
+    public func runs(_ filter: RunFilter, after cursor: RunCursor?, limit: Int) throws -> RunPage {
         let now = clock.now()
-        // `running` and `interrupted` are told apart only by looking at the holder.
-        let liveness = status == .running || status == .interrupted
-        let stored: [String]? = status.map { liveness ? ["running", "interrupted"] : [$0.rawValue] }
+        return try RunPaging.page(filter, after: cursor, limit: limit) { after, count in
+            let (conditions, parameters) = RunPaging.conditions(filter, after: after, order: "rowid", placeholder: "?")
+            let rows = try query(
+                "SELECT rowid AS ord, \(Self.runColumns) FROM runs \(conditions) ORDER BY started DESC, rowid DESC LIMIT \(count)",
+                parameters)
+            return try rows.map { row throws(StoreError) in
+                (try journalRun(row, now: now), RunCursor(started: row.double("started") ?? 0, order: Int64(row.int("ord") ?? 0)))
+            }
+        }
+    }
+
+    /// The newest run of each playbook: one indexed read per playbook named in `run_counts`.
+    public func latestRuns() throws -> [JournalRun] {
+        let now = clock.now()
         let rows = try query(
             """
-            SELECT \(Self.runColumns) FROM runs
-            WHERE (?1 IS NULL OR playbook = ?1) AND (?2 IS NULL OR status IN (SELECT value FROM json_each(?2)))
-            ORDER BY started DESC, rowid DESC
-            LIMIT ?3
-            """,
-            [
-                SQLValue(playbook), SQLValue(stored.map { JSONText.encode(.array($0.map(Value.string))) }),
-                .integer(liveness ? -1 : max(0, limit)),
-            ])
-        var runs: [JournalRun] = []
-        for row in rows {
-            let run = try journalRun(row, now: now)
-            if let status, run.status != status { continue }
-            runs.append(run)
-            if runs.count >= limit { break }
-        }
-        return runs
+            SELECT \(Self.runColumns) FROM runs WHERE rowid IN (
+                SELECT (SELECT rowid FROM runs AS latest WHERE latest.playbook = counts.playbook ORDER BY started DESC, rowid DESC LIMIT 1)
+                FROM run_counts AS counts WHERE counts.runs > 0)
+            ORDER BY playbook
+            """)
+        return try rows.map { row throws(StoreError) in try journalRun(row, now: now) }
     }
 
     /// The run with this id, if there is one.
@@ -46,8 +52,9 @@ extension SQLiteJournal {
     /// The full id of the run whose id is or starts with `prefix`.
     public func resolveRunID(_ prefix: String) throws -> String {
         try JournalRows.resolveRunID(prefix, in: database.path) { prefix in
+            // A range of the primary key's index.
             try query(
-                "SELECT id, playbook FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY started DESC LIMIT 6", [.text(prefix)])
+                "SELECT id, playbook FROM runs WHERE id >= ?1 AND id < ?2 ORDER BY id LIMIT 6", [.text(prefix), .text(RunPaging.prefixEnd(prefix))])
         }
     }
 
