@@ -98,35 +98,25 @@ extension PostgresJournal {
     static let deadList = "{dead}"
 
     /// Deletes up to `limit` of the oldest runs (of `playbook`, or of the whole journal) beyond the
-    /// newest `cap`, those that `prunable` allows.
+    /// newest `cap`, those that `prunable` allows; unfinished runs count as kept (see `SQLiteJournal`).
     private static func deleteOverCap(
         _ transaction: PostgresDatabase.Transaction, playbook: String?, cap: Int, limit: Int, prunable: String, dead: SQLValue?
     ) throws(PostgresError) -> Int {
+        let scope = playbook == nil ? "" : "playbook = $1 AND "
+        let scopeValues: [SQLValue] = playbook.map { [.text($0)] } ?? []
         let total: Int
         if let playbook {
             total = try transaction.query("SELECT runs FROM run_counts WHERE playbook = $1", [.text(playbook)]).first?.int("runs") ?? 0
         } else {
             total = try transaction.query("SELECT coalesce(sum(runs), 0)::bigint AS runs FROM run_counts").first?.int("runs") ?? 0
         }
-        let excess = min(total - cap, limit)
-        guard excess > 0 else { return 0 }
-        let boundary: Row?
-        if let playbook {
-            boundary = try transaction.query(
-                "SELECT started, seq FROM runs WHERE playbook = $2 ORDER BY started, seq LIMIT 1 OFFSET $1",
-                [.integer(excess - 1), .text(playbook)]
-            ).first
-        } else {
-            boundary = try transaction.query(
-                "SELECT started, seq FROM runs ORDER BY started, seq LIMIT 1 OFFSET $1", [.integer(excess - 1)]
-            ).first
-        }
-        guard let boundary, let started = boundary.double("started"), let order = boundary.int("seq") else { return 0 }
-        var parameters: [SQLValue] = [.real(started), .integer(order)]
-        let scope = playbook == nil ? "" : "playbook = $3 AND "
-        if let playbook { parameters.append(.text(playbook)) }
-        return try deleteRuns(
-            transaction, "\(scope)started <= $1 AND (started < $1 OR seq <= $2) AND \(prunable) ORDER BY started", parameters, dead: dead,
-            limit: excess)
+        guard total > cap else { return 0 }
+        let unfinished = try transaction.query("SELECT count(*) AS n FROM runs WHERE \(scope)\(Self.unfinished)", scopeValues).first?.int("n") ?? 0
+        let count = min(limit, total - cap - unfinished)
+        guard count > 0 else { return 0 }
+        return try deleteRuns(transaction, "\(scope)\(prunable) ORDER BY started, seq", scopeValues, dead: dead, limit: count)
     }
+
+    /// `status IN (…)` of the statuses of runs that are not finished.
+    static let unfinished = "status IN (\(JournalRetention.unfinishedStatuses.map { "'\($0)'" }.joined(separator: ", ")))"
 }

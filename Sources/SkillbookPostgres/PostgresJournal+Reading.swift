@@ -1,9 +1,9 @@
 public import Foundation
 public import SkillbookCore
-import SkillbookSQL
+public import SkillbookSQL
 
 extension PostgresJournal {
-    static let runColumns = """
+    public static let runColumns = """
         id, playbook, file, source_hash, inputs, trigger, status, interrupted, started, finished, pid, host, boot,
         process_start, heartbeat, error, outputs, scheduled_at, epoch, worker, queued, workspace,
         (lease_expires IS NOT NULL AND lease_expires < extract(epoch from clock_timestamp())) AS lease_lapsed,
@@ -17,10 +17,8 @@ extension PostgresJournal {
     /// A page of runs newest first after `cursor`: a range of an index ending with (started, seq).
     public func runs(_ filter: RunFilter, after cursor: RunCursor?, limit: Int) throws -> RunPage {
         try RunPaging.page(filter, after: cursor, limit: limit) { after, count in
-            let (conditions, parameters) = RunPaging.conditions(filter, after: after, order: "seq", placeholder: "$")
-            let rows = try database.query(
-                "SELECT seq AS ord, \(Self.runColumns) FROM runs \(conditions) ORDER BY started DESC, seq DESC LIMIT \(count)",
-                parameters, doing: "listing runs")
+            let (sql, parameters) = Self.pageQuery(filter, after: after, count: count)
+            let rows = try database.query(sql, parameters, doing: "listing runs")
             return try rows.map { row in
                 (try journalRun(row), RunCursor(started: row.double("started") ?? 0, order: Int64(row.int("ord") ?? 0)))
             }
@@ -29,15 +27,28 @@ extension PostgresJournal {
 
     /// The newest run of each playbook: one indexed read per playbook named in `run_counts`.
     public func latestRuns() throws -> [JournalRun] {
-        let rows = try database.query(
-            """
-            SELECT \(Self.runColumns) FROM runs WHERE seq IN (
-                SELECT (SELECT seq FROM runs AS latest WHERE latest.playbook = counts.playbook ORDER BY started DESC, seq DESC LIMIT 1)
-                FROM run_counts AS counts WHERE counts.runs > 0)
-            ORDER BY playbook
-            """, doing: "reading the latest run of each playbook")
+        let rows = try database.query(Self.latestQuery, doing: "reading the latest run of each playbook")
         return try rows.map { try journalRun($0) }
     }
+
+    /// The statement of one page of the runs list (public for the tests of its query plan).
+    public static func pageQuery(_ filter: RunFilter, after cursor: RunCursor?, count: Int) -> (sql: String, parameters: [SQLValue]) {
+        let (conditions, parameters) = RunPaging.conditions(filter, after: cursor, order: "seq", placeholder: "$")
+        return ("SELECT seq AS ord, \(runColumns) FROM runs \(conditions) ORDER BY started DESC, seq DESC LIMIT \(count)", parameters)
+    }
+
+    /// The statement of `latestRuns`.
+    public static let latestQuery = """
+        SELECT \(runColumns) FROM runs WHERE seq IN (
+            SELECT (SELECT seq FROM runs AS latest WHERE latest.playbook = counts.playbook ORDER BY started DESC, seq DESC LIMIT 1)
+            FROM run_counts AS counts WHERE counts.runs > 0)
+        ORDER BY playbook
+        """
+
+    /// The statement of `resolveRunID`: $1 the prefix, $2 `RunPaging.prefixEnd` of it.
+    public static let prefixQuery = """
+        SELECT id, playbook FROM runs WHERE id COLLATE "C" >= $1 AND id COLLATE "C" < $2 ORDER BY id COLLATE "C" LIMIT 6
+        """
 
     public func run(_ id: String) throws -> JournalRun? {
         try database.query("SELECT \(Self.runColumns) FROM runs WHERE id = $1", [.text(id)], doing: "reading run \(id)").first
@@ -47,19 +58,23 @@ extension PostgresJournal {
     public func resolveRunID(_ prefix: String) throws -> String {
         try JournalRows.resolveRunID(prefix, in: location) { prefix in
             // A range of `runs_by_id_bytes`.
-            try database.query(
-                """
-                SELECT id, playbook FROM runs WHERE id COLLATE "C" >= $1 AND id COLLATE "C" < $2 ORDER BY id COLLATE "C" LIMIT 6
-                """, [.text(prefix), .text(RunPaging.prefixEnd(prefix))], doing: "finding run \(prefix)")
+            try database.query(Self.prefixQuery, [.text(prefix), .text(RunPaging.prefixEnd(prefix))], doing: "finding run \(prefix)")
         }
     }
 
     public func calls(of runID: String) throws -> [JournalCall] {
+        try calls(of: runID, excludingSkills: [])
+    }
+
+    /// The attempts of a run's calls of skills other than `excludedSkills`, in order of starting.
+    public func calls(of runID: String, excludingSkills excludedSkills: Set<String>) throws -> [JournalCall] {
+        let excluded = excludedSkills.isEmpty ? "" : " AND skill NOT IN (SELECT json_array_elements_text($2::json))"
         let rows = try database.query(
             """
             SELECT step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked
-            FROM calls WHERE run = $1 ORDER BY id
-            """, [.text(runID)], doing: "reading the calls of run \(runID)")
+            FROM calls WHERE run = $1\(excluded) ORDER BY id
+            """, [.text(runID)] + (excludedSkills.isEmpty ? [] : [.text(JSONText.encode(.array(excludedSkills.sorted().map(Value.string))))]),
+            doing: "reading the calls of run \(runID)")
         return try rows.map { row in
             guard let step = row.string("step"), let skill = row.string("skill"), let attempt = row.int("attempt"),
                 let started = row.double("started"), let order = row.int("seq"),

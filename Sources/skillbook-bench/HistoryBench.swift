@@ -50,8 +50,8 @@ struct HistoryBench {
         _ store: any HistoryJournal, name: String, sizes: [Int], skillbook: String, work: URL
     ) async throws {
         func emit(_ figure: Figure) {
-            print(figure.line)
-            fflush(stdout)
+            // Unbuffered: each line shows as soon as it is measured.
+            FileHandle.standardOutput.write(Data((figure.line + "\n").utf8))
         }
         let total = sizes.last ?? 0
         let base = Date().timeIntervalSince1970 - Double(total) - 86_400

@@ -140,7 +140,7 @@ final class PostgresHistoryJournal: HistoryJournal {
 
     func addRuns(from: Int, to: Int, base: Double) throws {
         let range: [SQLValue] = [.integer(from), .integer(to - 1), .real(base), .text(HistoryRows.source)]
-        try database.transaction { transaction throws(PostgresError) in
+        try database.transaction { transaction in
             try transaction.run(
                 """
                 INSERT INTO runs (id, playbook, source, source_hash, inputs, trigger, status, started, finished, pid, host, outputs, report)
@@ -173,7 +173,7 @@ final class PostgresHistoryJournal: HistoryJournal {
 
     func addBigRun(calls: Int, started: Double) throws -> String {
         let id = "b16" + String(repeating: "0", count: 29)
-        try database.transaction { transaction throws(PostgresError) in
+        try database.transaction { transaction in
             try transaction.run(
                 """
                 INSERT INTO runs (id, playbook, source, source_hash, inputs, trigger, status, started, finished, pid, host, outputs, report)

@@ -7,7 +7,8 @@ public import Foundation
 ///   recorded on each of its runs when it starts (`RunRecord.keepUntil`); a run without one follows
 ///   the workspace's.
 /// - `maxRuns`: the workspace's caps the whole journal (the newest are kept); a playbook's caps its
-///   own runs. Both apply: a playbook cannot keep more than the journal's cap.
+///   own runs. Both apply: a playbook cannot keep more than the journal's cap. Unfinished runs are
+///   kept besides: a cap keeps the newest `maxRuns` and every unfinished run.
 ///
 /// A run that is not finished (running, queued, waiting) is never pruned, whatever its age.
 /// Pruning goes in small batches after each run (see `RunJournal.pruneBatch`), so that no run
@@ -74,4 +75,9 @@ public enum JournalRetention {
     public static let prunableStatuses: [String] = [
         JournalStatus.succeeded, .succeededWithErrors, .failed, .rolledBack, .rollbackIncomplete, .interrupted,
     ].map(\.rawValue)
+    /// The statuses of runs that are not finished, which pruning never deletes: those this build
+    /// knows and `waiting` (a run waiting for an approval).
+    public static let unfinishedStatuses: [String] = Array(
+        Set(JournalStatus.allCases.map(\.rawValue)).subtracting(prunableStatuses).union(["waiting"])
+    ).sorted()
 }

@@ -31,6 +31,9 @@ public protocol RunJournal: RunRecorder {
 
     // MARK: Reading
 
+    /// Runs newest first, optionally only of one playbook or in one status (as reported:
+    /// `interrupted` finds the runs whose process died), at most `limit`: the first page of `runs(_:after:limit:)`.
+    func runs(playbook: String?, status: JournalStatus?, limit: Int) async throws -> [JournalRun]
     /// A page of at most `limit` runs that pass `filter`, newest first, starting after `cursor`
     /// (from the newest when `nil`). An indexed range read: its cost does not grow with the history.
     func runs(_ filter: RunFilter, after cursor: RunCursor?, limit: Int) async throws -> RunPage
@@ -43,6 +46,11 @@ public protocol RunJournal: RunRecorder {
     func resolveRunID(_ prefix: String) async throws -> String
     /// Every attempt of every call of a run, in order of starting.
     func calls(of runID: String) async throws -> [JournalCall]
+    /// The attempts of a run's calls of skills other than `excludedSkills`, in order of starting:
+    /// what a rollback preview reads (the calls of reads are left in the journal, not decoded).
+    func calls(of runID: String, excludingSkills excludedSkills: Set<String>) async throws -> [JournalCall]
+    /// The playbook source a run was started from and its report (`nil` until it ended).
+    func sourceAndReport(of runID: String) async throws -> (source: String, report: Value?)
     /// Every step end of a run, in order.
     func steps(of runID: String) async throws -> [JournalStep]
     /// Every compensation of a run, in order.
@@ -88,12 +96,6 @@ public protocol RunJournal: RunRecorder {
 }
 
 extension RunJournal {
-    /// Runs newest first, optionally only of one playbook or in one status (as reported:
-    /// `interrupted` finds the runs whose process died), at most `limit`.
-    public func runs(playbook: String?, status: JournalStatus?, limit: Int) async throws -> [JournalRun] {
-        try await runs(RunFilter(playbook: playbook, status: status), after: nil, limit: limit).runs
-    }
-
     /// The plan a resume of `runID` starts from; `decide` chooses for each call whose process died
     /// during it, `isReadOnly` says which skills run again rather than reuse a masked output (see
     /// `ResumePlan.from`).

@@ -87,29 +87,27 @@ extension SQLiteJournal {
     }
 
     /// Deletes up to `limit` of the oldest runs (of `playbook`, or of the whole journal) beyond the
-    /// newest `cap`, those that `prunable` allows: those up to the run that many places from the oldest.
+    /// newest `cap`, those that `prunable` allows. Runs that cannot be pruned count as kept: the
+    /// newest `cap` are kept, and every unfinished one besides.
     private func deleteOverCap(playbook: String?, cap: Int, limit: Int, prunable: String, dead: SQLValue?) throws(StoreError) -> Int {
+        let scope = playbook == nil ? "" : "playbook = ?1 AND "
+        let scopeValues: [SQLValue] = playbook.map { [.text($0)] } ?? []
         let total: Int
         if let playbook {
             total = try query("SELECT runs FROM run_counts WHERE playbook = ?1", [.text(playbook)]).first?.int("runs") ?? 0
         } else {
             total = try query("SELECT coalesce(sum(runs), 0) AS runs FROM run_counts").first?.int("runs") ?? 0
         }
-        let excess = min(total - cap, limit)
-        guard excess > 0 else { return 0 }
-        let scope = playbook == nil ? "" : "playbook = ?3 AND "
-        let scopeValue: [SQLValue] = playbook.map { [.integer(excess - 1), .null, .text($0)] } ?? [.integer(excess - 1)]
-        // The `excess`-th oldest: an offset into the index, as far as what is deleted.
-        guard
-            let boundary = try query(
-                "SELECT started, rowid AS ord FROM runs WHERE \(scope)1 ORDER BY started, rowid LIMIT 1 OFFSET ?1", scopeValue
-            ).first, let started = boundary.double("started"), let order = boundary.int("ord")
-        else { return 0 }
-        var parameters: [SQLValue] = [.real(started), .integer(order)]
-        if let playbook { parameters.append(.text(playbook)) }
-        return try deleteRuns(
-            "\(scope)started <= ?1 AND (started < ?1 OR rowid <= ?2) AND \(prunable) ORDER BY started", parameters, dead: dead, limit: excess)
+        guard total > cap else { return 0 }
+        // A few rows of the status index: the runs that are not finished.
+        let unfinished = try query("SELECT count(*) AS n FROM runs WHERE \(scope)\(Self.unfinished)", scopeValues).first?.int("n") ?? 0
+        let count = min(limit, total - cap - unfinished)
+        guard count > 0 else { return 0 }
+        return try deleteRuns("\(scope)\(prunable) ORDER BY started, rowid", scopeValues, dead: dead, limit: count)
     }
+
+    /// `status IN (…)` of the statuses of runs that are not finished.
+    static let unfinished = "status IN (\(JournalRetention.unfinishedStatuses.map { "'\($0)'" }.joined(separator: ", ")))"
 
     /// The runs stored `running` whose process is gone (reported `interrupted`).
     private func deadRunIDs() throws(StoreError) -> [String] {
