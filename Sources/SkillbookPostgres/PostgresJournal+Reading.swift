@@ -33,16 +33,16 @@ extension PostgresJournal {
 
     /// The statement of one page of the runs list (public for the tests of its query plan).
     public static func pageQuery(_ filter: RunFilter, after cursor: RunCursor?, count: Int) -> (sql: String, parameters: [SQLValue]) {
-        let (conditions, parameters) = RunPaging.conditions(filter, after: cursor, order: "seq", placeholder: "$")
+        let (conditions, parameters) = RunPaging.conditions(filter, after: cursor, order: "seq", placeholder: "$", rowValues: true)
         return ("SELECT seq AS ord, \(runColumns) FROM runs \(conditions) ORDER BY started DESC, seq DESC LIMIT \(count)", parameters)
     }
 
     /// The statement of `latestRuns`.
     public static let latestQuery = """
-        SELECT \(runColumns) FROM runs WHERE seq IN (
-            SELECT (SELECT seq FROM runs AS latest WHERE latest.playbook = counts.playbook ORDER BY started DESC, seq DESC LIMIT 1)
-            FROM run_counts AS counts WHERE counts.runs > 0)
-        ORDER BY playbook
+        SELECT latest.* FROM run_counts AS counts CROSS JOIN LATERAL (
+            SELECT \(runColumns) FROM runs WHERE runs.playbook = counts.playbook ORDER BY started DESC, seq DESC LIMIT 1
+        ) AS latest
+        WHERE counts.runs > 0 ORDER BY counts.playbook
         """
 
     /// The statement of `resolveRunID`: $1 the prefix, $2 `RunPaging.prefixEnd` of it.

@@ -41,7 +41,7 @@ public enum RunPaging {
     /// order column named as given, parameters numbered from `first` with `placeholder` (`?` or
     /// `$`); the statuses as literals, which are this build's own names.
     public static func conditions(
-        _ filter: RunFilter, after cursor: RunCursor?, order: String, placeholder: String, first: Int = 1
+        _ filter: RunFilter, after cursor: RunCursor?, order: String, placeholder: String, first: Int = 1, rowValues: Bool = false
     ) -> (sql: String, parameters: [SQLValue]) {
         var clauses: [String] = []
         var parameters: [SQLValue] = []
@@ -61,8 +61,12 @@ public enum RunPaging {
         if let cursor {
             // A range on `started` (which every index of `runs` used here ends with), the tie on the order.
             let started = next(.real(cursor.started))
-            let tie = "\(order) < \(next(.integer(Int(cursor.order))))"
-            clauses.append("started <= \(started) AND (started < \(started) OR \(tie))")
+            let position = next(.integer(Int(cursor.order)))
+            // PostgreSQL reads a row comparison as one range of an index on (…, started, seq).
+            clauses.append(
+                rowValues
+                    ? "(started, \(order)) < (\(started), \(position))"
+                    : "started <= \(started) AND (started < \(started) OR \(order) < \(position))")
         }
         return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), parameters)
     }
