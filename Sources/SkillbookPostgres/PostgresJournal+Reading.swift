@@ -46,8 +46,11 @@ extension PostgresJournal {
         """
 
     /// The statement of `resolveRunID`: $1 the prefix, $2 `RunPaging.prefixEnd` of it.
+    /// Newest first, as the ambiguity message names them.
     public static let prefixQuery = """
-        SELECT id, playbook FROM runs WHERE id COLLATE "C" >= $1 AND id COLLATE "C" < $2 ORDER BY id COLLATE "C" LIMIT 6
+        SELECT id, playbook FROM (
+            SELECT id, playbook, started, seq FROM runs WHERE id COLLATE "C" >= $1 AND id COLLATE "C" < $2 ORDER BY id COLLATE "C" LIMIT 6
+        ) AS found ORDER BY started DESC, seq DESC
         """
 
     public func run(_ id: String) throws -> JournalRun? {

@@ -48,7 +48,11 @@ extension SQLiteJournal {
         """
 
     /// The statement of `resolveRunID`: ?1 the prefix, ?2 `RunPaging.prefixEnd` of it.
-    public static let prefixQuery = "SELECT id, playbook FROM runs WHERE id >= ?1 AND id < ?2 ORDER BY id LIMIT 6"
+    /// Newest first, as the ambiguity message names them.
+    public static let prefixQuery = """
+        SELECT id, playbook FROM (SELECT id, playbook, started FROM runs WHERE id >= ?1 AND id < ?2 ORDER BY id LIMIT 6)
+        ORDER BY started DESC
+        """
 
     /// The run with this id, if there is one.
     public func run(_ id: String) throws(StoreError) -> JournalRun? {
