@@ -55,7 +55,7 @@ public enum RunPaging {
             clauses.append(
                 stored.count == 1 ? "status = '\(stored[0])'" : "status IN (\(stored.map { "'\($0)'" }.joined(separator: ", ")))")
         }
-        if let trigger = filter.trigger { clauses.append("trigger = \(next(.text(trigger)))") }
+        if let trigger = filter.trigger { clauses.append("trigger = \(next(.text(trigger.rawValue)))") }
         if let from = filter.startedFrom { clauses.append("started >= \(next(.real(from.timeIntervalSince1970)))") }
         if let before = filter.startedBefore { clauses.append("started < \(next(.real(before.timeIntervalSince1970)))") }
         if let cursor {

@@ -127,7 +127,7 @@ struct ConsoleAPI: Sendable {
         }
         var filter = RunFilter(status: status)
         filter.playbook = request.query["playbook"].flatMap { $0.isEmpty ? nil : $0 }
-        filter.trigger = request.query["trigger"].flatMap { $0.isEmpty ? nil : $0 }
+        filter.trigger = request.query["trigger"].flatMap { $0.isEmpty ? nil : RunTrigger(rawValue: $0) }
         for (key, bound) in [("from", \RunFilter.startedFrom), ("before", \RunFilter.startedBefore)] {
             guard let text = request.query[key], !text.isEmpty else { continue }
             guard let date = ISO8601DateFormatter().date(from: text) else {
@@ -268,7 +268,7 @@ struct ConsoleAPI: Sendable {
         case .failure(let refusal): return refusal.response
         }
         do {
-            let prepared = try await host.prepareRun(RunRequest(playbook: name, inputs: inputs, trigger: "console"))
+            let prepared = try await host.prepareRun(RunRequest(playbook: name, inputs: inputs, trigger: .console))
             return await launch(prepared)
         } catch {
             return failure(error)

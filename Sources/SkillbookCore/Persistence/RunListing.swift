@@ -6,14 +6,14 @@ public struct RunFilter: Sendable, Hashable {
     /// As reported: `interrupted` finds the runs whose process died, `running` those still held.
     public var status: JournalStatus?
     /// `cli`, `schedule`, `agent`, `console`, …
-    public var trigger: String?
+    public var trigger: RunTrigger?
     /// Runs that started at or after this instant.
     public var startedFrom: Date?
     /// Runs that started before this instant.
     public var startedBefore: Date?
 
     public init(
-        playbook: String? = nil, status: JournalStatus? = nil, trigger: String? = nil, startedFrom: Date? = nil, startedBefore: Date? = nil
+        playbook: String? = nil, status: JournalStatus? = nil, trigger: RunTrigger? = nil, startedFrom: Date? = nil, startedBefore: Date? = nil
     ) {
         self.playbook = playbook
         self.status = status

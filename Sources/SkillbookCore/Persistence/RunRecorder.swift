@@ -39,7 +39,7 @@ public struct RunRecord: Sendable {
     /// Secrets already redacted.
     public var inputs: ValueObject
     /// `cli`, `schedule` or `agent`.
-    public var trigger: String
+    public var trigger: RunTrigger
     public var started: Date
     public var dryRun: Bool
     /// The fire's scheduled instant, for a run with trigger `schedule`.
@@ -49,7 +49,7 @@ public struct RunRecord: Sendable {
     public var keepUntil: Date?
 
     public init(
-        runID: String, playbook: String, source: String, sourceHash: String, inputs: ValueObject, trigger: String,
+        runID: String, playbook: String, source: String, sourceHash: String, inputs: ValueObject, trigger: RunTrigger,
         started: Date, dryRun: Bool, scheduledAt: Date? = nil, keepUntil: Date? = nil
     ) {
         self.scheduledAt = scheduledAt
