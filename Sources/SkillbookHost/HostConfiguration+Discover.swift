@@ -51,6 +51,10 @@ extension HostConfiguration {
         configuration.model = try modelSettings(workspace.model, environment: environment)
         configuration.notifyDefaults = workspace.notify
         configuration.consoleURL = workspace.consoleURL
+        if let retention = workspace.retention {
+            configuration.retention = RetentionPolicy(
+                days: retention.days ?? RetentionPolicy.defaultDays, maxRuns: retention.maxRuns ?? RetentionPolicy.defaultMaxRuns)
+        }
         return configuration
     }
 

@@ -28,6 +28,9 @@ public struct HostConfiguration: Sendable {
     public var ids: IDGenerator
     /// The journal and the built-in stores; `nil`: SQLite in `stateDirectory`, on `clock`.
     public var persistence: HostPersistence?
+    /// How long the journal keeps runs (`retention:` of `skillbook.yaml`); a playbook's own
+    /// `retention:` overrides it for its runs.
+    public var retention: RetentionPolicy = .standard
     /// The default for confirmations; a single run may pass its own confirmer.
     public var confirmation: ConfirmationPolicy
     /// The environment variables playbooks (`env:`), manifest skills and child processes see.

@@ -24,16 +24,17 @@ extension PlaybookHost {
             return try await other.prepareRollback(.run(runID), approval: approval, onNotice: onNotice)
         }
         let registry = try await registry(onNotice)
-        guard let timeline = try await HostError.journaling({ try await journal.timeline(runID) }) else {
+        // The run and its source, not its timeline: the preview reads only the calls it can undo.
+        guard let recorded = try await HostError.journaling({ try await journal.run(runID) }) else {
             throw .journal(JournalError(.notFound, "no run \(runID)"))
         }
-        try RecordedRuns.checkUndoable(timeline.run, journal: journal)
+        try RecordedRuns.checkUndoable(recorded, journal: journal)
 
         // Undo with the playbook as it ran (its rollback steps), not as the file is now.
-        var text = timeline.source
-        var displayName = "\(timeline.run.playbook) (as recorded in run \(runID.prefix(8)))"
+        var text = try await HostError.journaling { try await journal.sourceAndReport(of: runID).source }
+        var displayName = "\(recorded.playbook) (as recorded in run \(runID.prefix(8)))"
         // The same check as any playbook file: over the limit or not a regular file, it is not read.
-        if text.isEmpty, let path = timeline.run.file,
+        if text.isEmpty, let path = recorded.file,
             let data = try? SourceFile.contents(path, display: displayPath(URL(fileURLWithPath: path))),
             let current = String(data: data, encoding: .utf8)
         {
@@ -43,24 +44,25 @@ extension PlaybookHost {
         let playbook = try checkedPlaybook(text, file: displayName, registry: registry, onNotice: onNotice)
 
         let preview = try await HostError.journaling {
-            try await self.rollbackPreview(timeline.run, playbook: playbook, journal: journal, registry: registry)
+            try await self.rollbackPreview(recorded, playbook: playbook, journal: journal, registry: registry)
         }
         onNotice(.rollbackPlan(preview))
         if preview.needsApproval {
             switch approval {
             case .approveAll: break
-            case .refuse(let reason): throw .rollbackNotApproved(run: timeline.run, reason: reason)
+            case .refuse(let reason): throw .rollbackNotApproved(run: recorded, reason: reason)
             case .ask(let ask):
-                if !(await ask(preview)) { throw .rollbackNotApproved(run: timeline.run, reason: "declined") }
+                if !(await ask(preview)) { throw .rollbackNotApproved(run: recorded, reason: "declined") }
             }
         }
 
         let before = try await RecordedRuns.takeOver(runID, for: .rollback, journal: journal) { current, journal throws(HostError) in
             try RecordedRuns.checkUndoable(current, journal: journal)
             // What was shown (and approved) must be what is undone.
-            if current.status != timeline.run.status { throw .runChangedWhilePreparing(runID: runID) }
+            if current.status != recorded.status { throw .runChangedWhilePreparing(runID: runID) }
         }
         do {
+            guard let timeline = try await journal.timeline(runID) else { throw JournalError(.notFound, "no run \(runID)") }
             let plan = try await journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .skip }
             if !plan.maskedOutputs.isEmpty { onNotice(.maskedOutputs(plan.maskedOutputs, rollingBack: true)) }
             // Actions whose result was never recorded cannot be undone: nothing says what they did.
@@ -84,13 +86,13 @@ extension PlaybookHost {
             return try await other.rollbackPreview(.run(runID))
         }
         let registry = try await registry({ _ in })
-        guard let timeline = try await HostError.journaling({ try await journal.timeline(runID) }) else {
+        guard let recorded = try await HostError.journaling({ try await journal.run(runID) }) else {
             throw .journal(JournalError(.notFound, "no run \(runID)"))
         }
-        try RecordedRuns.checkUndoable(timeline.run, journal: journal)
-        var text = timeline.source
-        var displayName = "\(timeline.run.playbook) (as recorded in run \(runID.prefix(8)))"
-        if text.isEmpty, let path = timeline.run.file, let data = FileManager.default.contents(atPath: path),
+        try RecordedRuns.checkUndoable(recorded, journal: journal)
+        var text = try await HostError.journaling { try await journal.sourceAndReport(of: runID).source }
+        var displayName = "\(recorded.playbook) (as recorded in run \(runID.prefix(8)))"
+        if text.isEmpty, let path = recorded.file, let data = FileManager.default.contents(atPath: path),
             let current = String(data: data, encoding: .utf8)
         {
             text = current
@@ -98,7 +100,7 @@ extension PlaybookHost {
         }
         let playbook = try checkedPlaybook(text, file: displayName, registry: registry, onNotice: { _ in })
         return try await HostError.journaling {
-            try await self.rollbackPreview(timeline.run, playbook: playbook, journal: journal, registry: registry)
+            try await self.rollbackPreview(recorded, playbook: playbook, journal: journal, registry: registry)
         }
     }
 
@@ -135,14 +137,30 @@ extension PlaybookHost {
         }
     }
 
-    /// What undoing `run` would do, from the journal as it is now.
+    /// What undoing `run` would do, from the journal as it is now. Reads once, and only the calls
+    /// that can have something to undo: not those of reads (query skills) outside steps with
+    /// `rollback` steps, which the preview leaves out anyway.
     private func rollbackPreview(
         _ run: JournalRun, playbook: Playbook, journal: any RunJournal, registry: SkillRegistry
     ) async throws -> RollbackPreview {
-        let plan = try await journal.resumePlan(run.id, isReadOnly: RecordedRuns.isReadOnly(registry)) { _ in .skip }
-        return RollbackPreview.make(
-            run: run, playbook: playbook, completed: plan.completed,
-            uncertain: try await uncertainActions(journal, run.id, registry: registry), registry: registry)
+        let excluded = RollbackPreview.skillsWithNothingToUndo(playbook, registry: registry)
+        let calls = try await journal.calls(of: run.id, excludingSkills: excluded)
+        var uncertainKeys: Set<CallKey> = []
+        let plan = ResumePlan.from(
+            calls: JournaledCall.renumbered(calls), steps: try await journal.journaledSteps(of: run.id),
+            isReadOnly: RecordedRuns.isReadOnly(registry)
+        ) { call in
+            uncertainKeys.insert(call.key)
+            return .skip
+        }
+        // The latest attempt of each call that never completed, oldest first (see `uncertainActions`).
+        var latest: [CallKey: JournalCall] = [:]
+        for call in calls where uncertainKeys.contains(call.key) { latest[call.key] = call }
+        let uncertain = latest.values.sorted { $0.started < $1.started }.filter { call in
+            let descriptor = registry[call.skill]?.descriptor
+            return descriptor?.kind != .query && descriptor?.compensatesFailedCalls != true
+        }
+        return RollbackPreview.make(run: run, playbook: playbook, completed: plan.completed, uncertain: uncertain, registry: registry)
     }
 
     /// Actions whose result was never recorded: nothing says what they did.

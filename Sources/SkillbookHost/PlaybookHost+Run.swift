@@ -97,7 +97,7 @@ extension PlaybookHost {
         case .run(var options):
             if options.workspace.isEmpty { options.workspace = workspace }
             let result = await engine.run(prepared.playbook, inputs: prepared.inputs, options: options, onEvent: onEvent)
-            if prepared.isNewRun, let journal = prepared.journal { await keepRetention(journal) }
+            if prepared.isNewRun, let journal = prepared.journal { await keepRetention(journal, playbook: prepared.playbook) }
             await notify(
                 about: result, status: notifiedStatus(of: result), playbook: prepared.playbook, registry: prepared.registry,
                 trigger: options.trigger, scheduledAt: options.scheduledAt, workspace: workspace)
@@ -139,9 +139,13 @@ extension PlaybookHost {
         return environment
     }
 
-    /// Keeps the newest runs of the journal; when that pruned any, empties the trash they left.
-    private func keepRetention(_ journal: any RunJournal) async {
-        if let pruned = try? await journal.prune(olderThan: nil, keepingNewest: JournalRetention.defaultRuns), pruned > 0 {
+    /// One small pass of pruning by the workspace's retention and the playbook's (at most
+    /// `JournalRetention.batch` runs: a few milliseconds); when that pruned any, empties the trash they left.
+    private func keepRetention(_ journal: any RunJournal, playbook: Playbook) async {
+        var rules = RetentionRules(workspace: configuration.retention)
+        if let cap = playbook.retention?.maxRuns { rules.playbookCap = (playbook.name, cap) }
+        let now = configuration.clock.now()
+        if let pruned = try? await journal.pruneBatch(rules, now: now, limit: JournalRetention.batch), pruned > 0 {
             _ = try? await TrashCleanup.sweep(journal: journal, stateDirectory: configuration.stateDirectory, now: configuration.clock.now())
         }
     }

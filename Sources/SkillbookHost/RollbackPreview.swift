@@ -51,6 +51,20 @@ public struct RollbackPreview: Sendable {
         return preview
     }
 
+    /// The query skills no step with `rollback` steps calls (in `playbook` and its sub-playbooks):
+    /// their calls have nothing to undo, and the preview need not read them.
+    static func skillsWithNothingToUndo(_ playbook: Playbook, registry: SkillRegistry) -> Set<String> {
+        var withSteps: Set<String> = []
+        var seen: Set<String> = []
+        func visit(_ playbook: Playbook) {
+            guard seen.insert(playbook.name).inserted else { return }
+            for step in playbook.steps where step.rollback != nil { withSteps.insert(step.skill) }
+            for sub in playbook.subPlaybooks.values { visit(sub) }
+        }
+        visit(playbook)
+        return Set(registry.descriptors.filter { $0.kind == .query }.map(\.id)).subtracting(withSteps)
+    }
+
     /// The step a call's path names, through sub-playbooks.
     private static func step(_ path: StepPath, in playbook: Playbook) -> PlaybookStep? {
         var current = playbook

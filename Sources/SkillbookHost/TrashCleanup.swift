@@ -43,4 +43,22 @@ extension PlaybookHost {
             return PruneResult(runs: runs, trashFolders: folders.count)
         }
     }
+
+    /// Prunes now what the workspace's retention (`configuration.retention`) and each run's own
+    /// `keep_until` let go, batch after batch, then empties the trash older than every run kept.
+    public func pruneByRetention() async throws(HostError) -> PruneResult {
+        let journal = try openJournal()
+        return try await HostError.journaling {
+            var runs = 0
+            let batch = 1000
+            while true {
+                let deleted = try await journal.pruneBatch(
+                    RetentionRules(workspace: configuration.retention), now: configuration.clock.now(), limit: batch)
+                runs += deleted
+                if deleted < batch { break }
+            }
+            let folders = try await TrashCleanup.sweep(journal: journal, stateDirectory: configuration.stateDirectory, now: configuration.clock.now())
+            return PruneResult(runs: runs, trashFolders: folders.count)
+        }
+    }
 }

@@ -32,7 +32,7 @@ public struct WorkspaceModel: Sendable, Hashable {
 ///     notify: { failure: [ … steps … ] }          # for playbooks that do not map the event
 public struct WorkspaceConfiguration: Sendable {
     public static let fileName = "skillbook.yaml"
-    public static let keys = ["state", "allow_paths", "timezone", "model", "console_url", "notify"]
+    public static let keys = ["state", "allow_paths", "timezone", "model", "retention", "console_url", "notify"]
     public static let modelKeys = ["url", "name", "api_key_env"]
 
     /// The workspace folder.
@@ -48,6 +48,8 @@ public struct WorkspaceConfiguration: Sendable {
     public var consoleURL: String?
     /// `notify:`: the events every playbook notifies unless it maps them itself.
     public var notify: [NotifyRule] = []
+    /// `retention: { days, max_runs }`: how long the journal keeps runs (see `RetentionPolicy`).
+    public var retention: PlaybookRetention?
 
     public init(root: URL) {
         self.root = root
@@ -133,6 +135,10 @@ struct WorkspaceFileReader {
                     error("'console_url' must be an http or https address, got '\(text)'", value)
                 }
             case "notify": workspace.notify = PlaybookDecoder().decodeNotify(value, diagnostics: &diagnostics)
+            case "retention":
+                var fields = YAMLFieldReader()
+                workspace.retention = fields.retention(value)
+                diagnostics += fields.diagnostics
             default: unknown(pair.key, among: WorkspaceConfiguration.keys)
             }
         }

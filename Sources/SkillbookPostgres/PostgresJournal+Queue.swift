@@ -16,13 +16,14 @@ extension PostgresJournal: RunQueue {
         try database.run(
             """
             INSERT INTO runs (id, playbook, file, source, source_hash, inputs, trigger, status, started, scheduled_at, queued,
-                workspace)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, extract(epoch from clock_timestamp()), $10)
+                workspace, keep_until)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, extract(epoch from clock_timestamp()), $10, $11)
             """,
             [
                 .text(run.runID), .text(run.playbook), SQLValue(file ?? pendingFile), .text(run.source), .text(run.sourceHash),
                 .text(JSONText.encode(.object(run.inputs))), .text(run.trigger.rawValue), .real(run.started.timeIntervalSince1970),
                 run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, SQLValue(workspace ?? pendingWorkspace),
+                run.keepUntil.map { .real($0.timeIntervalSince1970) } ?? .null,
             ], doing: "queueing run \(run.runID)")
         try PostgresListener.notify(database, channel: Self.queueChannel, payload: run.runID)
     }

@@ -1,9 +1,9 @@
 public import Foundation
 public import SkillbookCore
-import SkillbookSQL
+public import SkillbookSQL
 
 extension PostgresJournal {
-    static let runColumns = """
+    public static let runColumns = """
         id, playbook, file, source_hash, inputs, trigger, status, interrupted, started, finished, pid, host, boot,
         process_start, heartbeat, error, outputs, scheduled_at, epoch, worker, queued, workspace,
         (lease_expires IS NOT NULL AND lease_expires < extract(epoch from clock_timestamp())) AS lease_lapsed,
@@ -11,28 +11,47 @@ extension PostgresJournal {
         """
 
     public func runs(playbook: String? = nil, status: JournalStatus? = nil, limit: Int = 20) throws -> [JournalRun] {
-        let liveness = status == .running || status == .interrupted
-        let stored: [String]? = status.map { liveness ? ["running", "interrupted"] : [$0.rawValue] }
-        let rows = try database.query(
-            """
-            SELECT \(Self.runColumns) FROM runs
-            WHERE ($1::text IS NULL OR playbook = $1) AND ($2::text IS NULL OR status IN (SELECT json_array_elements_text($2::json)))
-            ORDER BY started DESC, seq DESC
-            LIMIT $3
-            """,
-            [
-                SQLValue(playbook), SQLValue(stored.map { JSONText.encode(.array($0.map(Value.string))) }),
-                liveness ? .null : .integer(max(0, limit)),
-            ], doing: "listing runs")
-        var runs: [JournalRun] = []
-        for row in rows {
-            let run = try journalRun(row)
-            if let status, run.status != status { continue }
-            runs.append(run)
-            if runs.count >= limit { break }
-        }
-        return runs
+        try runs(RunFilter(playbook: playbook, status: status), after: nil, limit: limit).runs
     }
+
+    /// A page of runs newest first after `cursor`: a range of an index ending with (started, seq).
+    public func runs(_ filter: RunFilter, after cursor: RunCursor?, limit: Int) throws -> RunPage {
+        try RunPaging.page(filter, after: cursor, limit: limit) { after, count in
+            let (sql, parameters) = Self.pageQuery(filter, after: after, count: count)
+            let rows = try database.query(sql, parameters, doing: "listing runs")
+            return try rows.map { row in
+                (try journalRun(row), RunCursor(started: row.double("started") ?? 0, order: Int64(row.int("ord") ?? 0)))
+            }
+        }
+    }
+
+    /// The newest run of each playbook: one indexed read per playbook named in `run_counts`.
+    public func latestRuns() throws -> [JournalRun] {
+        let rows = try database.query(Self.latestQuery, doing: "reading the latest run of each playbook")
+        return try rows.map { try journalRun($0) }
+    }
+
+    /// The statement of one page of the runs list (public for the tests of its query plan).
+    public static func pageQuery(_ filter: RunFilter, after cursor: RunCursor?, count: Int) -> (sql: String, parameters: [SQLValue]) {
+        let (conditions, parameters) = RunPaging.conditions(filter, after: cursor, order: "seq", placeholder: "$", rowValues: true)
+        return ("SELECT seq AS ord, \(runColumns) FROM runs \(conditions) ORDER BY started DESC, seq DESC LIMIT \(count)", parameters)
+    }
+
+    /// The statement of `latestRuns`.
+    public static let latestQuery = """
+        SELECT latest.* FROM run_counts AS counts CROSS JOIN LATERAL (
+            SELECT \(runColumns) FROM runs WHERE runs.playbook = counts.playbook ORDER BY started DESC, seq DESC LIMIT 1
+        ) AS latest
+        WHERE counts.runs > 0 ORDER BY counts.playbook
+        """
+
+    /// The statement of `resolveRunID`: $1 the prefix, $2 `RunPaging.prefixEnd` of it.
+    /// Newest first, as the ambiguity message names them.
+    public static let prefixQuery = """
+        SELECT id, playbook FROM (
+            SELECT id, playbook, started, seq FROM runs WHERE id COLLATE "C" >= $1 AND id COLLATE "C" < $2 ORDER BY id COLLATE "C" LIMIT 6
+        ) AS found ORDER BY started DESC, seq DESC
+        """
 
     public func run(_ id: String) throws -> JournalRun? {
         try database.query("SELECT \(Self.runColumns) FROM runs WHERE id = $1", [.text(id)], doing: "reading run \(id)").first
@@ -41,18 +60,24 @@ extension PostgresJournal {
 
     public func resolveRunID(_ prefix: String) throws -> String {
         try JournalRows.resolveRunID(prefix, in: location) { prefix in
-            try database.query(
-                "SELECT id, playbook FROM runs WHERE left(id, length($1)) = $1 ORDER BY started DESC LIMIT 6", [.text(prefix)],
-                doing: "finding run \(prefix)")
+            // A range of `runs_by_id_bytes`.
+            try database.query(Self.prefixQuery, [.text(prefix), .text(RunPaging.prefixEnd(prefix))], doing: "finding run \(prefix)")
         }
     }
 
     public func calls(of runID: String) throws -> [JournalCall] {
+        try calls(of: runID, excludingSkills: [])
+    }
+
+    /// The attempts of a run's calls of skills other than `excludedSkills`, in order of starting.
+    public func calls(of runID: String, excludingSkills excludedSkills: Set<String>) throws -> [JournalCall] {
+        let excluded = excludedSkills.isEmpty ? "" : " AND skill NOT IN (SELECT json_array_elements_text($2::json))"
         let rows = try database.query(
             """
             SELECT step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked
-            FROM calls WHERE run = $1 ORDER BY id
-            """, [.text(runID)], doing: "reading the calls of run \(runID)")
+            FROM calls WHERE run = $1\(excluded) ORDER BY id
+            """, [.text(runID)] + (excludedSkills.isEmpty ? [] : [.text(JSONText.encode(.array(excludedSkills.sorted().map(Value.string))))]),
+            doing: "reading the calls of run \(runID)")
         return try rows.map { row in
             guard let step = row.string("step"), let skill = row.string("skill"), let attempt = row.int("attempt"),
                 let started = row.double("started"), let order = row.int("seq"),
@@ -110,37 +135,6 @@ extension PostgresJournal {
 
     public func oldestRunStart() throws -> Date? {
         try database.query("SELECT min(started) AS m FROM runs").first?.double("m").map(Date.init(timeIntervalSince1970:))
-    }
-
-    /// Deletes the runs that started before `cutoff` and all but the newest `keep`, never one
-    /// that is running (by the rules of `journalRun`) or queued. Returns how many were deleted.
-    @discardableResult
-    public func prune(olderThan cutoff: Date?, keepingNewest keep: Int?) throws -> Int {
-        if cutoff == nil, let keep {
-            // The common case after every run: nothing to do unless over the cap.
-            guard try (database.query("SELECT count(*) AS n FROM runs").first?.int("n") ?? 0) > keep else { return 0 }
-        }
-        var live: [Value] = []
-        for row in try database.query("SELECT \(Self.runColumns) FROM runs WHERE status IN ('running', 'queued')") {
-            let run = try journalRun(row)
-            if run.status == .running || run.status == .queued { live.append(.string(run.id)) }
-        }
-        let keepIDs = SQLValue.text(JSONText.encode(.array(live)))
-        var deleted = 0
-        if let cutoff {
-            deleted += try database.run(
-                "DELETE FROM runs WHERE started < $1 AND id NOT IN (SELECT json_array_elements_text($2::json))",
-                [.real(cutoff.timeIntervalSince1970), keepIDs])
-        }
-        if let keep {
-            deleted += try database.run(
-                """
-                DELETE FROM runs
-                WHERE id NOT IN (SELECT id FROM runs ORDER BY started DESC, seq DESC LIMIT $1)
-                    AND id NOT IN (SELECT json_array_elements_text($2::json))
-                """, [.integer(max(0, keep)), keepIDs])
-        }
-        return deleted
     }
 
     // MARK: Rows

@@ -117,16 +117,16 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
             try transaction.run(
                 """
                 INSERT INTO runs (id, playbook, file, source, source_hash, inputs, trigger, status, started, pid, host, boot,
-                    process_start, heartbeat, scheduled_at, epoch, lease_expires, worker, workspace)
+                    process_start, heartbeat, scheduled_at, epoch, lease_expires, worker, workspace, keep_until)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8, $9, $10, $11, $12, $13, $14, 1,
-                    extract(epoch from clock_timestamp()) + $15, $16, $17)
+                    extract(epoch from clock_timestamp()) + $15, $16, $17, $18)
                 """,
                 [
                     .text(run.runID), .text(run.playbook), SQLValue(file), .text(run.source), .text(run.sourceHash),
                     .text(JSONText.encode(.object(run.inputs))), .text(run.trigger.rawValue), .real(run.started.timeIntervalSince1970),
                     .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot), SQLValue(me.start), .real(now),
                     run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, .real(leaseDuration), SQLValue(worker),
-                    SQLValue(workspace),
+                    SQLValue(workspace), run.keepUntil.map { .real($0.timeIntervalSince1970) } ?? .null,
                 ])
             try openSession(transaction, run.runID, kind: "run", holder: me, at: now, epoch: 1)
         }

@@ -223,6 +223,42 @@ enum PostgresSchema {
         );
         CREATE INDEX IF NOT EXISTS notifications_by_run ON notifications (run_id) WHERE run_id IS NOT NULL;
         """,
+        // 6: retention by age and count, indexes for the runs list (as the SQLite state's migration
+        // 13, see RetentionMigration there): `keep_until` of a run whose playbook has its own
+        // `retention.days`; `run_counts` of each playbook, kept by statement triggers; an index for
+        // each filter of the runs list, ending with (started, seq) as the list is ordered; the ids
+        // in byte order, for a prefix's range.
+        """
+        ALTER TABLE runs ADD COLUMN IF NOT EXISTS keep_until DOUBLE PRECISION;
+        CREATE INDEX IF NOT EXISTS runs_by_keep_until ON runs (keep_until) WHERE keep_until IS NOT NULL;
+        CREATE INDEX IF NOT EXISTS runs_by_age ON runs (started, seq) WHERE keep_until IS NULL;
+        CREATE INDEX IF NOT EXISTS runs_by_playbook_started ON runs (playbook, started, seq);
+        CREATE INDEX IF NOT EXISTS runs_by_status_started ON runs (status, started, seq);
+        CREATE INDEX IF NOT EXISTS runs_by_trigger ON runs (trigger, started, seq);
+        CREATE INDEX IF NOT EXISTS runs_by_id_bytes ON runs (id COLLATE "C");
+        CREATE TABLE IF NOT EXISTS run_counts (playbook TEXT PRIMARY KEY, runs BIGINT NOT NULL);
+        INSERT INTO run_counts (playbook, runs) SELECT playbook, count(*) FROM runs GROUP BY playbook
+            ON CONFLICT (playbook) DO UPDATE SET runs = EXCLUDED.runs;
+        CREATE OR REPLACE FUNCTION skillbook_count_inserted_runs() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO run_counts (playbook, runs) SELECT playbook, count(*) FROM inserted GROUP BY playbook ORDER BY playbook
+                ON CONFLICT (playbook) DO UPDATE SET runs = run_counts.runs + EXCLUDED.runs;
+            RETURN NULL;
+        END $$;
+        CREATE OR REPLACE FUNCTION skillbook_count_deleted_runs() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE run_counts SET runs = run_counts.runs - gone.n
+                FROM (SELECT playbook, count(*) AS n FROM deleted GROUP BY playbook) AS gone
+                WHERE run_counts.playbook = gone.playbook;
+            RETURN NULL;
+        END $$;
+        DROP TRIGGER IF EXISTS run_counts_inserted ON runs;
+        CREATE TRIGGER run_counts_inserted AFTER INSERT ON runs REFERENCING NEW TABLE AS inserted
+            FOR EACH STATEMENT EXECUTE FUNCTION skillbook_count_inserted_runs();
+        DROP TRIGGER IF EXISTS run_counts_deleted ON runs;
+        CREATE TRIGGER run_counts_deleted AFTER DELETE ON runs REFERENCING OLD TABLE AS deleted
+            FOR EACH STATEMENT EXECUTE FUNCTION skillbook_count_deleted_runs();
+        """,
     ]
 
     /// The schema version this build writes.

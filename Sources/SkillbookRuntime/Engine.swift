@@ -93,7 +93,7 @@ public struct Engine: Sendable {
                         runID: runID, playbook: playbook.name, source: options.source,
                         sourceHash: SourceHash.of(options.source), inputs: state.redactor.redact(inputs),
                         trigger: options.trigger, started: started, dryRun: options.dryRun,
-                        scheduledAt: options.scheduledAt))
+                        scheduledAt: options.scheduledAt, keepUntil: playbook.retention?.days.map { started.addingTimeInterval(Double($0) * 86_400) }))
             } catch {
                 return await finish(
                     execution, status: .failed, failure: "the run could not be recorded: \(error)", kind: .journal,

@@ -31,13 +31,7 @@ extension JournalTables {
     /// The calls of a run as `ResumePlan.from` takes them. Attempts are numbered again in order of
     /// starting, so that an attempt made by a resume counts as later than those before it.
     public func journaledCalls(of runID: String) throws(ReadFailure) -> [JournaledCall] {
-        var attempts: [CallKey: Int] = [:]
-        return try calls(of: runID).map { call in
-            var journaled = call.journaled
-            attempts[call.key, default: 0] += 1
-            journaled.attempt = attempts[call.key] ?? call.attempt
-            return journaled
-        }
+        JournaledCall.renumbered(try calls(of: runID))
     }
 
     public func journaledSteps(of runID: String) throws(ReadFailure) -> [JournaledStep] {

@@ -232,6 +232,8 @@ public enum StateDatabase {
         ) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS notifications_by_run ON notifications (run_id) WHERE run_id IS NOT NULL;
         """,
+        // 13: retention by age and count, indexes for the runs list (see RetentionMigration)
+        RetentionMigration.sql,
     ]
 
     /// The schema version this build writes.

@@ -121,7 +121,7 @@ struct ColdStartBench {
 
     /// Runs one process with its output discarded; its own peak RSS (KiB), or nil where that
     /// cannot be read (not Linux, or tracing children is not allowed).
-    static func ownPeakKilobytes(_ arguments: [String]) throws -> Int? {
+    static func ownPeakKilobytes(_ arguments: [String], accepting accepted: (Int32) -> Bool = { $0 == 0 }) throws -> Int? {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var peak = 0
@@ -129,13 +129,13 @@ struct ColdStartBench {
         let failure = skb_run_measuring_peak_rss(arguments[0], argv, environ, &peak, &status)
         if failure == ENOSYS || failure == EPERM { return nil }  // no ptrace here: wait4's figure stands
         guard failure == 0 else { throw BenchError("cold_start: cannot run \(arguments[0]): \(String(cString: strerror(failure)))") }
-        guard status == 0 else { throw BenchError("cold_start: '\(arguments.joined(separator: " "))' exited with status \(status)") }
+        guard accepted(status) else { throw BenchError("cold_start: '\(arguments.joined(separator: " "))' exited with status \(status)") }
         guard peak > 0 else { throw BenchError("cold_start: no peak memory read for \(arguments[0])") }
         return peak
     }
 
     /// Runs one process with its output discarded; its wall time and `wait4`'s peak RSS (KiB).
-    static func spawn(_ arguments: [String]) throws -> (seconds: Double, kilobytes: Int) {
+    static func spawn(_ arguments: [String], accepting accepted: (Int32) -> Bool = { $0 == 0 }) throws -> (seconds: Double, kilobytes: Int) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -165,7 +165,7 @@ struct ColdStartBench {
             guard errno == EINTR else { throw BenchError("cold_start: wait4 failed for \(arguments[0])") }
         }
         let seconds = (clock.now - start).seconds
-        guard status == 0 else { throw BenchError("cold_start: '\(arguments.joined(separator: " "))' exited with status \(status)") }
+        guard accepted(status) else { throw BenchError("cold_start: '\(arguments.joined(separator: " "))' exited with status \(status)") }
         // ru_maxrss is in KiB on Linux, in bytes on Darwin.
         #if canImport(Darwin)
             let kilobytes = Int(usage.ru_maxrss) / 1024

@@ -10,6 +10,7 @@ import SkillbookSQLite
 // `skillbook-floor` built in release next to the bench; see `ColdStartBench`). `skillbook-bench agent`
 // prints the agent's figures; `skillbook-bench agent_routing` the matcher's on both halves of its routing set; `skillbook-bench schedule` the daemon's (it needs the release `skillbook`);
 // `skillbook-bench postgres` the queue's (its kill -9 failover needs the release `skillbook` too);
+// `skillbook-bench history` the history's (only when named; see `HistoryBench`);
 // `skillbook-bench postgres --soak 10000 [--kill-every 3]` only the soak (see `PostgresSoakBench`).
 
 let state = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-bench-\(UUID().uuidString)")
@@ -43,14 +44,18 @@ func runBenchmarks(state: URL) async throws {
         ("agent_routing", { try AgentRoutingSetBench(shipped: AgentRoutingBench(registry: registry)).run() }),
         // The queue on a throw-away local PostgreSQL: throughput, enqueue→start latency, failover (see PostgresBench).
         ("postgres", { try await PostgresBench(state: state).run() }),
+        // Reading the history at 1k…1M runs, SQLite then PostgreSQL (see HistoryBench); not in the default pass.
+        ("history", { try await HistoryBench(state: state).run() }),
         // The planner against a real model (`make model`; `make eval-agent`): skipped without SKILLBOOK_MODEL_URL.
         ("agent_model", { try await AgentModelBench(state: state).run(environment: ProcessInfo.processInfo.environment) }),
     ]
     let chosen = CommandLine.arguments.dropFirst().filter { $0 != "--cpu" }
     // A name given in full runs only that figure; otherwise a name selects every figure it starts.
     let exact = Set(chosen).intersection(benchmarks.map(\.name))
+    // Run only when named: minutes of filling journals.
+    let onlyWhenNamed: Set = ["history"]
     for benchmark in benchmarks
-    where chosen.isEmpty || exact.contains(benchmark.name)
+    where (chosen.isEmpty && !onlyWhenNamed.contains(benchmark.name)) || exact.contains(benchmark.name)
         || chosen.contains(where: { !exact.contains($0) && benchmark.name.hasPrefix($0) })
     {
         for figure in try await benchmark.run() { print(figure.line) }

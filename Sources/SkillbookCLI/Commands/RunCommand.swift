@@ -19,8 +19,9 @@ enum RunCommand: Command {
             The playbook is checked first: any error stops the run before a step runs (exit code 2).
             Ctrl-C interrupts the running step and rolls back completed steps (exit code 130).
             Every run (not a dry run) is recorded in the journal of the state directory: 'skillbook runs'
-            lists them, and a run whose process died can be resumed or rolled back. The newest
-            \(JournalRetention.defaultRuns) runs are kept.
+            lists them, and a run whose process died can be resumed or rolled back. Runs are kept
+            \(RetentionPolicy.defaultDays) days, at most \(RetentionPolicy.defaultMaxRuns) ('retention:' in skillbook.yaml
+            or the playbook says otherwise); each run prunes a few older ones.
             """,
         examples: ["skillbook run hello-notes -i name=Ada", "skillbook run ./my.yaml --inputs inputs.yaml --json"],
         operands: .playbook)

@@ -5,7 +5,7 @@ import SkillbookHost
 extension Option where Value == String {
     static var olderThan: Self { Self("--older-than", value: "AGE", help: "Delete runs started more than AGE ago (30d, 12h, 90m).") }
     static var keep: Self {
-        Self("--keep", value: "N", help: "Keep only the newest N runs (default \(JournalRetention.defaultRuns) when --older-than is not given).")
+        Self("--keep", value: "N", help: "Keep only the newest N runs.")
     }
 }
 
@@ -15,8 +15,10 @@ enum RunsPruneCommand: Command {
         name: "runs prune", summary: "Delete old runs from the journal.", arguments: "",
         options: [Option.olderThan.spec, Option.keep.spec],
         discussion: """
-            A run that a live process is still running is never deleted. After every run the journal
-            keeps the newest \(JournalRetention.defaultRuns) runs on its own; this command prunes further.
+            A run that is not finished (running, queued, waiting) is never deleted. Without options it
+            prunes what the workspace's retention lets go now ('retention:' in skillbook.yaml, by default
+            \(RetentionPolicy.defaultDays) days and \(RetentionPolicy.defaultMaxRuns) runs; a playbook's own
+            'retention: { days }' keeps its runs longer or shorter), as every run does a little at a time.
 
             The trash of file skills (<state>/trash, what an undo of files.delete or an overwriting
             files.write puts back) is emptied with the runs: a trash folder made before the oldest run
@@ -41,8 +43,9 @@ enum RunsPruneCommand: Command {
             }
             keep = number
         }
-        if cutoff == nil && keep == nil { keep = JournalRetention.defaultRuns }
-        let pruned = try await host.prune(olderThan: cutoff, keepingNewest: keep)
+        let pruned =
+            cutoff == nil && keep == nil
+            ? try await host.pruneByRetention() : try await host.prune(olderThan: cutoff, keepingNewest: keep)
         let (deleted, emptied) = (pruned.runs, pruned.trashFolders)
         invocation.console.out(
             "pruned \(deleted) run\(deleted == 1 ? "" : "s")"

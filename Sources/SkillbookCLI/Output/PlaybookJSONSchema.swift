@@ -165,6 +165,14 @@ enum PlaybookJSONSchema {
                 "notify": notify,
                 "timeout": duration,
                 "approval": approval,
+                "retention": [
+                    "type": "object", "additionalProperties": false,
+                    "description": "How long this playbook's runs are kept, overriding skillbook.yaml's retention (default 30 days, 100000 runs).",
+                    "properties": [
+                        "days": ["type": "integer", "minimum": 1, "maximum": 36500, "description": "Keep each run at least this many days after it started."],
+                        "max_runs": ["type": "integer", "minimum": 1, "maximum": 1_000_000_000, "description": "Keep at most this many of its runs (newest)."],
+                    ],
+                ],
                 "steps": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/step"]],
                 "outputs": ["type": "object", "description": "Named results, usually ${{ steps.<id>.output.<field> }}."],
             ],

@@ -119,8 +119,6 @@ struct ConsoleAPI: Sendable {
 
     static let defaultPage = 50
     static let maxPage = 500
-    /// The deepest cursor a runs page accepts (an offset into the journal, newest first).
-    static let maxCursor = 100_000
 
     private func runs(_ request: ServerRequest) async -> ServerResponse {
         var status: JournalStatus?
@@ -131,7 +129,16 @@ struct ConsoleAPI: Sendable {
             }
             status = known
         }
-        let playbook = request.query["playbook"].flatMap { $0.isEmpty ? nil : $0 }
+        var filter = RunFilter(status: status)
+        filter.playbook = request.query["playbook"].flatMap { $0.isEmpty ? nil : $0 }
+        filter.trigger = request.query["trigger"].flatMap { $0.isEmpty ? nil : RunTrigger(rawValue: $0) }
+        for (key, bound) in [("from", \RunFilter.startedFrom), ("before", \RunFilter.startedBefore)] {
+            guard let text = request.query[key], !text.isEmpty else { continue }
+            guard let date = ISO8601DateFormatter().date(from: text) else {
+                return json(400, ConsoleJSON.error("'\(key)' must be an ISO 8601 time such as 2026-05-01T09:00:00Z, got '\(text)'"))
+            }
+            filter[keyPath: bound] = date
+        }
         var limit = Self.defaultPage
         if let text = request.query["limit"] {
             guard let value = Int(text), (1...Self.maxPage).contains(value) else {
@@ -139,21 +146,20 @@ struct ConsoleAPI: Sendable {
             }
             limit = value
         }
-        // The cursor is the number of runs already listed (newest first), as text.
-        var offset = 0
+        // The cursor is where the last page ended (see `RunCursor`): a page is an indexed range read
+        // however deep, and runs added meanwhile never shift it.
+        var cursor: RunCursor?
         if let text = request.query["cursor"], !text.isEmpty {
-            // Bounded: the journal is read up to the cursor (an offset) for each page.
-            guard let value = Int(text), (0...Self.maxCursor).contains(value) else {
+            guard let value = RunCursor(text: text) else {
                 return json(400, ConsoleJSON.error("the cursor '\(text)' is not one this server gave"))
             }
-            offset = value
+            cursor = value
         }
         do {
             let journal = try host.openJournal()
-            let found = try await journal.runs(playbook: playbook, status: status, limit: offset + limit + 1)
-            let page = found.dropFirst(offset).prefix(limit)
-            let next: Value = found.count > offset + limit ? .string(String(offset + limit)) : .null
-            return json(200, ["runs": .array(page.map { .object(ConsoleJSON.row($0)) }), "next_cursor": next])
+            let page = try await journal.runs(filter, after: cursor, limit: limit)
+            let next: Value = page.next.map { .string($0.text) } ?? .null
+            return json(200, ["runs": .array(page.runs.map { .object(ConsoleJSON.row($0)) }), "next_cursor": next])
         } catch {
             return failure(error)
         }

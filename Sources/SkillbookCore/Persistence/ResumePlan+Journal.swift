@@ -92,3 +92,18 @@ extension ResumePlan {
     /// The calls that started in the earlier process and have no result.
     public var uncertainKeys: [CallKey] { uncertain.keys.sorted() }
 }
+
+extension JournaledCall {
+    /// `calls` (in order of starting) as `ResumePlan.from` takes them: the attempts of each call
+    /// numbered again in order of starting, so that an attempt made by a resume counts as later
+    /// than those before it.
+    public static func renumbered(_ calls: [JournalCall]) -> [JournaledCall] {
+        var attempts: [CallKey: Int] = [:]
+        return calls.map { call in
+            var journaled = call.journaled
+            attempts[call.key, default: 0] += 1
+            journaled.attempt = attempts[call.key] ?? call.attempt
+            return journaled
+        }
+    }
+}

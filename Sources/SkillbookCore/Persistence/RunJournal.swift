@@ -32,8 +32,13 @@ public protocol RunJournal: RunRecorder {
     // MARK: Reading
 
     /// Runs newest first, optionally only of one playbook or in one status (as reported:
-    /// `interrupted` finds the runs whose process died), at most `limit`.
+    /// `interrupted` finds the runs whose process died), at most `limit`: the first page of `runs(_:after:limit:)`.
     func runs(playbook: String?, status: JournalStatus?, limit: Int) async throws -> [JournalRun]
+    /// A page of at most `limit` runs that pass `filter`, newest first, starting after `cursor`
+    /// (from the newest when `nil`). An indexed range read: its cost does not grow with the history.
+    func runs(_ filter: RunFilter, after cursor: RunCursor?, limit: Int) async throws -> RunPage
+    /// The newest run of each playbook the journal holds, by playbook name.
+    func latestRuns() async throws -> [JournalRun]
     /// The run with this id, if there is one.
     func run(_ id: String) async throws -> JournalRun?
     /// The full id of the run whose id is or starts with `prefix`; `JournalError` `.notFound` or
@@ -41,6 +46,11 @@ public protocol RunJournal: RunRecorder {
     func resolveRunID(_ prefix: String) async throws -> String
     /// Every attempt of every call of a run, in order of starting.
     func calls(of runID: String) async throws -> [JournalCall]
+    /// The attempts of a run's calls of skills other than `excludedSkills`, in order of starting:
+    /// what a rollback preview reads (the calls of reads are left in the journal, not decoded).
+    func calls(of runID: String, excludingSkills excludedSkills: Set<String>) async throws -> [JournalCall]
+    /// The playbook source a run was started from and its report (`nil` until it ended).
+    func sourceAndReport(of runID: String) async throws -> (source: String, report: Value?)
     /// Every step end of a run, in order.
     func steps(of runID: String) async throws -> [JournalStep]
     /// Every compensation of a run, in order.
@@ -78,6 +88,11 @@ public protocol RunJournal: RunRecorder {
     /// never one a live process holds. Returns how many were deleted.
     @discardableResult
     func prune(olderThan cutoff: Date?, keepingNewest keep: Int?) async throws -> Int
+    /// One small pass of background pruning by `rules` (see `RetentionPolicy`): deletes at most
+    /// `limit` runs that are finished and past their time or over a cap, oldest first, each with
+    /// all its rows. Returns how many were deleted.
+    @discardableResult
+    func pruneBatch(_ rules: RetentionRules, now: Date, limit: Int) async throws -> Int
 }
 
 extension RunJournal {

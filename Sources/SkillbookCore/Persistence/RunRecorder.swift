@@ -44,12 +44,16 @@ public struct RunRecord: Sendable {
     public var dryRun: Bool
     /// The fire's scheduled instant, for a run with trigger `schedule`.
     public var scheduledAt: Date?
+    /// Kept at least until then, by its playbook's own `retention.days`; `nil`: as the workspace says
+    /// (see `RetentionPolicy`).
+    public var keepUntil: Date?
 
     public init(
         runID: String, playbook: String, source: String, sourceHash: String, inputs: ValueObject, trigger: RunTrigger,
-        started: Date, dryRun: Bool, scheduledAt: Date? = nil
+        started: Date, dryRun: Bool, scheduledAt: Date? = nil, keepUntil: Date? = nil
     ) {
         self.scheduledAt = scheduledAt
+        self.keepUntil = keepUntil
         self.runID = runID
         self.playbook = playbook
         self.source = source

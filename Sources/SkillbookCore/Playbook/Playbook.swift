@@ -15,6 +15,8 @@ public struct Playbook: Sendable {
     /// Seconds an approval request of its steps waits before it counts as declined
     /// (`approval: { timeout: 4h }`); `nil`: `ApprovalTimeout.standard`.
     public var approvalTimeout: Double?
+    /// How long its runs are kept (`retention:`), where it differs from the workspace's (see `RetentionPolicy`).
+    public var retention: PlaybookRetention?
     public var steps: [PlaybookStep]
     public var outputs: [OutputMapping]
     /// When it runs on its own (`schedule:`); empty when it is not scheduled.

@@ -6,7 +6,7 @@
 public struct PlaybookDecoder: Sendable {
     public static let playbookKeys = [
         "name", "description", "triggers", "inputs", "env", "schedule", "on_failure", "on_worker_loss", "on_interrupted", "timeout",
-        "approval", "steps", "outputs", "notify",
+        "approval", "retention", "steps", "outputs", "notify",
     ]
     public static let stepKeys = [
         "id", "skill", "playbook", "with", "when", "foreach", "concurrency", "batch", "retry", "timeout", "confirm",
@@ -64,6 +64,7 @@ public struct PlaybookDecoder: Sendable {
             case "notify": playbook.notify = decodeNotify(value, &context)
             case "timeout": playbook.timeout = context.duration(value, "timeout")
             case "approval": playbook.approvalTimeout = context.approval(value)
+            case "retention": playbook.retention = context.retention(value)
             case "steps":
                 sawSteps = true
                 playbook.steps = decodeSteps(value, &context)

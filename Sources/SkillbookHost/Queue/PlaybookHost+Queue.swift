@@ -24,7 +24,8 @@ extension PlaybookHost {
         let record = RunRecord(
             runID: prepared.runID, playbook: prepared.playbook.name, source: options.source, sourceHash: SourceHash.of(options.source),
             inputs: prepared.inputs, trigger: request.trigger, started: configuration.clock.now(), dryRun: false,
-            scheduledAt: request.scheduledAt)
+            scheduledAt: request.scheduledAt,
+            keepUntil: prepared.playbook.retention?.days.map { configuration.clock.now().addingTimeInterval(Double($0) * 86_400) })
         try await HostError.journaling { try await queue.enqueue(record, file: file, workspace: configuration.workspaceRoot?.path) }
         return prepared.runID
     }

@@ -1,45 +1,122 @@
 public import Foundation
-import SkillbookCore
+public import SkillbookCore
 import SkillbookSQL
 
+/// Pruning: every delete is a range of an index of `runs`, oldest first, in batches; a run's
+/// calls, results, step ends, compensations, sessions and waits go with it by their own indexes
+/// on the run (`ON DELETE CASCADE`). So pruning costs what it deletes, whatever the history holds.
 extension SQLiteJournal {
-    /// How many runs the journal keeps when nothing else is said: the newest 1,000.
-    public static let defaultRetention = JournalRetention.defaultRuns
+    /// How many runs one transaction of `prune` deletes.
+    static let pruneChunk = 1000
 
-    /// Deletes (with their calls, steps, compensations and sessions) the runs that started before
-    /// `olderThan`, and all but the newest `keepingNewest`. A run that a live process holds is never
-    /// deleted. Returns how many runs were deleted.
+    /// Deletes the runs that started before `olderThan`, and all but the newest `keepingNewest`, in
+    /// transactions of `pruneChunk` runs. A run that is not finished (running, queued, waiting) is
+    /// never deleted, but for a `running` one whose process is gone. Returns how many were deleted.
     @discardableResult
     public func prune(olderThan cutoff: Date? = nil, keepingNewest keep: Int? = nil) throws(StoreError) -> Int {
-        if cutoff == nil, let keep {
-            // The common case after every run: nothing to do unless over the cap.
-            let count = try query("SELECT count(*) FROM runs").first?[0].intValue ?? 0
-            guard count > keep else { return 0 }
+        let dead = SQLValue.text(JSONText.encode(.array(try deadRunIDs().map(Value.string))))
+        let prunable = "(\(Self.prunable) OR id IN (SELECT value FROM json_each(\(Self.deadList))))"
+        var deleted = 0
+        if let cutoff {
+            while true {
+                let count = try transaction { () throws(StoreError) -> Int in
+                    try deleteRuns(
+                        "started < ?1 AND \(prunable) ORDER BY started", [.real(cutoff.timeIntervalSince1970)], dead: dead,
+                        limit: Self.pruneChunk)
+                }
+                deleted += count
+                if count < Self.pruneChunk { break }
+            }
         }
-        return try transaction { () throws(StoreError) -> Int in
-            let now = clock.now()
-            var live: [Value] = []
-            for row in try query("SELECT \(Self.runColumns) FROM runs WHERE status = 'running'") {
-                let run = try journalRun(row, now: now)
-                if run.status == .running { live.append(.string(run.id)) }
+        if let keep {
+            while true {
+                let count = try transaction { () throws(StoreError) -> Int in
+                    try deleteOverCap(playbook: nil, cap: max(0, keep), limit: Self.pruneChunk, prunable: prunable, dead: dead)
+                }
+                deleted += count
+                if count == 0 { break }
             }
-            let keepIDs = SQLValue.text(JSONText.encode(.array(live)))
-            var deleted = 0
-            if let cutoff {
-                deleted += try execute(
-                    "DELETE FROM runs WHERE started < ?1 AND id NOT IN (SELECT value FROM json_each(?2))",
-                    [.real(cutoff.timeIntervalSince1970), keepIDs])
-            }
-            if let keep {
-                deleted += try execute(
-                    """
-                    DELETE FROM runs
-                    WHERE id NOT IN (SELECT id FROM runs ORDER BY started DESC, rowid DESC LIMIT ?1)
-                        AND id NOT IN (SELECT value FROM json_each(?2))
-                    """,
-                    [.integer(max(0, keep)), keepIDs])
-            }
-            return deleted
         }
+        return deleted
+    }
+
+    /// One pass of background pruning, in one transaction of at most `limit` runs deleted: runs
+    /// past their own `keep_until`, runs without one started before the workspace's `days`, then
+    /// the oldest of the playbook over its own cap, then the oldest over the journal's cap.
+    @discardableResult
+    public func pruneBatch(_ rules: RetentionRules, now: Date, limit: Int) throws(StoreError) -> Int {
+        try transaction { () throws(StoreError) -> Int in
+            var left = max(0, limit)
+            if left > 0 {
+                left -= try deleteRuns(
+                    "keep_until IS NOT NULL AND keep_until < ?1 AND \(Self.prunable) ORDER BY keep_until",
+                    [.real(now.timeIntervalSince1970)], limit: left)
+            }
+            if left > 0 {
+                left -= try deleteRuns(
+                    "keep_until IS NULL AND started < ?1 AND \(Self.prunable) ORDER BY started",
+                    [.real(rules.workspace.cutoff(now: now).timeIntervalSince1970)], limit: left)
+            }
+            if left > 0, let cap = rules.playbookCap {
+                left -= try deleteOverCap(playbook: cap.name, cap: cap.maxRuns, limit: left, prunable: Self.prunable, dead: nil)
+            }
+            if left > 0 {
+                left -= try deleteOverCap(playbook: nil, cap: rules.workspace.maxRuns, limit: left, prunable: Self.prunable, dead: nil)
+            }
+            return max(0, limit) - left
+        }
+    }
+
+    /// `status IN (…)` of the statuses a run may be pruned in.
+    static let prunable = "status IN (\(JournalRetention.prunableStatuses.map { "'\($0)'" }.joined(separator: ", ")))"
+
+    /// Where a condition names the list of dead runs' ids (JSON).
+    static let deadList = "{dead}"
+
+    /// Deletes at most `limit` runs of `SELECT rowid FROM runs WHERE <condition>`, where `deadList`
+    /// stands for `dead`. Returns how many.
+    private func deleteRuns(_ condition: String, _ parameters: [SQLValue], dead: SQLValue? = nil, limit: Int) throws(StoreError) -> Int {
+        var values = parameters
+        var condition = condition
+        if let dead {
+            // The list of dead runs is the last parameter.
+            values.append(dead)
+            condition = condition.replacingOccurrences(of: Self.deadList, with: "?\(values.count)")
+        }
+        return try execute("DELETE FROM runs WHERE rowid IN (SELECT rowid FROM runs WHERE \(condition) LIMIT \(limit))", values)
+    }
+
+    /// Deletes up to `limit` of the oldest runs (of `playbook`, or of the whole journal) beyond the
+    /// newest `cap`, those that `prunable` allows. Runs that cannot be pruned count as kept: the
+    /// newest `cap` are kept, and every unfinished one besides.
+    private func deleteOverCap(playbook: String?, cap: Int, limit: Int, prunable: String, dead: SQLValue?) throws(StoreError) -> Int {
+        let scope = playbook == nil ? "" : "playbook = ?1 AND "
+        let scopeValues: [SQLValue] = playbook.map { [.text($0)] } ?? []
+        let total: Int
+        if let playbook {
+            total = try query("SELECT runs FROM run_counts WHERE playbook = ?1", [.text(playbook)]).first?.int("runs") ?? 0
+        } else {
+            total = try query("SELECT coalesce(sum(runs), 0) AS runs FROM run_counts").first?.int("runs") ?? 0
+        }
+        guard total > cap else { return 0 }
+        // A few rows of the status index: the runs that are not finished.
+        let unfinished = try query("SELECT count(*) AS n FROM runs WHERE \(scope)\(Self.unfinished)", scopeValues).first?.int("n") ?? 0
+        let count = min(limit, total - cap - unfinished)
+        guard count > 0 else { return 0 }
+        return try deleteRuns("\(scope)\(prunable) ORDER BY started, rowid", scopeValues, dead: dead, limit: count)
+    }
+
+    /// `status IN (…)` of the statuses of runs that are not finished.
+    static let unfinished = "status IN (\(JournalRetention.unfinishedStatuses.map { "'\($0)'" }.joined(separator: ", ")))"
+
+    /// The runs stored `running` whose process is gone (reported `interrupted`).
+    private func deadRunIDs() throws(StoreError) -> [String] {
+        let now = clock.now()
+        var dead: [String] = []
+        for row in try query("SELECT \(Self.runColumns) FROM runs WHERE status = 'running'") {
+            let run = try journalRun(row, now: now)
+            if run.status == .interrupted { dead.append(run.id) }
+        }
+        return dead
     }
 }

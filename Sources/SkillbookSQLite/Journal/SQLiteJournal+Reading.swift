@@ -1,40 +1,58 @@
 public import Foundation
 public import SkillbookCore
-import SkillbookSQL
+public import SkillbookSQL
 
 extension SQLiteJournal {
-    static let runColumns = """
+    public static let runColumns = """
         id, playbook, file, source_hash, inputs, trigger, status, interrupted, started, finished, pid, host, boot,
         process_start, heartbeat, error, outputs, scheduled_at, workspace
         """
 
     /// Runs newest first, optionally only of one playbook or in one status (as reported: `interrupted`
     /// finds the runs whose process died), at most `limit`.
-    public func runs(playbook: String? = nil, status: JournalStatus? = nil, limit: Int = 20) throws(StoreError) -> [JournalRun] {
-        let now = clock.now()
-        // `running` and `interrupted` are told apart only by looking at the holder.
-        let liveness = status == .running || status == .interrupted
-        let stored: [String]? = status.map { liveness ? ["running", "interrupted"] : [$0.rawValue] }
-        let rows = try query(
-            """
-            SELECT \(Self.runColumns) FROM runs
-            WHERE (?1 IS NULL OR playbook = ?1) AND (?2 IS NULL OR status IN (SELECT value FROM json_each(?2)))
-            ORDER BY started DESC, rowid DESC
-            LIMIT ?3
-            """,
-            [
-                SQLValue(playbook), SQLValue(stored.map { JSONText.encode(.array($0.map(Value.string))) }),
-                .integer(liveness ? -1 : max(0, limit)),
-            ])
-        var runs: [JournalRun] = []
-        for row in rows {
-            let run = try journalRun(row, now: now)
-            if let status, run.status != status { continue }
-            runs.append(run)
-            if runs.count >= limit { break }
-        }
-        return runs
+    public func runs(playbook: String? = nil, status: JournalStatus? = nil, limit: Int = 20) throws -> [JournalRun] {
+        try runs(RunFilter(playbook: playbook, status: status), after: nil, limit: limit).runs
     }
+
+    /// A page of runs newest first after `cursor`: a range of `runs_by_started`, or of the index
+    /// of the filter's playbook, status or trigger (each ends with `started`, then the rowid).
+    public func runs(_ filter: RunFilter, after cursor: RunCursor?, limit: Int) throws -> RunPage {
+        let now = clock.now()
+        return try RunPaging.page(filter, after: cursor, limit: limit) { after, count in
+            let (sql, parameters) = Self.pageQuery(filter, after: after, count: count)
+            let rows = try query(sql, parameters)
+            return try rows.map { row throws(StoreError) in
+                (try journalRun(row, now: now), RunCursor(started: row.double("started") ?? 0, order: Int64(row.int("ord") ?? 0)))
+            }
+        }
+    }
+
+    /// The newest run of each playbook: one indexed read per playbook named in `run_counts`.
+    public func latestRuns() throws -> [JournalRun] {
+        let now = clock.now()
+        return try query(Self.latestQuery).map { row throws(StoreError) in try journalRun(row, now: now) }
+    }
+
+    /// The statement of one page of the runs list (public for the tests of its query plan).
+    public static func pageQuery(_ filter: RunFilter, after cursor: RunCursor?, count: Int) -> (sql: String, parameters: [SQLValue]) {
+        let (conditions, parameters) = RunPaging.conditions(filter, after: cursor, order: "rowid", placeholder: "?")
+        return ("SELECT rowid AS ord, \(runColumns) FROM runs \(conditions) ORDER BY started DESC, rowid DESC LIMIT \(count)", parameters)
+    }
+
+    /// The statement of `latestRuns`.
+    public static let latestQuery = """
+        SELECT \(runColumns) FROM runs WHERE rowid IN (
+            SELECT (SELECT rowid FROM runs AS latest WHERE latest.playbook = counts.playbook ORDER BY started DESC, rowid DESC LIMIT 1)
+            FROM run_counts AS counts WHERE counts.runs > 0)
+        ORDER BY playbook
+        """
+
+    /// The statement of `resolveRunID`: ?1 the prefix, ?2 `RunPaging.prefixEnd` of it.
+    /// Newest first, as the ambiguity message names them.
+    public static let prefixQuery = """
+        SELECT id, playbook FROM (SELECT id, playbook, started FROM runs WHERE id >= ?1 AND id < ?2 ORDER BY id LIMIT 6)
+        ORDER BY started DESC
+        """
 
     /// The run with this id, if there is one.
     public func run(_ id: String) throws(StoreError) -> JournalRun? {
@@ -46,18 +64,24 @@ extension SQLiteJournal {
     /// The full id of the run whose id is or starts with `prefix`.
     public func resolveRunID(_ prefix: String) throws -> String {
         try JournalRows.resolveRunID(prefix, in: database.path) { prefix in
-            try query(
-                "SELECT id, playbook FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY started DESC LIMIT 6", [.text(prefix)])
+            // A range of the primary key's index.
+            try query(Self.prefixQuery, [.text(prefix), .text(RunPaging.prefixEnd(prefix))])
         }
     }
 
     /// Every attempt of every call of a run, in order of starting.
     public func calls(of runID: String) throws(StoreError) -> [JournalCall] {
+        try calls(of: runID, excludingSkills: [])
+    }
+
+    /// The attempts of a run's calls of skills other than `excludedSkills`, in order of starting.
+    public func calls(of runID: String, excludingSkills excludedSkills: Set<String>) throws(StoreError) -> [JournalCall] {
+        let excluded = excludedSkills.isEmpty ? "" : " AND skill NOT IN (SELECT value FROM json_each(?2))"
         let rows = try query(
             """
             SELECT step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked
-            FROM call_attempts WHERE run = ?1 ORDER BY id
-            """, [.text(runID)])
+            FROM call_attempts WHERE run = ?1\(excluded) ORDER BY id
+            """, [.text(runID)] + (excludedSkills.isEmpty ? [] : [.text(JSONText.encode(.array(excludedSkills.sorted().map(Value.string))))]))
         var calls: [JournalCall] = []
         calls.reserveCapacity(rows.count)
         for row in rows {

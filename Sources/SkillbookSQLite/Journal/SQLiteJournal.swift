@@ -134,8 +134,8 @@ public final class SQLiteJournal: RunJournal, JournalTables {
             try execute(
                 """
                 INSERT INTO runs (id, playbook, file, source, source_hash, inputs, trigger, status, started, pid, host, boot,
-                    process_start, heartbeat, scheduled_at, workspace)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                    process_start, heartbeat, scheduled_at, workspace, keep_until)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
                 """,
                 [
                     .text(run.runID), .text(run.playbook), SQLValue(file), .text(run.source), .text(run.sourceHash),
@@ -143,6 +143,7 @@ public final class SQLiteJournal: RunJournal, JournalTables {
                     .real(run.started.timeIntervalSince1970), .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot),
                     SQLValue(me.start), .real(now),
                     run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, SQLValue(workspace),
+                    run.keepUntil.map { .real($0.timeIntervalSince1970) } ?? .null,
                 ])
             try openSession(run.runID, kind: "run", holder: me, at: now)
         }

@@ -1,0 +1,138 @@
+import Foundation
+import SkillbookCore
+import SkillbookTesting
+
+/// `skillbook-bench history`: what reading the history costs as it grows, on journals of 1k, 10k,
+/// 100k and 1M runs the bench makes itself (see `HistoryJournal`), on SQLite and then on the
+/// throw-away PostgreSQL cluster (`history_pg_…`). `SKILLBOOK_BENCH_HISTORY_MAX` caps the sizes
+/// (say 100000 for a quicker pass), `SKILLBOOK_BENCH_HISTORY_PG_MAX` PostgreSQL's alone.
+///
+/// At each size N (`…_<N>_…`, as `1k`, `1m`):
+/// - `history_<db>_<N>_runs_ms`: `skillbook runs` (the newest 20), a whole release process;
+/// - `history_<db>_<N>_show_prefix_ms`: `skillbook runs show PREFIX` of an 8-character prefix;
+/// - `history_<db>_<N>_outcomes_ms`: one playbook's last 20 outcomes (the console's strips), in process;
+/// - `history_<db>_<N>_console_page_ms`, `…_console_page_100_ms`: the console's runs page (50 rows),
+///   the first and the one 100 pages deep, in process, as its API reads it.
+/// At the largest size: `history_<db>_prune_<k>_ms` prunes the oldest k runs by age, k = 1k, 10k,
+/// 100k (each with its calls, step ends and sessions), and a run of 100,000 calls is added:
+/// `history_<db>_big_show_ms`/`_mb`, `history_<db>_big_json_ms`/`_mb` (`runs show`, `--json`) and
+/// `history_<db>_big_preview_ms`/`_mb` (`rollback` of it without `--yes` and no terminal: the
+/// preview, then the refusal), each a release process, its wall time and peak RSS.
+struct HistoryBench {
+    var state: URL
+    var sizes = [1_000, 10_000, 100_000, 1_000_000]
+    var bigRunCalls = 100_000
+
+    /// Prints each figure as soon as it is measured (a pass at a million runs takes minutes), so it
+    /// returns none.
+    func run() async throws -> [Figure] {
+        let environment = ProcessInfo.processInfo.environment
+        let cap = environment["SKILLBOOK_BENCH_HISTORY_MAX"].flatMap(Int.init) ?? Int.max
+        let pgCap = min(cap, environment["SKILLBOOK_BENCH_HISTORY_PG_MAX"].flatMap(Int.init) ?? Int.max)
+        let skillbook = try ColdStartBench.skillbookBinary()
+        let work = state.appendingPathComponent("history")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let sqlite = try SQLiteHistoryJournal(folder: work.appendingPathComponent("state"))
+        try await measure(sqlite, name: "sqlite", sizes: sizes.filter { $0 <= cap }, skillbook: skillbook, work: work)
+        let pgSizes = sizes.filter { $0 <= pgCap }
+        if !pgSizes.isEmpty {
+            let postgres = try PostgresHistoryJournal(connection: PostgresCluster.shared.makeDatabase())
+            try await measure(postgres, name: "pg", sizes: pgSizes, skillbook: skillbook, work: work)
+        }
+        return []
+    }
+
+    static func label(_ size: Int) -> String {
+        size >= 1_000_000 ? "\(size / 1_000_000)m" : size >= 1000 ? "\(size / 1000)k" : "\(size)"
+    }
+
+    private func measure(
+        _ store: any HistoryJournal, name: String, sizes: [Int], skillbook: String, work: URL
+    ) async throws {
+        func emit(_ figure: Figure) {
+            // Unbuffered: each line shows as soon as it is measured.
+            FileHandle.standardOutput.write(Data((figure.line + "\n").utf8))
+        }
+        let total = sizes.last ?? 0
+        let base = Date().timeIntervalSince1970 - Double(total) - 86_400
+        var have = 0
+        let clock = ContinuousClock()
+        for size in sizes {
+            let fill = try clock.measure { try store.addRuns(from: have, to: size, base: base) }.seconds
+            have = size
+            let label = "history_\(name)_\(Self.label(size))"
+            emit(Figure(name: "\(label)_fill_s", value: fill, unit: "s"))
+            let prefix = String(try store.someRunID().prefix(8))
+            let cli = { (arguments: [String]) throws -> Double in
+                try Self.bestProcess([skillbook] + arguments + ["--state", store.state], in: work)
+            }
+            let journal = store.journal
+            let step = [
+                Figure(name: "\(label)_runs_ms", value: try cli(["runs"]) * 1000, unit: "ms"),
+                Figure(name: "\(label)_show_prefix_ms", value: try cli(["runs", "show", prefix]) * 1000, unit: "ms"),
+                Figure(
+                    name: "\(label)_outcomes_ms",
+                    value: try await Measure.best(runs: 5) { _ = try await journal.runs(playbook: "p7", status: nil, limit: 20) } * 1000,
+                    unit: "ms"),
+                Figure(
+                    name: "\(label)_console_page_ms",
+                    value: try await Measure.best(runs: 5) { try await Self.consolePage(journal, depth: 0) } * 1000, unit: "ms"),
+                Figure(
+                    name: "\(label)_console_page_100_ms",
+                    value: try await Measure.best(runs: 5) { try await Self.consolePage(journal, depth: 100) } * 1000, unit: "ms"),
+            ]
+            step.forEach(emit)
+        }
+        // Pruning by age, oldest first: 1k, then 10k, then 100k runs (as many as there are).
+        var pruned = 0
+        for count in [1_000, 10_000, 100_000] where pruned + count <= total / 2 {
+            let cutoff = Date(timeIntervalSince1970: base + Double(pruned + count))
+            var deleted = 0
+            let seconds = try await clock.measure { deleted = try await store.journal.prune(olderThan: cutoff, keepingNewest: nil) }.seconds
+            guard deleted == count else { throw BenchError("history: pruning \(count) runs deleted \(deleted)") }
+            pruned += count
+            let figure = Figure(name: "history_\(name)_prune_\(Self.label(count))_ms", value: seconds * 1000, unit: "ms")
+            emit(figure)
+        }
+        // One run of 100,000 calls.
+        let big = try store.addBigRun(calls: bigRunCalls, started: base + Double(total) + 10)
+        let cases: [(String, [String])] = [
+            ("show", ["runs", "show", big]), ("json", ["runs", "show", big, "--json"]), ("preview", ["rollback", big]),
+        ]
+        for (what, arguments) in cases {
+            let full = [skillbook] + arguments + ["--state", store.state]
+            let (seconds, kilobytes) = try Self.process(full, in: work)
+            for figure in [
+                Figure(name: "history_\(name)_big_\(what)_ms", value: seconds * 1000, unit: "ms"),
+                Figure(name: "history_\(name)_big_\(what)_mb", value: Double(kilobytes) / 1024, unit: "MB"),
+            ] {
+                emit(figure)
+            }
+        }
+    }
+
+    /// The console's runs page `depth` pages deep, 50 rows each, as `ConsoleAPI` reads it.
+    static func consolePage(_ journal: any RunJournal, depth: Int) async throws {
+        let offset = 50 * depth
+        _ = try await journal.runs(playbook: nil, status: nil, limit: offset + 51)
+    }
+
+    /// Seconds of the fastest of three runs of a process (after one to warm up), in `folder`.
+    static func bestProcess(_ arguments: [String], in folder: URL) throws -> Double {
+        var best = Double.infinity
+        for _ in 0..<4 { best = min(best, try process(arguments, in: folder).seconds) }
+        return best
+    }
+
+    /// One run of a process in `folder`: wall time and its own peak RSS (KiB). A rollback
+    /// preview ends refused (exit code 2), as it must without a terminal.
+    static func process(_ arguments: [String], in folder: URL) throws -> (seconds: Double, kilobytes: Int) {
+        let previous = FileManager.default.currentDirectoryPath
+        guard FileManager.default.changeCurrentDirectoryPath(folder.path) else { throw BenchError("history: cannot enter \(folder.path)") }
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        let accepted: (Int32) -> Bool = { status in status == 0 || (status >> 8) & 0xff == 2 }
+        let (seconds, waited) = try ColdStartBench.spawn(arguments, accepting: accepted)
+        let own = try ColdStartBench.ownPeakKilobytes(arguments, accepting: accepted)
+        return (seconds, own ?? waited)
+    }
+}

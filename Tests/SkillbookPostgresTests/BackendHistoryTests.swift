@@ -1,0 +1,128 @@
+import Foundation
+import SkillbookCore
+import SkillbookPostgres
+import SkillbookSQL
+import SkillbookSQLite
+import SkillbookTesting
+import Testing
+
+/// Retention and the runs list at scale, on SQLite and PostgreSQL alike.
+@Suite struct BackendHistoryTests {
+    /// A finished run of one call that started `daysAgo` days before `now`.
+    private func finishedRun(
+        _ journal: any RunJournal, _ id: String, playbook: String = "sample", daysAgo: Double, now: Date, keepUntil: Date? = nil
+    ) async throws {
+        var record = RunRecord.sample(id, playbook: playbook, started: now.addingTimeInterval(-daysAgo * 86_400))
+        record.keepUntil = keepUntil
+        try await journal.runStarted(record)
+        let one = call(id, "one")
+        try await journal.callStarted(one)
+        try await journal.callFinished(one, output: ["id": "n1"], error: nil, finished: Date())
+        try await journal.stepFinished(runID: id, step: "one", status: .succeeded, output: ["id": "n1"], error: nil)
+        try await journal.runFinished(finished(id, .succeeded))
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aRunOlderThanTheWindowIsPrunedWithItsCallsAndARunningOneNever(_ backend: Backend) async throws {
+        let state = try await backend.makeState()
+        let journal = try state.journal()
+        let now = Date()
+        try await finishedRun(journal, "old", daysAgo: 40, now: now)
+        try await finishedRun(journal, "young", daysAgo: 10, now: now)
+        // Its playbook keeps its runs 60 days: older than the workspace's window, kept.
+        try await finishedRun(journal, "kept-longer", daysAgo: 40, now: now, keepUntil: now.addingTimeInterval(20 * 86_400))
+        // Its playbook keeps its runs 1 day: younger than the window, pruned.
+        try await finishedRun(journal, "kept-shorter", daysAgo: 2, now: now, keepUntil: now.addingTimeInterval(-86_400))
+        // Running (held by this live process) for 40 days: never pruned.
+        try await journal.runStarted(.sample("running", started: now.addingTimeInterval(-40 * 86_400)))
+
+        let deleted = try await journal.pruneBatch(RetentionRules(workspace: RetentionPolicy(days: 30, maxRuns: 100)), now: now, limit: 200)
+        #expect(deleted == 2)
+        #expect(try await journal.run("old") == nil)
+        #expect(try await journal.calls(of: "old").isEmpty)
+        #expect(try await journal.steps(of: "old").isEmpty)
+        #expect(try await journal.sessions(of: "old").isEmpty)
+        #expect(try await journal.run("kept-shorter") == nil)
+        #expect(try await journal.run("young") != nil)
+        #expect(try await journal.calls(of: "young").count == 1)
+        #expect(try await journal.run("kept-longer") != nil)
+        #expect(try await journal.run("running")?.status == .running)
+        // Nothing left to prune: a second pass deletes nothing.
+        #expect(try await journal.pruneBatch(RetentionRules(workspace: RetentionPolicy(days: 30, maxRuns: 100)), now: now, limit: 200) == 0)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func theCapsKeepTheNewestRunsInSmallBatchesAndNeverARunningOne(_ backend: Backend) async throws {
+        let state = try await backend.makeState()
+        let journal = try state.journal()
+        let now = Date()
+        // The oldest run is still running: it stays whatever the caps say.
+        try await journal.runStarted(.sample("r00", playbook: "a", started: now.addingTimeInterval(-1000)))
+        for index in 1..<12 {
+            try await finishedRun(journal, String(format: "r%02d", index), playbook: index % 2 == 0 ? "a" : "b", daysAgo: Double(12 - index) / 1000, now: now)
+        }
+        let rules = RetentionRules(workspace: RetentionPolicy(days: 30, maxRuns: 8), playbookCap: ("a", 3))
+        // Batches of 2: the journal converges on its policy a few runs at a time.
+        var passes = 0
+        while try await journal.pruneBatch(rules, now: now, limit: 2) > 0 { passes += 1 }
+        #expect(passes >= 2)
+        // Playbook a keeps its newest 3 and the running r00; the journal its newest 8 and r00.
+        let left = try await journal.runs(playbook: nil, status: nil, limit: 100).map(\.id)
+        #expect(left == ["r11", "r10", "r09", "r08", "r07", "r06", "r05", "r03", "r00"])
+        #expect(try await journal.runs(playbook: "a", status: nil, limit: 100).map(\.id) == ["r10", "r08", "r06", "r00"])
+        #expect(try await journal.latestRuns().map(\.id) == ["r10", "r11"])
+    }
+
+    @Test(arguments: Backend.allCases)
+    func pagesNeverSkipOrRepeatARunWhileRunsAreAdded(_ backend: Backend) async throws {
+        let state = try await backend.makeState()
+        let journal = try state.journal()
+        let base = Date().addingTimeInterval(-3600)
+        // Two runs at each instant, so that the order column breaks the ties across page ends.
+        var expected: [String] = []
+        for index in 0..<25 {
+            let id = String(format: "old%02d", index)
+            try await journal.runStarted(.sample(id, started: base.addingTimeInterval(Double(index / 2))))
+            try await journal.runFinished(finished(id, .succeeded))
+            expected.insert(id, at: 0)
+        }
+        var seen: [String] = []
+        var cursor: RunCursor?
+        var added = 0
+        repeat {
+            let page = try await journal.runs(RunFilter(), after: cursor, limit: 4)
+            seen += page.runs.map(\.id)
+            cursor = page.next
+            // A run added between pages is newer than the cursor: it does not shift the next page.
+            added += 1
+            try await journal.runStarted(.sample("new\(added)", started: Date()))
+        } while cursor != nil
+        #expect(seen == expected)
+        #expect(Set(seen).count == seen.count)
+        // The cursor round-trips as text, and text that is not one is refused.
+        #expect(RunCursor(text: RunCursor(started: 12.5, order: 3).text) == RunCursor(started: 12.5, order: 3))
+        #expect(RunCursor(text: "100") == nil)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func theFiltersOfTheRunsListAndAPrefixAreReadAsRanges(_ backend: Backend) async throws {
+        let state = try await backend.makeState()
+        let journal = try state.journal()
+        let base = Date().addingTimeInterval(-3600)
+        for index in 0..<10 {
+            var record = RunRecord.sample("ab\(index)f", playbook: index % 2 == 0 ? "even" : "odd", started: base.addingTimeInterval(Double(index * 60)))
+            record.trigger = index % 3 == 0 ? "schedule" : "cli"
+            try await journal.runStarted(record)
+            try await journal.runFinished(finished("ab\(index)f", index == 4 ? .failed : .succeeded))
+        }
+        let filter = RunFilter(playbook: "even", trigger: "schedule")
+        #expect(try await journal.runs(filter, after: nil, limit: 10).runs.map(\.id) == ["ab6f", "ab0f"])
+        #expect(try await journal.runs(RunFilter(status: .failed), after: nil, limit: 10).runs.map(\.id) == ["ab4f"])
+        let window = RunFilter(startedFrom: base.addingTimeInterval(120), startedBefore: base.addingTimeInterval(300))
+        #expect(try await journal.runs(window, after: nil, limit: 10).runs.map(\.id) == ["ab4f", "ab3f", "ab2f"])
+        #expect(try await journal.resolveRunID("AB7") == "ab7f")
+        #expect(try await journal.resolveRunID("ab7f") == "ab7f")
+        await #expect(throws: JournalError.self) { try await journal.resolveRunID("ab") }
+        await #expect(throws: JournalError.self) { try await journal.resolveRunID("zz") }
+    }
+}

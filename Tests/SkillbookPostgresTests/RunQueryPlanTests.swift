@@ -1,0 +1,90 @@
+import Foundation
+import SkillbookCore
+import SkillbookPostgres
+import SkillbookSQL
+import SkillbookSQLite
+import SkillbookTesting
+import Testing
+
+/// The reads of the runs list, of a run by prefix and of the latest run of each playbook are
+/// ranges of indexes on both backends: their plans (`EXPLAIN QUERY PLAN`, `EXPLAIN`) scan no table
+/// and sort nothing, so their cost does not grow with the history.
+@Suite struct RunQueryPlanTests {
+    static let filters: [(String, RunFilter)] = [
+        ("newest", RunFilter()),
+        ("playbook", RunFilter(playbook: "p7")),
+        ("status", RunFilter(status: .failed)),
+        ("trigger", RunFilter(trigger: "schedule")),
+        ("time range", RunFilter(startedFrom: Date(timeIntervalSince1970: 1_000), startedBefore: Date(timeIntervalSince1970: 3_000))),
+    ]
+    static let cursor = RunCursor(started: 2_500, order: 2_500)
+
+    @Test func sqlitePlansReadRangesOfIndexes() throws {
+        let directory = TemporaryDirectory()
+        let database = try StateDatabase.openSeparately(stateDirectory: directory.state)
+        _ = try SQLiteJournal(database: database)
+        try database.run(
+            """
+            WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < 4999)
+            INSERT INTO runs (id, playbook, status, trigger, started) SELECT lower(hex(randomblob(16))), 'p' || (i % 50),
+                CASE WHEN i % 7 = 0 THEN 'failed' ELSE 'succeeded' END, CASE WHEN i % 10 = 0 THEN 'schedule' ELSE 'cli' END, i FROM s
+            """)
+        try database.execute("ANALYZE")
+        func plan(_ sql: String, _ parameters: [SQLValue]) throws -> [String] {
+            try database.query("EXPLAIN QUERY PLAN " + sql, parameters).compactMap { $0.string("detail") }
+        }
+        func expectRanges(_ details: [String], _ what: String) {
+            for detail in details {
+                let fullScan = detail.hasPrefix("SCAN runs") && !detail.contains("USING")
+                #expect(!fullScan && !detail.contains("TEMP B-TREE"), "\(what): \(details)")
+            }
+        }
+        for (name, filter) in Self.filters {
+            for cursor in [nil, Self.cursor] {
+                let (sql, parameters) = SQLiteJournal.pageQuery(filter, after: cursor, count: 21)
+                expectRanges(try plan(sql, parameters), "page by \(name)")
+            }
+        }
+        // The sort is of the at most 6 runs found, newest first for the message.
+        let prefix = try plan(SQLiteJournal.prefixQuery, [.text("ab"), .text(RunPaging.prefixEnd("ab"))])
+        expectRanges(prefix.filter { $0 != "USE TEMP B-TREE FOR ORDER BY" }, "prefix")
+        #expect(prefix.contains { $0.contains("USING INDEX sqlite_autoindex_runs_1 (id>? AND id<?)") }, "\(prefix)")
+        // One indexed read per playbook; the sort is of one row per playbook, whatever the history holds.
+        let latest = try plan(SQLiteJournal.latestQuery, [])
+        expectRanges(latest.filter { $0 != "USE TEMP B-TREE FOR ORDER BY" }, "latest")
+        #expect(latest.contains { $0.contains("USING COVERING INDEX runs_by_playbook (playbook=?)") }, "\(latest)")
+    }
+
+    @Test func postgresPlansReadRangesOfIndexes() async throws {
+        let string = try await PostgresCluster.freshDatabase()
+        let database = try PostgresDatabase(try #require(PostgresURL(string)))
+        _ = PostgresJournal(database: database)
+        try database.run(
+            """
+            INSERT INTO runs (id, playbook, status, trigger, started) SELECT md5(i::text), 'p' || (i % 50),
+                CASE WHEN i % 7 = 0 THEN 'failed' ELSE 'succeeded' END, CASE WHEN i % 10 = 0 THEN 'schedule' ELSE 'cli' END, i
+            FROM generate_series(0, 19999) AS i
+            """)
+        try database.run("ANALYZE")
+        func plan(_ sql: String, _ parameters: [SQLValue]) throws -> [String] {
+            try database.query("EXPLAIN " + sql, parameters).compactMap { $0.string("QUERY PLAN") }
+        }
+        func expectRanges(_ lines: [String], _ what: String) {
+            #expect(!lines.contains { $0.contains("Seq Scan on runs") || $0.contains("Sort") }, "\(what): \(lines)")
+        }
+        for (name, filter) in Self.filters {
+            for cursor in [nil, Self.cursor] {
+                let (sql, parameters) = PostgresJournal.pageQuery(filter, after: cursor, count: 21)
+                expectRanges(try plan(sql, parameters), "page by \(name)")
+            }
+        }
+        // The sort is of the at most 6 runs found, newest first for the message.
+        let prefix = try plan(PostgresJournal.prefixQuery, [.text("ab"), .text(RunPaging.prefixEnd("ab"))])
+        #expect(!prefix.contains { $0.contains("Seq Scan on runs") }, "prefix: \(prefix)")
+        #expect(prefix.contains { $0.contains("runs_by_id_bytes") }, "prefix: \(prefix)")
+        // One indexed read per playbook (a sort, if any, is of one row per playbook).
+        let latest = try plan(PostgresJournal.latestQuery, [])
+        #expect(!latest.contains { $0.contains("Seq Scan on runs") }, "latest: \(latest)")
+        #expect(latest.contains { $0.contains("runs_by_playbook") }, "latest: \(latest)")
+    }
+}
