@@ -40,6 +40,16 @@ final class LocalRuns: Sendable {
         }
     }
 
+    /// A run started here through other means than `add` (a chat's run): the poller leaves it alone.
+    func noteStarted(_ id: String) {
+        state.withLock { state in
+            guard !state.startedSet.contains(id) else { return }
+            state.started.append(id)
+            state.startedSet.insert(id)
+            if state.started.count > 10_000 { state.startedSet.remove(state.started.removeFirst()) }
+        }
+    }
+
     func contains(_ id: String) -> Bool { state.withLock { $0.startedSet.contains(id) } }
     /// Work for run `id` is going on in this process.
     func isRunning(_ id: String) -> Bool { state.withLock { $0.handles[id] != nil } }
@@ -66,6 +76,8 @@ struct ConsoleAPI: Sendable {
     let host: PlaybookHost
     let hub: EventHub
     let local: LocalRuns
+    /// The agent chats of the browser sessions.
+    let chats: ConsoleChats
     /// This process fires the workspace's schedules too (`serve --schedules`).
     var firesSchedules = false
 
@@ -88,10 +100,11 @@ struct ConsoleAPI: Sendable {
         if route == ["validate"], post { return validate(request) }
         if route == ["skills"], get { return skills() }
         if route == ["events"], get { return events(request) }
+        if route.first == "chat", let answer = await chatRoute(request, route, key: csrf) { return answer }
         let known = [
             ["session"], ["runs"], ["runs", "*"], ["runs", "*", "rollback"], ["runs", "*", "resume"], ["runs", "*", "cancel"], ["playbooks"],
             ["playbooks", "*"], ["playbooks", "*", "run"], ["playbooks", "*", "dry-run"], ["schedules"], ["validate"], ["skills"], ["events"],
-        ]
+        ] + Self.chatRoutes
         if known.contains(where: { Self.match(route, $0) != nil }) {
             return json(405, ConsoleJSON.error("\(request.method) is not allowed on \(request.path)"))
         }

@@ -8,6 +8,7 @@ enum AppScript {
     import { renderPlaybooks, renderPlaybook } from "/assets/playbooks.js";
     import { renderSkills } from "/assets/skills.js";
     import { renderSchedules } from "/assets/schedules.js";
+    import { renderChat } from "/assets/chat.js";
 
     let cleanup = null;
 
@@ -19,6 +20,7 @@ enum AppScript {
       if (parts[0] === "playbooks" && parts.length === 2) return ["playbooks", () => (main) => renderPlaybook(main, parts[1])];
       if (parts[0] === "skills") return ["skills", () => renderSkills];
       if (parts[0] === "schedules" && parts.length === 1) return ["schedules", () => renderSchedules];
+      if (parts[0] === "chat" && parts.length === 1) return ["chat", () => renderChat];
       return ["", () => (main) => { main.appendChild(h("p", {}, "No such page.")); }];
     }
 

@@ -15,5 +15,6 @@ enum ConsoleAssets {
         "playbooks.js": Asset(type: "text/javascript; charset=utf-8", text: PlaybooksScript.text),
         "skills.js": Asset(type: "text/javascript; charset=utf-8", text: SkillsScript.text),
         "schedules.js": Asset(type: "text/javascript; charset=utf-8", text: SchedulesScript.text),
+        "chat.js": Asset(type: "text/javascript; charset=utf-8", text: ChatScript.text),
     ]
 }

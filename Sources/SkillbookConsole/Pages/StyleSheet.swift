@@ -105,5 +105,21 @@ enum StyleSheet {
     .plan-table, .schedules { border-collapse: collapse; width: 100%; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
     .plan-table th, .plan-table td, .schedules th, .schedules td { text-align: left; vertical-align: top; padding: .4rem .6rem; border-bottom: 1px solid var(--line); }
     .fires { list-style: none; margin: 0; padding: 0; }
+    .chat { display: grid; gap: 1rem; max-width: 60rem; }
+    .chat-log { list-style: none; margin: 0; padding: 0; display: grid; gap: .5rem; }
+    .msg { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: .5rem .8rem; max-width: 48rem; }
+    .msg.user { justify-self: end; border-color: var(--accent); }
+    .msg .who { display: block; font-size: .75rem; font-weight: 600; color: var(--muted); }
+    .msg .text { white-space: pre-wrap; word-break: break-word; }
+    .chat-cards { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr)); }
+    .chat-cards .card h2 { margin-top: 0; }
+    .chat-cards h3 { font-size: .95rem; margin: .7rem 0 .3rem; }
+    .plan-steps { padding-left: 1.4rem; margin: 0; display: grid; gap: .5rem; }
+    .plan-steps dl.values { margin-top: .3rem; font-size: .9rem; }
+    .chat-form { display: grid; gap: .4rem; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .8rem 1rem; }
+    .chat-form label, .save-form label { font-weight: 600; }
+    .save-form { display: flex; gap: .6rem; flex-wrap: wrap; align-items: center; }
+    .chat-steps { padding-left: 1.4rem; }
+    progress, meter { vertical-align: middle; width: 10rem; }
     """#
 }
