@@ -174,6 +174,8 @@ enum PostgresSchema {
         // 2: the workspace folder a run was started in (as the SQLite state's migration 8), so that a
         // resume or rollback loads the same skills from anywhere.
         "ALTER TABLE runs ADD COLUMN workspace TEXT;",
+        // Who started each session (the run's trigger; for a resume or rollback, where it was asked: cli, console).
+        "ALTER TABLE sessions ADD COLUMN IF NOT EXISTS trigger TEXT;",
     ]
 
     /// The schema version this build writes.

@@ -179,6 +179,8 @@ public enum StateDatabase {
         "ALTER TABLE runs ADD COLUMN workspace TEXT;",
         // 9: a call's result in a table of its own when its start was written first (see CallResultsMigration)
         CallResultsMigration.sql,
+        // 10: who started each session (the run's trigger; for a resume or rollback, where it was asked: cli, console)
+        "ALTER TABLE sessions ADD COLUMN trigger TEXT;",
     ]
 
     /// The schema version this build writes.

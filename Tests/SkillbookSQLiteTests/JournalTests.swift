@@ -21,7 +21,7 @@ import SkillbookSQL
             #expect(try journal.run("before")?.workspace == "/home/me/routines")
             #expect(try journal.run("after")?.workspace == "/home/me/other")
             #expect(try journal.run("none")?.workspace == nil)
-            #expect(StateDatabase.schemaVersion == 9, "migration 8 adds runs.workspace, 9 call_results")
+            #expect(StateDatabase.schemaVersion == 10, "migration 8 adds runs.workspace, 9 call_results, 10 sessions.trigger")
         }
     }
 

@@ -120,6 +120,29 @@ enum StyleSheet {
     .chat-form label, .save-form label { font-weight: 600; }
     .save-form { display: flex; gap: .6rem; flex-wrap: wrap; align-items: center; }
     .chat-steps { padding-left: 1.4rem; }
+    .heading-row { display: flex; align-items: center; gap: 1rem; }
+    .heading-row h2 { margin-right: auto; }
+    .editor { display: grid; grid-template-columns: max-content 1fr; background: var(--card); border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
+    .gutter { list-style: none; margin: 0; padding: .5rem .4rem; overflow: hidden; text-align: right; color: var(--muted); background: var(--code);
+      font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .85rem; line-height: 1.4; user-select: none; }
+    .gutter li { min-width: 2.5rem; padding-right: .3rem; }
+    .gutter li.flagged { font-weight: 700; }
+    .gutter li.flagged.d-error { background: var(--bad); color: var(--card); border-radius: 3px; }
+    .gutter li.flagged.d-warning { background: var(--warn); color: var(--card); border-radius: 3px; }
+    textarea.code { border: none; border-radius: 0; resize: vertical; padding: .5rem .6rem; font-family: ui-monospace, Menlo, Consolas, monospace;
+      font-size: .85rem; line-height: 1.4; white-space: pre; overflow: auto; tab-size: 2; }
+    .editor-status[data-state="invalid"] { color: var(--bad); } .editor-status[data-state="valid"] { color: var(--ok); }
+    .editor-diagnostics { margin: .3rem 0; }
+    .graph-box { overflow-x: auto; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .5rem; }
+    svg.graph .node rect { fill: var(--code); stroke: var(--accent); stroke-width: 1.5; }
+    svg.graph .node.playbook rect { stroke: var(--undo); stroke-dasharray: 5 3; }
+    svg.graph a:focus-visible rect { stroke-width: 3; }
+    svg.graph text { fill: var(--fg); font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
+    svg.graph .node-id { font-weight: 700; } svg.graph .node-target { fill: var(--muted); }
+    svg.graph .node-line { fill: var(--muted); font-size: 11px; }
+    svg.graph line.order { stroke: var(--line); stroke-width: 2; }
+    svg.graph path.data { fill: none; stroke: var(--warn); stroke-width: 2; }
+    svg.graph .arrow-head { fill: var(--warn); }
     progress, meter { vertical-align: middle; width: 10rem; }
     """#
 }
