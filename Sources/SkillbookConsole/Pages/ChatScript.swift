@@ -22,6 +22,7 @@ enum ChatScript {
       let stopped = false;
       let timer = null;
       let followed = null;
+      let loaded = null;
       let stopEvents = null;
       const steps = new Map();
 
@@ -45,9 +46,23 @@ enum ChatScript {
         if (!state.run) { clear(progress); return; }
         if (followed !== state.run) {
           followed = state.run;
+          loaded = null;
           steps.clear();
           if (stopEvents) stopEvents();
           stopEvents = events(state.run, onEvent, () => {});
+        }
+        // Once the run has ended, its steps as the journal holds them (a quick run may end before
+        // its event stream opened).
+        if (!state.busy && loaded !== state.run) {
+          loaded = state.run;
+          get("runs/" + encodeURIComponent(state.run)).then((record) => {
+            for (const s of record.steps) {
+              const entry = steps.get(s.step) || {};
+              steps.set(s.step, { ...entry, status: s.status, error: s.error || entry.error });
+            }
+            for (const c of record.calls) { const entry = steps.get(c.step); if (entry && !entry.skill) entry.skill = c.skill; }
+            drawRun(state);
+          }).catch(() => {});
         }
         const done = state.progress ? state.progress.completed : null;
         const total = state.progress ? state.progress.total : null;
@@ -150,7 +165,7 @@ enum ChatScript {
     }
 
     function saveCard(note) {
-      const name = h("input", { id: "save-name", type: "text", pattern: "[A-Za-z0-9][A-Za-z0-9_-]*", required: true, placeholder: "my-playbook" });
+      const name = h("input", { id: "save-name", type: "text", pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]*", required: true, placeholder: "my-playbook" });
       const result = h("p", { role: "status" });
       const form = h("form.save-form", {}, h("label", { for: "save-name" }, "Save as playbook"), name,
         h("button", { type: "submit" }, "Save"), result);
