@@ -159,7 +159,7 @@ enum ChatScript {
         plan.warnings.map((w) => h("p.d-warning", {}, w)),
         waiting && !state.run ? h("div.choices", {},
           h("button.primary", { type: "button", "data-action": "approve", onclick: () => act("chat/approve") },
-            actions ? `Approve and run (${actions} change${actions === 1 ? "s" : ""} something)` : "Run"),
+            actions ? `Approve and run (${actions} step${actions === 1 ? " changes" : "s change"} something)` : "Run"),
           state.phase === "awaiting_approval" ? h("button", { type: "button", "data-action": "decline", onclick: () => act("chat/decline") }, "Decline") : null)
           : null);
     }
