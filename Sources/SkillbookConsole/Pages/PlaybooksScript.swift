@@ -26,11 +26,16 @@ enum PlaybooksScript {
         h("h1", {}, playbook.name),
         playbook.description ? h("p.summary", {}, playbook.description) : null,
         h("p.muted.mono", {}, playbook.file)));
-      if (playbook.diagnostics.length) {
-        main.append(h("h2", {}, "Diagnostics"), h("ul.diagnostics", {}, playbook.diagnostics.map((d) =>
+      const diagnosticsBox = h("div");
+      const drawDiagnostics = (diagnostics) => {
+        clear(diagnosticsBox);
+        if (!diagnostics.length) return;
+        diagnosticsBox.append(h("h2", {}, "Diagnostics"), h("ul.diagnostics", {}, diagnostics.map((d) =>
           h(`li.d-${d.severity}`, {}, `${d.file ?? ""}${d.line ? ":" + d.line + ":" + d.column : ""}: ${d.severity}: ${d.message}`,
             d.fix ? h("span.muted", {}, " — " + d.fix) : null))));
-      }
+      };
+      drawDiagnostics(playbook.diagnostics);
+      main.append(diagnosticsBox);
       if (playbook.valid) {
         main.append(h("h2", {}, "Run"), runForm(playbook));
         main.append(h("h2", {}, "Steps"), stepGraph(playbook.graph));
@@ -39,7 +44,8 @@ enum PlaybooksScript {
       const edit = h("button", { type: "button", "data-action": "edit" }, "Edit");
       edit.addEventListener("click", () => {
         edit.hidden = true;
-        clear(sourceBox).append(editor(playbook, () => { edit.hidden = false; clear(sourceBox).append(source(playbook.source, playbook.diagnostics)); }));
+        clear(sourceBox).append(editor(playbook, () => { edit.hidden = false; clear(sourceBox).append(source(playbook.source, playbook.diagnostics)); },
+          drawDiagnostics));
         sourceBox.querySelector("textarea").focus();
       });
       main.append(h("div.heading-row", {}, h("h2", {}, "Source"), edit), sourceBox);
@@ -58,7 +64,7 @@ enum PlaybooksScript {
     function stepGraph(graph) {
       const nodes = graph.nodes;
       if (!nodes.length) return h("p.muted", {}, "No steps.");
-      const width = 300, height = 46, gap = 30, left = 150;
+      const width = 300, height = 46, gap = 30, left = 70;
       const index = new Map(nodes.map((n, i) => [n.id, i]));
       const y = (i) => 10 + i * (height + gap);
       const total = y(nodes.length) - gap + 10;
@@ -94,7 +100,7 @@ enum PlaybooksScript {
 
     // The editor: every change is validated (debounced) through the validate endpoint, its
     // diagnostics shown at their lines; only a valid text can be saved.
-    function editor(playbook, onClose) {
+    function editor(playbook, onClose, onSaved) {
       const area = h("textarea.code", { id: "editor", spellcheck: "false", wrap: "off", autocomplete: "off",
         "aria-label": "Source of " + playbook.name, "aria-describedby": "editor-status" });
       area.value = playbook.source;
@@ -162,6 +168,7 @@ enum PlaybooksScript {
           const answer = await post("playbooks/" + encodeURIComponent(playbook.name) + "/save", { source: area.value });
           saved = area.value;
           playbook.source = saved; playbook.diagnostics = answer.diagnostics;
+          onSaved(answer.diagnostics);
           draw();
           status.textContent = "Saved to " + answer.saved;
         } catch (error) {
