@@ -25,11 +25,11 @@ public struct ResumeRequest: Sendable {
     /// Secret inputs given again (the journal does not keep them), as text coerced to the input's type.
     public var secretInputs: [(key: String, text: String)]
     /// Where the resume was asked (`cli`, `console`): recorded with the session it opens.
-    public var trigger: String
+    public var trigger: RunTrigger
 
     public init(
         run: String, force: Bool = false, uncertain: UncertainCallPolicy = .refuse, secretInputs: [(key: String, text: String)] = [],
-        trigger: String = "cli"
+        trigger: RunTrigger = .cli
     ) {
         self.trigger = trigger
         self.run = run

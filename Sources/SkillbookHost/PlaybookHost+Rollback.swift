@@ -15,7 +15,7 @@ extension PlaybookHost {
     /// Takes the run over in the journal.
     public func prepareRollback(
         _ target: RollbackTarget, approval: RollbackApproval = .refuse(reason: "no one to approve undoing a finished run"),
-        trigger: String = "cli", onNotice: HostNoticeHandler = { _ in }
+        trigger: RunTrigger = .cli, onNotice: HostNoticeHandler = { _ in }
     ) async throws(HostError) -> PreparedRun {
         let journal = try openJournal()
         let runID = try await resolve(target, in: journal)

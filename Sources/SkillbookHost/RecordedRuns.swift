@@ -27,7 +27,7 @@ enum RecordedRuns {
 
     /// The journal's `takeOver` check, with the host's refusals carried through its typed throw.
     static func takeOver(
-        _ runID: String, for purpose: RunTakeover, trigger: String, journal: any RunJournal,
+        _ runID: String, for purpose: RunTakeover, trigger: RunTrigger, journal: any RunJournal,
         check: (JournalRun, any RunJournal) throws(HostError) -> Void
     ) async throws(HostError) -> JournalRun {
         var refusal: HostError?

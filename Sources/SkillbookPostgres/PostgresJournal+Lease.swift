@@ -10,7 +10,7 @@ extension PostgresJournal {
     /// last holder's writes) and opens a session. Returns the run as it was before.
     @discardableResult
     public func takeOver(
-        _ runID: String, for purpose: RunTakeover, trigger: String = "cli", check: (JournalRun) throws(JournalError) -> Void = { _ in }
+        _ runID: String, for purpose: RunTakeover, trigger: RunTrigger = .cli, check: (JournalRun) throws(JournalError) -> Void = { _ in }
     ) throws -> JournalRun {
         let me = probe.current()
         let now = clock.now().timeIntervalSince1970
@@ -30,7 +30,7 @@ extension PostgresJournal {
     /// row): the last session ends `interrupted`, a new one opens.
     func claim(
         _ transaction: PostgresDatabase.Transaction, _ runID: String, epoch: Int, holder me: ProcessIdentity, at now: Double, kind: String,
-        trigger: String
+        trigger: RunTrigger
     ) throws(PostgresError) {
         try transaction.run(
             """

@@ -272,12 +272,12 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
     // MARK: Sessions
 
     func openSession(
-        _ transaction: PostgresDatabase.Transaction, _ runID: String, kind: String, trigger: String, holder: ProcessIdentity, at time: Double,
+        _ transaction: PostgresDatabase.Transaction, _ runID: String, kind: String, trigger: RunTrigger, holder: ProcessIdentity, at time: Double,
         epoch: Int
     ) throws(PostgresError) {
         try transaction.run(
             "INSERT INTO sessions (run, kind, pid, host, started, epoch, trigger) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            [.text(runID), .text(kind), .integer(Int(holder.pid)), .text(holder.host), .real(time), .integer(epoch), .text(trigger)])
+            [.text(runID), .text(kind), .integer(Int(holder.pid)), .text(holder.host), .real(time), .integer(epoch), .text(trigger.rawValue)])
     }
 
     func closeSessions(_ transaction: PostgresDatabase.Transaction, _ runID: String, outcome: String, at time: Double) throws(PostgresError) {

@@ -42,7 +42,7 @@ enum ConsoleJSON {
         object["sessions"] = .array(
             timeline.sessions.map { session in
                 [
-                    "kind": .string(session.kind), "trigger": session.trigger.map(Value.string) ?? .null, "pid": .int(Int(session.pid)),
+                    "kind": .string(session.kind), "trigger": session.trigger.map { .string($0.rawValue) } ?? .null, "pid": .int(Int(session.pid)),
                     "host": .string(session.host), "started": iso(session.started), "ended": session.ended.map(iso) ?? .null,
                     "outcome": session.outcome.map(Value.string) ?? .null,
                 ]

@@ -33,7 +33,7 @@ import Synchronization
         self.shared = shared
         let zone = host.configuration.timeZone
         let runner = HostPlanRunner(
-            host: host, workspace: workspace, clock: Matcher.Clock(now: Date(), timeZone: zone), trigger: "console",
+            host: host, workspace: workspace, clock: Matcher.Clock(now: Date(), timeZone: zone), trigger: .console,
             request: { shared.request },
             onEvent: { event in
                 if case .runStarted(let id, _, _) = event {

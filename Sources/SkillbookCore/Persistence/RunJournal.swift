@@ -65,7 +65,7 @@ public protocol RunJournal: RunRecorder {
     /// was before. Call `runFinished` (through the engine) or `release` when done.
     @discardableResult
     func takeOver(
-        _ runID: String, for purpose: RunTakeover, trigger: String, check: (JournalRun) throws(JournalError) -> Void
+        _ runID: String, for purpose: RunTakeover, trigger: RunTrigger, check: (JournalRun) throws(JournalError) -> Void
     ) async throws -> JournalRun
     /// Gives back a run taken over without running it: it returns to `status` and this process's
     /// session ends as `abandoned`.

@@ -12,7 +12,7 @@ extension SQLiteJournal {
     /// Call `runFinished` (through the engine) or `release` when done.
     @discardableResult
     public func takeOver(
-        _ runID: String, for purpose: Takeover, trigger: String = "cli", check: (JournalRun) throws(JournalError) -> Void = { _ in }
+        _ runID: String, for purpose: Takeover, trigger: RunTrigger = .cli, check: (JournalRun) throws(JournalError) -> Void = { _ in }
     ) throws -> JournalRun {
         let me = probe.current()
         let now = clock.now().timeIntervalSince1970

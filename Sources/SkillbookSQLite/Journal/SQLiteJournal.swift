@@ -271,10 +271,10 @@ public final class SQLiteJournal: RunJournal, JournalTables {
 
     // MARK: Sessions
 
-    func openSession(_ runID: String, kind: String, trigger: String, holder: ProcessIdentity, at time: Double) throws(StoreError) {
+    func openSession(_ runID: String, kind: String, trigger: RunTrigger, holder: ProcessIdentity, at time: Double) throws(StoreError) {
         try execute(
             "INSERT INTO sessions (run, kind, pid, host, started, trigger) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            [.text(runID), .text(kind), .integer(Int(holder.pid)), .text(holder.host), .real(time), .text(trigger)])
+            [.text(runID), .text(kind), .integer(Int(holder.pid)), .text(holder.host), .real(time), .text(trigger.rawValue)])
     }
 
     func closeSessions(_ runID: String, outcome: String, at time: Double) throws(StoreError) {
