@@ -2,7 +2,7 @@ import Foundation
 import SkillbookCore
 import SkillbookSQL
 import SkillbookSQLite
-import SkillbookSkills
+import SkillbookSystem
 import Synchronization
 
 #if canImport(Glibc)
