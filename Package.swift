@@ -63,7 +63,7 @@ var package = Package(
             ]
         ),
         // The web console (`skillbook serve`): HTTP over libmicrohttpd, the JSON API, SSE, the pages.
-        .target(name: "SkillbookConsole", dependencies: ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "CMicroHTTPD"]),
+        .target(name: "SkillbookConsole", dependencies: ["SkillbookHost", "SkillbookAgent", "SkillbookCore", "SkillbookRuntime", "CMicroHTTPD"]),
         .target(
             name: "SkillbookCLI",
             dependencies: ["SkillbookConsole", "SkillbookHost", "SkillbookCore", "SkillbookRuntime", "SkillbookSchedule", "SkillbookAgent"]

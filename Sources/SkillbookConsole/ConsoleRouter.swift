@@ -92,7 +92,7 @@ final class ConsoleRouter: Sendable {
             return await api.handle(request, route: Array(parts.dropFirst(2)), csrf: csrf)
         }
         guard request.method == "GET" else { return refusal(405, "use GET", api: false) }
-        let pages = [[], ["runs"], ["runs", "*"], ["playbooks"], ["playbooks", "*"], ["schedules"], ["skills"], ["confirmations"]]
+        let pages = [[], ["runs"], ["runs", "*"], ["playbooks"], ["playbooks", "*"], ["schedules"], ["skills"], ["confirmations"], ["chat"]]
         guard pages.contains(where: { ConsoleAPI.match(parts, $0) != nil }) else { return refusal(404, "no such page", api: false) }
         return ServerResponse(
             status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],

@@ -12,6 +12,7 @@ public final class ConsoleServer: Service {
     public let settings: ConsoleSettings
     let hub = EventHub()
     let local = LocalRuns()
+    let chats = ConsoleChats()
     private let listening = Late<Int>()
     /// The port it listens on once ready (0 before): the one asked for, or the free one it got for 0.
     public var boundPort: Int { listening.value ?? 0 }
@@ -27,7 +28,7 @@ public final class ConsoleServer: Service {
     /// Listens, reports the login URL, and serves until shutdown is asked or the task is
     /// cancelled; then stops gracefully and returns.
     public func run() async throws {
-        let router = ConsoleRouter(api: ConsoleAPI(host: host, hub: hub, local: local, firesSchedules: settings.firesSchedules))
+        let router = ConsoleRouter(api: ConsoleAPI(host: host, hub: hub, local: local, chats: chats, firesSchedules: settings.firesSchedules))
         let server = try HTTPServer(address: settings.address, port: settings.port, limits: settings.limits) { request in
             await router.respond(request)
         }
@@ -48,6 +49,7 @@ public final class ConsoleServer: Service {
         server.stopAccepting()
         poller.cancel()
         await local.interruptAll()
+        await chats.interruptAll()
         hub.finishAll()
         // Waiting for the connections blocks: on a thread of its own, not the cooperative pool
         // (whose threads the requests still in flight need).

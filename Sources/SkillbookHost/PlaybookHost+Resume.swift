@@ -24,10 +24,14 @@ public struct ResumeRequest: Sendable {
     public var uncertain: UncertainCallPolicy
     /// Secret inputs given again (the journal does not keep them), as text coerced to the input's type.
     public var secretInputs: [(key: String, text: String)]
+    /// Where the resume was asked (`cli`, `console`): recorded with the session it opens.
+    public var trigger: RunTrigger
 
     public init(
-        run: String, force: Bool = false, uncertain: UncertainCallPolicy = .refuse, secretInputs: [(key: String, text: String)] = []
+        run: String, force: Bool = false, uncertain: UncertainCallPolicy = .refuse, secretInputs: [(key: String, text: String)] = [],
+        trigger: RunTrigger = .cli
     ) {
+        self.trigger = trigger
         self.run = run
         self.force = force
         self.uncertain = uncertain
@@ -70,7 +74,8 @@ extension PlaybookHost {
         let decisions = try await decide(uncertain, policy: request.uncertain, registry: registry)
 
         // Take the run: refuses when another process (a second resume) holds it.
-        _ = try await RecordedRuns.takeOver(runID, for: .resume, journal: journal, check: RecordedRuns.checkResumable)
+        _ = try await RecordedRuns.takeOver(
+            runID, for: .resume, trigger: request.trigger, journal: journal, check: RecordedRuns.checkResumable)
         do {
             var undecided: [CallKey] = []
             let plan = try await journal.resumePlan(runID, isReadOnly: RecordedRuns.isReadOnly(registry)) { call in

@@ -15,13 +15,13 @@ extension PlaybookHost {
     /// Takes the run over in the journal.
     public func prepareRollback(
         _ target: RollbackTarget, approval: RollbackApproval = .refuse(reason: "no one to approve undoing a finished run"),
-        onNotice: HostNoticeHandler = { _ in }
+        trigger: RunTrigger = .cli, onNotice: HostNoticeHandler = { _ in }
     ) async throws(HostError) -> PreparedRun {
         let journal = try openJournal()
         let runID = try await resolve(target, in: journal)
         // The skills of the workspace the run was started in, from wherever it is undone.
         if let run = try await HostError.journaling({ try await journal.run(runID) }), let other = hostForRecordedWorkspace(of: run) {
-            return try await other.prepareRollback(.run(runID), approval: approval, onNotice: onNotice)
+            return try await other.prepareRollback(.run(runID), approval: approval, trigger: trigger, onNotice: onNotice)
         }
         let registry = try await registry(onNotice)
         // The run and its source, not its timeline: the preview reads only the calls it can undo.
@@ -56,7 +56,7 @@ extension PlaybookHost {
             }
         }
 
-        let before = try await RecordedRuns.takeOver(runID, for: .rollback, journal: journal) { current, journal throws(HostError) in
+        let before = try await RecordedRuns.takeOver(runID, for: .rollback, trigger: trigger, journal: journal) { current, journal throws(HostError) in
             try RecordedRuns.checkUndoable(current, journal: journal)
             // What was shown (and approved) must be what is undone.
             if current.status != recorded.status { throw .runChangedWhilePreparing(runID: runID) }

@@ -28,12 +28,12 @@ enum RecordedRuns {
 
     /// The journal's `takeOver` check, with the host's refusals carried through its typed throw.
     static func takeOver(
-        _ runID: String, for purpose: RunTakeover, journal: any RunJournal,
+        _ runID: String, for purpose: RunTakeover, trigger: RunTrigger, journal: any RunJournal,
         check: (JournalRun, any RunJournal) throws(HostError) -> Void
     ) async throws(HostError) -> JournalRun {
         var refusal: HostError?
         do {
-            return try await journal.takeOver(runID, for: purpose) { current throws(JournalError) in
+            return try await journal.takeOver(runID, for: purpose, trigger: trigger) { current throws(JournalError) in
                 do throws(HostError) {
                     try check(current, journal)
                 } catch {

@@ -10,7 +10,7 @@ extension PostgresJournal {
     /// last holder's writes) and opens a session. Returns the run as it was before.
     @discardableResult
     public func takeOver(
-        _ runID: String, for purpose: RunTakeover, check: (JournalRun) throws(JournalError) -> Void = { _ in }
+        _ runID: String, for purpose: RunTakeover, trigger: RunTrigger = .cli, check: (JournalRun) throws(JournalError) -> Void = { _ in }
     ) throws -> JournalRun {
         let me = probe.current()
         let now = clock.now().timeIntervalSince1970
@@ -19,7 +19,7 @@ extension PostgresJournal {
             let current = try RunTakeovers.admit(
                 try row.map(journalRun), runID: runID, in: location, check: check, stillRunning: stillRunningMessage)
             let epoch = (row?.int("epoch") ?? 0) + 1
-            try claim(transaction, runID, epoch: epoch, holder: me, at: now, kind: purpose.rawValue)
+            try claim(transaction, runID, epoch: epoch, holder: me, at: now, kind: purpose.rawValue, trigger: trigger)
             return (current, epoch)
         }
         hold(runID, epoch: epoch)
@@ -29,7 +29,8 @@ extension PostgresJournal {
     /// Makes this process the holder of `runID` with `epoch` (inside a transaction that locked its
     /// row): the last session ends `interrupted`, a new one opens.
     func claim(
-        _ transaction: PostgresDatabase.Transaction, _ runID: String, epoch: Int, holder me: ProcessIdentity, at now: Double, kind: String
+        _ transaction: PostgresDatabase.Transaction, _ runID: String, epoch: Int, holder me: ProcessIdentity, at now: Double, kind: String,
+        trigger: RunTrigger
     ) throws(PostgresError) {
         try transaction.run(
             """
@@ -51,7 +52,7 @@ extension PostgresJournal {
                 .text(runID), .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot), SQLValue(me.start), .real(now),
                 .integer(epoch), .real(leaseDuration), SQLValue(worker),
             ])
-        try openSession(transaction, runID, kind: kind, holder: me, at: now, epoch: epoch)
+        try openSession(transaction, runID, kind: kind, trigger: trigger, holder: me, at: now, epoch: epoch)
     }
 
     /// Gives back a run taken over without running it: it returns to `status` and this process's

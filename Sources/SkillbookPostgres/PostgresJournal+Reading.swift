@@ -114,7 +114,7 @@ extension PostgresJournal {
 
     public func sessions(of runID: String) throws -> [JournalSession] {
         let rows = try database.query(
-            "SELECT kind, pid, host, started, ended, outcome FROM sessions WHERE run = $1 ORDER BY id", [.text(runID)],
+            "SELECT kind, pid, host, started, ended, outcome, trigger FROM sessions WHERE run = $1 ORDER BY id", [.text(runID)],
             doing: "reading the sessions of run \(runID)")
         return try rows.map { row throws(PostgresError) in try JournalRows.session(row) { malformed("session", of: runID) } }
     }

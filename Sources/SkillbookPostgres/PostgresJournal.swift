@@ -128,7 +128,7 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
                     run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, .real(leaseDuration), SQLValue(worker),
                     SQLValue(workspace), run.keepUntil.map { .real($0.timeIntervalSince1970) } ?? .null,
                 ])
-            try openSession(transaction, run.runID, kind: "run", holder: me, at: now, epoch: 1)
+            try openSession(transaction, run.runID, kind: "run", trigger: run.trigger, holder: me, at: now, epoch: 1)
         }
         hold(run.runID, epoch: 1)
     }
@@ -272,11 +272,12 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
     // MARK: Sessions
 
     func openSession(
-        _ transaction: PostgresDatabase.Transaction, _ runID: String, kind: String, holder: ProcessIdentity, at time: Double, epoch: Int
+        _ transaction: PostgresDatabase.Transaction, _ runID: String, kind: String, trigger: RunTrigger, holder: ProcessIdentity, at time: Double,
+        epoch: Int
     ) throws(PostgresError) {
         try transaction.run(
-            "INSERT INTO sessions (run, kind, pid, host, started, epoch) VALUES ($1, $2, $3, $4, $5, $6)",
-            [.text(runID), .text(kind), .integer(Int(holder.pid)), .text(holder.host), .real(time), .integer(epoch)])
+            "INSERT INTO sessions (run, kind, pid, host, started, epoch, trigger) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            [.text(runID), .text(kind), .integer(Int(holder.pid)), .text(holder.host), .real(time), .integer(epoch), .text(trigger.rawValue)])
     }
 
     func closeSessions(_ transaction: PostgresDatabase.Transaction, _ runID: String, outcome: String, at time: Double) throws(PostgresError) {

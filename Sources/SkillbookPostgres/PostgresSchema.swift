@@ -259,6 +259,8 @@ enum PostgresSchema {
         CREATE TRIGGER run_counts_deleted AFTER DELETE ON runs REFERENCING OLD TABLE AS deleted
             FOR EACH STATEMENT EXECUTE FUNCTION skillbook_count_deleted_runs();
         """,
+        // 7: who started each session (the run's trigger; for a resume or rollback, where it was asked: cli, console).
+        "ALTER TABLE sessions ADD COLUMN IF NOT EXISTS trigger TEXT;",
     ]
 
     /// The schema version this build writes.

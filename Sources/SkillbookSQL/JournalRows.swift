@@ -78,7 +78,7 @@ public enum JournalRows {
         else { throw invalid() }
         return JournalSession(
             kind: kind, pid: Int32(truncatingIfNeeded: pid), host: host, started: Date(timeIntervalSince1970: started),
-            ended: date(row, "ended"), outcome: row.string("outcome"))
+            ended: date(row, "ended"), outcome: row.string("outcome"), trigger: row.string("trigger").map(RunTrigger.init(rawValue:)))
     }
 
     /// A row of `compensations`.

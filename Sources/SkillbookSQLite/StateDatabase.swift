@@ -234,6 +234,8 @@ public enum StateDatabase {
         """,
         // 13: retention by age and count, indexes for the runs list (see RetentionMigration)
         RetentionMigration.sql,
+        // 14: who started each session (the run's trigger; for a resume or rollback, where it was asked: cli, console)
+        "ALTER TABLE sessions ADD COLUMN trigger TEXT;",
     ]
 
     /// The schema version this build writes.

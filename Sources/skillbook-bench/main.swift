@@ -9,7 +9,7 @@ import SkillbookSQLite
 // time (see `Measure`). Build in release: `make bench` (`cold_start` also needs `skillbook` and
 // `skillbook-floor` built in release next to the bench; see `ColdStartBench`). `skillbook-bench agent`
 // prints the agent's figures; `skillbook-bench agent_routing` the matcher's on both halves of its routing set; `skillbook-bench schedule` the daemon's (it needs the release `skillbook`);
-// `skillbook-bench postgres` the queue's (its kill -9 failover needs the release `skillbook` too);
+// `skillbook-bench console` the web console's (it needs the release `skillbook`); `skillbook-bench postgres` the queue's (its kill -9 failover needs the release `skillbook` too);
 // `skillbook-bench history` the history's (only when named; see `HistoryBench`);
 // `skillbook-bench postgres --soak 10000 [--kill-every 3]` only the soak (see `PostgresSoakBench`).
 
@@ -46,6 +46,8 @@ func runBenchmarks(state: URL) async throws {
         ("postgres", { try await PostgresBench(state: state).run() }),
         // Reading the history at 1k…1M runs, SQLite then PostgreSQL (see HistoryBench); not in the default pass.
         ("history", { try await HistoryBench(state: state).run() }),
+        // The console (the release `skillbook serve`) over 100,000 runs: API times, SSE, idle cost (see ConsoleBench).
+        ("console", { try await ConsoleBench(state: state).run() }),
         // The planner against a real model (`make model`; `make eval-agent`): skipped without SKILLBOOK_MODEL_URL.
         ("agent_model", { try await AgentModelBench(state: state).run(environment: ProcessInfo.processInfo.environment) }),
     ]

@@ -44,6 +44,10 @@ import Testing
         let timeline = try #require(try await journal.timeline(id))
         #expect(timeline.run.status == .rolledBack)
         #expect(timeline.compensations.map(\.key.step.description) == ["write"])
+        // The run and its rollback were both asked from the console.
+        #expect(timeline.run.trigger == "console")
+        #expect(timeline.sessions.map(\.kind) == ["run", "rollback"])
+        #expect(timeline.sessions.map(\.trigger) == ["console", "console"])
 
         // Once rolled back, never again; and no other action applies.
         let again = try await console.send("GET", "/api/v1/runs/\(id)/rollback", session: session)
@@ -135,6 +139,13 @@ import Testing
         let runs = try await journal.runs(playbook: "stuck", status: nil, limit: 5)
         #expect(runs.map(\.id) == [id])
         #expect(runs.first?.status == .succeeded)
+        // The run was started from the command line; its resume, from the console.
+        #expect(runs.first?.trigger == "cli")
+        let sessions = try #require(try await journal.timeline(id)).sessions
+        #expect(sessions.map(\.kind) == ["run", "resume"])
+        #expect(sessions.map(\.trigger) == ["cli", "console"])
+        let shown = try #require(try console.json(try await console.send("GET", "/api/v1/runs/\(id)", session: session))["sessions"]?.arrayValue)
+        #expect(shown.compactMap { $0.objectValue?["trigger"] } == ["cli", "console"])
     }
 
     /// A run with a secret input, killed: the journal kept no secret, so resume asks for it again

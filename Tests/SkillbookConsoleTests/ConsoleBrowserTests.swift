@@ -1,6 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookHost
+import SkillbookTesting
 import Synchronization
 import Testing
 
@@ -12,6 +13,14 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func aPersonRunsAPlaybookFromItsFormAndWatchesItLive() async throws {
+        // The chat's model: a chat-completions server on 127.0.0.1 that plans every request the same way.
+        try await withLocalHTTPServer { model in
+            model.route("/v1/chat/completions", ChatCompletionBodies.content(ConsoleChatTests.plan))
+            try await clickThrough(modelURL: model.url("/v1"))
+        }
+    }
+
+    private func clickThrough(modelURL: String) async throws {
         let python = Self.root.appendingPathComponent(".build/venv/bin/python").path
         let chromium = ProcessInfo.processInfo.environment["CHROMIUM"] ?? "/usr/bin/chromium"
         let binary = Self.root.appendingPathComponent(".build/debug/skillbook").path
@@ -47,12 +56,14 @@ import Testing
               - { id: remove, skill: notes.delete, with: { ids: ["${{ steps.make.output.id }}"] } }
 
             """.write(to: playbooks.appendingPathComponent("purge.yaml"), atomically: true, encoding: .utf8)
+        try "buy milk\n".write(to: workspace.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
         let state = workspace.appendingPathComponent("state")
 
         let serve = Process()
         serve.executableURL = URL(fileURLWithPath: binary)
         serve.arguments = ["serve", "--listen", "127.0.0.1:0", "--state", state.path]
         serve.currentDirectoryURL = workspace
+        serve.environment = ProcessInfo.processInfo.environment.merging(["SKILLBOOK_MODEL_URL": modelURL, "SKILLBOOK_MODEL": "qwen"]) { $1 }
         let out = Pipe()
         let err = Pipe()
         serve.standardOutput = out
@@ -82,26 +93,35 @@ import Testing
         let host = PlaybookHost(
             HostConfiguration(playbooksDirectory: playbooks, stateDirectory: state, currentDirectory: workspace))
         let all = try await host.openJournal().runs(playbook: nil, status: nil, limit: 10)
+        #expect(all.map(\.playbook) == ["plan", "purge", "stuck", "note", "failing", "slow", "shouty", "slow", "hello"])
         // `purge` was started by `skillbook run` with no terminal, waited, and was approved from the
         // Confirmations page: the same run went on and succeeded.
-        let purge = try #require(all.first)
-        #expect(purge.playbook == "purge")
+        let purge = all[1]
         #expect(purge.status == .succeeded)
         #expect(purge.trigger == "cli")
         let purged = try #require(try await host.openJournal().timeline(purge.id))
         #expect(purged.sessions.map(\.outcome) == ["waiting", "succeeded"])
-        let runs = Array(all.dropFirst())
-        #expect(runs.map(\.playbook) == ["stuck", "note", "failing", "slow", "shouty", "slow", "hello"])
-        #expect(runs.map(\.status) == [.succeeded, .rolledBack, .rolledBack, .succeeded, .succeeded, .succeeded, .succeeded])
-        // `stuck` was started by `skillbook run` (then killed, and resumed from the console).
-        #expect(runs.first?.trigger == "cli")
-        #expect(runs.dropFirst().allSatisfy { $0.trigger == "console" })
-        let stuck = try #require(try await host.openJournal().timeline(runs[0].id))
+        let runs = all.filter { $0.playbook != "purge" }
+        #expect(runs.map(\.playbook) == ["plan", "stuck", "note", "failing", "slow", "shouty", "slow", "hello"])
+        #expect(runs.map(\.status) == [.succeeded, .succeeded, .rolledBack, .rolledBack, .succeeded, .succeeded, .succeeded, .succeeded])
+        // `stuck` was started by `skillbook run` (then killed, and resumed from the console); the
+        // rest, the chat's plan among them, from the console.
+        #expect(runs[1].trigger == "cli")
+        #expect(runs.enumerated().allSatisfy { $0.offset == 1 || $0.element.trigger == "console" })
+        let stuck = try #require(try await host.openJournal().timeline(runs[1].id))
         #expect(stuck.calls.contains { $0.key.step.description == "wait" && $0.isUncertain })
-        let note = try #require(try await host.openJournal().timeline(runs[1].id))
+        #expect(stuck.sessions.map(\.trigger) == ["cli", "console"])
+        let note = try #require(try await host.openJournal().timeline(runs[2].id))
         #expect(note.compensations.map(\.key.step.description) == ["write"])
+        #expect(note.sessions.map(\.trigger) == ["console", "console"])
         #expect(runs.last?.inputs["name"] == "Ada")
-        #expect(runs[4].inputs["text"] == "<img src=x onerror=alert(1)>")
+        #expect(runs[5].inputs["text"] == "<img src=x onerror=alert(1)>")
+        // The chat's plan, saved, and the edited playbook: valid files in Playbooks/.
+        let registry = try host.loadRegistry().registry
+        for name in ["chat-note", "broken"] {
+            let file = try host.loadPlaybook(at: playbooks.appendingPathComponent("\(name).yaml"), registry: registry)
+            #expect(file.playbook != nil, "\(name): \(file.result.diagnostics.map(\.message))")
+        }
     }
 
     private func readLine(_ handle: FileHandle) -> String? {

@@ -83,10 +83,10 @@ import SkillbookSQL
         #expect(try await first.runs(playbook: nil, status: .interrupted, limit: 10).map(\.id) == ["r"])
         #expect(try await first.runs(playbook: nil, status: .running, limit: 10).isEmpty)
 
-        let before = try await first.takeOver("r", for: .resume) { _ throws(JournalError) in }
+        let before = try await first.takeOver("r", for: .resume, trigger: "cli") { _ throws(JournalError) in }
         #expect(before.status == .interrupted)
         #expect(try await second.run("r")?.status == .running)
-        let refusal = await #expect(throws: JournalError.self) { try await second.takeOver("r", for: .resume) { _ throws(JournalError) in } }
+        let refusal = await #expect(throws: JournalError.self) { try await second.takeOver("r", for: .resume, trigger: "cli") { _ throws(JournalError) in } }
         #expect(refusal?.kind == .busy)
         #expect(refusal?.message == "run r (sample) is still running in process \(me.pid); wait for it to finish or stop that process first")
         #expect(try await first.sessions(of: "r").map(\.outcome) == ["interrupted", nil])
@@ -95,11 +95,16 @@ import SkillbookSQL
         #expect(try await second.run("r")?.status == .interrupted)
         #expect(try await second.sessions(of: "r").last?.outcome == "abandoned")
         let checked = await #expect(throws: JournalError.self) {
-            try await second.takeOver("r", for: .rollback) { _ throws(JournalError) in throw JournalError(.refused, "no") }
+            try await second.takeOver("r", for: .rollback, trigger: "cli") { _ throws(JournalError) in throw JournalError(.refused, "no") }
         }
         #expect(checked?.message == "no")
         #expect(try await second.run("r")?.status == .interrupted, "a refused check changes nothing")
-        let missing = await #expect(throws: JournalError.self) { try await second.takeOver("nope", for: .resume) { _ throws(JournalError) in } }
+        // Each session says who started it: the run's trigger, then where each takeover was asked.
+        try await second.takeOver("r", for: .rollback, trigger: "console") { _ throws(JournalError) in }
+        let sessions = try await second.sessions(of: "r")
+        #expect(sessions.map(\.kind) == ["run", "resume", "rollback"])
+        #expect(sessions.map(\.trigger) == ["cli", "cli", "console"])
+        let missing = await #expect(throws: JournalError.self) { try await second.takeOver("nope", for: .resume, trigger: "cli") { _ throws(JournalError) in } }
         #expect(missing?.kind == .notFound)
     }
 

@@ -113,6 +113,7 @@ public final class AgentSession {
 
     fileprivate func ask(_ question: AgentInputQuestion) async -> AgentReply<String> {
         pending = question.run
+        lastDecision = question.decision
         say(question.problem.map { "\($0). \(question.question)" } ?? question.question)
         phase = .awaitingInput(question.missing)
         return await withCheckedContinuation { continuation in

@@ -39,7 +39,8 @@ enum ServeCommand: Command {
             --token-file (a token of 32+ characters that stays valid) and --public-url (the URL browsers use:
             only its Host and Origin, and loopback ones, are accepted); TLS belongs to a reverse proxy in
             front. After 5 failed logins in a minute, logins answer 429 for the rest of it. Runs
-            started from the console are journaled with trigger 'console'. SIGTERM or Ctrl-C: no new
+            started from the console (its chat's too) are journaled with trigger 'console', and so are the
+            resumes and rollbacks it starts (in the run's sessions). SIGTERM or Ctrl-C: no new
             connections, runs started here are interrupted (they roll back what they completed), then it exits 0.
             --schedules also fires the workspace's schedules (trigger 'schedule') with the daemon's rules and its
             lock: refused (exit 2) while a 'skillbook daemon' runs on the same state; one SIGTERM stops both.

@@ -113,7 +113,7 @@ extension ConsoleAPI {
             ? .approveAll
             : .refuse(reason: "send \"approve\": true once the preview (GET …/rollback) was shown and accepted")
         do {
-            let prepared = try await host.prepareRollback(.run(reference), approval: approval)
+            let prepared = try await host.prepareRollback(.run(reference), approval: approval, trigger: .console)
             return await launch(prepared)
         } catch {
             return failure(error)
@@ -151,7 +151,7 @@ extension ConsoleAPI {
         }
         let force = body["force"] == .bool(true)
         do {
-            let prepared = try await host.prepareResume(ResumeRequest(run: reference, force: force, uncertain: policy, secretInputs: secrets))
+            let prepared = try await host.prepareResume(ResumeRequest(run: reference, force: force, uncertain: policy, secretInputs: secrets, trigger: .console))
             return await launch(prepared)
         } catch {
             return failure(error)

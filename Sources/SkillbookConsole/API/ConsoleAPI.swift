@@ -40,6 +40,16 @@ final class LocalRuns: Sendable {
         }
     }
 
+    /// A run started here through other means than `add` (a chat's run): the poller leaves it alone.
+    func noteStarted(_ id: String) {
+        state.withLock { state in
+            guard !state.startedSet.contains(id) else { return }
+            state.started.append(id)
+            state.startedSet.insert(id)
+            if state.started.count > 10_000 { state.startedSet.remove(state.started.removeFirst()) }
+        }
+    }
+
     func contains(_ id: String) -> Bool { state.withLock { $0.startedSet.contains(id) } }
     /// Work for run `id` is going on in this process.
     func isRunning(_ id: String) -> Bool { state.withLock { $0.handles[id] != nil } }
@@ -66,6 +76,8 @@ struct ConsoleAPI: Sendable {
     let host: PlaybookHost
     let hub: EventHub
     let local: LocalRuns
+    /// The agent chats of the browser sessions.
+    let chats: ConsoleChats
     /// This process fires the workspace's schedules too (`serve --schedules`).
     var firesSchedules = false
 
@@ -80,6 +92,7 @@ struct ConsoleAPI: Sendable {
         if let name = Self.match(route, "playbooks", "*"), get { return playbook(name) }
         if let name = Self.match(route, "playbooks", "*", "run"), post { return await start(name, request) }
         if let name = Self.match(route, "playbooks", "*", "dry-run"), post { return await dryRun(name, request) }
+        if let name = Self.match(route, "playbooks", "*", "save"), post { return save(name, request) }
         if let id = Self.match(route, "runs", "*", "rollback"), get { return await rollbackPreview(id) }
         if let id = Self.match(route, "runs", "*", "rollback"), post { return await rollback(id, request) }
         if let id = Self.match(route, "runs", "*", "resume"), post { return await resume(id, request) }
@@ -91,11 +104,12 @@ struct ConsoleAPI: Sendable {
         if route == ["validate"], post { return validate(request) }
         if route == ["skills"], get { return skills() }
         if route == ["events"], get { return events(request) }
+        if route.first == "chat", let answer = await chatRoute(request, route, key: csrf) { return answer }
         let known = [
             ["session"], ["runs"], ["runs", "*"], ["runs", "*", "rollback"], ["runs", "*", "resume"], ["runs", "*", "cancel"], ["playbooks"],
-            ["playbooks", "*"], ["playbooks", "*", "run"], ["playbooks", "*", "dry-run"], ["schedules"], ["validate"], ["skills"], ["events"],
+            ["playbooks", "*"], ["playbooks", "*", "run"], ["playbooks", "*", "dry-run"], ["playbooks", "*", "save"], ["schedules"], ["validate"], ["skills"], ["events"],
             ["approvals"], ["runs", "*", "approve"], ["runs", "*", "decline"],
-        ]
+        ] + Self.chatRoutes
         if known.contains(where: { Self.match(route, $0) != nil }) {
             return json(405, ConsoleJSON.error("\(request.method) is not allowed on \(request.path)"))
         }
@@ -236,6 +250,7 @@ struct ConsoleAPI: Sendable {
                     playbook.steps.map { step in
                         ["id": .string(step.id), "skill": .string(step.skill), "playbook": step.playbook.map(Value.string) ?? .null]
                     })
+                object["graph"] = StepGraph.json(playbook)
             }
             return json(200, .object(object))
         } catch {
@@ -258,6 +273,40 @@ struct ConsoleAPI: Sendable {
             let registry = try host.loadRegistry().registry
             let result = host.check(source, file: file, registry: registry)
             return json(200, ["valid": .bool(result.playbook != nil), "diagnostics": ConsoleJSON.diagnostics(result.diagnostics)])
+        } catch {
+            return failure(error)
+        }
+    }
+
+    /// Replaces `Playbooks/NAME.yaml` with the body's `source`, only when it validates (422 with its
+    /// diagnostics otherwise, the file untouched); the write is atomic. Only an existing playbook of
+    /// the folder is written: a name with a path, or a link leading out of the folder, is refused.
+    private func save(_ name: String, _ request: ServerRequest) -> ServerResponse {
+        guard Self.isPlainName(name) else { return json(404, ConsoleJSON.error("no playbook named '\(name)'")) }
+        let body: ValueObject
+        switch Self.jsonObject(request) {
+        case .success(let object): body = object
+        case .failure(let failure): return failure.response
+        }
+        guard case .string(let source)? = body["source"] else {
+            return json(400, ConsoleJSON.error("the body needs \"source\": the playbook's YAML text"))
+        }
+        let writer = PlaybookWriter(folder: host.configuration.playbooksDirectory)
+        do {
+            let url = try writer.file(named: name)
+            guard FileManager.default.fileExists(atPath: url.path) else { return json(404, ConsoleJSON.error("no playbook named '\(name)'")) }
+            let registry = try host.loadRegistry().registry
+            let result = host.check(source, file: host.displayPath(url), registry: registry)
+            guard result.playbook != nil else {
+                return json(
+                    422,
+                    ["error": "the playbook has errors; nothing was saved", "valid": false, "diagnostics": ConsoleJSON.diagnostics(result.diagnostics)])
+            }
+            let written = try writer.replace(source, named: name)
+            return json(
+                200, ["saved": .string(host.displayPath(written)), "valid": true, "diagnostics": ConsoleJSON.diagnostics(result.diagnostics)])
+        } catch let error as PlaybookWriter.Failure {
+            return writeRefusal(error, name: name)
         } catch {
             return failure(error)
         }

@@ -39,6 +39,14 @@ enum ConsoleJSON {
                     "error": compensation.error.map(Value.string) ?? .null, "finished": iso(compensation.finished),
                 ]
             })
+        object["sessions"] = .array(
+            timeline.sessions.map { session in
+                [
+                    "kind": .string(session.kind), "trigger": session.trigger.map { .string($0.rawValue) } ?? .null, "pid": .int(Int(session.pid)),
+                    "host": .string(session.host), "started": iso(session.started), "ended": session.ended.map(iso) ?? .null,
+                    "outcome": session.outcome.map(Value.string) ?? .null,
+                ]
+            })
         object["waits"] = .array(
             timeline.waits.map { wait in
                 [

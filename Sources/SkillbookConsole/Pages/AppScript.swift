@@ -9,6 +9,7 @@ enum AppScript {
     import { renderSkills } from "/assets/skills.js";
     import { renderSchedules } from "/assets/schedules.js";
     import { renderConfirmations } from "/assets/confirmations.js";
+    import { renderChat } from "/assets/chat.js";
 
     let cleanup = null;
 
@@ -21,6 +22,7 @@ enum AppScript {
       if (parts[0] === "skills") return ["skills", () => renderSkills];
       if (parts[0] === "schedules" && parts.length === 1) return ["schedules", () => renderSchedules];
       if (parts[0] === "confirmations" && parts.length === 1) return ["confirmations", () => renderConfirmations];
+      if (parts[0] === "chat" && parts.length === 1) return ["chat", () => renderChat];
       return ["", () => (main) => { main.appendChild(h("p", {}, "No such page.")); }];
     }
 

@@ -16,5 +16,6 @@ enum ConsoleAssets {
         "skills.js": Asset(type: "text/javascript; charset=utf-8", text: SkillsScript.text),
         "schedules.js": Asset(type: "text/javascript; charset=utf-8", text: SchedulesScript.text),
         "confirmations.js": Asset(type: "text/javascript; charset=utf-8", text: ConfirmationsScript.text),
+        "chat.js": Asset(type: "text/javascript; charset=utf-8", text: ChatScript.text),
     ]
 }

@@ -23,6 +23,7 @@ enum ConsolePages {
         <a href="/schedules" data-section="schedules">Schedules</a>
         <a href="/confirmations" data-section="confirmations">Confirmations</a>
         <a href="/skills" data-section="skills">Skills</a>
+        <a href="/chat" data-section="chat">Chat</a>
       </nav>
       <span id="live" class="live" role="status" aria-live="polite"></span>
     </header>

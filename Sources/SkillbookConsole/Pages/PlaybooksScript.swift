@@ -26,17 +26,161 @@ enum PlaybooksScript {
         h("h1", {}, playbook.name),
         playbook.description ? h("p.summary", {}, playbook.description) : null,
         h("p.muted.mono", {}, playbook.file)));
-      if (playbook.diagnostics.length) {
-        main.append(h("h2", {}, "Diagnostics"), h("ul.diagnostics", {}, playbook.diagnostics.map((d) =>
+      const diagnosticsBox = h("div");
+      const drawDiagnostics = (diagnostics) => {
+        clear(diagnosticsBox);
+        if (!diagnostics.length) return;
+        diagnosticsBox.append(h("h2", {}, "Diagnostics"), h("ul.diagnostics", {}, diagnostics.map((d) =>
           h(`li.d-${d.severity}`, {}, `${d.file ?? ""}${d.line ? ":" + d.line + ":" + d.column : ""}: ${d.severity}: ${d.message}`,
             d.fix ? h("span.muted", {}, " — " + d.fix) : null))));
-      }
+      };
+      drawDiagnostics(playbook.diagnostics);
+      main.append(diagnosticsBox);
       if (playbook.valid) {
         main.append(h("h2", {}, "Run"), runForm(playbook));
-        main.append(h("h2", {}, "Steps"), h("ol.steps", {}, playbook.steps.map((s) =>
-          h("li", {}, h("strong", {}, s.id), " ", h("span.muted", {}, s.playbook ? "playbook " + s.playbook : s.skill)))));
+        main.append(h("h2", {}, "Steps"), stepGraph(playbook.graph));
       }
-      main.append(h("h2", {}, "Source"), source(playbook.source, playbook.diagnostics));
+      const sourceBox = h("div.source-box", {}, source(playbook.source, playbook.diagnostics));
+      const edit = h("button", { type: "button", "data-action": "edit" }, "Edit");
+      edit.addEventListener("click", () => {
+        edit.hidden = true;
+        clear(sourceBox).append(editor(playbook, () => { edit.hidden = false; clear(sourceBox).append(source(playbook.source, playbook.diagnostics)); },
+          drawDiagnostics));
+        sourceBox.querySelector("textarea").focus();
+      });
+      main.append(h("div.heading-row", {}, h("h2", {}, "Source"), edit), sourceBox);
+    }
+
+    // The step graph: a box per step (sub-playbooks linked), arrows for the data each step takes
+    // from an earlier one (${{ steps.x }}). Every label is a text node.
+    const SVG = "http://www.w3.org/2000/svg";
+    function svg(tag, attributes = {}, ...children) {
+      const element = document.createElementNS(SVG, tag);
+      for (const [name, value] of Object.entries(attributes)) if (value !== undefined && value !== null) element.setAttribute(name, String(value));
+      for (const child of children) element.append(typeof child === "string" ? document.createTextNode(child) : child);
+      return element;
+    }
+
+    function stepGraph(graph) {
+      const nodes = graph.nodes;
+      if (!nodes.length) return h("p.muted", {}, "No steps.");
+      const width = 300, height = 46, gap = 30, left = 70;
+      const index = new Map(nodes.map((n, i) => [n.id, i]));
+      const y = (i) => 10 + i * (height + gap);
+      const total = y(nodes.length) - gap + 10;
+      const edges = graph.edges.filter((e) => index.has(e.from) && index.has(e.to));
+      const picture = svg("svg", { class: "graph", viewBox: `0 0 ${left + width + 40 + edges.length * 14} ${total}`, width: left + width + 40 + edges.length * 14,
+        height: total, role: "img", "aria-label": `Step graph: ${nodes.length} steps, ${edges.length} data edges` });
+      picture.append(svg("defs", {}, svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
+        svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head" }))));
+      for (let i = 0; i + 1 < nodes.length; i++) {
+        picture.append(svg("line", { class: "order", x1: left + width / 2, y1: y(i) + height, x2: left + width / 2, y2: y(i + 1) }));
+      }
+      edges.forEach((e, k) => {
+        const from = index.get(e.from), to = index.get(e.to);
+        const x = left + width, bend = x + 18 + k * 14;
+        picture.append(svg("path", { class: "data", "data-from": e.from, "data-to": e.to, "marker-end": "url(#arrow)",
+          d: `M ${x} ${y(from) + height / 2} C ${bend} ${y(from) + height / 2}, ${bend} ${y(to) + height / 2}, ${x + 2} ${y(to) + height / 2}` },
+          svg("title", {}, `${e.to} uses the output of ${e.from}`)));
+      });
+      nodes.forEach((n, i) => {
+        const group = svg("g", { class: "node " + n.kind, "data-step": n.id });
+        group.append(svg("rect", { x: left, y: y(i), width, height, rx: 8 }),
+          svg("text", { x: left + 12, y: y(i) + 19, class: "node-id" }, n.id + (n.foreach ? "  (foreach)" : "") + (n.when ? "  (when)" : "")),
+          svg("text", { x: left + 12, y: y(i) + 37, class: "node-target" }, (n.kind === "playbook" ? "playbook " : "") + n.target),
+          svg("text", { x: left - 10, y: y(i) + 28, class: "node-line", "text-anchor": "end" }, "line " + n.line));
+        if (n.kind === "playbook") {
+          const link = svg("a", { href: "/playbooks/" + encodeURIComponent(n.target) });
+          link.append(group);
+          picture.append(link);
+        } else picture.append(group);
+      });
+      return h("div.graph-box", {}, picture);
+    }
+
+    // The editor: every change is validated (debounced) through the validate endpoint, its
+    // diagnostics shown at their lines; only a valid text can be saved.
+    function editor(playbook, onClose, onSaved) {
+      const area = h("textarea.code", { id: "editor", spellcheck: "false", wrap: "off", autocomplete: "off",
+        "aria-label": "Source of " + playbook.name, "aria-describedby": "editor-status" });
+      area.value = playbook.source;
+      const gutter = h("ol.gutter", { "aria-hidden": "true" });
+      const status = h("p.editor-status", { id: "editor-status", role: "status", "aria-live": "polite" });
+      const list = h("ul.diagnostics.editor-diagnostics", { "aria-label": "Diagnostics" });
+      const save = h("button.primary", { type: "button", "data-action": "save" }, "Save");
+      const close = h("button", { type: "button" }, "Close");
+      let diagnostics = playbook.diagnostics, valid = playbook.valid, checked = playbook.source, saved = playbook.source;
+      let timer = null, sequence = 0;
+      const resize = () => { area.rows = Math.min(40, Math.max(8, area.value.split("\n").length + 1)); };
+      const goTo = (line, column) => {
+        const lines = area.value.split("\n");
+        let offset = 0;
+        for (let i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i].length + 1;
+        offset += Math.max(0, (column || 1) - 1);
+        area.focus();
+        area.setSelectionRange(offset, offset);
+      };
+      const draw = () => {
+        const byLine = new Map();
+        for (const d of diagnostics) if (d.line) byLine.set(d.line, [...(byLine.get(d.line) || []), d]);
+        const count = area.value.split("\n").length;
+        gutter.replaceChildren(...Array.from({ length: count }, (_, i) => {
+          const found = byLine.get(i + 1) || [];
+          const worst = found.some((d) => d.severity === "error") ? "error" : "warning";
+          return h("li" + (found.length ? `.flagged.d-${worst}` : ""), { "data-line": i + 1, title: found.map((d) => d.message).join("\n") || null }, String(i + 1));
+        }));
+        gutter.scrollTop = area.scrollTop;
+        list.replaceChildren(...diagnostics.map((d) => h(`li.d-${d.severity}`, { "data-line": d.line || "" },
+          d.line ? h("button.link", { type: "button", onclick: () => goTo(d.line, d.column) }, `line ${d.line}:${d.column}`) : "file",
+          `: ${d.severity}: ${d.message}`, d.fix ? h("span.muted", {}, " — " + d.fix) : null)));
+        const errors = diagnostics.filter((d) => d.severity === "error").length;
+        const pending = area.value !== checked;
+        status.textContent = pending ? "Checking…" : !valid ? `${errors} error${errors === 1 ? "" : "s"}: fix ${errors === 1 ? "it" : "them"} to save`
+          : area.value === saved ? "Valid; no unsaved changes" : "Valid: ready to save";
+        status.dataset.state = pending ? "checking" : valid ? "valid" : "invalid";
+        save.disabled = pending || !valid || area.value === saved;
+      };
+      const check = async () => {
+        const text = area.value;
+        const mine = ++sequence;
+        try {
+          const answer = await post("validate", { source: text, name: playbook.name });
+          if (mine !== sequence) return;
+          checked = text; diagnostics = answer.diagnostics; valid = answer.valid;
+        } catch (error) { if (mine === sequence) status.textContent = error.message; return; }
+        draw();
+      };
+      area.addEventListener("input", () => { resize(); draw(); clearTimeout(timer); timer = setTimeout(check, 250); });
+      area.addEventListener("scroll", () => { gutter.scrollTop = area.scrollTop; });
+      area.addEventListener("keydown", (event) => {
+        if (event.key === "Tab" && !event.shiftKey && !event.ctrlKey && !event.altKey) {
+          // Two spaces (YAML has no tabs); Escape then Tab leaves the editor.
+          if (area.dataset.escaped === "1") { area.dataset.escaped = ""; return; }
+          event.preventDefault();
+          area.setRangeText("  ", area.selectionStart, area.selectionEnd, "end");
+          area.dispatchEvent(new Event("input"));
+        } else if (event.key === "Escape") area.dataset.escaped = "1";
+        else if ((event.ctrlKey || event.metaKey) && event.key === "s") { event.preventDefault(); if (!save.disabled) save.click(); }
+      });
+      save.addEventListener("click", async () => {
+        save.disabled = true;
+        try {
+          const answer = await post("playbooks/" + encodeURIComponent(playbook.name) + "/save", { source: area.value });
+          saved = area.value;
+          playbook.source = saved; playbook.diagnostics = answer.diagnostics;
+          onSaved(answer.diagnostics);
+          draw();
+          status.textContent = "Saved to " + answer.saved;
+        } catch (error) {
+          if (error.body && error.body.diagnostics) { diagnostics = error.body.diagnostics; valid = false; draw(); }
+          status.textContent = error.message;
+        }
+      });
+      close.addEventListener("click", () => { if (area.value === saved || confirmClose()) onClose(); });
+      const confirmClose = () => { status.textContent = "Unsaved changes: save them, or press Close again to drop them."; close.onclick = onClose; return false; };
+      resize();
+      draw();
+      return h("div.editor-box", {}, h("div.editor", {}, gutter, area), status, list, h("div.choices", {}, save, close));
     }
 
     function source(text, diagnostics) {

@@ -105,5 +105,44 @@ enum StyleSheet {
     .plan-table, .schedules { border-collapse: collapse; width: 100%; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
     .plan-table th, .plan-table td, .schedules th, .schedules td { text-align: left; vertical-align: top; padding: .4rem .6rem; border-bottom: 1px solid var(--line); }
     .fires { list-style: none; margin: 0; padding: 0; }
+    .chat { display: grid; gap: 1rem; max-width: 60rem; }
+    .chat-log { list-style: none; margin: 0; padding: 0; display: grid; gap: .5rem; }
+    .msg { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: .5rem .8rem; max-width: 48rem; }
+    .msg.user { justify-self: end; border-color: var(--accent); }
+    .msg .who { display: block; font-size: .75rem; font-weight: 600; color: var(--muted); }
+    .msg .text { white-space: pre-wrap; word-break: break-word; }
+    .chat-cards { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr)); }
+    .chat-cards .card h2 { margin-top: 0; }
+    .chat-cards h3 { font-size: .95rem; margin: .7rem 0 .3rem; }
+    .plan-steps { padding-left: 1.4rem; margin: 0; display: grid; gap: .5rem; }
+    .plan-steps dl.values { margin-top: .3rem; font-size: .9rem; }
+    .chat-form { display: grid; gap: .4rem; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .8rem 1rem; }
+    .chat-form label, .save-form label { font-weight: 600; }
+    .save-form { display: flex; gap: .6rem; flex-wrap: wrap; align-items: center; }
+    .chat-steps { padding-left: 1.4rem; }
+    .heading-row { display: flex; align-items: center; gap: 1rem; }
+    .heading-row h2 { margin-right: auto; }
+    .editor { display: grid; grid-template-columns: max-content 1fr; background: var(--card); border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
+    .gutter { list-style: none; margin: 0; padding: .5rem .4rem; overflow: hidden; text-align: right; color: var(--muted); background: var(--code);
+      font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .85rem; line-height: 1.4; user-select: none; }
+    .gutter li { min-width: 2.5rem; padding-right: .3rem; }
+    .gutter li.flagged { font-weight: 700; }
+    .gutter li.flagged.d-error { background: var(--bad); color: var(--card); border-radius: 3px; }
+    .gutter li.flagged.d-warning { background: var(--warn); color: var(--card); border-radius: 3px; }
+    textarea.code { border: none; border-radius: 0; resize: vertical; padding: .5rem .6rem; font-family: ui-monospace, Menlo, Consolas, monospace;
+      font-size: .85rem; line-height: 1.4; white-space: pre; overflow: auto; tab-size: 2; }
+    .editor-status[data-state="invalid"] { color: var(--bad); } .editor-status[data-state="valid"] { color: var(--ok); }
+    .editor-diagnostics { margin: .3rem 0; }
+    .graph-box { overflow-x: auto; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .5rem; }
+    svg.graph .node rect { fill: var(--code); stroke: var(--accent); stroke-width: 1.5; }
+    svg.graph .node.playbook rect { stroke: var(--undo); stroke-dasharray: 5 3; }
+    svg.graph a:focus-visible rect { stroke-width: 3; }
+    svg.graph text { fill: var(--fg); font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
+    svg.graph .node-id { font-weight: 700; } svg.graph .node-target { fill: var(--muted); }
+    svg.graph .node-line { fill: var(--muted); font-size: 11px; }
+    svg.graph line.order { stroke: var(--line); stroke-width: 2; }
+    svg.graph path.data { fill: none; stroke: var(--warn); stroke-width: 2; }
+    svg.graph .arrow-head { fill: var(--warn); }
+    progress, meter { vertical-align: middle; width: 10rem; }
     """#
 }

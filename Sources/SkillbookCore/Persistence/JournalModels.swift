@@ -94,10 +94,14 @@ public struct JournalSession: Sendable {
     public var ended: Date?
     /// The status it left the run in, `interrupted` when its process died, `nil` while it holds the run.
     public var outcome: String?
+    /// Who started it: the run's trigger for its first session; for a resume or rollback, where it
+    /// was asked (`cli`, `console`); `nil` for sessions recorded before triggers were (or a worker's claim).
+    public var trigger: RunTrigger?
 
     public init(
-        kind: String, pid: Int32, host: String, started: Date, ended: Date?, outcome: String?
+        kind: String, pid: Int32, host: String, started: Date, ended: Date?, outcome: String?, trigger: RunTrigger? = nil
     ) {
+        self.trigger = trigger
         self.kind = kind
         self.pid = pid
         self.host = host

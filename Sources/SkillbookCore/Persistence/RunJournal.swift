@@ -70,11 +70,12 @@ public protocol RunJournal: RunRecorder {
 
     /// Takes over an ended or interrupted run for `purpose`, atomically: refuses (`JournalError`
     /// `.busy`) when a live process holds it, lets `check` refuse based on the run as it is now,
-    /// then makes this process the holder (`running`, heartbeat on) and opens a session. Returns
-    /// the run as it was before. Call `runFinished` (through the engine) or `release` when done.
+    /// then makes this process the holder (`running`, heartbeat on) and opens a session recording
+    /// `trigger` (where the resume or rollback was asked: `cli`, `console`). Returns the run as it
+    /// was before. Call `runFinished` (through the engine) or `release` when done.
     @discardableResult
     func takeOver(
-        _ runID: String, for purpose: RunTakeover, check: (JournalRun) throws(JournalError) -> Void
+        _ runID: String, for purpose: RunTakeover, trigger: RunTrigger, check: (JournalRun) throws(JournalError) -> Void
     ) async throws -> JournalRun
     /// Gives back a run taken over without running it: it returns to `status` and this process's
     /// session ends as `abandoned`.

@@ -20,9 +20,9 @@ public struct RunTrigger: RawRepresentable, Hashable, Sendable, Codable, CustomS
     public static let mcp: RunTrigger = "mcp"
     /// `skillbook ask`.
     public static let ask: RunTrigger = "ask"
-    /// `skillbook chat` and the console's chat.
+    /// `skillbook chat`.
     public static let chat: RunTrigger = "chat"
-    /// An action of the web console.
+    /// An action of the web console, its chat included.
     public static let console: RunTrigger = "console"
     /// A notification about another run.
     public static let notify: RunTrigger = "notify"

@@ -12,7 +12,7 @@ extension SQLiteJournal {
     /// Call `runFinished` (through the engine) or `release` when done.
     @discardableResult
     public func takeOver(
-        _ runID: String, for purpose: Takeover, check: (JournalRun) throws(JournalError) -> Void = { _ in }
+        _ runID: String, for purpose: Takeover, trigger: RunTrigger = .cli, check: (JournalRun) throws(JournalError) -> Void = { _ in }
     ) throws -> JournalRun {
         let me = probe.current()
         let now = clock.now().timeIntervalSince1970
@@ -40,7 +40,7 @@ extension SQLiteJournal {
                 WHERE id = ?1
                 """,
                 [.text(runID), .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot), SQLValue(me.start), .real(now)])
-            try openSession(runID, kind: purpose.rawValue, holder: me, at: now)
+            try openSession(runID, kind: purpose.rawValue, trigger: trigger, holder: me, at: now)
             return .success(current)
         }
         let previous = try before.get()

@@ -127,7 +127,7 @@ extension SQLiteJournal {
 
     /// Who ran the run when: the first run, then each resume or rollback.
     public func sessions(of runID: String) throws(StoreError) -> [JournalSession] {
-        let rows = try query("SELECT kind, pid, host, started, ended, outcome FROM sessions WHERE run = ?1 ORDER BY id", [.text(runID)])
+        let rows = try query("SELECT kind, pid, host, started, ended, outcome, trigger FROM sessions WHERE run = ?1 ORDER BY id", [.text(runID)])
         return try rows.map { row throws(StoreError) in try JournalRows.session(row) { malformed("session", of: runID) } }
     }
 

@@ -145,7 +145,7 @@ public final class SQLiteJournal: RunJournal, JournalTables {
                     run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, SQLValue(workspace),
                     run.keepUntil.map { .real($0.timeIntervalSince1970) } ?? .null,
                 ])
-            try openSession(run.runID, kind: "run", holder: me, at: now)
+            try openSession(run.runID, kind: "run", trigger: run.trigger, holder: me, at: now)
         }
         holdRun(run.runID)
     }
@@ -272,10 +272,10 @@ public final class SQLiteJournal: RunJournal, JournalTables {
 
     // MARK: Sessions
 
-    func openSession(_ runID: String, kind: String, holder: ProcessIdentity, at time: Double) throws(StoreError) {
+    func openSession(_ runID: String, kind: String, trigger: RunTrigger, holder: ProcessIdentity, at time: Double) throws(StoreError) {
         try execute(
-            "INSERT INTO sessions (run, kind, pid, host, started) VALUES (?1, ?2, ?3, ?4, ?5)",
-            [.text(runID), .text(kind), .integer(Int(holder.pid)), .text(holder.host), .real(time)])
+            "INSERT INTO sessions (run, kind, pid, host, started, trigger) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            [.text(runID), .text(kind), .integer(Int(holder.pid)), .text(holder.host), .real(time), .text(trigger.rawValue)])
     }
 
     func closeSessions(_ runID: String, outcome: String, at time: Double) throws(StoreError) {

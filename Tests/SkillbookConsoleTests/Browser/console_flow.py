@@ -6,8 +6,10 @@ Logs in with the printed URL, runs `hello` from its form and watches the run fin
 `shouty` with markup in its input and checks it shows as text, dry-runs `failing`, rolls back a
 succeeded `note` run after its preview, resumes a `stuck` run that a `skillbook run` child
 (SKILLBOOK_BIN, SKILLBOOK_STATE, SKILLBOOK_WORKSPACE) was killed in with SIGKILL, approves a
-`purge` run that waits for an approval on the Confirmations page, and saves a screenshot of every
-page.
+`purge` run that waits for an approval on the Confirmations page, chats a request
+into a model's plan (the test's scripted model server) and runs it, saves it as a playbook and
+looks at its step graph, edits the broken playbook until its diagnostic goes away and saves it,
+and saves a screenshot of every page.
 Prints one line per check; exits non-zero on the first failure (with the page's text).
 """
 import json
@@ -37,6 +39,10 @@ def api(page, path):
 
 def journal(page, run_id):
     return api(page, "runs/" + run_id)
+
+
+def journal_runs(page, playbook):
+    return api(page, "runs?playbook=" + playbook)["runs"]
 
 
 pages = []
@@ -254,6 +260,61 @@ def main():
     assert [c["step"] for c in approved["calls"]] == ["make", "remove"], approved["calls"]
     assert api(page, "approvals")["approvals"] == []
     print("ok approved a waiting run from the Confirmations page")
+    # Chat: a request the model (a scripted server) plans, its cards, approved, run live, saved.
+    page.get_by_role("link", name="Chat").click()
+    expect(page.get_by_role("heading", name="Chat")).to_be_visible()
+    page.get_by_label("Message").fill("read notes.txt and save it as a note")
+    page.get_by_label("Message").press("Enter")
+    card = page.locator(".plan-card")
+    expect(card).to_contain_text("notes.create", timeout=15000)
+    expect(card.locator('li[data-step="save"]')).to_contain_text("changes something")
+    expect(page.locator(".decision")).to_contain_text("3 · model plan")
+    shot(page, "chat.png")
+    assert not journal_runs(page, "plan"), "the plan ran before it was approved"
+    page.locator('[data-action="approve"]').click()
+    expect(page.locator(".chat-log li").last).to_contain_text("Done:", timeout=15000)
+    expect(page.locator('.chat-steps li[data-step="save"]')).to_have_attribute("data-status", "succeeded")
+    chat_run = api(page, "chat")["run"]
+    record = journal(page, chat_run)
+    assert record["status"] == "succeeded" and record["trigger"] == "console" and record["playbook"] == "plan", record
+    page.locator("#save-name").fill("chat-note")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator(".save-form")).to_contain_text("Saved as Playbooks/chat-note.yaml")
+    saved = os.path.join(os.environ["SKILLBOOK_WORKSPACE"], "Playbooks", "chat-note.yaml")
+    assert os.path.exists(saved), "the chat's playbook was not written"
+    shot(page, "chat-run.png")
+    print(f"ok chat planned, approved and ran {chat_run}, saved as a playbook")
+
+    # The saved playbook's step graph: a data edge from read to save.
+    page.locator(".save-form a").click()
+    expect(page.get_by_role("heading", name="chat-note")).to_be_visible()
+    expect(page.locator('svg.graph g.node[data-step="read"]')).to_be_visible()
+    expect(page.locator('svg.graph path.data[data-from="read"][data-to="save"]')).to_have_count(1)
+    shot(page, "playbook-graph.png")
+    print("ok step graph with its data edge")
+
+    # The editor: the diagnostic at its line goes away as the playbook is fixed; only then saved.
+    page.goto(base + "/playbooks/broken")
+    page.locator('[data-action="edit"]').click()
+    editor = page.locator("#editor")
+    expect(page.locator(".gutter li.flagged")).to_have_count(1)
+    expect(page.locator('.gutter li[data-line="4"]')).to_have_class("flagged d-error")
+    expect(page.locator('[data-action="save"]')).to_be_disabled()
+    editor.press("Control+End")
+    editor.type("\n    with: { value: fixed }")
+    expect(page.locator(".editor-status")).to_have_attribute("data-state", "invalid", timeout=10000)
+    shot(page, "playbook-editor.png")
+    fixed = "name: broken\nsteps:\n  - id: one\n    skill: debug.echo\n    with: { value: fixed }\n"
+    editor.fill(fixed)
+    expect(page.locator(".gutter li.flagged")).to_have_count(0, timeout=10000)
+    expect(page.locator(".editor-status")).to_have_attribute("data-state", "valid")
+    page.locator('[data-action="save"]').click()
+    expect(page.locator(".editor-status")).to_contain_text("Saved to Playbooks/broken.yaml")
+    with open(os.path.join(os.environ["SKILLBOOK_WORKSPACE"], "Playbooks", "broken.yaml")) as handle:
+        assert handle.read() == fixed, "the saved file is not the edited text"
+    assert api(page, "playbooks/broken")["valid"], "the saved playbook does not validate"
+    shot(page, "playbook-saved.png")
+    print("ok edited a playbook until its diagnostic went away, and saved it")
 
     page.get_by_role("link", name="Schedules").click()
     expect(page.locator('tr[data-playbook="morning"]')).to_contain_text("cron 30 7 * * *")

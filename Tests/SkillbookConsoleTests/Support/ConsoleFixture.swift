@@ -30,6 +30,7 @@ final class ConsoleFixture: Sendable {
         "secretive": """
             name: secretive
             description: Holds a secret input.
+            triggers: ["use my token"]
             inputs:
               token: { type: string, secret: true }
             steps:
@@ -120,7 +121,8 @@ final class ConsoleFixture: Sendable {
     }
 
     static func start(
-        limits: ServerLimits = ServerLimits(maxBodyBytes: 64 << 10, maxHeaderBytes: 16 << 10), configure: (inout ConsoleSettings) -> Void = { _ in }
+        limits: ServerLimits = ServerLimits(maxBodyBytes: 64 << 10, maxHeaderBytes: 16 << 10), model: ModelSettings? = nil,
+        configure: (inout ConsoleSettings) -> Void = { _ in }
     ) async throws -> ConsoleFixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-console-\(UUID().uuidString)")
         let playbooks = directory.appendingPathComponent("Playbooks")
@@ -130,7 +132,7 @@ final class ConsoleFixture: Sendable {
         }
         let configuration = HostConfiguration(
             playbooksDirectory: playbooks, stateDirectory: directory.appendingPathComponent("state"), timeZone: TimeZone(identifier: "UTC"),
-            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"], currentDirectory: directory)
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"], currentDirectory: directory, model: model)
         let ready = Ready()
         var settings = ConsoleSettings(port: 0, limits: limits, pollInterval: 0.2)
         configure(&settings)

@@ -38,7 +38,7 @@ enum ImportRules {
         table["SkillbookHost"] = middle.union(["SkillbookCore", "SkillbookPostgres", "SkillbookSystem"])
         // The console sits on the host (it serves the host's runs, playbooks and skills); the CLI's
         // `serve` builds it: CLI → Console → Host.
-        table["SkillbookConsole"] = ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "CMicroHTTPD"]
+        table["SkillbookConsole"] = ["SkillbookHost", "SkillbookAgent", "SkillbookCore", "SkillbookRuntime", "CMicroHTTPD"]
         table["SkillbookCLI"] = middle.union(["SkillbookConsole", "SkillbookHost", "SkillbookCore"])
         table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
         // Test doubles, and both state backends for the suites that run on each (`Backend`).
