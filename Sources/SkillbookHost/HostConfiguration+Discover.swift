@@ -49,6 +49,7 @@ extension HostConfiguration {
             configuration.timeZone = zone
         }
         configuration.model = try modelSettings(workspace.model, environment: environment)
+        configuration.secrets = workspace.secrets
         return configuration
     }
 

@@ -28,9 +28,10 @@ public struct WorkspaceModel: Sendable, Hashable {
 ///     allow_paths: [~/Documents]   # more folders file skills may touch
 ///     timezone: Europe/Berlin      # IANA zone of relative dates and today()
 ///     model: { url: http://127.0.0.1:8080/v1, name: qwen3, api_key_env: MY_KEY }
+///     secrets: { smtp: { command: [pass, show, mail/smtp] }, token: { env: API_TOKEN } }
 public struct WorkspaceConfiguration: Sendable {
     public static let fileName = "skillbook.yaml"
-    public static let keys = ["state", "allow_paths", "timezone", "model"]
+    public static let keys = ["state", "allow_paths", "timezone", "model", "secrets"]
     public static let modelKeys = ["url", "name", "api_key_env"]
 
     /// The workspace folder.
@@ -41,6 +42,8 @@ public struct WorkspaceConfiguration: Sendable {
     public var allowedPaths: [URL] = []
     public var timeZone: TimeZone?
     public var model: WorkspaceModel?
+    /// `secrets:`: name → provider (`{ env: NAME }`, `{ file: PATH }`, `{ command: [ARGV…] }`).
+    public var secrets: [SecretDeclaration] = []
 
     public init(root: URL) {
         self.root = root
@@ -118,6 +121,7 @@ struct WorkspaceFileReader {
                     error("unknown time zone '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (an IANA name such as Europe/Berlin)"), value)
                 }
             case "model": workspace.model = model(value)
+            case "secrets": workspace.secrets = secrets(value)
             default: unknown(pair.key, among: WorkspaceConfiguration.keys)
             }
         }
@@ -146,7 +150,7 @@ struct WorkspaceFileReader {
         return settings
     }
 
-    private mutating func string(_ node: YAMLNode, _ key: String) -> String? {
+    mutating func string(_ node: YAMLNode, _ key: String) -> String? {
         guard let text = node.scalar, !text.isEmpty, node.mapping == nil else {
             error("'\(key)' must be a non-empty string, not a \(node.kindName)", node)
             return nil
@@ -161,7 +165,7 @@ struct WorkspaceFileReader {
         return HostConfiguration.resolve(expanded, against: root)
     }
 
-    private mutating func unknown(_ key: YAMLNode, among known: [String], in parent: String? = nil) {
+    mutating func unknown(_ key: YAMLNode, among known: [String], in parent: String? = nil) {
         let name = key.scalar ?? key.kindName
         let suggestion = Suggestion.closest(to: name, in: known).map { "; did you mean '\($0)'?" } ?? ""
         diagnostics.append(
@@ -170,7 +174,7 @@ struct WorkspaceFileReader {
                 hint: suggestion.isEmpty ? "the keys are \(known.joined(separator: ", "))" : nil))
     }
 
-    private mutating func error(_ message: String, _ node: YAMLNode) {
+    mutating func error(_ message: String, _ node: YAMLNode) {
         diagnostics.append(.error(message, at: node.location))
     }
 }

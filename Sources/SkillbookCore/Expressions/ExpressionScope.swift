@@ -35,6 +35,9 @@ public struct ExpressionScope: Sendable {
     /// Whether `run` (id, playbook, started) exists here: not in input defaults, which are
     /// resolved before the run starts.
     public var hasRun = true
+    /// The secret names `secret('NAME')` may use (`secrets:` of `skillbook.yaml` and the
+    /// playbook); `nil` when they are not known here (then any name passes the check).
+    public var secrets: [String]?
 
     public init(
         inputs: [ObjectField]? = [], steps: [String: StepBinding] = [:], item: ExprType? = nil, env: [String] = [],
@@ -65,6 +68,10 @@ public struct EvaluationContext: Sendable {
     public var timeZone: TimeZone
     /// The most steps (nodes evaluated) one expression's evaluation may take.
     public var stepLimit = Limits.expressionSteps
+    /// The run's secrets, when it has any: what the evaluator derives from them is added.
+    public var taint: SecretTaint?
+    /// The values of the secrets named in `secrets:` (`secret('NAME')`), read from their providers.
+    public var secrets: [String: String] = [:]
 
     public init(
         inputs: ValueObject = ValueObject(), steps: [String: Value] = [:], item: Value? = nil, index: Int? = nil,

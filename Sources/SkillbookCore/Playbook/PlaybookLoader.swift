@@ -30,7 +30,11 @@ public struct PlaybookLoader: Sendable {
     public let registry: SkillRegistry
     public let library: PlaybookLibrary
 
-    public init(registry: SkillRegistry, library: PlaybookLibrary = .empty) {
+    /// The names of `secrets:` (see `PlaybookChecker.secretNames`).
+    public var secretNames: [String]?
+
+    public init(registry: SkillRegistry, library: PlaybookLibrary = .empty, secretNames: [String]? = nil) {
+        self.secretNames = secretNames
         self.registry = registry
         self.library = library
     }
@@ -64,7 +68,7 @@ public struct PlaybookLoader: Sendable {
         }
         if let problem = Self.nameMismatch(playbook) { diagnostics.append(problem) }
         resolveSubPlaybooks(&playbook, ancestry: ancestry, cache: &cache, &diagnostics)
-        diagnostics += PlaybookChecker(registry: registry).check(playbook)
+        diagnostics += PlaybookChecker(registry: registry, secretNames: secretNames).check(playbook)
         diagnostics = diagnostics.sortedByLocation()
         return Result(playbook: diagnostics.hasErrors ? nil : playbook, diagnostics: diagnostics)
     }
