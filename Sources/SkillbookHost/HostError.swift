@@ -112,3 +112,11 @@ extension HostError {
         }
     }
 }
+
+extension HostError {
+    /// `the secret 'api' could not be read: …` for `secretUnavailable`, else `nil`.
+    var secretText: String? {
+        guard case .secretUnavailable(let name, let reason) = self else { return nil }
+        return "the secret '\(name)' could not be read: \(reason)"
+    }
+}

@@ -69,7 +69,7 @@ extension PlaybookHost {
                 prepared(claimed, playbook: playbook, inputs: inputs, secrets: secrets, registry: registry, journal: journal, text: text, plan: plan))
         } catch {
             if !journal.holdsLease(runID) { return .leaseLost }
-            let message = "run \(runID) could not be started: \(error)"
+            let message = "run \(runID) could not be started: \(error.secretText ?? "\(error)")"
             var result = RunResult(
                 runID: runID, playbook: claimed.run.playbook, status: .failed, steps: [], error: message,
                 started: claimed.run.started, finished: configuration.clock.now())
