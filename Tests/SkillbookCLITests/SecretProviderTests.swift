@@ -135,7 +135,7 @@ import Testing
         let directory = SecretProviderTests.workspace("{ command: [sleep, \"30\"], timeout: 0.5 }")
         let started = Date()
         let run = await skillbook(["run", "provided"], in: directory)
-        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(Date().timeIntervalSince(started) < 25, "stopped after 0.5 s and the 2 s grace, not after the 30 s sleep")
         try SecretProviderTests.expectRefused(run, saying: "the command 'sleep 30' did not finish within 0.5 s", in: directory)
     }
 }

@@ -4,10 +4,13 @@ extension PlaybookChecker {
     /// something about the secret). Each names the path the secret takes, from its source
     /// (`inputs.token`, `secret('smtp')`) through the steps whose output carries it.
     func checkSecretFlows(_ playbook: Playbook, _ diagnostics: inout [Diagnostic]) {
-        let secretInputs = Set(playbook.inputs.filter { $0.schema.containsSecret || $0.schema.secretFrom != nil }.map(\.name))
+        let secretInputs = playbook.inputs.filter { $0.schema.containsSecret || $0.schema.secretFrom != nil }
+        // A `when` is warned about for a secret with characters to branch on, not a secret boolean.
+        let secretTexts = Set(secretInputs.filter { ExprType(schema: $0.schema) != .boolean }.map(\.name))
+        let secretNames = Set(secretInputs.map(\.name))
         var carriers: [String: String] = [:]
-        func path(_ value: MappedValue) -> String? {
-            if let source = value.readsSecret(secretInputs: secretInputs) { return source }
+        func path(_ value: MappedValue, onlyTexts: Bool = false) -> String? {
+            if let source = value.readsSecret(secretInputs: onlyTexts ? secretTexts : secretNames) { return source }
             for (template, _) in value.templates {
                 for segment in template.segments {
                     guard case .expression(let expression) = segment else { continue }
@@ -21,7 +24,7 @@ extension PlaybookChecker {
         func visit(_ steps: [PlaybookStep], within prefix: String) {
             for step in steps {
                 let stepName = "step '\(prefix)\(step.id)'"
-                if let when = step.when, let source = path(when) {
+                if let when = step.when, let source = path(when, onlyTexts: true) {
                     diagnostics.append(
                         .warning(
                             "\(stepName) decides 'when' on a secret (\(source) → when): whether it runs tells something about the "
