@@ -55,6 +55,7 @@ extension HostConfiguration {
             configuration.retention = RetentionPolicy(
                 days: retention.days ?? RetentionPolicy.defaultDays, maxRuns: retention.maxRuns ?? RetentionPolicy.defaultMaxRuns)
         }
+        configuration.secrets = workspace.secrets
         return configuration
     }
 

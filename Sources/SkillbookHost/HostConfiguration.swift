@@ -51,6 +51,8 @@ public struct HostConfiguration: Sendable {
     public var notifyDefaults: [NotifyRule] = []
     /// The console's public address (`console_url:`), for `run.link` in notifications; `nil`: no link.
     public var consoleURL: String?
+    /// `secrets:` of the workspace's `skillbook.yaml`: where each secret's value is read from.
+    public var secrets: [SecretDeclaration] = []
 
     public init(
         playbooksDirectory: URL, skillDirectories: [URL] = [], stateDirectory: URL, allowedPaths: [URL] = [],

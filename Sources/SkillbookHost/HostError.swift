@@ -57,6 +57,8 @@ public enum HostError: Error, Sendable {
     case playbookRenamed(file: String, now: String, runID: String, was: String)
     /// Secret inputs the journal did not keep, to be given again.
     case secretInputsMissing(runID: String, names: [String])
+    /// A secret of `secrets:` could not be read from its provider; `reason` names the provider, never a value.
+    case secretUnavailable(name: String, reason: String)
     /// A value was given again for an input that is not secret (it resumes as recorded).
     case notASecretInput(name: String, secretInputs: [String])
     /// Calls that started and recorded no result, of skills neither idempotent nor read-only: running
@@ -114,5 +116,13 @@ extension HostError {
         case let registry as SkillRegistry.RegistryError: self = .invalidRegistry(registry)
         default: self = .failed(message: "\(error)")
         }
+    }
+}
+
+extension HostError {
+    /// `the secret 'api' could not be read: …` for `secretUnavailable`, else `nil`.
+    var secretText: String? {
+        guard case .secretUnavailable(let name, let reason) = self else { return nil }
+        return "the secret '\(name)' could not be read: \(reason)"
     }
 }

@@ -94,7 +94,9 @@ extension PlaybookHost {
 
     /// Checks playbook text (`file` names it in diagnostics).
     public func check(_ text: String, file: String, registry: SkillRegistry) -> PlaybookLoader.Result {
-        PlaybookLoader(registry: registry, library: library, defaultNotify: configuration.notifyDefaults).load(text, file: file)
+        PlaybookLoader(
+            registry: registry, library: library, defaultNotify: configuration.notifyDefaults, secretNames: configuration.secrets.map(\.name)
+        ).load(text, file: file)
     }
 
     /// The checked playbook of `text`; its warnings go to `onNotice`, errors are thrown.

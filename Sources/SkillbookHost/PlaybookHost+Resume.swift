@@ -69,7 +69,7 @@ extension PlaybookHost {
         guard playbook.name == run.playbook else {
             throw .playbookRenamed(file: displayName, now: playbook.name, runID: runID, was: run.playbook)
         }
-        let inputs = try resumeInputs(run, playbook: playbook, given: request.secretInputs)
+        let (inputs, secrets) = try await resumeInputs(run, playbook: playbook, given: request.secretInputs)
         let uncertain = try await HostError.journaling { try await RecordedRuns.uncertainCalls(journal, runID, registry: registry) }
         let decisions = try await decide(uncertain, policy: request.uncertain, registry: registry)
 
@@ -88,7 +88,7 @@ extension PlaybookHost {
             if !plan.maskedOutputs.isEmpty { onNotice(.maskedOutputs(plan.maskedOutputs, rollingBack: false)) }
             return PreparedRun(
                 playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: runID,
-                work: .run(Engine.RunOptions(trigger: run.trigger, source: text, resume: (runID, plan))), heldStatus: run.status,
+                work: .run(Engine.RunOptions(trigger: run.trigger, source: text, resume: (runID, plan), secrets: secrets)), heldStatus: run.status,
                 workspace: WorkspaceFolder.of(recordedFile: run.file, fallback: configuration.currentDirectory).path)
         } catch {
             try? await journal.release(runID, status: run.status)
@@ -127,10 +127,12 @@ extension PlaybookHost {
         return (text, displayName)
     }
 
-    /// The run's recorded inputs, with the secret ones (which the journal redacted) given again.
+    /// The run's recorded inputs, with the secret ones (which the journal redacted) given again or
+    /// read again from their providers (`from:`), and the values of the secrets the playbook reads.
     func resumeInputs(
         _ run: JournalRun, playbook: Playbook, given: [(key: String, text: String)]
-    ) throws(HostError) -> ValueObject {
+    ) async throws(HostError) -> (inputs: ValueObject, secrets: [String: String]) {
+        let provided = try await provideSecrets(for: playbook, given: Set(given.map(\.key)))
         let secret = Set(playbook.inputs.filter(\.schema.containsSecret).map(\.name))
         for (key, _) in given where !secret.contains(key) {
             throw .notASecretInput(name: key, secretInputs: secret.sorted())
@@ -138,7 +140,9 @@ extension PlaybookHost {
         var values = ValueObject()
         var missing: [String] = []
         for (key, value) in run.inputs {
-            if secret.contains(key) {
+            if let value = provided.inputs[key] {
+                values[key] = value
+            } else if secret.contains(key) {
                 if !given.contains(where: { $0.key == key }) { missing.append(key) }
             } else {
                 values[key] = value
@@ -146,8 +150,9 @@ extension PlaybookHost {
         }
         guard missing.isEmpty else { throw .secretInputsMissing(runID: run.id, names: missing) }
         do throws(DiagnosticError) {
-            return try InputResolver(now: configuration.clock.now(), timeZone: configuration.timeZone, variables: configuration.environment)
+            let inputs = try InputResolver(now: configuration.clock.now(), timeZone: configuration.timeZone, variables: configuration.environment)
                 .resolve(playbook, values: values, commandLine: given)
+            return (inputs, provided.values)
         } catch {
             throw .invalidInputs(diagnostics: error.diagnostics)
         }

@@ -37,6 +37,12 @@ extension PlaybookHost {
     /// checks the playbook, reads and coerces the inputs, opens the journal (not for a dry run)
     /// and records the playbook's file for the run. Nothing runs yet; warnings go to `onNotice`.
     public func prepareRun(_ request: RunRequest, onNotice: HostNoticeHandler = { _ in }) async throws(HostError) -> PreparedRun {
+        try await prepareRun(request, readingSecrets: true, onNotice: onNotice)
+    }
+
+    /// `readingSecrets: false` (a run for the queue): the worker reads the providers, so the
+    /// inputs they fill are `***` here, as the journal records them anyway.
+    func prepareRun(_ request: RunRequest, readingSecrets: Bool, onNotice: HostNoticeHandler) async throws(HostError) -> PreparedRun {
         let registry = try await registry(onNotice)
         let url = try locatePlaybook(request.playbook)
         let file = try loadPlaybook(at: url, registry: registry)
@@ -45,6 +51,10 @@ extension PlaybookHost {
 
         var values = try InputsFile.read(request.inputsFile, host: self)
         for (key, value) in request.inputs { values[key] = value }
+        let given = Set(values.map(\.key) + request.inputTexts.map(\.key))
+        let provided = readingSecrets
+            ? try await provideSecrets(for: playbook, given: given) : ProvidedSecrets.placeholders(for: playbook, given: given)
+        for (key, value) in provided.inputs { values[key] = value }
         let inputs: ValueObject
         do throws(DiagnosticError) {
             inputs = try InputResolver(now: configuration.clock.now(), timeZone: configuration.timeZone, variables: configuration.environment)
@@ -61,7 +71,8 @@ extension PlaybookHost {
             playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: runID,
             work: .run(
                 Engine.RunOptions(
-                    dryRun: request.dryRun, trigger: request.trigger, source: file.text, scheduledAt: request.scheduledAt)),
+                    dryRun: request.dryRun, trigger: request.trigger, source: file.text, scheduledAt: request.scheduledAt,
+                    secrets: provided.values)),
             heldStatus: nil, workspace: WorkspaceFolder.of(playbookFile: url).path)
     }
 

@@ -30,9 +30,10 @@ public struct WorkspaceModel: Sendable, Hashable {
 ///     model: { url: http://127.0.0.1:8080/v1, name: qwen3, api_key_env: MY_KEY }
 ///     console_url: https://skillbook.example.org   # links in notifications (`run.link`)
 ///     notify: { failure: [ … steps … ] }          # for playbooks that do not map the event
+///     secrets: { smtp: { command: [pass, show, mail/smtp] }, token: { env: API_TOKEN } }
 public struct WorkspaceConfiguration: Sendable {
     public static let fileName = "skillbook.yaml"
-    public static let keys = ["state", "allow_paths", "timezone", "model", "retention", "console_url", "notify"]
+    public static let keys = ["state", "allow_paths", "timezone", "model", "retention", "console_url", "notify", "secrets"]
     public static let modelKeys = ["url", "name", "api_key_env"]
 
     /// The workspace folder.
@@ -50,6 +51,8 @@ public struct WorkspaceConfiguration: Sendable {
     public var notify: [NotifyRule] = []
     /// `retention: { days, max_runs }`: how long the journal keeps runs (see `RetentionPolicy`).
     public var retention: PlaybookRetention?
+    /// `secrets:`: name → provider (`{ env: NAME }`, `{ file: PATH }`, `{ command: [ARGV…] }`).
+    public var secrets: [SecretDeclaration] = []
 
     public init(root: URL) {
         self.root = root
@@ -139,6 +142,7 @@ struct WorkspaceFileReader {
                 var fields = YAMLFieldReader()
                 workspace.retention = fields.retention(value)
                 diagnostics += fields.diagnostics
+            case "secrets": workspace.secrets = secrets(value)
             default: unknown(pair.key, among: WorkspaceConfiguration.keys)
             }
         }
@@ -167,7 +171,7 @@ struct WorkspaceFileReader {
         return settings
     }
 
-    private mutating func string(_ node: YAMLNode, _ key: String) -> String? {
+    mutating func string(_ node: YAMLNode, _ key: String) -> String? {
         guard let text = node.scalar, !text.isEmpty, node.mapping == nil else {
             error("'\(key)' must be a non-empty string, not a \(node.kindName)", node)
             return nil
@@ -182,7 +186,7 @@ struct WorkspaceFileReader {
         return HostConfiguration.resolve(expanded, against: root)
     }
 
-    private mutating func unknown(_ key: YAMLNode, among known: [String], in parent: String? = nil) {
+    mutating func unknown(_ key: YAMLNode, among known: [String], in parent: String? = nil) {
         let name = key.scalar ?? key.kindName
         let suggestion = Suggestion.closest(to: name, in: known).map { "; did you mean '\($0)'?" } ?? ""
         diagnostics.append(
@@ -191,7 +195,7 @@ struct WorkspaceFileReader {
                 hint: suggestion.isEmpty ? "the keys are \(known.joined(separator: ", "))" : nil))
     }
 
-    private mutating func error(_ message: String, _ node: YAMLNode) {
+    mutating func error(_ message: String, _ node: YAMLNode) {
         diagnostics.append(.error(message, at: node.location))
     }
 }

@@ -44,11 +44,15 @@ public struct Engine: Sendable {
         public var scheduledAt: Date?
         /// The workspace folder the playbook belongs to, as `run.workspace` (empty when the front end does not say).
         public var workspace: String
+        /// The values of the secrets `secret('NAME')` reads, from their providers; never recorded.
+        public var secrets: [String: String] = [:]
 
         public init(
             dryRun: Bool = false, trigger: RunTrigger = .cli, source: String = "",
-            resume: (runID: String, plan: ResumePlan)? = nil, scheduledAt: Date? = nil, workspace: String = ""
+            resume: (runID: String, plan: ResumePlan)? = nil, scheduledAt: Date? = nil, workspace: String = "",
+            secrets: [String: String] = [:]
         ) {
+            self.secrets = secrets
             self.workspace = workspace
             self.scheduledAt = scheduledAt
             self.dryRun = dryRun
@@ -77,7 +81,7 @@ public struct Engine: Sendable {
         let started = environment.now()
         let state = RunState(
             reports: playbook.steps.map { StepReport(id: $0.id, skill: $0.playbook.map { "playbook:\($0)" } ?? $0.skill) },
-            workspace: options.workspace)
+            workspace: options.workspace, secretValues: options.secrets)
         for input in playbook.inputs {
             if let value = inputs[input.name] { state.addSecrets(in: value, schema: input.schema) }
         }

@@ -25,12 +25,13 @@ extension RunExecution {
     /// Takes over what an earlier process of this run did: finished steps' outputs and every
     /// completed call (in order of completion), so rollback covers them too.
     func restore(_ plan: ResumePlan) {
+        let redactor = state.redactor
         state.update { contents in
             for (id, finished) in plan.finishedSteps {
                 if let output = finished.output { contents.outputs[id] = output }
                 if let index = playbook.steps.firstIndex(where: { $0.id == id }) {
                     contents.reports[index].status = finished.status
-                    contents.reports[index].output = finished.output.map(contents.redactor.redact)
+                    contents.reports[index].output = finished.output.map(redactor.redact)
                 }
             }
         }

@@ -70,10 +70,13 @@ struct RunExecution: Sendable {
             for (key, value) in contents.outputs where key.hasPrefix(prefix) { steps[String(key.dropFirst(prefix.count))] = value }
             return steps
         }
-        return EvaluationContext(
+        var context = EvaluationContext(
             inputs: inputs, steps: steps, item: item, index: index,
             env: declaredVariables(), run: run,
             now: engine.environment.now(), timeZone: engine.environment.timeZone)
+        if !state.taint.isEmpty { context.taint = state.taint }
+        context.secrets = state.secretValues
+        return context
     }
 
     /// The environment variables the playbook declares in `env:` and that are set.

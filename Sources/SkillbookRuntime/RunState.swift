@@ -34,16 +34,22 @@ final class RunState: Sendable {
         var failedKeys: Set<CallKey> = []
         /// Dry-run: steps only planned (keyed like `outputs`), whose outputs are unknown.
         var planned: Set<String> = []
-        var redactor = Redactor()
     }
 
     private let contents: Mutex<Contents>
     /// The run's workspace folder (`run.workspace`).
     let workspace: String
+    /// The run's secrets and what expressions derived from them.
+    let taint = SecretTaint()
 
-    init(reports: [StepReport], workspace: String = "") {
+    /// The values of the secrets named in `secrets:`, for `secret('NAME')`; each is masked.
+    let secretValues: [String: String]
+
+    init(reports: [StepReport], workspace: String = "", secretValues: [String: String] = [:]) {
         contents = Mutex(Contents(reports: reports))
         self.workspace = workspace
+        self.secretValues = secretValues
+        for value in secretValues.values { taint.add(value) }
     }
 
     func read<T>(_ body: (Contents) -> T) -> T {
@@ -54,7 +60,7 @@ final class RunState: Sendable {
         contents.withLock { body(&$0) }
     }
 
-    var redactor: Redactor { read(\.redactor) }
+    var redactor: Redactor { taint.redactor }
 
     /// A call completed: it replaces a failed attempt of the same call kept for rollback.
     func complete(_ unit: CompletedUnit) {
@@ -77,7 +83,7 @@ final class RunState: Sendable {
     }
 
     func addSecrets(in value: Value, schema: Schema) {
-        update { $0.redactor.addSecrets(in: value, schema: schema) }
+        taint.addSecrets(in: value, schema: schema)
     }
 
     func report(_ index: Int, _ change: (inout StepReport) -> Void) {

@@ -57,6 +57,7 @@ enum HostErrorText {
             .refusal("cannot read \(file), the playbook of run \(runID), and the journal has no copy")
         case .playbookRenamed(let file, let now, let runID, let was): .refusal("\(file) is now playbook '\(now)', but run \(runID) ran '\(was)'")
         case .secretInputsMissing(let runID, let names): .usage(secretInputsMissing(runID, names))
+        case .secretUnavailable(let name, let reason): .refusal("the secret '\(name)' could not be read: \(reason); nothing was run")
         case .notASecretInput(let name, let secret):
             .usage(
                 "input '\(name)' is resumed as recorded; -i only gives secret inputs again "

@@ -268,6 +268,8 @@ extension ConsoleAPI {
                             + "\(names.count == 1 ? "is" : "are") not kept in the journal; give \(names.count == 1 ? "it" : "them") again (\"secrets\")"),
                     "secrets": .array(names.map(Value.string)),
                 ])
+        case .secretUnavailable(let name, let reason):
+            return json(409, ConsoleJSON.error("the secret '\(name)' could not be read: \(reason); nothing was run"))
         case .notASecretInput(let name, _):
             return json(400, ConsoleJSON.error("input '\(name)' is resumed as recorded; only secret inputs are given again"))
         case .uncertainCalls(let calls):

@@ -62,7 +62,9 @@ struct Evaluator {
             return try Self.member(of: try evaluate(base, element: element), name, offset: offset)
         case .index(let base, let index, let offset):
             let container = try evaluate(base, element: element)
-            return try Self.index(container, by: try evaluate(index, element: element), offset: offset)
+            let result = try Self.index(container, by: try evaluate(index, element: element), offset: offset)
+            if case .string = container { context.taint?.derive(result, from: [container]) }
+            return result
         case .element:
             return element ?? .null
         case .projection(let base, let body, let offset):
@@ -83,7 +85,9 @@ struct Evaluator {
             }
             var values: [Value] = []
             for argument in arguments { values.append(try evaluate(argument, element: element)) }
-            return try function.evaluate(values, offsets: arguments.map(\.startOffset), at: offset, in: context)
+            let result = try function.evaluate(values, offsets: arguments.map(\.startOffset), at: offset, in: context)
+            context.taint?.derive(result, from: values)
+            return result
         case .unary(.not, let operand, _):
             return .bool(!(try evaluate(operand, element: element)).isTruthy)
         case .unary(.negate, let operand, let offset):
@@ -111,7 +115,10 @@ struct Evaluator {
             switch op {
             case .equal: return .bool(Self.dataEqual(l, r))
             case .notEqual: return .bool(!Self.dataEqual(l, r))
-            case _ where op.isArithmetic: return try Arithmetic.apply(op, l, r, offset: offset)
+            case _ where op.isArithmetic:
+                let result = try Arithmetic.apply(op, l, r, offset: offset)
+                context.taint?.derive(result, from: [l, r])
+                return result
             default: return .bool(try Self.order(op, l, r, offset: offset))
             }
         case .conditional(let condition, let then, let otherwise, let offset):
@@ -124,7 +131,9 @@ struct Evaluator {
             let container = try evaluate(base, element: element)
             let lower = try from.map { node throws(ExpressionError) in try evaluate(node, element: element) }
             let upper = try to.map { node throws(ExpressionError) in try evaluate(node, element: element) }
-            return try Self.slice(container, from: lower, to: upper, offset: offset)
+            let result = try Self.slice(container, from: lower, to: upper, offset: offset)
+            context.taint?.derive(result, from: [container])
+            return result
         }
     }
 

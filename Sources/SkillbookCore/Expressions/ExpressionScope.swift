@@ -37,6 +37,9 @@ public struct ExpressionScope: Sendable {
     public var hasRun = true
     /// Inside a notification's steps: `run` is the run it reports (`NotificationSubject.fields`).
     public var notificationRun = false
+    /// The secret names `secret('NAME')` may use (`secrets:` of `skillbook.yaml` and the
+    /// playbook); `nil` when they are not known here (then any name passes the check).
+    public var secrets: [String]?
 
     public init(
         inputs: [ObjectField]? = [], steps: [String: StepBinding] = [:], item: ExprType? = nil, env: [String] = [],
@@ -67,6 +70,10 @@ public struct EvaluationContext: Sendable {
     public var timeZone: TimeZone
     /// The most steps (nodes evaluated) one expression's evaluation may take.
     public var stepLimit = Limits.expressionSteps
+    /// The run's secrets, when it has any: what the evaluator derives from them is added.
+    public var taint: SecretTaint?
+    /// The values of the secrets named in `secrets:` (`secret('NAME')`), read from their providers.
+    public var secrets: [String: String] = [:]
 
     public init(
         inputs: ValueObject = ValueObject(), steps: [String: Value] = [:], item: Value? = nil, index: Int? = nil,

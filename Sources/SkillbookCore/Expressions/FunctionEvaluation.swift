@@ -83,6 +83,11 @@ extension BuiltinFunction {
             }
         case .toJSON, .json:
             return .string(JSONText.encode(arguments[0]))
+        case .secret:
+            guard let value = context.secrets[text] else {
+                throw fail("the secret '\(text)' has no value in this run; name it under 'secrets:' in skillbook.yaml")
+            }
+            return .string(value)
         case .today:
             guard let text = ExpressionDates.formatDate(context.now, in: context.timeZone) else {
                 throw fail("the current time is out of range")

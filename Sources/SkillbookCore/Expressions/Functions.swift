@@ -67,6 +67,8 @@ enum BuiltinFunction: String, CaseIterable, Sendable {
     case today, now, date
     case addDays = "add_days"
     case formatDate = "format_date"
+    /// The value of a secret of `secrets:`, read from its provider when the run starts.
+    case secret
 
     static let names = allCases.map(\.rawValue)
 
@@ -77,7 +79,7 @@ enum BuiltinFunction: String, CaseIterable, Sendable {
         case .default: [.anything, .anything]
         case .join: [.array, .string]
         case .split, .startsWith, .endsWith: [.string, .string]
-        case .lower, .upper, .trim, .basename, .dirname, .extension, .fromJSON, .date: [.string]
+        case .lower, .upper, .trim, .basename, .dirname, .extension, .fromJSON, .date, .secret: [.string]
         case .contains: [[.string, .array, .object, .null], .anything]
         case .replace: [.string, .string, .string]
         case .keys, .values: [[.object, .null]]
@@ -157,7 +159,7 @@ enum BuiltinFunction: String, CaseIterable, Sendable {
             case nil: return .any
             }
         case .join, .lower, .upper, .replace, .trim, .basename, .dirname, .extension, .toJSON, .json, .today, .now,
-            .date, .addDays, .formatDate:
+            .date, .addDays, .formatDate, .secret:
             return .string
         case .split: return .array(.string)
         case .contains, .startsWith, .endsWith: return .boolean

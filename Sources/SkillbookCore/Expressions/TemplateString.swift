@@ -81,12 +81,17 @@ public struct TemplateString: Sendable, Hashable {
     public func evaluate(in context: EvaluationContext) throws(ExpressionError) -> Value {
         if let expression = singleExpression { return try expression.evaluate(in: context) }
         var text = ""
+        var interpolated: [Value] = []
         for segment in segments {
             switch segment {
             case .text(let part): text += part
-            case .expression(let expression): text += try expression.evaluate(in: context).interpolatedText
+            case .expression(let expression):
+                let value = try expression.evaluate(in: context)
+                text += value.interpolatedText
+                if context.taint != nil { interpolated.append(value) }
             }
         }
+        context.taint?.derive(.string(text), from: interpolated)
         return .string(text)
     }
 

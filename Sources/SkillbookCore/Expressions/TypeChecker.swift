@@ -327,6 +327,19 @@ struct TypeChecker {
             error(problem, at: arguments[0].startOffset)
         }
         if function == .default { return ExprType.defaulted(types[0], types[1]) }
+        if function == .secret { checkSecretName(arguments[0]) }
         return function.resultType(types)
+    }
+
+    /// `secret('NAME')` names a secret of `secrets:` with a literal text.
+    private mutating func checkSecretName(_ argument: ExprNode) {
+        guard case .literal(.string(let name), let offset) = argument else {
+            error("function 'secret' takes the secret's name as a quoted text, like secret('api_token')", at: argument.startOffset)
+            return
+        }
+        guard let known = scope.secrets, !known.contains(name) else { return }
+        let message = known.isEmpty
+            ? "unknown secret '\(name)'; name it under 'secrets:' in skillbook.yaml" : "unknown secret '\(name)'"
+        error(Self.withHint(message, name, known), at: offset)
     }
 }

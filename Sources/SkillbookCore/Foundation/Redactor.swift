@@ -1,16 +1,54 @@
 /// Replaces secret values with `***` wherever they appear: whole values, inside longer text,
 /// inside nested lists and objects.
+///
+/// A secret is masked with its common disguises (`SecretForms`): upper and lower case, base64,
+/// URL-encoded, and each line of a multi-line one. Values derived from a secret (`addDerived`,
+/// fed by the expression evaluator's taint, `SecretTaint`) are masked too: as text wherever they
+/// occur when at least `SecretForms.shortest` characters long, else only where a whole value is
+/// exactly that fragment (masking every `a` in every text would make the record unreadable).
 public struct Redactor: Sendable {
     public static let mask = "***"
+    /// Every text masked wherever it occurs: the secrets, their forms and the derived values.
     public private(set) var secrets: Set<String> = []
+    /// Short derived fragments, masked only as whole values.
+    public private(set) var wholeValues: Set<String> = []
+    /// `secrets`, longest first, so a secret that contains another is masked whole.
+    private var ordered: [String] = []
 
     public init(secrets: some Sequence<String> = []) {
         for secret in secrets { add(secret) }
     }
 
-    /// Remembers a secret; empty strings are ignored (they would match everywhere).
+    /// Remembers a secret and its forms; empty strings are ignored (they would match everywhere).
     public mutating func add(_ secret: String) {
-        if !secret.isEmpty { secrets.insert(secret) }
+        guard !secret.isEmpty, !secrets.contains(secret) else { return }
+        for form in SecretForms.of(secret) where !secrets.contains(form) {
+            secrets.insert(form)
+            wholeValues.remove(form)
+            let position = ordered.firstIndex { $0.count < form.count } ?? ordered.endIndex
+            ordered.insert(form, at: position)
+        }
+    }
+
+    /// Remembers every text inside `value`, a value computed from a secret, except one that holds
+    /// an operand of the computation whole when that operand is masked wherever it occurs:
+    /// `'k=' + inputs.token` shows as `k=***`, not as `***`; `replace(inputs.token, 'a', 'b')`
+    /// holds no operand whole and is remembered.
+    public mutating func addDerived(_ value: Value, keepingVisible operands: [String] = []) {
+        switch value {
+        case .string(let text):
+            guard !text.isEmpty, !secrets.contains(text), !operands.contains(where: { text.contains($0) }) else { return }
+            if text.count >= SecretForms.shortest { add(text) } else { wholeValues.insert(text) }
+        case .array(let items): items.forEach { addDerived($0, keepingVisible: operands) }
+        case .object(let object): object.forEach { addDerived($0.value, keepingVisible: operands) }
+        case .int, .double, .bool, .null: break
+        }
+    }
+
+    /// Whether `text` is masked wherever it occurs: it holds a secret that is not only a short
+    /// whole-value fragment.
+    public func masksInside(_ text: String) -> Bool {
+        ordered.contains { text.contains($0) }
     }
 
     /// Remembers every string inside a value that a schema marks secret.
@@ -39,22 +77,37 @@ public struct Redactor: Sendable {
         }
     }
 
-    public var isEmpty: Bool { secrets.isEmpty }
+    public var isEmpty: Bool { secrets.isEmpty && wholeValues.isEmpty }
+
+    /// Whether `text` holds a secret (or is a short derived fragment).
+    public func holdsSecret(_ text: String) -> Bool {
+        wholeValues.contains(text) || ordered.contains { text.contains($0) }
+    }
+
+    /// Whether any text or number inside `value` holds a secret: the evaluator's taint test.
+    public func holdsSecret(in value: Value) -> Bool {
+        switch value {
+        case .string(let text): holdsSecret(text)
+        case .int, .double: secrets.contains(value.interpolatedText)
+        case .array(let items): items.contains { holdsSecret(in: $0) }
+        case .object(let object): object.contains { holdsSecret(in: $0.value) }
+        case .null, .bool: false
+        }
+    }
 
     public func redact(_ text: String) -> String {
-        guard !secrets.isEmpty else { return text }
+        guard !ordered.isEmpty else { return text }
         var result = text
-        // Longest first, so a secret that contains another is masked whole.
-        for secret in secrets.sorted(by: { $0.count > $1.count }) where result.contains(secret) {
+        for secret in ordered where result.contains(secret) {
             result = result.replacing(secret, with: Self.mask)
         }
         return result
     }
 
     public func redact(_ value: Value) -> Value {
-        guard !secrets.isEmpty else { return value }
+        guard !isEmpty else { return value }
         switch value {
-        case .string(let s): return .string(redact(s))
+        case .string(let s): return wholeValues.contains(s) ? .string(Self.mask) : .string(redact(s))
         case .int, .double: return secrets.contains(value.interpolatedText) ? .string(Self.mask) : value
         case .array(let items): return .array(items.map(redact))
         case .object(let object): return .object(redact(object))
@@ -63,7 +116,7 @@ public struct Redactor: Sendable {
     }
 
     public func redact(_ object: ValueObject) -> ValueObject {
-        guard !secrets.isEmpty else { return object }
+        guard !isEmpty else { return object }
         return ValueObject(object.map { ($0.key, redact($0.value)) })
     }
 }

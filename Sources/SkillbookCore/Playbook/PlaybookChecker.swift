@@ -7,10 +7,13 @@
 /// irreversible action placed before steps that can still fail.
 public struct PlaybookChecker: Sendable {
     public let registry: SkillRegistry
+    /// The names of `secrets:` that `from:` and `secret('NAME')` may use; `nil`: not checked.
+    public var secretNames: [String]?
     private let outputTypes = OutputTypeCache()
 
-    public init(registry: SkillRegistry) {
+    public init(registry: SkillRegistry, secretNames: [String]? = nil) {
         self.registry = registry
+        self.secretNames = secretNames
     }
 
     /// What a step calls: a skill's descriptor, or a sub-playbook seen as one.
@@ -25,9 +28,11 @@ public struct PlaybookChecker: Sendable {
         var diagnostics: [Diagnostic] = []
         let inputFields = playbook.inputs.map { ObjectField(name: $0.name, type: ExprType(schema: $0.schema)) }
         checkInputs(playbook, &diagnostics)
+        checkSecretFlows(playbook, &diagnostics)
 
         var scope = ExpressionScope(inputs: inputFields, steps: [:], env: playbook.env)
         scope.notificationRun = playbook.isNotification
+        scope.secrets = secretNames
         var firstUse: [String: SourceLocation] = [:]
         for step in playbook.steps where !step.id.isEmpty {
             if let first = firstUse[step.id] {
@@ -100,6 +105,7 @@ public struct PlaybookChecker: Sendable {
             if !seen.insert(input.name).inserted {
                 diagnostics.append(.error("duplicate input '\(input.name)'", at: input.location))
             }
+            checkSecretSource(input, &diagnostics)
             // A literal default, or a relative date kept for the run: checked where it is written.
             if let value = input.schema.defaultValue ?? input.defaultExpression?.literalValue {
                 let checked = RelativeDateLiterals.resolvedForChecking(value, schema: input.schema)
@@ -122,6 +128,21 @@ public struct PlaybookChecker: Sendable {
                 }
             }
         }
+    }
+
+    /// `from: NAME` names a secret of `secrets:` and comes with `secret: true`.
+    private func checkSecretSource(_ input: PlaybookInput, _ diagnostics: inout [Diagnostic]) {
+        guard let name = input.schema.secretFrom else { return }
+        let location = input.schema.secretFromLocation ?? input.location
+        if !input.schema.secret {
+            diagnostics.append(.error("input '\(input.name)' takes its value from the secret '\(name)': add 'secret: true'", at: location))
+        }
+        guard let known = secretNames, !known.contains(name) else { return }
+        let message = "input '\(input.name)': unknown secret '\(name)'"
+        diagnostics.append(
+            .error(
+                TypeChecker.withHint(message, name, known) + (known.isEmpty ? "; name it under 'secrets:' in skillbook.yaml" : ""),
+                at: location))
     }
 
     private func checkStep(

@@ -32,7 +32,11 @@ public struct PlaybookLoader: Sendable {
     /// The workspace's `notify:` (`skillbook.yaml`), for the events a playbook does not map.
     public let defaultNotify: [NotifyRule]
 
-    public init(registry: SkillRegistry, library: PlaybookLibrary = .empty, defaultNotify: [NotifyRule] = []) {
+    /// The names of `secrets:` (see `PlaybookChecker.secretNames`).
+    public var secretNames: [String]?
+
+    public init(registry: SkillRegistry, library: PlaybookLibrary = .empty, defaultNotify: [NotifyRule] = [], secretNames: [String]? = nil) {
+        self.secretNames = secretNames
         self.registry = registry
         self.library = library
         self.defaultNotify = defaultNotify
@@ -75,7 +79,7 @@ public struct PlaybookLoader: Sendable {
         }
         resolveSubPlaybooks(&playbook, ancestry: ancestry, cache: &cache, &diagnostics)
         resolveNotifyTargets(&playbook, cache: &cache, &diagnostics)
-        diagnostics += PlaybookChecker(registry: registry).check(playbook)
+        diagnostics += PlaybookChecker(registry: registry, secretNames: secretNames).check(playbook)
         diagnostics = diagnostics.sortedByLocation()
         return Result(playbook: diagnostics.hasErrors ? nil : playbook, diagnostics: diagnostics)
     }

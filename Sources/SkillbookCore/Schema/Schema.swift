@@ -80,6 +80,9 @@ public final class Schema: Sendable, Hashable {
     public var examples: [Value] { fields.examples }
     /// The value is redacted from journal, logs, events, dry-run output and model prompts.
     public var secret: Bool { fields.secret }
+    /// The secret of `secrets:` that gives this value (`from:`), if any.
+    public var secretFrom: String? { fields.secretFrom }
+    public var secretFromLocation: SourceLocation? { fields.secretFromLocation }
     /// `access` (see `SchemaFields.access`).
     public var access: PathAccess? { fields.access }
     /// `relativeTo` (see `SchemaFields.relativeTo`).

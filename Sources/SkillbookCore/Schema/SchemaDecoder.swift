@@ -6,7 +6,7 @@ public struct SchemaDecoder: Sendable {
         "type", "enum", "const", "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "items",
         "prefixItems", "minItems", "maxItems", "properties", "patternProperties", "required",
         "additionalProperties", "propertyNames", "dependentRequired", "allOf", "anyOf", "oneOf", "not", "$defs",
-        "$ref", "secret", "access", "relativeTo",
+        "$ref", "secret", "from", "access", "relativeTo",
     ]
     /// Keywords kept for export and documentation that assert nothing.
     public static let annotationKeywords: Set<String> = [

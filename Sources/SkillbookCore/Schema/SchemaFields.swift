@@ -51,6 +51,10 @@ public struct SchemaFields: Sendable {
     public var examples: [Value] = []
     /// The value is redacted from journal, logs, events, dry-run output and model prompts.
     public var secret = false
+    /// `from`: the name of the secret (of `secrets:`) whose provider gives this input's value.
+    public var secretFrom: String?
+    /// Where `from` was written, for diagnostics.
+    public var secretFromLocation: SourceLocation?
     /// `access` of a `format: path` string (or of an array of them): whether a skill reads or writes
     /// there. Skillbook's path guard checks it for manifest and MCP skills.
     public var access: Schema.PathAccess?

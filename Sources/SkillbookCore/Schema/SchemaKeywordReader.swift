@@ -97,6 +97,9 @@ struct SchemaKeywordReader {
             fields.ref = reference
             fields.refTarget = reader.target(of: reference, at: value)
         case "secret": fields.secret = bool(value, key) ?? false
+        case "from":
+            fields.secretFrom = string(value, key)
+            fields.secretFromLocation = value.location
         case "access":
             guard let text = string(value, key) else { break }
             if let access = Schema.PathAccess(rawValue: text) {

@@ -35,15 +35,18 @@ extension PlaybookHost {
             if claimed.wasQueued {
                 let (text, displayName) = try resumeText(claimed.run, recordedSource: claimed.source, force: false) { _ in }
                 let playbook = try checked(text, file: displayName, registry: registry, cache: cache)
-                let inputs = try resumeInputs(claimed.run, playbook: playbook, given: [])
-                return .run(prepared(claimed, playbook: playbook, inputs: inputs, registry: registry, journal: journal, text: text, plan: ResumePlan()))
+                let (inputs, secrets) = try await resumeInputs(claimed.run, playbook: playbook, given: [])
+                return .run(
+                    prepared(
+                        claimed, playbook: playbook, inputs: inputs, secrets: secrets, registry: registry, journal: journal, text: text,
+                        plan: ResumePlan()))
             }
             guard let timeline = try await HostError.journaling({ try await journal.timeline(runID) }) else {
                 throw .journal(JournalError(.notFound, "no run \(runID)"))
             }
             let (text, displayName) = try resumeText(claimed.run, recordedSource: timeline.source, force: false) { _ in }
             let playbook = try checked(text, file: displayName, registry: registry, cache: cache)
-            let inputs = try resumeInputs(claimed.run, playbook: playbook, given: [])
+            let (inputs, secrets) = try await resumeInputs(claimed.run, playbook: playbook, given: [])
             let uncertain = try await HostError.journaling { try await RecordedRuns.uncertainCalls(journal, runID, registry: registry) }
             let open = uncertain.filter { !RecordedRuns.isRepeatable($0.skill, registry: registry) }
             if !open.isEmpty, playbook.onWorkerLoss == .rollback {
@@ -62,10 +65,11 @@ extension PlaybookHost {
             if text != timeline.source { try await HostError.journaling { try await journal.setSource(text, forRun: runID) } }
             // What was read above is this run's only while the lease is still this worker's.
             try await HostError.journaling { try await journal.confirmLease(runID) }
-            return .run(prepared(claimed, playbook: playbook, inputs: inputs, registry: registry, journal: journal, text: text, plan: plan))
+            return .run(
+                prepared(claimed, playbook: playbook, inputs: inputs, secrets: secrets, registry: registry, journal: journal, text: text, plan: plan))
         } catch {
             if !journal.holdsLease(runID) { return .leaseLost }
-            let message = "run \(runID) could not be started: \(error)"
+            let message = "run \(runID) could not be started: \(error.secretText ?? "\(error)")"
             var result = RunResult(
                 runID: runID, playbook: claimed.run.playbook, status: .failed, steps: [], error: message,
                 started: claimed.run.started, finished: configuration.clock.now())
@@ -100,14 +104,15 @@ extension PlaybookHost {
 
     /// The claimed run to go on with `plan` (empty for a run from the queue).
     private func prepared(
-        _ claimed: ClaimedRun, playbook: Playbook, inputs: ValueObject, registry: SkillRegistry, journal: any RunQueue, text: String,
-        plan: ResumePlan
+        _ claimed: ClaimedRun, playbook: Playbook, inputs: ValueObject, secrets: [String: String], registry: SkillRegistry,
+        journal: any RunQueue, text: String, plan: ResumePlan
     ) -> PreparedRun {
         PreparedRun(
             playbook: playbook, inputs: inputs, registry: registry, journal: journal, runID: claimed.run.id,
             work: .run(
                 Engine.RunOptions(
-                    trigger: claimed.run.trigger, source: text, resume: (claimed.run.id, plan), scheduledAt: claimed.run.scheduledAt)),
+                    trigger: claimed.run.trigger, source: text, resume: (claimed.run.id, plan), scheduledAt: claimed.run.scheduledAt,
+                    secrets: secrets)),
             heldStatus: .interrupted)
     }
 
