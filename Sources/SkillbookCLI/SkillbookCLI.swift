@@ -34,7 +34,7 @@ public enum SkillbookCLI {
         CommandEntry(MCPCommand.self), CommandEntry(CallCommand.self), CommandEntry(NewCommand.self),
         CommandEntry(AskCommand.self), CommandEntry(ChatCommand.self),
         CommandEntry(ScheduleTickCommand.self), CommandEntry(ScheduleInstallCommand.self), CommandEntry(ScheduleCommand.self), CommandEntry(DaemonCommand.self),
-        CommandEntry(WorkerCommand.self), CommandEntry(ServeCommand.self), CommandEntry(CompletionCommand.self),
+        CommandEntry(WorkerCommand.self), CommandEntry(ServeCommand.self), CommandEntry(CompletionCommand.self), CommandEntry(DoctorCommand.self),
     ]
     /// Commands for the tooling, left out of help, completion and the man pages: `__man DIR`
     /// (`__complete` is answered before any parsing).
