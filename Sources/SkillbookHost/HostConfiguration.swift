@@ -43,6 +43,8 @@ public struct HostConfiguration: Sendable {
     /// The model `ask` and `chat` plan with when no playbook or skill matches (the workspace's
     /// `model:`, under `SKILLBOOK_MODEL_URL`, `SKILLBOOK_MODEL`, `SKILLBOOK_API_KEY`); `nil`: none.
     public var model: ModelSettings?
+    /// Where runs are counted for `--metrics` (`nil`: nowhere); see `SkillbookMetrics`.
+    public var metrics: SkillbookMetrics?
 
     public init(
         playbooksDirectory: URL, skillDirectories: [URL] = [], stateDirectory: URL, allowedPaths: [URL] = [],

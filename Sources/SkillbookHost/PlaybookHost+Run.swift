@@ -91,13 +91,19 @@ extension PlaybookHost {
         switch prepared.work {
         case .run(var options):
             if options.workspace.isEmpty { options.workspace = workspace }
+            let metrics = options.dryRun ? nil : configuration.metrics
+            metrics?.runStarted(playbook: prepared.playbook.name, trigger: options.trigger)
             let result = await engine.run(prepared.playbook, inputs: prepared.inputs, options: options, onEvent: onEvent)
+            metrics?.runFinished(result, trigger: options.trigger)
             if prepared.isNewRun, let journal = prepared.journal { await keepRetention(journal) }
             return result
         case .rollback(let completed, let unrecorded):
-            return await engine.rollBack(
+            configuration.metrics?.runStarted(playbook: prepared.playbook.name, trigger: "rollback")
+            let result = await engine.rollBack(
                 prepared.playbook, runID: prepared.runID, completed: completed, unrecorded: unrecorded, workspace: workspace,
                 onEvent: onEvent)
+            configuration.metrics?.runFinished(result, trigger: "rollback")
+            return result
         }
     }
 

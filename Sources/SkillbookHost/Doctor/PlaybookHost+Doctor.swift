@@ -149,7 +149,7 @@ extension PlaybookHost {
             }
             return DoctorCheck("model", .ok, "\(model.url.absoluteString) answers (GET /models: \(response.status))")
         } catch {
-            return DoctorCheck("model", .failed, "\(url.absoluteString): \(Self.firstLine(of: error))", fix: fix)
+            return DoctorCheck("model", .failed, Self.firstLine(of: error), fix: fix)
         }
     }
 
