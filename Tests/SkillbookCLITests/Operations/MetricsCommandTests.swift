@@ -43,7 +43,7 @@ import Testing
         #expect(scrape.types["skillbook_fires"] == "counter")
         #expect(try #require(scrape.value("skillbook_runs_started_total", ["playbook": "pulse", "trigger": "schedule"])) >= 1)
         #expect(try #require(scrape.value("skillbook_runs_finished_total", ["playbook": "pulse", "status": "succeeded"])) >= 1)
-        #expect(try #require(scrape.value("skillbook_runs_finished_total", ["playbook": "broken-pulse", "status": "failed"])) >= 1)
+        #expect(try #require(scrape.value("skillbook_runs_finished_total", ["playbook": "broken-pulse", "status": "rolled_back"])) >= 1)
         #expect(try #require(scrape.value("skillbook_steps_total", ["skill": "notes.create", "status": "succeeded"])) >= 1)
         #expect(try #require(scrape.value("skillbook_steps_total", ["skill": "debug.fail", "status": "failed"])) >= 1)
         #expect(try #require(scrape.value("skillbook_fires_total", ["playbook": "pulse", "outcome": "on_time"])) >= 1)
