@@ -63,6 +63,14 @@ struct LogLine: Equatable {
                 event = known + rest.dropFirst(name.count)
             }
         }
+        // `fire started pulse#0@1796233516158 …`: the fire's key names its playbook.
+        if playbook == nil, event.hasPrefix("fire "), let key = words.dropFirst(2).first, let hash = key.firstIndex(of: "#"),
+            key[..<hash].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        {
+            playbook = String(key[..<hash])
+            fields.insert(("fire", String(key)), at: 0)
+            event = words.prefix(2).joined(separator: " ") + (words.count > 3 ? " " + words.dropFirst(3).joined(separator: " ") : "")
+        }
         let status = fields.first { $0.key == "status" }?.value
         var level = Level.info
         if fields.contains(where: { $0.key == "error" }) { level = .error }

@@ -94,7 +94,7 @@ extension PlaybookHost {
                 place = "PostgreSQL"
             } else {
                 version = try SQLiteState.schemaVersion(stateDirectory: configuration.stateDirectory)
-                place = displayPath(configuration.stateDirectory)
+                place = "SQLite at " + displayPath(configuration.stateDirectory.appendingPathComponent("skillbook.sqlite"))
             }
             guard version.stored == version.current else {
                 return DoctorCheck(

@@ -33,6 +33,11 @@ import Testing
         #expect(LogLine("daemon started pid=1 state=/tmp/s").level == .info)
         #expect(LogLine("daemon started pid=1 state=/tmp/s").fields.map(\.key) == ["pid", "state"])
         #expect(LogLine("daemon stopped").event == "daemon stopped")
+        let fire = LogLine("fire started pulse#0@1796233516158 catch-up late=1ms")
+        #expect(fire.event == "fire started catch-up")
+        #expect(fire.playbook == "pulse")
+        #expect(fire.fields.map(\.key) == ["fire", "late"])
+        #expect(fire.fields.first?.value == "pulse#0@1796233516158")
     }
 
     @Test func underSystemdTextLinesStartWithTheirPriority() {
