@@ -21,7 +21,7 @@ enum FuzzInput {
     static let registry: SkillRegistry = {
         func schema(_ json: String) -> Schema {
             var diagnostics: [Diagnostic] = []
-            let value = try! JSONParsing.decode(json)
+            let value = try! JSONText.decode(json)
             return SchemaDecoder().decode(value, diagnostics: &diagnostics)!
         }
         let skills: [any Skill] = [
