@@ -87,7 +87,7 @@ var package = Package(
         .testTarget(
             name: "SkillbookMCPTests", dependencies: ["SkillbookMCP", "SkillbookMCPTesting", "SkillbookCore", "SkillbookSkills"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "SkillbookScheduleTests", dependencies: ["SkillbookSchedule", "SkillbookCore"],
+            name: "SkillbookScheduleTests", dependencies: ["SkillbookSchedule", "SkillbookCore", "SkillbookTesting"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SkillbookSQLiteTests", dependencies: ["SkillbookSQLite", "SkillbookSQL", "SkillbookCore", "SkillbookTesting"]),
@@ -103,7 +103,7 @@ var package = Package(
         ),
         .testTarget(
             name: "SkillbookHostTests",
-            dependencies: ["SkillbookHost", "SkillbookAgent", "SkillbookCore", "SkillbookRuntime", "SkillbookSQLite", "SkillbookSQL", "SkillbookSkills", "SkillbookSchedule",
+            dependencies: ["SkillbookHost", "SkillbookAgent", "SkillbookCore", "SkillbookRuntime", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSQL", "SkillbookSkills", "SkillbookSchedule",
                 "SkillbookTesting",
             ]),
         .testTarget(

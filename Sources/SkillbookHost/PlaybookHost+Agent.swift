@@ -41,7 +41,7 @@ extension PlaybookHost {
     /// are `-i` values), a plan as the playbook `AgentRoute.playbookText` writes.
     public func prepareAgentRun(
         _ route: AgentRoute, request: String, workspace: AgentWorkspace, inputTexts: [(key: String, text: String)] = [],
-        trigger: String = "ask", onNotice: HostNoticeHandler = { _ in }
+        trigger: RunTrigger = .ask, onNotice: HostNoticeHandler = { _ in }
     ) async throws(HostError) -> PreparedRun {
         switch route {
         case .playbook(let name, let inputs):

@@ -14,11 +14,11 @@ public struct CallRequest: Sendable {
     public var inputTexts: [(key: String, text: String)]
     public var dryRun: Bool
     /// Who started the run, for the journal.
-    public var trigger: String
+    public var trigger: RunTrigger
 
     public init(
         skill: String, parameters: ValueObject = [:], inputsFile: String? = nil, inputTexts: [(key: String, text: String)] = [],
-        dryRun: Bool = false, trigger: String = "call"
+        dryRun: Bool = false, trigger: RunTrigger = .call
     ) {
         self.skill = skill
         self.parameters = parameters

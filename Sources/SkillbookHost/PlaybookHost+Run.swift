@@ -14,13 +14,13 @@ public struct RunRequest: Sendable {
     public var inputTexts: [(key: String, text: String)]
     public var dryRun: Bool
     /// Who started the run, for the journal: `cli`, `schedule`, `mcp`, `agent`.
-    public var trigger: String
+    public var trigger: RunTrigger
     /// The fire's scheduled instant, for a run with trigger `schedule` (journaled as `scheduled_at`).
     public var scheduledAt: Date?
 
     public init(
         playbook: String, inputs: ValueObject = [:], inputsFile: String? = nil, inputTexts: [(key: String, text: String)] = [],
-        dryRun: Bool = false, trigger: String = "cli", scheduledAt: Date? = nil
+        dryRun: Bool = false, trigger: RunTrigger = .cli, scheduledAt: Date? = nil
     ) {
         self.scheduledAt = scheduledAt
         self.playbook = playbook

@@ -21,7 +21,7 @@ extension PostgresJournal: RunQueue {
             """,
             [
                 .text(run.runID), .text(run.playbook), SQLValue(file ?? pendingFile), .text(run.source), .text(run.sourceHash),
-                .text(JSONText.encode(.object(run.inputs))), .text(run.trigger), .real(run.started.timeIntervalSince1970),
+                .text(JSONText.encode(.object(run.inputs))), .text(run.trigger.rawValue), .real(run.started.timeIntervalSince1970),
                 run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, SQLValue(workspace ?? pendingWorkspace),
             ], doing: "queueing run \(run.runID)")
         try PostgresListener.notify(database, channel: Self.queueChannel, payload: run.runID)

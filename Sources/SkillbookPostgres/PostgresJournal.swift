@@ -123,7 +123,7 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
                 """,
                 [
                     .text(run.runID), .text(run.playbook), SQLValue(file), .text(run.source), .text(run.sourceHash),
-                    .text(JSONText.encode(.object(run.inputs))), .text(run.trigger), .real(run.started.timeIntervalSince1970),
+                    .text(JSONText.encode(.object(run.inputs))), .text(run.trigger.rawValue), .real(run.started.timeIntervalSince1970),
                     .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot), SQLValue(me.start), .real(now),
                     run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, .real(leaseDuration), SQLValue(worker),
                     SQLValue(workspace),

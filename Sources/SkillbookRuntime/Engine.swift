@@ -35,7 +35,7 @@ public struct Engine: Sendable {
     public struct RunOptions: Sendable {
         public var dryRun: Bool
         /// `cli`, `schedule` or `agent`, for the journal.
-        public var trigger: String
+        public var trigger: RunTrigger
         /// The playbook's source text, for the journal (so a resume can detect a changed file).
         public var source: String
         /// Continue this earlier run instead of starting a new one.
@@ -46,7 +46,7 @@ public struct Engine: Sendable {
         public var workspace: String
 
         public init(
-            dryRun: Bool = false, trigger: String = "cli", source: String = "",
+            dryRun: Bool = false, trigger: RunTrigger = .cli, source: String = "",
             resume: (runID: String, plan: ResumePlan)? = nil, scheduledAt: Date? = nil, workspace: String = ""
         ) {
             self.workspace = workspace

@@ -34,7 +34,7 @@ public enum JournalRows {
         }
         var run = JournalRun(
             id: id, playbook: playbook, file: row.string("file"), sourceHash: row.string("source_hash") ?? "", inputs: inputs,
-            trigger: row.string("trigger") ?? "cli", status: status,
+            trigger: row.string("trigger").map(RunTrigger.init(rawValue:)) ?? .cli, status: status,
             interruption: reason ?? (stored == "interrupted" ? "its process ended before it finished" : nil),
             interruptedBySignal: row.int("interrupted") == 1, started: Date(timeIntervalSince1970: started),
             finished: date(row, "finished"), holder: holder, heartbeat: date(row, "heartbeat"), error: row.string("error"),

@@ -113,7 +113,7 @@ extension RunRecord {
     public static func sample(_ id: String, playbook: String = "sample", started: Date = Date(), inputs: ValueObject = ["name": "Ada"]) -> RunRecord {
         RunRecord(
             runID: id, playbook: playbook, source: "name: \(playbook)\n", sourceHash: SourceHash.of("name: \(playbook)\n"),
-            inputs: inputs, trigger: "cli", started: started, dryRun: false)
+            inputs: inputs, trigger: .cli, started: started, dryRun: false)
     }
 }
 

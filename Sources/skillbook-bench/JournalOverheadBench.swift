@@ -63,7 +63,7 @@ struct JournalWrites {
             let started = Date()
             try journal.runStarted(
                 RunRecord(
-                    runID: runID, playbook: playbook, source: "", sourceHash: "", inputs: ["seed": "hello"], trigger: "cli",
+                    runID: runID, playbook: playbook, source: "", sourceHash: "", inputs: ["seed": "hello"], trigger: .cli,
                     started: started, dryRun: false))
             for index in 0..<steps {
                 let id = StepsPlaybook.id(index)

@@ -45,7 +45,7 @@ struct PostgresBench {
             try enqueuer.enqueue(
                 RunRecord(
                     runID: "bench-\(serial)", playbook: "noop3", source: Self.playbook, sourceHash: SourceHash.of(Self.playbook),
-                    inputs: [:], trigger: "cli", started: Date(), dryRun: false),
+                    inputs: [:], trigger: .cli, started: Date(), dryRun: false),
                 file: file.path)
         }
         func open() throws -> Int {
@@ -146,7 +146,7 @@ struct PostgresBench {
         try enqueuer.enqueue(
             RunRecord(
                 runID: "failover-kill9", playbook: "slow3", source: Self.slowPlaybook, sourceHash: SourceHash.of(Self.slowPlaybook),
-                inputs: [:], trigger: "cli", started: Date(), dryRun: false),
+                inputs: [:], trigger: .cli, started: Date(), dryRun: false),
             file: file.path)
         try await until("the claim by the first worker", within: 60) { try run()?.string("worker") == "doomed" }
         let heir = try WorkerProcess(skillbook: skillbook, state: url, name: "heir", workspace: folder)

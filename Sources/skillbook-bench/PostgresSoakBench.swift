@@ -57,7 +57,7 @@ struct PostgresSoakBench {
             try enqueuer.enqueue(
                 RunRecord(
                     runID: "soak-\(n)", playbook: "soak-note", source: Self.playbook, sourceHash: SourceHash.of(Self.playbook),
-                    inputs: inputs, trigger: "cli", started: Date(), dryRun: false),
+                    inputs: inputs, trigger: .cli, started: Date(), dryRun: false),
                 file: file.path)
         }
         func open() throws -> Int {

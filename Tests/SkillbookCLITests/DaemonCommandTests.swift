@@ -21,7 +21,7 @@ import Testing
         directory.write("Playbooks/pulse.yaml", Self.pulse)
         let workspace = ["--playbooks", directory.playbooks.path, "--state", directory.state.path]
         let daemon = try SkillbookChild(["daemon", "--grace", "5s"] + workspace, in: directory.url)
-        #expect(try await wait(upTo: 10) { daemon.stderr.text.contains("fire started pulse#0@") })
+        #expect(await eventually(within: 10) { daemon.stderr.text.contains("fire started pulse#0@") })
         let started = Date()
 
         let second = try SkillbookChild(["daemon"] + workspace, in: directory.url)
@@ -36,7 +36,7 @@ import Testing
         try await Task.sleep(for: .seconds(max(0, 8.5 - Date().timeIntervalSince(started))))
         kill(daemon.pid, SIGTERM)
         let stopped = Date()
-        #expect(try await wait(upTo: 10) { !daemon.process.isRunning })
+        #expect(await eventually(within: 10) { !daemon.process.isRunning })
         #expect(daemon.process.terminationStatus == 0)
         let log = daemon.stderr.text
         #expect(log.contains("skillbook: daemon signal=SIGTERM: no more fires"))
@@ -73,16 +73,16 @@ import Testing
         directory.write("Playbooks/slow.yaml", Self.slow)
         let workspace = ["--playbooks", directory.playbooks.path, "--state", directory.state.path]
         let daemon = try SkillbookChild(["daemon", "--grace", "1s"] + workspace, in: directory.url)
-        #expect(try await wait(upTo: 10) { daemon.stderr.text.contains("fire started slow#0@") })
+        #expect(await eventually(within: 10) { daemon.stderr.text.contains("fire started slow#0@") })
 
         directory.write("Playbooks/broken.yaml", "name: broken\nschedule: { cron: \"* 25 * * *\" }\nsteps: []\n")
-        #expect(try await wait(upTo: 10) { daemon.stderr.text.contains("reloaded playbooks scheduled=1 broken=1") })
+        #expect(await eventually(within: 10) { daemon.stderr.text.contains("reloaded playbooks scheduled=1 broken=1") })
         let log = daemon.stderr.text
         #expect(log.contains("skillbook: playbook broken file=Playbooks/broken.yaml error=Playbooks/broken.yaml:2:22: error: schedule.cron: field 2 (hour): 25 is out of range 0-23\n"))
 
         let signalled = Date()
         kill(daemon.pid, SIGTERM)
-        #expect(try await wait(upTo: 15) { !daemon.process.isRunning })
+        #expect(await eventually(within: 15) { !daemon.process.isRunning })
         #expect(daemon.process.terminationStatus == 0)
         #expect(Date().timeIntervalSince(signalled) < 10)
         let end = daemon.stderr.text
@@ -117,7 +117,7 @@ import Testing
         let workspace = ["--playbooks", directory.playbooks.path, "--state", directory.state.path]
 
         let first = try SkillbookChild(["daemon"] + workspace, in: directory.url)
-        #expect(try await wait(upTo: 20) { first.stderr.text.components(separatedBy: "fire started minutely#0@").count > 3 })
+        #expect(await eventually(within: 20) { first.stderr.text.components(separatedBy: "fire started minutely#0@").count > 3 })
         try await first.kill(SIGKILL)
 
         let second = try SkillbookChild(["daemon"] + workspace, in: directory.url)
@@ -126,7 +126,7 @@ import Testing
             try database.query("SELECT scheduled_ms FROM fires WHERE playbook = 'minutely' AND outcome = 'started' ORDER BY scheduled_ms")
                 .compactMap { $0.int("scheduled_ms").map(Int64.init) }
         }
-        #expect(try await wait(upTo: 30) { ((try? started()) ?? []).count >= 10 && second.stderr.text.contains("status=succeeded") })
+        #expect(await eventually(within: 30) { ((try? started()) ?? []).count >= 10 && second.stderr.text.contains("status=succeeded") })
         try await Task.sleep(for: .seconds(1))
         kill(second.pid, SIGTERM)
         #expect(try await second.waitForExit() == 0, "\(second.transcript)")

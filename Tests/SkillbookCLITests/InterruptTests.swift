@@ -38,7 +38,7 @@ import Testing
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
-        let sleeping = try await wait(upTo: 30) {
+        let sleeping = await eventually(within: 30) {
             out.text.contains(#""type":"step.started","step":"wait""#) || !process.isRunning
         }
         try #require(sleeping && process.isRunning, "the sleep step never started; stdout:\n\(out.text)\nstderr:\n\(err.text)")
@@ -47,7 +47,7 @@ import Testing
 
         kill(process.processIdentifier, SIGINT)
         // A bound for a process that never exits, not a speed check (a loaded machine is slow to roll back).
-        let exited = try await wait(upTo: 15) { !process.isRunning && out.closed && err.closed }
+        let exited = await eventually(within: 15) { !process.isRunning && out.closed && err.closed }
         try #require(exited, "skillbook did not exit within 15 seconds of SIGINT; stdout:\n\(out.text)\nstderr:\n\(err.text)")
 
         #expect(process.terminationReason == .exit)

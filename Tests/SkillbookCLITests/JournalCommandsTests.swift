@@ -7,40 +7,17 @@ import SkillbookSQLite
 import Testing
 import SkillbookSQL
 
-/// A journal that writes as a process that has died: runs it starts read back as `interrupted`.
+/// The state of `directory` as a dead process sees it (see `SkillbookTesting.crashedJournal`).
 func crashedJournal(_ directory: TemporaryDirectory) throws -> SQLiteJournal {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/true")
-    try process.run()
-    process.waitUntilExit()
-    let me = ProcessProbe.live.current()
-    let dead = ProcessIdentity(pid: process.processIdentifier, host: me.host, boot: me.boot)
-    return try SQLiteJournal(stateDirectory: directory.state, probe: ProcessProbe(current: { dead }, state: ProcessProbe.live.state))
+    try crashedJournal(stateDirectory: directory.state)
 }
 
-/// Records, as a process that then died, a run of `file` that got as far as `calls` (each
-/// `(step, skill, output)`; a `nil` output is a call in progress when the process died).
+/// A run of `file` left by a crash in the state of `directory` (see `SkillbookTesting.recordCrashedRun`).
 func recordCrashedRun(
     _ directory: TemporaryDirectory, file: URL, playbook: String, inputs: ValueObject = [:],
     calls: [(step: String, skill: String, output: Value?)]
 ) throws -> String {
-    let journal = try crashedJournal(directory)
-    let text = try String(contentsOf: file, encoding: .utf8)
-    let runID = UUID().uuidString.lowercased()
-    try journal.setFile(file.path, forRun: runID)
-    try journal.runStarted(
-        RunRecord(
-            runID: runID, playbook: playbook, source: text, sourceHash: SourceHash.of(text), inputs: inputs, trigger: "cli",
-            started: Date(), dryRun: false))
-    for call in calls {
-        let record = CallRecord(runID: runID, key: CallKey(step: StepPath(step: call.step)), skill: call.skill, attempt: 1, parameters: [:], started: Date())
-        try journal.callStarted(record)
-        if let output = call.output {
-            try journal.callFinished(record, output: output, error: nil, finished: Date())
-            try journal.stepFinished(runID: runID, step: call.step, status: .succeeded, output: output, error: nil)
-        }
-    }
-    return runID
+    try recordCrashedRun(stateDirectory: directory.state, file: file, playbook: playbook, inputs: inputs, calls: calls)
 }
 
 @Suite struct JournalCommandsTests {

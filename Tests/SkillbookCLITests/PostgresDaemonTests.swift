@@ -27,7 +27,7 @@ import Testing
         }
         let worker = try SkillbookChild(
             ["worker", "--state", url, "--name", "w", "--poll", "0.2s", "--concurrency", "2"], in: directory.url)
-        try #require(await waitUntil(within: 20) { daemons.allSatisfy { $0.stderr.text.contains("daemon started") } })
+        try #require(await eventually(within: 20) { daemons.allSatisfy { $0.stderr.text.contains("daemon started") } })
         try await Task.sleep(for: .seconds(2.5))
         kill(daemons[0].pid, SIGKILL)
         try await Task.sleep(for: .seconds(2.5))
@@ -36,7 +36,7 @@ import Testing
 
         let host = PlaybookHost(HostConfiguration.workspace(in: directory.url, environment: [:], state: url))
         let journal = try host.openJournal()
-        #expect(await waitUntil(within: 30) { (try? await runningOrQueued(journal)) == 0 }, "\(worker.transcript)")
+        #expect(await eventually(within: 30) { (try? await runningOrQueued(journal)) == 0 }, "\(worker.transcript)")
         kill(worker.pid, SIGTERM)
         _ = try await worker.waitForExit(upTo: 20)
 

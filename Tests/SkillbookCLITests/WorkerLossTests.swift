@@ -65,7 +65,7 @@ import Testing
             log: { log.append($0) })
         let serving = Task { await worker.run() }
         let reader = PostgresJournal(database: database)
-        let settled = await waitUntil(within: 45) {
+        let settled = await eventually(within: 45) {
             guard let run = try? reader.run(runID), run.worker == "rescuer" else { return false }
             return done(run) && worker.runningCount == 0
         }

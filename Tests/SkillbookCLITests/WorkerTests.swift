@@ -48,7 +48,7 @@ import Testing
         func open() -> Int? {
             try? database.query("SELECT count(*) AS n FROM runs WHERE status IN ('running', 'queued')").first?.int("n")
         }
-        let done = await waitUntil(within: 120) { open() == 0 }
+        let done = await eventually(within: 120) { open() == 0 }
         for worker in workers.dropFirst() { kill(worker.pid, SIGTERM) }
         for worker in workers.dropFirst() { _ = try await worker.waitForExit(upTo: 30) }
         #expect(done, "runs left: \(String(describing: open()))\n\(workers[1].transcript)")
@@ -102,7 +102,7 @@ import Testing
         kill(zombie.pid, SIGSTOP)
         let rescuer = try SkillbookChild(["worker", "--state", url, "--name", "rescuer"] + Self.fast, in: directory.url)
         let journal = try host.openJournal()
-        let finished = await waitUntil(within: 30) { (try? await journal.run(runID))??.status == .succeeded }
+        let finished = await eventually(within: 30) { (try? await journal.run(runID))??.status == .succeeded }
         kill(zombie.pid, SIGCONT)
         #expect(finished, "\(rescuer.transcript)")
         // The zombie wakes inside its sleep, then finds its lease gone: its writes are refused and it stops the run.
@@ -128,16 +128,6 @@ import Testing
 func runningOrQueued(_ journal: any RunJournal) async throws -> Int {
     try await journal.runs(playbook: nil, status: .running, limit: 1000).count
         + journal.runs(playbook: nil, status: .queued, limit: 1000).count
-}
-
-/// Checks `condition` every 50 ms until it holds (`true`) or `seconds` have passed (`false`).
-func waitUntil(within seconds: Double, _ condition: () async -> Bool) async -> Bool {
-    let giveUp = Date().addingTimeInterval(seconds)
-    while !(await condition()) {
-        if Date() > giveUp { return false }
-        try? await Task.sleep(nanoseconds: 50_000_000)
-    }
-    return true
 }
 
 extension Array where Element: Sendable {

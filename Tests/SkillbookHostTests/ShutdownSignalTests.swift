@@ -12,9 +12,9 @@ import Testing
         let watcher = ShutdownSignal(
             signals: [SIGUSR1], onShutdown: { shutdowns.append($0) }, onRepeat: { repeats.append($0) })
         kill(getpid(), SIGUSR1)
-        #expect(try await waitUntil { shutdowns.values.count == 1 })
+        #expect(await eventually(within: 5) { shutdowns.values.count == 1 })
         kill(getpid(), SIGUSR1)
-        #expect(try await waitUntil { repeats.values.count == 1 })
+        #expect(await eventually(within: 5) { repeats.values.count == 1 })
         #expect(shutdowns.values == [SIGUSR1])
         watcher.stop()
     }
@@ -23,7 +23,7 @@ import Testing
         let announced = Recorder<Int32>()
         let started = Recorder<Bool>()
         let signaller = Task {
-            _ = try await waitUntil { !started.values.isEmpty }
+            _ = await eventually(within: 5) { !started.values.isEmpty }
             kill(getpid(), SIGUSR2)
         }
         let outcome = await ShutdownSignal.cancellingOnSignal(signals: [SIGUSR2], announce: { announced.append($0) }) {
@@ -35,7 +35,7 @@ import Testing
                 return "cancelled"
             }
         }
-        _ = try await signaller.value
+        _ = await signaller.value
         #expect(outcome == "cancelled")
         #expect(announced.values == [SIGUSR2])
     }
@@ -57,12 +57,3 @@ import Testing
     }
 }
 
-/// Polls `condition` until it holds or 5 seconds pass.
-func waitUntil(_ condition: () -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(5)
-    while !condition() {
-        if Date() > deadline { return false }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-    return true
-}

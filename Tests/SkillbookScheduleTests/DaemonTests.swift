@@ -1,6 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookSchedule
+import SkillbookTesting
 import Synchronization
 import Testing
 

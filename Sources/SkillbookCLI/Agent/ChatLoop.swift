@@ -24,7 +24,7 @@ struct ChatLoop {
         let latest = LatestRequest()
         let events = EventPrinter(console: invocation.console, json: false)
         let runner = HostPlanRunner(
-            host: host, workspace: workspace, clock: clock, trigger: "chat", request: { latest.text },
+            host: host, workspace: workspace, clock: clock, trigger: .chat, request: { latest.text },
             onEvent: events.print)
         let zone = clock.timeZone
         let fixed = clock

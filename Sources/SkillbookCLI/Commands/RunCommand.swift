@@ -31,7 +31,7 @@ enum RunCommand: Command {
         let host = try invocation.host(arguments, confirmation: invocation.confirmation(approveAll: arguments[.yes]), from: start)
         let request = RunRequest(
             playbook: arguments.positionals[0], inputsFile: arguments[.inputsFile], inputTexts: inputTexts,
-            dryRun: arguments[.dryRun], trigger: "cli")
+            dryRun: arguments[.dryRun], trigger: .cli)
         if arguments[.queue] {
             guard !arguments[.dryRun] else { throw UsageError(message: "--queue and --dry-run exclude each other", command: spec.name) }
             guard host.configuration.persistence != nil else {

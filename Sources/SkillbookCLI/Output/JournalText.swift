@@ -69,7 +69,7 @@ enum JournalText {
         object["started"] = .string(iso(run.started))
         object["finished"] = run.finished.map { .string(iso($0)) } ?? .null
         object["duration"] = run.duration.map { .double(RunEventJSON.rounded($0)) } ?? .null
-        object["trigger"] = .string(run.trigger)
+        object["trigger"] = .string(run.trigger.rawValue)
         object["scheduled_at"] = run.scheduledAt.map { .string(iso($0)) } ?? .null
         if let reason = run.interruption, run.status == .interrupted { object["interruption"] = .string(reason) }
         if let error = run.error { object["error"] = .string(error) }
@@ -129,7 +129,7 @@ enum JournalText {
             facts.append(("worker", worker + (run.holder.map { " (process \($0.pid) on \($0.host))" } ?? "")))
         }
         if let file = run.file { facts.append(("file", file)) }
-        facts.append(("trigger", run.trigger))
+        facts.append(("trigger", run.trigger.rawValue))
         if let scheduled = run.scheduledAt { facts.append(("scheduled", localTime(scheduled))) }
         facts.append(("started", localTime(run.started)))
         if let finished = run.finished {

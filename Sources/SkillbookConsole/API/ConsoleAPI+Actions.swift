@@ -198,7 +198,7 @@ extension ConsoleAPI {
         case .failure(let refusal): return refusal.response
         }
         do {
-            let prepared = try await host.prepareRun(RunRequest(playbook: name, inputs: inputs, dryRun: true, trigger: "console"))
+            let prepared = try await host.prepareRun(RunRequest(playbook: name, inputs: inputs, dryRun: true, trigger: .console))
             let collected = PlanCollector()
             let result = await host.execute(prepared) { event in collected.add(event) }
             var answer = RunEventJSON.finished(result)

@@ -262,7 +262,7 @@ struct ConsoleAPI: Sendable {
         case .failure(let refusal): return refusal.response
         }
         do {
-            let prepared = try await host.prepareRun(RunRequest(playbook: name, inputs: inputs, trigger: "console"))
+            let prepared = try await host.prepareRun(RunRequest(playbook: name, inputs: inputs, trigger: .console))
             return await launch(prepared)
         } catch {
             return failure(error)

@@ -14,7 +14,7 @@ enum ConsoleJSON {
         object["id"] = .string(run.id)
         object["playbook"] = .string(run.playbook)
         object["status"] = .string(run.status.rawValue)
-        object["trigger"] = .string(run.trigger)
+        object["trigger"] = .string(run.trigger.rawValue)
         object["started"] = iso(run.started)
         object["finished"] = run.finished.map(iso) ?? .null
         object["duration"] = run.duration.map { .double(($0 * 1000).rounded() / 1000) } ?? .null

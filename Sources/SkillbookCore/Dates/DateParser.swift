@@ -106,7 +106,7 @@ public struct DateParser: Sendable {
     }
 
     /// A time of day; `hour` may reach 24 or more for times after the day's midnight.
-    private struct Clock {
+    private struct TimeOfDay {
         var hour: Int
         var minute: Int
         var second: Int = 0
@@ -206,7 +206,7 @@ public struct DateParser: Sendable {
     }
 
     /// The instant `clock` on the day whose midnight is `midnight`.
-    private func at(_ clock: Clock, on midnight: Date) -> Date? {
+    private func at(_ clock: TimeOfDay, on midnight: Date) -> Date? {
         var base = midnight
         if clock.hour >= 24 {
             guard let next = calendar.date(byAdding: .day, value: clock.hour / 24, to: midnight) else { return nil }
@@ -219,7 +219,7 @@ public struct DateParser: Sendable {
         return calendar.date(from: components)
     }
 
-    private func result(_ anchor: Anchor?, _ clock: Clock?) -> ParsedDate? {
+    private func result(_ anchor: Anchor?, _ clock: TimeOfDay?) -> ParsedDate? {
         switch (anchor, clock) {
         case (.day(let midnight)?, nil):
             return ParsedDate(date: midnight, hasTime: false)
@@ -280,7 +280,7 @@ public struct DateParser: Sendable {
     }
 
     /// `09:30`, `09:30:15`, `09:30:15.250`
-    private static func isoTime(_ text: String) -> (Clock, Int)? {
+    private static func isoTime(_ text: String) -> (TimeOfDay, Int)? {
         var body = Substring(text)
         var nanoseconds = 0
         if let dot = body.firstIndex(where: { $0 == "." || $0 == "," }) {
@@ -303,7 +303,7 @@ public struct DateParser: Sendable {
         } else if nanoseconds != 0 {
             return nil
         }
-        return (Clock(hour: hour, minute: minute, second: second), nanoseconds)
+        return (TimeOfDay(hour: hour, minute: minute, second: second), nanoseconds)
     }
 
     /// `+01:00`, `-0530`, `+01` → seconds east of UTC.
@@ -448,17 +448,17 @@ public struct DateParser: Sendable {
     }
 
     /// A time of day starting at `index`, and the index after it.
-    private func timePhrase(_ tokens: [String], _ index: Int, bareHour: Bool) -> (Clock, Int)? {
+    private func timePhrase(_ tokens: [String], _ index: Int, bareHour: Bool) -> (TimeOfDay, Int)? {
         guard index < tokens.count else { return nil }
         switch tokens[index] {
-        case "noon", "midday": return (Clock(hour: 12, minute: 0), index + 1)
-        case "midnight": return (Clock(hour: 0, minute: 0), index + 1)
+        case "noon", "midday": return (TimeOfDay(hour: 12, minute: 0), index + 1)
+        case "midnight": return (TimeOfDay(hour: 0, minute: 0), index + 1)
         default: return Self.clock(tokens[index], bareHour: bareHour).map { ($0, index + 1) }
         }
     }
 
     /// `9am`, `9:30pm`, `12am`, `21:00`, `21:00:30`, and a bare `9` when `bareHour`.
-    private static func clock(_ token: String, bareHour: Bool) -> Clock? {
+    private static func clock(_ token: String, bareHour: Bool) -> TimeOfDay? {
         var body = Substring(token)
         var meridiem: Substring?
         if body.hasSuffix("am") || body.hasSuffix("pm") {
@@ -483,7 +483,7 @@ public struct DateParser: Sendable {
         } else {
             guard hour < 24, parts.count >= 2 || bareHour else { return nil }
         }
-        return Clock(hour: hour, minute: minute, second: second)
+        return TimeOfDay(hour: hour, minute: minute, second: second)
     }
 
     // MARK: - Chinese
@@ -539,7 +539,7 @@ public struct DateParser: Sendable {
             period = match
             rest = rest.dropFirst(match.rawValue.count)
         }
-        var clock: Clock?
+        var clock: TimeOfDay?
         if !rest.isEmpty {
             guard let (time, length) = Self.chineseClock(rest), length == rest.count else { return nil }
             clock = time
@@ -550,7 +550,7 @@ public struct DateParser: Sendable {
                 time.hour = hour
                 clock = time
             } else if period == .noon {
-                clock = Clock(hour: 12, minute: 0)
+                clock = TimeOfDay(hour: 12, minute: 0)
             } else {
                 return nil
             }
@@ -610,7 +610,7 @@ public struct DateParser: Sendable {
     }
 
     /// `9点`, `9点半`, `3点15分`, `3点15`, `十点一刻`, `9点整`, `21:30`: the time and the characters taken.
-    private static func chineseClock(_ text: Substring) -> (Clock, Int)? {
+    private static func chineseClock(_ text: Substring) -> (TimeOfDay, Int)? {
         guard let (hour, hourLength) = chineseNumber(text, maxValue: 24) else { return nil }
         var rest = text.dropFirst(hourLength)
         if rest.first == ":" || rest.first == "：" {
@@ -622,7 +622,7 @@ public struct DateParser: Sendable {
                 guard let s = number(parts[1], digits: 2...2), s < 60 else { return nil }
                 second = s
             }
-            return (Clock(hour: hour, minute: minute, second: second), text.count)
+            return (TimeOfDay(hour: hour, minute: minute, second: second), text.count)
         }
         guard rest.first == "点" || rest.first == "时" else { return nil }
         rest = rest.dropFirst()
@@ -630,14 +630,14 @@ public struct DateParser: Sendable {
         var minute = 0
         for (word, value) in [("半", 30), ("一刻", 15), ("三刻", 45), ("整", 0)] where rest.hasPrefix(word) {
             rest = rest.dropFirst(word.count)
-            return (Clock(hour: hour, minute: value), text.count - rest.count)
+            return (TimeOfDay(hour: hour, minute: value), text.count - rest.count)
         }
         if let (value, length) = chineseNumber(rest, maxValue: 59) {
             minute = value
             rest = rest.dropFirst(length)
             if rest.first == "分" { rest = rest.dropFirst() }
         }
-        return (Clock(hour: hour, minute: minute), text.count - rest.count)
+        return (TimeOfDay(hour: hour, minute: minute), text.count - rest.count)
     }
 
     /// A number written in ASCII digits (at most three) or Chinese numerals (`九`, `十二`, `二十三`, `两`, `零五`).

@@ -35,7 +35,7 @@ public struct JournalRun: Sendable {
     /// Secrets redacted.
     public var inputs: ValueObject
     /// `cli`, `schedule` or `agent`.
-    public var trigger: String
+    public var trigger: RunTrigger
     /// Computed when read: a `running` run whose process is gone is `interrupted`.
     public var status: JournalStatus
     /// Why the run counts as interrupted (`process 123 is gone`), when it does.
@@ -61,7 +61,7 @@ public struct JournalRun: Sendable {
     public var duration: Double? { finished.map { $0.timeIntervalSince(started) } }
 
     public init(
-        id: String, playbook: String, file: String?, sourceHash: String, inputs: ValueObject, trigger: String, status: JournalStatus, interruption: String?, interruptedBySignal: Bool, started: Date, finished: Date?, holder: ProcessIdentity?, heartbeat: Date?, error: String?, outputs: ValueObject?
+        id: String, playbook: String, file: String?, sourceHash: String, inputs: ValueObject, trigger: RunTrigger, status: JournalStatus, interruption: String?, interruptedBySignal: Bool, started: Date, finished: Date?, holder: ProcessIdentity?, heartbeat: Date?, error: String?, outputs: ValueObject?
     ) {
         self.id = id
         self.playbook = playbook

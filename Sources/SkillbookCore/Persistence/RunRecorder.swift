@@ -39,14 +39,14 @@ public struct RunRecord: Sendable {
     /// Secrets already redacted.
     public var inputs: ValueObject
     /// `cli`, `schedule` or `agent`.
-    public var trigger: String
+    public var trigger: RunTrigger
     public var started: Date
     public var dryRun: Bool
     /// The fire's scheduled instant, for a run with trigger `schedule`.
     public var scheduledAt: Date?
 
     public init(
-        runID: String, playbook: String, source: String, sourceHash: String, inputs: ValueObject, trigger: String,
+        runID: String, playbook: String, source: String, sourceHash: String, inputs: ValueObject, trigger: RunTrigger,
         started: Date, dryRun: Bool, scheduledAt: Date? = nil
     ) {
         self.scheduledAt = scheduledAt

@@ -13,11 +13,11 @@ public struct HostPlanRunner: PlanRunning {
     public var workspace: AgentWorkspace
     public var clock: Matcher.Clock
     public var request: @Sendable () -> String
-    public var trigger: String
+    public var trigger: RunTrigger
     public var onEvent: RunEventHandler
 
     public init(
-        host: PlaybookHost, workspace: AgentWorkspace, clock: Matcher.Clock, trigger: String = "chat",
+        host: PlaybookHost, workspace: AgentWorkspace, clock: Matcher.Clock, trigger: RunTrigger = .chat,
         request: @escaping @Sendable () -> String = { "" }, onEvent: @escaping RunEventHandler = { _ in }
     ) {
         var configuration = host.configuration

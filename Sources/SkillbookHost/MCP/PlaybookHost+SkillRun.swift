@@ -24,6 +24,6 @@ extension PlaybookHost {
         let source = JSONText.encode(["skill": .string(skill), "arguments": .object(arguments)])
         return PreparedRun(
             playbook: playbook, inputs: [:], registry: registry, journal: journal, runID: runID,
-            work: .run(Engine.RunOptions(dryRun: false, trigger: "mcp", source: source)), heldStatus: nil)
+            work: .run(Engine.RunOptions(dryRun: false, trigger: .mcp, source: source)), heldStatus: nil)
     }
 }

@@ -31,7 +31,7 @@ public struct WorkspaceToolRunner: MCPToolRunner {
         case .playbook:
             do throws(HostError) {
                 // A dry preparation checks everything without opening the journal.
-                let prepared = try await host.prepareRun(RunRequest(playbook: tool, inputs: arguments, dryRun: true, trigger: "mcp"))
+                let prepared = try await host.prepareRun(RunRequest(playbook: tool, inputs: arguments, dryRun: true, trigger: .mcp))
                 let confirming = PlaybookSteps.confirming(prepared.playbook, prepared.registry)
                 let summary = confirming.isEmpty ? nil : ToolCallSummary.playbook(
                         tool, prepared.playbook, inputs: prepared.inputs, confirming, prepared.registry)
@@ -63,7 +63,7 @@ public struct WorkspaceToolRunner: MCPToolRunner {
         case .playbook:
             let prepared: PreparedRun
             do throws(HostError) {
-                prepared = try await host.prepareRun(RunRequest(playbook: call.tool, inputs: call.arguments, trigger: "mcp"))
+                prepared = try await host.prepareRun(RunRequest(playbook: call.tool, inputs: call.arguments, trigger: .mcp))
             } catch {
                 return .failure("'\(call.tool)' did not start:\n" + HostErrorLines.lines(error).joined(separator: "\n"))
             }

@@ -31,7 +31,7 @@ public final class ScheduleFireStarter: FireStarter {
         var values = ValueObject()
         for input in inputs { values[input.name] = input.value }
         let request = RunRequest(
-            playbook: file?.path ?? name, inputs: values, trigger: "schedule", scheduledAt: fire.scheduledAt)
+            playbook: file?.path ?? name, inputs: values, trigger: .schedule, scheduledAt: fire.scheduledAt)
         do {
             if host.persistence.queuesRuns {
                 // A state shared by machines: the fire becomes a queued run, for any worker.

@@ -27,7 +27,7 @@ extension PlaybookHost {
         for item in workspace.entries {
             let name = item.playbook.name
             let runs = try await HostError.journaling { try await journal.runs(playbook: name, status: nil, limit: 100) }
-            let last = runs.first { $0.trigger == "schedule" }
+            let last = runs.first { $0.trigger == .schedule }
             for (index, entry) in item.playbook.schedule.enumerated() {
                 // A ledger that cannot be read is an error, not a schedule that never fired.
                 let state = try await HostError.journaling { try await ledger.state(playbook: name, entry: index) }

@@ -44,16 +44,6 @@ final class PipeReader: Sendable {
     var closed: Bool { state.withLock { $0.closed } }
 }
 
-/// Polls `condition` every few milliseconds until it holds or `seconds` pass; returns whether it held.
-func wait(upTo seconds: Double, until condition: () -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline { return false }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-}
-
 /// A `skillbook` child process with its output read while it runs.
 struct ChildSkillbook {
     let process = Process()
@@ -79,7 +69,7 @@ struct ChildSkillbook {
 
     /// Waits until stdout contains `text` (or the process ends); whether it appeared while running.
     func waitFor(_ text: String, seconds: Double = 30) async throws -> Bool {
-        let seen = try await wait(upTo: seconds) { out.text.contains(text) || !process.isRunning }
+        let seen = await eventually(within: seconds) { out.text.contains(text) || !process.isRunning }
         return seen && process.isRunning
     }
 
@@ -88,8 +78,8 @@ struct ChildSkillbook {
     /// write end (one forked elsewhere in the test process just as this one started); the output is
     /// then read for up to a second more instead of waiting for that other process to end.
     func waitForExit(seconds: Double) async throws -> Bool {
-        guard try await wait(upTo: seconds, until: { !process.isRunning }) else { return false }
-        _ = try await wait(upTo: 1) { out.closed && err.closed }
+        guard await eventually(within: seconds, { !process.isRunning }) else { return false }
+        _ = await eventually(within: 1) { out.closed && err.closed }
         return true
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookTesting
 
 /// What a finished tool printed.
 struct ToolRun {
@@ -29,10 +30,10 @@ func runTool(
     let out = PipeReader(stdout)
     let err = PipeReader(stderr)
     try process.run()
-    guard try await wait(upTo: seconds, until: { !process.isRunning }) else {
+    guard await eventually(within: seconds, { !process.isRunning }) else {
         kill(process.processIdentifier, SIGKILL)
         throw ChildProcessError("\(name) \(arguments) ran for more than \(seconds) s; output so far:\n\(out.text)\n\(err.text)")
     }
-    _ = try await wait(upTo: 2) { out.closed && err.closed }
+    _ = await eventually(within: 2) { out.closed && err.closed }
     return ToolRun(code: process.terminationStatus, out: out.text, err: err.text)
 }

@@ -43,7 +43,7 @@ import Testing
             services: [try Self.daemon(first, seconds: 1.5, log: firstLog), try Self.daemon(second, seconds: 1.5, log: secondLog)],
             gracePeriod: 30, signals: [SIGWINCH], onEvent: { events.append($0) })
         let running = Task { try await group.run() }
-        #expect(try await eventually { [firstLog, secondLog].allSatisfy { log in log.values.contains { $0.hasPrefix("fire started nap#0@") } } })
+        #expect(await eventually { [firstLog, secondLog].allSatisfy { log in log.values.contains { $0.hasPrefix("fire started nap#0@") } } })
         kill(getpid(), SIGWINCH)
         let ending = try await running.value
         #expect(ending == .shutDown)
@@ -73,7 +73,7 @@ import Testing
         let log = Recorder<String>()
         let daemon = try Self.daemon(fixture, seconds: 600, log: log)
         let failing = FailingService {
-            _ = try? await eventually { log.values.contains { $0.hasPrefix("fire started nap#0@") } }
+            _ = await eventually { log.values.contains { $0.hasPrefix("fire started nap#0@") } }
         }
         let events = Recorder<ServiceGroup.Event>()
         let group = ServiceGroup(services: [daemon, failing], gracePeriod: 0.2, signals: [], onEvent: { events.append($0) })
@@ -89,9 +89,9 @@ import Testing
         let log = Recorder<String>()
         let group = ServiceGroup(services: [try Self.daemon(fixture, seconds: 600, log: log)], gracePeriod: 600, signals: [SIGVTALRM])
         let running = Task { try await group.run() }
-        #expect(try await eventually { log.values.contains { $0.hasPrefix("fire started nap#0@") } })
+        #expect(await eventually { log.values.contains { $0.hasPrefix("fire started nap#0@") } })
         kill(getpid(), SIGVTALRM)
-        #expect(try await eventually { log.values.contains { $0.hasPrefix("daemon stopping") } })
+        #expect(await eventually { log.values.contains { $0.hasPrefix("daemon stopping") } })
         kill(getpid(), SIGVTALRM)
         #expect(try await running.value == .interrupted)
         #expect(try Self.runs(fixture).map(\.status) == [.rolledBack])
@@ -119,12 +119,3 @@ import Testing
     }
 }
 
-/// Polls `condition` until it holds or 30 seconds pass (a daemon's first fire on a loaded machine).
-private func eventually(_ condition: () -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(30)
-    while !condition() {
-        if Date() > deadline { return false }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-}

@@ -223,7 +223,7 @@ import Testing
         #expect(result.duration < 2, "died after \(result.duration) s")
         #expect(pids.count == 2)
         #expect(Date().timeIntervalSince(started) < promptly)
-        for pid in pids { #expect(await eventually { processIsGone(pid) }, "grandchild \(pid) survived") }
+        for pid in pids { #expect(await eventually(within: promptly) { processIsGone(pid) }, "grandchild \(pid) survived") }
     }
 
     @Test func whatIgnoresSigtermIsKilledAfterTheGracePeriod() async throws {
@@ -237,7 +237,7 @@ import Testing
         #expect(result.duration >= 0.7 && result.duration < 2.5, "died after \(result.duration) s")
         #expect(Date().timeIntervalSince(started) < promptly)
         let pid = try #require(Int32(result.outputText.trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(await eventually { processIsGone(pid) })
+        #expect(await eventually(within: promptly) { processIsGone(pid) })
     }
 
     @Test func outputHeldOpenByAProcessThatLeftTheGroupIsGivenUpOn() async throws {
@@ -260,13 +260,13 @@ import Testing
             let request = ProcessRequest(
                 ["sh", "-c", "sleep 60 & echo $! > \"$0\"; echo $$ >> \"$0\"; wait", pidFile], timeout: 60)
             let task = Task { try await testRunner.run(request) }
-            #expect(await eventually { (try? String(contentsOfFile: pidFile, encoding: .utf8))?.split(separator: "\n").count == 2 })
+            #expect(await eventually(within: promptly) { (try? String(contentsOfFile: pidFile, encoding: .utf8))?.split(separator: "\n").count == 2 })
             let started = Date()
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
             #expect(Date().timeIntervalSince(started) < promptly)
             let pids = try String(contentsOfFile: pidFile, encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
-            for pid in pids { #expect(await eventually { processIsGone(pid) }, "\(pid) survived cancellation") }
+            for pid in pids { #expect(await eventually(within: promptly) { processIsGone(pid) }, "\(pid) survived cancellation") }
         }
     }
 

@@ -20,16 +20,6 @@ func processIsGone(_ pid: Int32) -> Bool {
 /// died is checked exactly with `ProcessResult.duration`.
 let promptly: TimeInterval = 40
 
-/// Waits up to `seconds` for `condition`, checking every 20 ms.
-func eventually(within seconds: Double = promptly, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
-}
-
 /// Writes an executable script (with its own shebang line) and returns its path.
 @discardableResult
 func writeScript(_ name: String, in directory: URL, _ text: String) throws -> String {

@@ -2,7 +2,7 @@ import Foundation
 public import SkillbookCore
 import Synchronization
 
-/// A `FireLedger` in memory, for tests and dry runs: commits are atomic within the process.
+/// A `FireLedger` in memory, for tests: commits are atomic within the process.
 public final class InMemoryFireLedger: FireLedger {
     struct Contents {
         var states: [String: EntryState] = [:]
