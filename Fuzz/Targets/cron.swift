@@ -13,7 +13,7 @@ public func fuzzCron(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         }
     case .failure(let errors):
         for error in errors.problems {
-            precondition(error.offset >= 0 && error.offset <= text.count, "offset \(error.offset) outside '\(text)'")
+            check(error.offset >= 0 && error.offset <= text.count, "offset \(error.offset) outside '\(text)'")
         }
     }
     return 0

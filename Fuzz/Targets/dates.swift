@@ -11,8 +11,8 @@ public func fuzzDates(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         let parser = DateParser(now: now, timeZone: zone)
         guard let parsed = parser.parse(text) else { continue }
         let written = parsed.hasTime ? DateParser.formatUTC(parsed.date) : DateParser.formatDate(parsed.date, timeZone: zone)
-        guard let again = parser.parse(written) else { fatalError("\(written) (from \(text)) does not parse in \(zone.identifier)") }
-        precondition(again.date == parsed.date, "\(text) → \(written) → \(again.date) in \(zone.identifier), not \(parsed.date)")
+        guard let again = parser.parse(written) else { fail("\(written) (from \(text)) does not parse in \(zone.identifier)") }
+        check(again.date == parsed.date, "\(text) → \(written) → \(again.date) in \(zone.identifier), not \(parsed.date)")
     }
     return 0
 }

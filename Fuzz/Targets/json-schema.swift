@@ -9,8 +9,8 @@ public func fuzzJSONSchema(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let text = FuzzInput.text(data, count)
     guard let value = try? JSONText.decode(text) else { return 0 }
     let written = JSONText.encode(value)
-    guard let again = try? JSONText.decode(written) else { fatalError("\(written) (from \(text)) does not decode") }
-    precondition(SchemaValidator.equalAsData(again, value), "\(text) → \(written) → \(again)")
+    guard let again = try? JSONText.decode(written) else { fail("\(written) (from \(text)) does not decode") }
+    check(SchemaValidator.equalAsData(again, value), "\(text) → \(written) → \(again)")
     var diagnostics: [Diagnostic] = []
     if case .object = value, let schema = SchemaDecoder().decode(value, diagnostics: &diagnostics) {
         _ = SchemaValidator.isValid(value, against: schema)

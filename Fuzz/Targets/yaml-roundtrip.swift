@@ -11,9 +11,9 @@ public func fuzzYAMLRoundTrip(_ data: UnsafePointer<UInt8>, _ count: Int) -> CIn
     do {
         node = try YAMLLoader().load(document, file: "fuzz.yaml")
     } catch {
-        fatalError("written YAML does not load: \(error)\n\(document)")
+        fail("written YAML does not load: \(error)\n\(document)")
     }
-    guard case .object(let object)? = node?.value else { fatalError("not a mapping: \(document)") }
-    precondition(object.count == 1 && object[text] == .string(text), "read back differently: \(object) from \(document)")
+    guard case .object(let object)? = node?.value else { fail("not a mapping: \(document)") }
+    check(object.count == 1 && object[text] == .string(text), "read back differently: \(object) from \(document)")
     return 0
 }

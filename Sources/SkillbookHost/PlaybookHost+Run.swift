@@ -92,9 +92,9 @@ extension PlaybookHost {
         case .run(var options):
             if options.workspace.isEmpty { options.workspace = workspace }
             let metrics = options.dryRun ? nil : configuration.metrics
-            metrics?.runStarted(playbook: prepared.playbook.name, trigger: options.trigger)
+            metrics?.runStarted(playbook: prepared.playbook.name, trigger: options.trigger.rawValue)
             let result = await engine.run(prepared.playbook, inputs: prepared.inputs, options: options, onEvent: onEvent)
-            metrics?.runFinished(result, trigger: options.trigger)
+            metrics?.runFinished(result, trigger: options.trigger.rawValue)
             if prepared.isNewRun, let journal = prepared.journal { await keepRetention(journal) }
             return result
         case .rollback(let completed, let unrecorded):

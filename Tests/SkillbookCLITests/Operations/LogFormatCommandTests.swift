@@ -8,7 +8,7 @@ import Testing
         let directory = TemporaryDirectory()
         directory.write("Playbooks/pulse.yaml", MetricsCommandTests.pulse)
         let daemon = try SkillbookChild(["daemon", "--log-format", "json", "--state", directory.state.path], in: directory.url)
-        try #require(try await wait(upTo: 30) { daemon.stderr.text.contains("\"event\":\"run finished\"") }, "\(daemon.transcript)")
+        try #require(await eventually(within: 30) { daemon.stderr.text.contains("\"event\":\"run finished\"") }, "\(daemon.transcript)")
         kill(daemon.pid, SIGTERM)
         #expect(try await daemon.waitForExit(upTo: 30) != nil)
         let lines = daemon.stderr.text.split(separator: "\n")
@@ -33,7 +33,7 @@ import Testing
         directory.write("Playbooks/broken-pulse.yaml", MetricsCommandTests.broken)
         let daemon = try SkillbookChild(
             ["daemon", "--state", directory.state.path], in: directory.url, environment: ["JOURNAL_STREAM": "8:12345"])
-        try #require(try await wait(upTo: 30) { daemon.stderr.text.contains("run finished broken-pulse") }, "\(daemon.transcript)")
+        try #require(await eventually(within: 30) { daemon.stderr.text.contains("run finished broken-pulse") }, "\(daemon.transcript)")
         kill(daemon.pid, SIGTERM)
         #expect(try await daemon.waitForExit(upTo: 30) != nil)
         let lines = daemon.stderr.text.split(separator: "\n").map(String.init)

@@ -29,7 +29,7 @@ import Testing
         let daemon = try SkillbookChild(
             ["daemon", "--metrics", "127.0.0.1:0", "--state", directory.state.path], in: directory.url)
         defer { kill(daemon.pid, SIGTERM) }
-        let finished = try await wait(upTo: 30) {
+        let finished = await eventually(within: 30) {
             daemon.stderr.text.contains("run finished pulse ") && daemon.stderr.text.contains("run finished broken-pulse ")
         }
         try #require(finished, "\(daemon.transcript)")
@@ -67,7 +67,7 @@ import Testing
         let serve = try SkillbookChild(
             ["serve", "--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--state", directory.state.path], in: directory.url)
         defer { kill(serve.pid, SIGTERM) }
-        try #require(try await wait(upTo: 60) { metricsURL(in: serve.stderr.text) != nil && serve.stdout.text.contains("/login?token=") })
+        try #require(await eventually(within: 60) { metricsURL(in: serve.stderr.text) != nil && serve.stdout.text.contains("/login?token=") })
         let url = try #require(metricsURL(in: serve.stderr.text))
         let login = serve.stdout.text.split(separator: "\n").first { $0.contains("/login?token=") }!
         let console = String(login[..<login.range(of: "/login")!.lowerBound])
@@ -94,7 +94,7 @@ import Testing
             ["worker", "--state", database, "--metrics", "127.0.0.1:0", "--poll", "0.2s", "--log-format", "json"], in: directory.url)
         defer { kill(worker.pid, SIGTERM) }
         try #require(
-            try await wait(upTo: 60) { worker.stderr.text.components(separatedBy: "\"event\":\"run finished\"").count == 3 }, "\(worker.transcript)")
+            await eventually(within: 60) { worker.stderr.text.components(separatedBy: "\"event\":\"run finished\"").count == 3 }, "\(worker.transcript)")
         let url = try #require(metricsURL(in: worker.stderr.text), "\(worker.transcript)")
         let scrape = try MetricsScrape.scrape(url)
         #expect(scrape.value("skillbook_worker_claims_total", ["kind": "queued"]) == 2)
