@@ -19,6 +19,7 @@ var package = Package(
         .library(name: "SkillbookSQLite", targets: ["SkillbookSQLite"]),
         .library(name: "SkillbookPostgres", targets: ["SkillbookPostgres"]),
         .library(name: "SkillbookSkills", targets: ["SkillbookSkills"]),
+        .library(name: "SkillbookSystem", targets: ["SkillbookSystem"]),
         .library(name: "SkillbookTesting", targets: ["SkillbookTesting"]),
         .library(name: "SkillbookAgent", targets: ["SkillbookAgent"]),
         .library(name: "SkillbookSchedule", targets: ["SkillbookSchedule"]),
@@ -45,7 +46,8 @@ var package = Package(
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // fork and exec from one permanent thread, with the parent-death signal set (children die with the runner).
         .target(name: "CSpawn"),
-        .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "CCurl", "CSpawn"]),
+        .target(name: "SkillbookSystem", dependencies: ["SkillbookCore", "CCurl", "CSpawn"]),
+        .target(name: "SkillbookSkills", dependencies: ["SkillbookCore", "SkillbookSystem"]),
         .target(name: "SkillbookRuntime", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookAgent", dependencies: ["SkillbookCore"]),
         .target(name: "SkillbookSchedule", dependencies: ["SkillbookCore"]),
@@ -57,7 +59,7 @@ var package = Package(
             name: "SkillbookHost",
             dependencies: [
                 "SkillbookCore", "SkillbookRuntime", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills", "SkillbookMCP",
-                "SkillbookSchedule", "SkillbookAgent",
+                "SkillbookSchedule", "SkillbookAgent", "SkillbookSystem",
             ]
         ),
         // The web console (`skillbook serve`): HTTP over libmicrohttpd, the JSON API, SSE, the pages.
@@ -75,17 +77,17 @@ var package = Package(
             name: "skillbook-bench",
             dependencies: [
                 "CPeakRSS", "CYAML", "SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSkills", "SkillbookSQLite", "SkillbookSchedule",
-                "SkillbookHost", "SkillbookPostgres", "SkillbookSQL", "SkillbookTesting",
+                "SkillbookHost", "SkillbookPostgres", "SkillbookSQL", "SkillbookSystem", "SkillbookTesting",
             ]),
         .target(
             name: "SkillbookTesting",
-            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSQL", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills"]),
+            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSQL", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills", "SkillbookSystem"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SkillbookAgentTests",
-            dependencies: ["SkillbookAgent", "SkillbookCore", "SkillbookSkills", "SkillbookTesting"], exclude: ["Fixtures"]),
+            dependencies: ["SkillbookAgent", "SkillbookCore", "SkillbookSkills", "SkillbookTesting", "SkillbookSystem"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "SkillbookMCPTests", dependencies: ["SkillbookMCP", "SkillbookMCPTesting", "SkillbookCore", "SkillbookSkills"], exclude: ["Fixtures"]),
+            name: "SkillbookMCPTests", dependencies: ["SkillbookMCP", "SkillbookMCPTesting", "SkillbookCore", "SkillbookSkills", "SkillbookSystem"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SkillbookScheduleTests", dependencies: ["SkillbookSchedule", "SkillbookCore", "SkillbookTesting"],
             resources: [.copy("Fixtures")]),
@@ -96,7 +98,8 @@ var package = Package(
             dependencies: ["SkillbookPostgres", "SkillbookSQLite", "SkillbookSQL", "SkillbookCore", "SkillbookTesting"]),
         .testTarget(
             name: "SkillbookSkillsTests",
-            dependencies: ["SkillbookSkills", "SkillbookCore", "SkillbookSQLite", "SkillbookTesting"]),
+            dependencies: ["SkillbookSkills", "SkillbookCore", "SkillbookSQLite", "SkillbookTesting", "SkillbookSystem"]),
+        .testTarget(name: "SkillbookSystemTests", dependencies: ["SkillbookSystem", "SkillbookCore", "SkillbookTesting"]),
         .testTarget(
             name: "SkillbookRuntimeTests",
             dependencies: ["SkillbookRuntime", "SkillbookCore", "SkillbookSkills", "SkillbookSQLite", "SkillbookSQL", "SkillbookTesting"]
@@ -108,7 +111,7 @@ var package = Package(
             ]),
         .testTarget(
             name: "SkillbookConsoleTests",
-            dependencies: ["SkillbookConsole", "SkillbookHost", "SkillbookCore", "SkillbookSkills", "SkillbookTesting"],
+            dependencies: ["SkillbookConsole", "SkillbookHost", "SkillbookCore", "SkillbookSkills", "SkillbookTesting", "SkillbookSystem"],
             exclude: ["Browser"]),
         .testTarget(
             name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookAgent", "SkillbookPostgres", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookSQLite", "SkillbookSQL", "SkillbookTesting"],

@@ -1,5 +1,6 @@
 public import Foundation
 public import SkillbookCore
+public import SkillbookSystem
 
 /// What built-in skills share: where state lives, the folders file skills may touch, the clock and
 /// id source, how child processes run, the network, where notifications go, and the stores.

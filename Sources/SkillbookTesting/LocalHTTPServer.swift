@@ -434,3 +434,10 @@ public func withLocalHTTPServer<T>(
     defer { server.stop() }
     return try await body(server)
 }
+
+/// A port on 127.0.0.1 where nothing listens (a server was there a moment ago).
+public func closedPort() throws -> Int {
+    let server = try LocalHTTPServer()
+    server.stop()
+    return server.port
+}

@@ -2,6 +2,7 @@ public import Foundation
 public import SkillbookCore
 public import SkillbookSkills
 public import SkillbookSQLite
+public import SkillbookSystem
 
 extension SkillEnvironment {
     /// An environment whose stores are the SQLite ones of `stateDirectory` (as the CLI composes

@@ -4,6 +4,7 @@ import SkillbookCore
 import SkillbookSkills
 import SkillbookSQLite
 import Synchronization
+import SkillbookSystem
 
 /// `agent_model_*`: the real planner against a real model server (`make model`, then
 /// `make eval-agent`), over the plan-shaped requests of

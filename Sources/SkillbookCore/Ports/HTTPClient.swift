@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Sends HTTP requests: the network port of the web skills (`SkillEnvironment.http`) and of the model
-/// client. The real one is `SystemHTTPClient` in SkillbookSkills (libcurl loaded on first use on Linux, URLSession on Apple's systems).
+/// client. The real one is `SystemHTTPClient` in SkillbookSystem (libcurl loaded on first use on Linux, URLSession on Apple's systems).
 ///
 /// A conformer must:
 /// - return a response for every HTTP status (a 404 or 500 is a response, not an error);

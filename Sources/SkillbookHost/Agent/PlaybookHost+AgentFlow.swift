@@ -1,5 +1,6 @@
 public import SkillbookAgent
 import SkillbookSkills
+import SkillbookSystem
 
 extension PlaybookHost {
     /// The agent flow over `workspace`: its matcher, checker and offers, the configured model (if

@@ -2,6 +2,7 @@ import Foundation
 import SkillbookCore
 import SkillbookMCP
 import SkillbookSkills
+import SkillbookSystem
 
 extension PlaybookHost {
     /// Lists the tools of every MCP server declared in the skill folders (`mcp:` manifests) that

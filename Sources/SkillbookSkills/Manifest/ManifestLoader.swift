@@ -1,5 +1,6 @@
 public import Foundation
 public import SkillbookCore
+public import SkillbookSystem
 
 /// Reads skill manifests (`*.yaml`, `*.yml`) from folders, with every problem as a diagnostic.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 public import SkillbookCore
+import SkillbookSystem
 
 extension ProcessResult {
     /// The last lines of stderr (at most `lines` non-empty lines, `characters` characters), for

@@ -1,5 +1,6 @@
 import Foundation
 import SkillbookCore
+import SkillbookSystem
 
 /// What `web.summary` reports about a page, read in one pass over its tokens.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookSystem
 import SkillbookCore
 
 /// `web.summary`: the title, description, first paragraph and links of a web page.

@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookSystem
 import SkillbookCore
 
 /// What the web skills share: checking addresses and headers, building requests, describing failures.

@@ -5,6 +5,7 @@ import SkillbookSkills
 import SkillbookTesting
 import Synchronization
 import Testing
+import SkillbookSystem
 
 /// The planner and the real HTTP client against a chat-completions server on 127.0.0.1 that
 /// answers from a script.

@@ -3,6 +3,7 @@ import SkillbookAgent
 import SkillbookCore
 import SkillbookSkills
 import Testing
+import SkillbookSystem
 
 @Suite struct OpenAIChatClientTests {
     @Test func readsContentPartsToolCallsAndUsage() throws {

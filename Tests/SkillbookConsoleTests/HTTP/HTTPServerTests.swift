@@ -3,6 +3,7 @@ import SkillbookConsole
 import SkillbookCore
 import SkillbookSkills
 import Testing
+import SkillbookSystem
 
 /// The libmicrohttpd wrapper on its own: requests reach the handler parsed, limits answer before
 /// it, a slow handler is cut off, and `stop()` ends open streams.

@@ -5,6 +5,7 @@ import SkillbookHost
 import SkillbookSkills
 import Synchronization
 import Testing
+import SkillbookSystem
 
 /// A real console on 127.0.0.1 (a free port) over a fresh workspace: `hello` (echoes a greeting),
 /// `secretive` (a secret input, echoed), `slow` (sleeps), `shouty` (echoes its text, for markup

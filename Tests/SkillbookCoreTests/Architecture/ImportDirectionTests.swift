@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Which module may import which: dependencies point one way,
-/// skillbook/CLI → Console → Host → Agent/Schedule/MCP/Runtime/SQLite/Postgres/Skills → SQL → Core →
+/// skillbook/CLI → Console → Host → Agent/Schedule/MCP/Runtime/SQLite/Postgres/Skills/System → SQL → Core →
 /// C shims. Modules of the middle layer do not import each other; the host composes them. The two
 /// state backends share SQL (values, rows, the process probe), never each other. Testing (the
 /// shared test doubles, and `Backend`) may import Core, Runtime, SQL, both backends and Skills; the
@@ -26,25 +26,29 @@ enum ImportRules {
         var table: [String: Set<String>] = [:]
         table["SkillbookCore"] = cShims
         for module in middle { table[module] = cShims.union(["SkillbookCore"]) }
+        // The live adapters (processes, HTTP over libcurl) beside the middle layer, as NIOPosix
+        // beside NIOCore: the built-in skills' environment defaults to them, the host composes them.
+        table["SkillbookSystem"] = cShims.union(["SkillbookCore"])
+        table["SkillbookSkills"]?.insert("SkillbookSystem")
         // What both SQL backends share, below them.
         table["SkillbookSQL"] = cShims.union(["SkillbookCore"])
         table["SkillbookSQLite"] = cShims.union(["SkillbookCore", "SkillbookSQL"])
         // The PostgreSQL backend sits beside the SQLite one, on the shared SQL pieces.
         table["SkillbookPostgres"] = cShims.union(["SkillbookCore", "SkillbookSQL"])
-        table["SkillbookHost"] = middle.union(["SkillbookCore", "SkillbookPostgres"])
+        table["SkillbookHost"] = middle.union(["SkillbookCore", "SkillbookPostgres", "SkillbookSystem"])
         // The console sits on the host (it serves the host's runs, playbooks and skills); the CLI's
         // `serve` builds it: CLI → Console → Host.
         table["SkillbookConsole"] = ["SkillbookHost", "SkillbookCore", "SkillbookRuntime", "CMicroHTTPD"]
         table["SkillbookCLI"] = middle.union(["SkillbookConsole", "SkillbookHost", "SkillbookCore"])
         table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
         // Test doubles, and both state backends for the suites that run on each (`Backend`).
-        table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookSQL", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills"]
+        table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookSQL", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills", "SkillbookSystem"]
         table["skillbook-floor"] = []
         table["SkillbookMCPTesting"] = ["SkillbookCore", "SkillbookMCP"]
         table["skillbook-mcp-testserver"] = ["SkillbookCore", "SkillbookMCP", "SkillbookMCPTesting"]
         // The bench also measures the C libraries raw (libyaml's parser: the floor of the YAML figure),
         // and its children's own peak memory (CPeakRSS, a shim no library imports).
-        table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting", "SkillbookPostgres", "SkillbookSQL"])
+        table["skillbook-bench"] = middle.union(["SkillbookHost", "SkillbookCore", "SkillbookTesting", "SkillbookPostgres", "SkillbookSQL", "SkillbookSystem"])
             .union(cShims)
             .union(["CPeakRSS"])
         return table

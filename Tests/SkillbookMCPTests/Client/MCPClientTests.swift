@@ -3,6 +3,7 @@ import SkillbookCore
 import SkillbookSkills
 import Synchronization
 import Testing
+import SkillbookSystem
 
 @testable import SkillbookMCP
 

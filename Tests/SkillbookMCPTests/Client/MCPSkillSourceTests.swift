@@ -2,6 +2,7 @@ import Foundation
 import SkillbookCore
 import SkillbookSkills
 import Testing
+import SkillbookSystem
 
 @testable import SkillbookMCP
 

@@ -1,6 +1,7 @@
 import Foundation
 import SkillbookSkills
 import Testing
+import SkillbookSystem
 
 @testable import SkillbookMCP
 

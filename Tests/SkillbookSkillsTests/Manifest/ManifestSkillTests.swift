@@ -3,6 +3,7 @@ import Foundation
 import SkillbookCore
 import SkillbookSkills
 import Testing
+import SkillbookSystem
 
 private let printArguments = """
     id: demo.args

@@ -1,5 +1,6 @@
 import SkillbookTesting
 import Foundation
+import SkillbookSystem
 import SkillbookCore
 import SkillbookSkills
 import Testing

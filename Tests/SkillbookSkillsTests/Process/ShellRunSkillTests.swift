@@ -3,6 +3,7 @@ import Foundation
 import SkillbookCore
 import SkillbookSkills
 import Testing
+import SkillbookSystem
 
 @Suite struct ShellRunSkillTests {
     @Test func runsAnArgumentList() async throws {

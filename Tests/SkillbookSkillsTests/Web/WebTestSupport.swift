@@ -34,13 +34,6 @@ func failure(
     return ""
 }
 
-/// A port on 127.0.0.1 where nothing listens (a server was there a moment ago).
-func closedPort() throws -> Int {
-    let server = try LocalHTTPServer()
-    server.stop()
-    return server.port
-}
-
 extension Value {
     /// Every string anywhere inside this value, for "never appears" checks.
     var allText: String {

@@ -1,10 +1,10 @@
-import Foundation
+package import Foundation
 import SkillbookCore
 
 /// The redirect rules of `HTTPClient`, applied by the real clients themselves (their transport
 /// never follows a redirect): count, schemes, GET after a 303 or a POST's 301/302, and dropping
 /// credentials across origins, the same with libcurl and URLSession.
-enum HTTPRedirects {
+package enum HTTPRedirects {
     static let statuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// Sends `request`, following its redirects; `exchange` makes one hop (no redirects) within the
@@ -72,7 +72,7 @@ enum HTTPRedirects {
         return url.port.map { "\(host):\($0)" } ?? host
     }
 
-    static func resolve(_ location: String, against base: URL) -> URL? {
+    package static func resolve(_ location: String, against base: URL) -> URL? {
         if let url = URL(string: location, relativeTo: base) { return url.absoluteURL }
         // Servers send spaces and non-ASCII letters in Location; browsers encode them.
         var allowed = CharacterSet.urlQueryAllowed

@@ -4,7 +4,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import SkillbookSkills
+import SkillbookSystem
 import Testing
 
 @Suite struct ProcessRunnerTests {

@@ -1,6 +1,6 @@
 import Foundation
 import SkillbookCore
-import SkillbookSkills
+import SkillbookSystem
 import Testing
 
 /// `ProcessRunner.start`: a long-lived child spoken to in lines, against real processes.

@@ -1,6 +1,6 @@
 import Foundation
 import SkillbookCore
-import SkillbookSkills
+import SkillbookSystem
 import SkillbookTesting
 import Testing
 

@@ -1,8 +1,8 @@
-import Foundation
+package import Foundation
 
 extension URL {
     /// The address for messages: without a password, if it has one.
-    var displayString: String {
+    package var displayString: String {
         guard password != nil, var parts = URLComponents(url: self, resolvingAgainstBaseURL: false) else {
             return absoluteString
         }
@@ -11,7 +11,7 @@ extension URL {
     }
 
     /// Whether two addresses share scheme, host and port.
-    func sameOrigin(as other: URL) -> Bool {
+    package func sameOrigin(as other: URL) -> Bool {
         scheme?.lowercased() == other.scheme?.lowercased() && host?.lowercased() == other.host?.lowercased()
             && effectivePort == other.effectivePort
     }
@@ -23,7 +23,7 @@ extension URL {
 
 extension Double {
     /// Seconds for messages: `2s`, `0.5s`.
-    var secondsText: String {
+    package var secondsText: String {
         rounded() == self ? "\(Int(self))s" : "\(self)s"
     }
 }
