@@ -2,7 +2,7 @@ import Foundation
 public import SkillbookCore
 import SkillbookPostgres
 import SkillbookSQLite
-import SkillbookSkills
+import SkillbookSystem
 
 extension PlaybookHost {
     /// The checks of `skillbook doctor` a host can make, in the order they print: skills, playbooks

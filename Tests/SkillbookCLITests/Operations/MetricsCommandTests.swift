@@ -1,7 +1,7 @@
 import Foundation
 import SkillbookCore
 import SkillbookHost
-import SkillbookSkills
+import SkillbookSystem
 import SkillbookTesting
 import Testing
 
