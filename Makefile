@@ -42,6 +42,8 @@ MCP_SDK ?= mcp>=2.3,<3
 PLAYWRIGHT ?= playwright>=1.40,<2
 # aiosmtpd: the SMTP server mail.send's tests send to on 127.0.0.1 (with and without STARTTLS).
 AIOSMTPD ?= aiosmtpd>=1.4,<2
+# The official Prometheus client's exposition-format parser, for the tests of --metrics.
+PROMETHEUS_CLIENT ?= prometheus_client>=0.20,<1
 
 .PHONY: screenshots run test build deps venv bench clean cron-vectors model model-stop eval-agent static-c startup-order
 .PHONY: install uninstall dist deb check-dist deb-deps
@@ -63,10 +65,10 @@ deps:
 		exit 1; \
 	fi
 
-# Creates $(VENV) with the MCP SDK and Playwright once; later runs only test that they are there.
+# Creates $(VENV) with the MCP SDK, Playwright and prometheus_client once; later runs only test that they are there.
 venv:
-	@if [ -x $(VENV)/bin/python ] && [ -f $(VENV)/.mcp-sdk ] && [ -f $(VENV)/.playwright ] && [ -f $(VENV)/.aiosmtpd ]; then exit 0; fi; \
-	echo "skillbook: creating $(VENV) with the Python MCP SDK ($(MCP_SDK)), Playwright and aiosmtpd for the interoperability, browser and mail tests"; \
+	@if [ -x $(VENV)/bin/python ] && [ -f $(VENV)/.mcp-sdk ] && [ -f $(VENV)/.playwright ] && [ -f $(VENV)/.aiosmtpd ] && [ -f $(VENV)/.prometheus-client ]; then exit 0; fi; \
+	echo "skillbook: creating $(VENV) with the Python MCP SDK ($(MCP_SDK)), Playwright, aiosmtpd and prometheus_client for the interoperability, browser, mail and metrics tests"; \
 	if ! $(PYTHON) -m venv $(VENV); then \
 		echo "skillbook: '$(PYTHON) -m venv' failed; install Python 3 with venv (sudo apt-get install -y python3-venv), then try again"; \
 		exit 1; \
@@ -74,6 +76,7 @@ venv:
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(MCP_SDK)" && touch $(VENV)/.mcp-sdk && \
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(PLAYWRIGHT)" && touch $(VENV)/.playwright && \
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(AIOSMTPD)" && touch $(VENV)/.aiosmtpd
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(PROMETHEUS_CLIENT)" && touch $(VENV)/.prometheus-client
 
 build: deps static-c
 	$(RELEASE_ENV) $(SWIFT) build $(RELEASE) --product skillbook
@@ -203,3 +206,40 @@ check-dist: dist deb
 
 clean:
 	rm -rf .build
+
+# Fuzzing (issue 28; never part of `make test`): libFuzzer and AddressSanitizer from the Swift
+# toolchain. SkillbookCore is compiled once with -sanitize=fuzzer,address (and -enable-testing, for
+# the expression harness's type oracle) into .build/fuzz/; each harness Fuzz/Targets/NAME.swift
+# (plus Fuzz/Support) links against it. `make fuzz TARGET=NAME [FUZZ_SECONDS=60]` runs one on its
+# committed seeds (Fuzz/Corpus/NAME, read only; new inputs go to .build/fuzz/corpus/NAME);
+# `make fuzz-all` runs each for FUZZ_SECONDS and prints execs, coverage and findings per target.
+# A crash is written to .build/fuzz/findings/NAME/ and becomes a regression test in Tests/.
+FUZZ_DIR := .build/fuzz
+FUZZ_TARGETS := $(basename $(notdir $(wildcard Fuzz/Targets/*.swift)))
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -use-ld=lld \
+	-enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature MemberImportVisibility
+CORE_SOURCES := $(shell find Sources/SkillbookCore -name '*.swift')
+
+.PHONY: fuzz fuzz-all fuzz-build
+
+$(FUZZ_DIR)/SkillbookCore.o: $(CORE_SOURCES)
+	@mkdir -p $(FUZZ_DIR)
+	swiftc $(FUZZ_FLAGS) -enable-testing -wmo -module-name SkillbookCore -I Sources/CYAML $$(pkg-config --cflags-only-I yaml-0.1 | sed 's/-I/-Xcc -I/g') \
+		-emit-module -emit-module-path $(FUZZ_DIR)/SkillbookCore.swiftmodule -c $(CORE_SOURCES) -o $@
+
+$(FUZZ_DIR)/fuzz-%: Fuzz/Targets/%.swift $(wildcard Fuzz/Support/*.swift) $(FUZZ_DIR)/SkillbookCore.o
+	swiftc $(FUZZ_FLAGS) -module-name Fuzz -I $(FUZZ_DIR) -I Sources/CYAML $< $(wildcard Fuzz/Support/*.swift) \
+		$(FUZZ_DIR)/SkillbookCore.o $$(pkg-config --libs yaml-0.1) -o $@
+
+fuzz-build: deps $(addprefix $(FUZZ_DIR)/fuzz-,$(FUZZ_TARGETS))
+
+fuzz: deps
+	@if [ -z "$(TARGET)" ]; then echo "skillbook: make fuzz TARGET=NAME, one of: $(FUZZ_TARGETS)"; exit 2; fi
+	@$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz-$(TARGET)
+	scripts/fuzz.sh $(FUZZ_DIR)/fuzz-$(TARGET) $(TARGET) $(FUZZ_SECONDS)
+
+fuzz-all: fuzz-build
+	@for target in $(FUZZ_TARGETS); do scripts/fuzz.sh $(FUZZ_DIR)/fuzz-$$target $$target $(FUZZ_SECONDS) || failed="$$failed $$target"; done; \
+	scripts/fuzz.sh --summary $(FUZZ_TARGETS); \
+	if [ -n "$$failed" ]; then echo "skillbook: findings in:$$failed (see $(FUZZ_DIR)/findings/)"; exit 1; fi

@@ -114,7 +114,7 @@ var package = Package(
             dependencies: ["SkillbookConsole", "SkillbookHost", "SkillbookCore", "SkillbookSkills", "SkillbookTesting", "SkillbookSystem"],
             exclude: ["Browser"]),
         .testTarget(
-            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookAgent", "SkillbookPostgres", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookSQLite", "SkillbookSQL", "SkillbookTesting"],
+            name: "SkillbookCLITests", dependencies: ["SkillbookCLI", "SkillbookHost", "SkillbookAgent", "SkillbookPostgres", "SkillbookCore", "SkillbookRuntime", "SkillbookSkills", "SkillbookSystem", "SkillbookSQLite", "SkillbookSQL", "SkillbookTesting"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

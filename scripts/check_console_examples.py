@@ -15,8 +15,8 @@ Before any other fenced block, `<!-- same as: PATH -->` requires the block to eq
 the repository (a file the examples use, shown in the doc).
 
 Before comparing, both sides are normalised: ids (UUIDs and 8-hex-digit prefixes), ISO 8601
-times, durations (`0.02s`), `"duration": 0.014`, dates in `runs` tables, and the workspace's path
-(shown as /home/ada/work). A line holding only `…` in the doc stands for any number of lines.
+times, durations (`0.02s`), `"duration": 0.014`, dates in `runs` tables, pids, a fire key's epoch
+milliseconds (`pulse#0@…`), and the workspace's path (shown as /home/ada/work). A line holding only `…` in the doc stands for any number of lines.
 Exit status 1 when any example differs.
 """
 import os
@@ -38,6 +38,8 @@ NORMALISE = [
     (re.compile(r"\b\d+(\.\d+)?(ms|s)\b"), "<t>"),
     (re.compile(r'"duration": ?[0-9.]+'), '"duration": <t>'),
     (re.compile(r"pid=\d+"), "pid=<pid>"),
+    (re.compile(r'"pid":"\d+"'), '"pid":"<pid>"'),
+    (re.compile(r"(?<=#\d@)\d{10,}"), "<ms>"),
 ]
 
 

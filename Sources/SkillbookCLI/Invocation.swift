@@ -17,11 +17,14 @@ struct Invocation: Sendable {
     /// with the workspace options (`--playbooks`, `--state`, `--skills`, `--allow-path`) and the
     /// environment over its `skillbook.yaml`. A confirmation makes the run wait for an approval
     /// unless `confirmation` says otherwise.
-    func host(_ arguments: ParsedArguments, confirmation: ConfirmationPolicy? = nil, from start: URL? = nil) throws(HostError) -> PlaybookHost {
+    func host(
+        _ arguments: ParsedArguments, confirmation: ConfirmationPolicy? = nil, from start: URL? = nil, metrics: SkillbookMetrics? = nil
+    ) throws(HostError) -> PlaybookHost {
         var configuration = try HostConfiguration.discover(
             from: start, currentDirectory: currentDirectory, environment: environment, playbooks: arguments[.playbooks],
             state: arguments[.state], skills: arguments[.skills], allowedPaths: arguments[.allowPath])
         configuration.confirmation = confirmation ?? Self.noTerminal
+        configuration.metrics = metrics
         return PlaybookHost(configuration, mcpServers: mcpServers)
     }
 

@@ -35,7 +35,7 @@ public enum SkillbookCLI {
         CommandEntry(AskCommand.self), CommandEntry(ChatCommand.self),
         CommandEntry(ScheduleTickCommand.self), CommandEntry(ScheduleInstallCommand.self), CommandEntry(ScheduleHistoryCommand.self), CommandEntry(ScheduleCommand.self), CommandEntry(DaemonCommand.self),
         CommandEntry(WorkerCommand.self), CommandEntry(ServeCommand.self), CommandEntry(ApprovalsCommand.self),
-        CommandEntry(ApproveCommand.self), CommandEntry(DeclineCommand.self), CommandEntry(CompletionCommand.self),
+        CommandEntry(ApproveCommand.self), CommandEntry(DeclineCommand.self), CommandEntry(CompletionCommand.self), CommandEntry(DoctorCommand.self),
     ]
     /// Commands for the tooling, left out of help, completion and the man pages: `__man DIR`
     /// (`__complete` is answered before any parsing).

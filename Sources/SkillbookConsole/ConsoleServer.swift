@@ -29,8 +29,12 @@ public final class ConsoleServer: Service {
     /// cancelled; then stops gracefully and returns.
     public func run() async throws {
         let router = ConsoleRouter(api: ConsoleAPI(host: host, hub: hub, local: local, chats: chats, firesSchedules: settings.firesSchedules))
+        let metrics = host.configuration.metrics
+        metrics?.registry.declare(SkillbookMetrics.httpRequests)
         let server = try HTTPServer(address: settings.address, port: settings.port, limits: settings.limits) { request in
-            await router.respond(request)
+            let response = await router.respond(request)
+            metrics?.httpRequest(method: request.method, code: response.status)
+            return response
         }
         router.access.setValue(ConsoleAccess(settings: settings, port: server.port))
         listening.setValue(server.port)

@@ -53,6 +53,8 @@ public struct HostConfiguration: Sendable {
     public var consoleURL: String?
     /// `secrets:` of the workspace's `skillbook.yaml`: where each secret's value is read from.
     public var secrets: [SecretDeclaration] = []
+    /// Where runs are counted for `--metrics` (`nil`: nowhere); see `SkillbookMetrics`.
+    public var metrics: SkillbookMetrics?
 
     public init(
         playbooksDirectory: URL, skillDirectories: [URL] = [], stateDirectory: URL, allowedPaths: [URL] = [],

@@ -107,16 +107,21 @@ extension PlaybookHost {
         switch prepared.work {
         case .run(var options):
             if options.workspace.isEmpty { options.workspace = workspace }
+            let metrics = options.dryRun ? nil : configuration.metrics
+            metrics?.runStarted(playbook: prepared.playbook.name, trigger: options.trigger.rawValue)
             let result = await engine.run(prepared.playbook, inputs: prepared.inputs, options: options, onEvent: onEvent)
+            metrics?.runFinished(result, trigger: options.trigger.rawValue)
             if prepared.isNewRun, let journal = prepared.journal { await keepRetention(journal, playbook: prepared.playbook) }
             await notify(
                 about: result, status: notifiedStatus(of: result), playbook: prepared.playbook, registry: prepared.registry,
                 trigger: options.trigger, scheduledAt: options.scheduledAt, workspace: workspace)
             return result
         case .rollback(let completed, let unrecorded):
+            configuration.metrics?.runStarted(playbook: prepared.playbook.name, trigger: "rollback")
             let result = await engine.rollBack(
                 prepared.playbook, runID: prepared.runID, completed: completed, unrecorded: unrecorded, workspace: workspace,
                 onEvent: onEvent)
+            configuration.metrics?.runFinished(result, trigger: "rollback")
             await notify(
                 about: result, status: notifiedStatus(of: result), playbook: prepared.playbook, registry: prepared.registry,
                 trigger: .cli, scheduledAt: nil, workspace: workspace)

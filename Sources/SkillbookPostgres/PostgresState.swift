@@ -1,4 +1,6 @@
+internal import CPostgres
 public import SkillbookCore
+import SkillbookSQL
 
 /// The state shared by every process and machine that names one PostgreSQL database.
 public enum PostgresState {
@@ -45,5 +47,27 @@ extension PostgresFireLedger: AdoptingFireLedger {
     /// A claim of another host counts as orphaned after 120 seconds.
     public func adoptOrphans(isAlive: (Int32) -> Bool) async throws -> [Fire] {
         try adoptOrphans(isAlive: isAlive, foreignAfter: 120)
+    }
+}
+
+extension PostgresState {
+    /// Why libpq cannot be loaded, or `nil` when it loads (what the first connection would do;
+    /// `skillbook doctor` asks).
+    public static var libraryProblem: String? {
+        skb_pq_load().map { String(cString: $0) }
+    }
+}
+
+extension PostgresState {
+    /// The schema version of the database of `connectionString` (opening it brings it up to date,
+    /// as any command would) and the one this build writes.
+    public static func schemaVersion(_ connectionString: String) throws -> (stored: Int, current: Int) {
+        guard let location = PostgresURL(connectionString) else {
+            throw PostgresError(.connection, message: "'\(PostgresURL.redactedGuess(connectionString))' is not a PostgreSQL connection string")
+        }
+        let database = try PostgresDatabase.open(location)
+        let stored = try database.query("SELECT coalesce(max(version), 0) AS v FROM skillbook_schema", doing: "reading the schema version")
+            .first?.int("v") ?? 0
+        return (stored, PostgresSchema.version)
     }
 }

@@ -32,3 +32,12 @@ public enum SQLiteState {
 }
 
 extension SQLiteFireLedger: AdoptingFireLedger {}
+
+extension SQLiteState {
+    /// The schema version of the state directory's database (opening it brings it up to date, as
+    /// any command would) and the one this build writes.
+    public static func schemaVersion(stateDirectory: URL) throws -> (stored: Int, current: Int) {
+        let database = try StateDatabase.open(stateDirectory: stateDirectory)
+        return (try database.userVersion(), StateDatabase.schemaVersion)
+    }
+}

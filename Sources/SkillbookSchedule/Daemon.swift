@@ -16,6 +16,8 @@ public actor Daemon {
     public let maximumSleep: Double
     /// One plain line per event (`fire started sync#0@…`), for stderr.
     public let log: @Sendable (String) -> Void
+    /// Each fire's outcome, with how many fires it counts (for metrics).
+    public let onOutcome: @Sendable (_ playbook: String, _ outcome: FireOutcome, _ count: Int) -> Void
 
     private var playbooks: [ScheduledPlaybook]
     private var running: [String: Int] = [:]
@@ -25,8 +27,10 @@ public actor Daemon {
 
     public init(
         playbooks: [ScheduledPlaybook], clock: any SkillbookCore.Clock, ledger: any FireLedger, starter: any FireStarter,
-        machineZone: TimeZone = .current, maximumSleep: Double = 60, log: @escaping @Sendable (String) -> Void = { _ in }
+        machineZone: TimeZone = .current, maximumSleep: Double = 60, log: @escaping @Sendable (String) -> Void = { _ in },
+        onOutcome: @escaping @Sendable (_ playbook: String, _ outcome: FireOutcome, _ count: Int) -> Void = { _, _, _ in }
     ) {
+        self.onOutcome = onOutcome
         self.playbooks = playbooks
         self.clock = clock
         self.ledger = ledger
@@ -72,10 +76,14 @@ public actor Daemon {
             // adopted late by the next one.
             try Task.checkCancellation()
             let claimed = try await ledger.commit(decision, playbook: playbook, entry: index)
-            for fire in decision.skipped { log("fire skipped \(fire.key) (the previous run still runs)") }
+            for fire in decision.skipped {
+                log("fire skipped \(fire.key) (the previous run still runs)")
+                onOutcome(playbook, .skipped, 1)
+            }
             for batch in decision.missed {
                 log(
                     "fires dropped \(id) count=\(batch.count) reason=\(batch.reason.rawValue) (catch_up \(entry.catchUp.rawValue), window \(Int(entry.catchUpWindow))s)")
+                onOutcome(playbook, .dropped, batch.count)
             }
             let missed = decision.missed + decision.skipped.map(MissedFires.init(skipped:))
             if !missed.isEmpty { await starter.missed(missed) }
@@ -99,6 +107,7 @@ public actor Daemon {
                 guard planner.adopts(fire, state: state, now: now) else {
                     let late = Int(now.timeIntervalSince(fire.key.scheduledAt).rounded())
                     log("fire dropped \(fire.key) (its claimer died before the run started; \(late)s late, catch_up \(entry.catchUp.rawValue))")
+                    onOutcome(fire.key.playbook, .dropped, 1)
                     continue
                 }
             }
@@ -140,6 +149,7 @@ public actor Daemon {
         startedCount += 1
         let late = clock.now().timeIntervalSince(fire.scheduledAt)
         log("fire started \(fire.key)\(fire.isCatchUp ? " catch-up" : "") late=\(Int((late * 1000).rounded()))ms")
+        onOutcome(fire.key.playbook, fire.isCatchUp ? .late : .onTime, 1)
         let runID = nextRunID
         nextRunID += 1
         let starter = self.starter

@@ -12,16 +12,20 @@ extension Option where Value == String {
 enum DaemonCommand: Command {
     static let spec = CommandSpec(
         name: "daemon", summary: "Run the workspace's scheduled playbooks at their times until stopped (SIGTERM or Ctrl-C).",
-        arguments: "", options: [Option.grace.spec],
+        arguments: "", options: [Option.grace.spec] + OperationOptions.all,
         discussion: """
             Sleeps until the next fire (waking at least once a minute to notice suspend and clock jumps) and starts
             each fire as a run with trigger 'schedule'; a changed playbook file is reloaded, a broken one reported
             without dropping the others. One daemon per state directory: a second exits 2 at once, naming the
             first one's pid (<state>/daemon.pid). On SIGTERM or SIGINT it starts no more fires, lets running runs
             finish for the grace period, then cancels them (they roll back), and exits 0. One plain log line per
-            event on stderr ('fire started', 'run finished', 'playbook broken', 'daemon stopped', ...).
+            event on stderr ('fire started', 'run finished', 'playbook broken', 'daemon stopped', ...), or one JSON
+            object per line with --log-format json. --metrics serves runs, steps and fires for Prometheus.
             """,
-        examples: ["skillbook daemon", "skillbook daemon --grace 2m --state ~/.local/state/skillbook"])
+        examples: [
+            "skillbook daemon", "skillbook daemon --grace 2m --state ~/.local/state/skillbook",
+            "skillbook daemon --log-format json --metrics 127.0.0.1:9464",
+        ])
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         var grace = 30.0
@@ -31,9 +35,9 @@ enum DaemonCommand: Command {
             }
             grace = seconds
         }
-        let console = invocation.console
-        let host = try invocation.host(arguments)
-        let log: @Sendable (String) -> Void = { console.err("skillbook: \($0)") }
+        let operations = try OperationOptions(arguments, invocation, command: spec.name)
+        let host = try invocation.host(arguments, metrics: operations.metrics)
+        let log = operations.logger
         let lock: DaemonLock
         do {
             lock = try DaemonLock(stateDirectory: host.configuration.stateDirectory)
@@ -44,7 +48,7 @@ enum DaemonCommand: Command {
         }
         let service = try ScheduleService(host: host, grace: grace, log: log)
         log("daemon started pid=\(getpid()) state=\(host.configuration.stateDirectory.path)")
-        let code = try await invocation.runServices([service], grace: grace) { event in
+        let code = try await invocation.runServices([service] + operations.metricsServices(), grace: grace) { event in
             switch event {
             case .gracefulShutdown(let number): log("daemon signal=\(Invocation.signalName(number)): no more fires")
             case .cancelled: log("daemon second signal: cancelling running runs")

@@ -12,7 +12,7 @@ extension Option where Value == String {
 enum MCPCommand: Command {
     static let spec = CommandSpec(
         name: "mcp", summary: "Serve playbooks and skills as MCP tools on stdin/stdout.", arguments: "",
-        options: [Option.tools.spec, Option.yes.withHelp("Run calls that need confirmation without asking.").spec],
+        options: [Option.tools.spec, Option.yes.withHelp("Run calls that need confirmation without asking.").spec] + OperationOptions.logOptions,
         positionals: 0...0,
         discussion: """
             Speaks the Model Context Protocol over stdio: one JSON-RPC message per line on stdout, nothing
@@ -30,11 +30,10 @@ enum MCPCommand: Command {
             let hint = Suggestion.closest(to: text, in: names).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError(message: "--tools expects one of \(names.joined(separator: ", ")), got '\(text)'\(hint)", command: spec.name)
         }
+        let log = try OperationOptions(arguments, invocation, command: spec.name, prefix: "skillbook mcp", metrics: false).logger
         let host = try invocation.host(arguments, confirmation: arguments[.yes] ? .approveAll : nil)
         await host.listUncachedMCPServers()
         _ = try host.loadRegistry(reporting: invocation.notices(manifestWarnings: true))
-        let console = invocation.console
-        let log: @Sendable (String) -> Void = { line in console.err("skillbook mcp: \(line)") }
         let server = MCPService(host: host, tools: selection, approveAll: arguments[.yes], version: SkillbookCLI.version, log: log)
         return try await invocation.runServices([server], grace: 30) { event in
             switch event {

@@ -31,7 +31,7 @@ extension Option where Value == Bool {
 enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve", summary: "Serve the web console: runs, playbooks and skills in a browser, until stopped.",
-        arguments: "", options: [Option.listen.spec, Option.publicURL.spec, Option.open.spec, Option.tokenFile.spec, Option.schedules.spec],
+        arguments: "", options: [Option.listen.spec, Option.publicURL.spec, Option.open.spec, Option.tokenFile.spec, Option.schedules.spec] + OperationOptions.all,
         discussion: """
             Prints a URL holding a one-time login token; opening it logs the browser in (an HttpOnly,
             SameSite=Strict cookie named with the port; a session ends after 12 hours unused, or at POST
@@ -44,6 +44,8 @@ enum ServeCommand: Command {
             connections, runs started here are interrupted (they roll back what they completed), then it exits 0.
             --schedules also fires the workspace's schedules (trigger 'schedule') with the daemon's rules and its
             lock: refused (exit 2) while a 'skillbook daemon' runs on the same state; one SIGTERM stops both.
+            --log-format json writes its log lines as JSON objects; --metrics serves runs, steps, fires and the
+            console's HTTP requests for Prometheus on a second address.
             """,
         examples: ["skillbook serve", "skillbook serve --schedules", "skillbook serve --listen 127.0.0.1:9000 --open", "skillbook serve --listen 0.0.0.0:8600 --token-file ~/.skillbook-token --public-url https://skillbook.example.org"])
 
@@ -51,6 +53,8 @@ enum ServeCommand: Command {
         reason: "the console cannot ask for confirmation yet; set 'confirm: false' on the step, or run it with 'skillbook run --yes'")
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
+        let operations = try OperationOptions(arguments, invocation, command: spec.name)
+        let log = operations.logger
         var settings = ConsoleSettings()
         if let text = arguments[.listen] {
             guard let (address, port) = ConsoleSettings.parseListen(text) else {
@@ -88,7 +92,7 @@ enum ServeCommand: Command {
                     + "use, such as https://skillbook.example.org); put TLS in a reverse proxy in front",
                 command: spec.name)
         }
-        let host = try invocation.host(arguments, confirmation: noConfirmer)
+        let host = try invocation.host(arguments, confirmation: noConfirmer, metrics: operations.metrics)
         let console = invocation.console
         var services: [any Service] = []
         var lock: DaemonLock?
@@ -102,7 +106,6 @@ enum ServeCommand: Command {
             } catch .unavailable(let file, let reason) {
                 throw CommandFailure("cannot create \(file): \(reason)", exitCode: .usage)
             }
-            let log: @Sendable (String) -> Void = { console.err("skillbook: \($0)") }
             services.append(try ScheduleService(host: host, grace: 30, log: log))
             settings.firesSchedules = true
         }
@@ -110,12 +113,12 @@ enum ServeCommand: Command {
         let once = settings.tokenIsReusable ? "" : "the token works once; "
         let server = ConsoleServer(host: host, settings: settings) { url in
             console.out(url)
-            console.err("skillbook: console at \(url) (\(once)Ctrl-C stops)")
+            log("console at \(url) (\(once)Ctrl-C stops)")
             if open { openInBrowser(url, console: console) }
         }
-        let stopping = services.isEmpty ? "skillbook: stopping the console" : "skillbook: stopping the console and the schedules"
-        let code = try await invocation.runServices([server as any Service] + services, grace: 30) { event in
-            if case .gracefulShutdown = event { console.err(stopping) }
+        let stopping = services.isEmpty ? "stopping the console" : "stopping the console and the schedules"
+        let code = try await invocation.runServices([server as any Service] + services + operations.metricsServices(), grace: 30) { event in
+            if case .gracefulShutdown = event { log(stopping) }
         }
         withExtendedLifetime(lock) {}
         return code

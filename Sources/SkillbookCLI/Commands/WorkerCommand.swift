@@ -21,7 +21,7 @@ enum WorkerCommand: Command {
         options: [
             Option.concurrency.spec, Option.workerName.spec, Option.grace.spec, Option.heartbeat.spec, Option.lease.spec,
             Option.poll.spec,
-        ],
+        ] + OperationOptions.all,
         discussion: """
             Needs a state shared by machines: --state postgresql://USER@HOST:PORT/DATABASE (or SKILLBOOK_STATE).
             Claims queued runs (FOR UPDATE SKIP LOCKED), woken by NOTIFY with a polling fallback, and renews
@@ -30,7 +30,8 @@ enum WorkerCommand: Command {
             idempotent nor read-only leaves the run 'interrupted' for 'skillbook resume' or 'rollback'. A worker
             whose lease was taken over (it was paused or cut off) cannot write that run any more and stops it.
             On SIGTERM or SIGINT it claims nothing more, lets running runs finish for the grace period, then
-            cancels them (they roll back), and exits 0. One log line per event on stderr.
+            cancels them (they roll back), and exits 0. One log line per event on stderr (--log-format json: one
+            JSON object per line). --metrics serves runs, steps, claims and the queue's depth for Prometheus.
             """,
         examples: ["skillbook worker --state postgresql://skillbook@db:5432/skillbook", "skillbook worker --concurrency 4 --name web-1"])
 
@@ -48,6 +49,7 @@ enum WorkerCommand: Command {
         options.leases.leaseDuration = try seconds(arguments[.lease], "--lease") ?? options.leases.leaseDuration
         options.pollInterval = try seconds(arguments[.poll], "--poll") ?? options.pollInterval
 
+        let operations = try OperationOptions(arguments, invocation, command: spec.name)
         var host = try invocation.host(arguments)
         guard let state = arguments[.state] ?? invocation.environment["SKILLBOOK_STATE"], host.configuration.persistence != nil else {
             throw CommandFailure(
@@ -55,11 +57,11 @@ enum WorkerCommand: Command {
         }
         var configuration = host.configuration
         configuration.persistence = .postgres(state, clock: configuration.clock, leases: options.leases, worker: options.name)
+        configuration.metrics = operations.metrics
         host = PlaybookHost(configuration, mcpServers: host.mcpServers)
-        let console = invocation.console
-        let log: @Sendable (String) -> Void = { console.err("skillbook: \($0)") }
+        let log = operations.logger
         let worker = try QueueWorker(host: host, options: options, log: log)
-        return try await invocation.runServices([worker], grace: options.grace) { event in
+        return try await invocation.runServices([worker] + operations.metricsServices(), grace: options.grace) { event in
             switch event {
             case .gracefulShutdown(let number): log("worker signal=\(Invocation.signalName(number)): no more claims")
             case .cancelled: log("worker second signal: cancelling running runs")

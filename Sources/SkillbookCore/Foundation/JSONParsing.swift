@@ -210,6 +210,12 @@ private struct JSONParser {
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if integral, let int = Int(text) { return .int(int) }
         guard let double = Double(text) else { throw error("invalid number") }
+        // Past a double's range the value would become infinity, which JSON cannot write back
+        // (it would be written as null): refused, not silently changed.
+        guard double.isFinite else {
+            index = start
+            throw error("number \(text.count > 40 ? text.prefix(40) + "…" : Substring(text)) is out of range (beyond ±1.8e308)")
+        }
         return .double(double)
     }
 }

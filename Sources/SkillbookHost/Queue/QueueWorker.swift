@@ -66,6 +66,13 @@ public final class QueueWorker: Service {
             throw HostError(error)
         }
         journal.setLeaseLostHandler { [weak self] runID in self?.leaseLost(runID) }
+        if let metrics = host.configuration.metrics {
+            let journal = journal
+            metrics.registry.gauge(SkillbookMetrics.queueDepth) { (try? await journal.queuedCount()).map { [([], Double($0))] } ?? [] }
+            metrics.registry.gauge(SkillbookMetrics.running) { [weak self] in self.map { [([], Double($0.runningCount))] } ?? [] }
+            metrics.registry.declare(SkillbookMetrics.claims)
+            metrics.registry.declare(SkillbookMetrics.claimFailures)
+        }
     }
 
     /// How many runs it is running now.
@@ -106,6 +113,7 @@ public final class QueueWorker: Service {
                 claimed = try await journal.claimNext()
             } catch {
                 log("claim failed error=\(Self.oneLine("\(error)"))")
+                host.configuration.metrics?.registry.add(SkillbookMetrics.claimFailures)
                 _ = await listener.wait(timeout: options.pollInterval)
                 continue
             }
@@ -120,6 +128,7 @@ public final class QueueWorker: Service {
     private func start(_ claimed: ClaimedRun) {
         let runID = claimed.run.id
         log("claimed \(claimed.run.playbook) run=\(runID) \(claimed.wasQueued ? "queued" : "taken over") epoch=\(claimed.epoch)")
+        host.configuration.metrics?.registry.add(SkillbookMetrics.claims, [claimed.wasQueued ? "queued" : "taken_over"])
         let task = Task { [self] in
             defer { finished(runID) }
             switch await host.prepareClaimed(claimed, journal: journal, cache: cache) {

@@ -35,6 +35,21 @@ public final class DaemonLock: Sendable {
         descriptor = fd
     }
 
+    /// The pid of the process that holds the lock of `stateDirectory` now (0 when it wrote none),
+    /// or `nil` when none does; creates nothing and takes the lock only for the instant of the test.
+    public static func holder(stateDirectory: URL) -> Int32? {
+        let file = stateDirectory.appendingPathComponent("daemon.pid")
+        let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+            _ = flock(fd, LOCK_UN)
+            return nil
+        }
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     /// Lets go of the lock (also done when the process ends).
     deinit {
         _ = ftruncate(descriptor, 0)

@@ -27,7 +27,10 @@ public final class ScheduleService: Service {
         starter = ScheduleFireStarter(host: host, files: workspace.files, log: log)
         daemon = Daemon(
             playbooks: workspace.scheduled, clock: host.configuration.clock, ledger: ledger, starter: starter,
-            machineZone: host.configuration.timeZone, maximumSleep: maximumSleep, log: log)
+            machineZone: host.configuration.timeZone, maximumSleep: maximumSleep, log: log,
+            onOutcome: { [metrics = host.configuration.metrics] playbook, outcome, count in
+                metrics?.fire(playbook: playbook, outcome: outcome.rawValue, count: count)
+            })
         Self.report(workspace, log: log)
         stamps = Stamps(workspace.stamps)
         self.ledger = ledger

@@ -111,3 +111,11 @@ public struct CurlHTTPClient: HTTPClient {
         }
     }
 }
+
+extension CurlHTTPClient {
+    /// Why libcurl cannot be used (not installed, not initialised), or `nil` when it loads; loading
+    /// it here is what the first request would do anyway (`skillbook doctor` asks).
+    public static var libraryProblem: String? {
+        skb_curl_load().map { String(cString: $0) }
+    }
+}

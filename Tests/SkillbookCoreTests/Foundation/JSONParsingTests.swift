@@ -32,4 +32,17 @@ import Testing
             #expect(throws: JSONParseError.self, "\(text)") { try JSONText.decode(text) }
         }
     }
+
+    /// Found by `make fuzz TARGET=json-schema`: `1e784` became infinity, which JSON writes back as
+    /// `null`; a number past a double's range is refused, at its offset.
+    @Test func refusesNumbersPastADoublesRange() throws {
+        for (text, offset) in [("1e784", 0), ("[0, -1e309]", 4), ("{\"a\": 2E+99999}", 6)] {
+            let error = #expect(throws: JSONParseError.self) { try JSONText.decode(text) }
+            #expect(error?.message == "number \(text.dropFirst(offset).prefix { !",]}".contains($0) }) is out of range (beyond ±1.8e308)")
+            #expect(error?.offset == offset, "\(text)")
+        }
+        #expect(try JSONText.decode("[1.7976931348623157e308, 1e-400, -0.0]") == .array([.double(.greatestFiniteMagnitude), .double(0), .double(-0.0)]))
+        let written = JSONText.encode(try JSONText.decode("[1.7976931348623157e308]"))
+        #expect(try JSONText.decode(written) == .array([.double(.greatestFiniteMagnitude)]))
+    }
 }
