@@ -17,7 +17,7 @@ import Testing
         let lacking = try SkillbookChild(["worker", "--name", "lacking", "--poll", "0.2s"] + state, in: directory.url)
         let host = PlaybookHost(HostConfiguration.workspace(in: directory.url, environment: [:], state: url))
         let journal = try host.openJournal()
-        #expect(await waitUntil(within: 30) { (try? await journal.runs(playbook: "provided", status: .failed, limit: 10).count) == 1 })
+        #expect(await eventually(within: 30) { (try? await journal.runs(playbook: "provided", status: .failed, limit: 10).count) == 1 })
         kill(lacking.pid, SIGTERM)
         _ = try await lacking.waitForExit(upTo: 20)
         let failed = try #require(try await journal.runs(playbook: "provided", status: .failed, limit: 10).first)
@@ -29,7 +29,7 @@ import Testing
         #expect(second.code == 0, "\(second.err)")
         let worker = try SkillbookChild(
             ["worker", "--name", "keeper", "--poll", "0.2s"] + state, in: directory.url, environment: ["QUEUE_TOKEN": "queued-s3cret-42"])
-        #expect(await waitUntil(within: 30) { (try? await journal.runs(playbook: "provided", status: .succeeded, limit: 10).count) == 1 },
+        #expect(await eventually(within: 30) { (try? await journal.runs(playbook: "provided", status: .succeeded, limit: 10).count) == 1 },
             "\(worker.transcript)")
         kill(worker.pid, SIGTERM)
         _ = try await worker.waitForExit(upTo: 20)

@@ -84,7 +84,7 @@ import Testing
         let approvals = try #require(persistence.approvals(journal))
         _ = try await Self.waitingRun("r1", in: journal)
         // Rolled back from elsewhere while it waited.
-        try await journal.takeOver("r1", for: .rollback) { _ throws(JournalError) in }
+        try await journal.takeOver("r1", for: .rollback, trigger: .cli) { _ throws(JournalError) in }
         try await journal.runFinished(finished("r1", .rolledBack))
         let movedOn = await #expect(throws: JournalError.self) {
             try await approvals.decide("r1", step: nil, ApprovalDecision(verdict: .approved, by: "ada@desk", at: Date()))
