@@ -49,8 +49,9 @@ enum ServeCommand: Command {
             """,
         examples: ["skillbook serve", "skillbook serve --schedules", "skillbook serve --listen 127.0.0.1:9000 --open", "skillbook serve --listen 0.0.0.0:8600 --token-file ~/.skillbook-token --public-url https://skillbook.example.org"])
 
-    static let noConfirmer = ConfirmationPolicy.refuse(
-        reason: "the console cannot ask for confirmation yet; set 'confirm: false' on the step, or run it with 'skillbook run --yes'")
+    /// A step that asks for confirmation waits for an approval (the Confirmations page, `skillbook
+    /// approve`): nobody may be on the page when a run started there, or by a schedule, reaches it.
+    static let noConfirmer = ConfirmationPolicy.wait
 
     static func execute(_ arguments: ParsedArguments, _ invocation: Invocation) async throws -> ExitCode {
         let operations = try OperationOptions(arguments, invocation, command: spec.name)
