@@ -23,7 +23,8 @@ public enum RunPaging {
         var position = cursor
         var last: RunCursor?
         while true {
-            let count = limit - runs.count + 1
+            // One row past the page, to know whether there is a next one (no overflow at `Int.max`).
+            let count = limit - runs.count == Int.max ? Int.max : limit - runs.count + 1
             let rows = try fetch(position, count)
             for row in rows {
                 position = row.cursor

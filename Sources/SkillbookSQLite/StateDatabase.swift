@@ -11,7 +11,7 @@ public enum StateDatabase {
     public static let fileName = "skillbook.sqlite"
 
     /// Forward migrations of `skillbook.sqlite`; step `i` takes version `i` to `i + 1`.
-    static let migrations: [String] = [
+    public static let migrations: [String] = [
         // 1: notes
         """
         CREATE TABLE notes (

@@ -188,7 +188,15 @@ import Testing
             if id.isEmpty { try await Task.sleep(nanoseconds: 100_000_000) }
         }
         try #require(!id.isEmpty, "the child never started its run")
-        try await Task.sleep(nanoseconds: 300_000_000)
+        // Killed once its first step is journaled (on a loaded machine a fixed pause could kill it
+        // before the run's file and first call were written).
+        var journaled = false
+        while Date() < deadline, !journaled {
+            let record = String(decoding: try await console.send("GET", "/api/v1/runs/\(id)", session: session).body, as: UTF8.self)
+            journaled = record.contains("\"wait\"")
+            if !journaled { try await Task.sleep(nanoseconds: 50_000_000) }
+        }
+        try #require(journaled, "the child's first step was never journaled")
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
 

@@ -23,6 +23,18 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func aListWithNoLimitReturnsEveryRun(_ backend: Backend) async throws {
+        let state = try await backend.makeState()
+        let journal = try state.journal()
+        let now = Date()
+        for day in 1...3 { try await finishedRun(journal, "r\(day)", daysAgo: Double(day), now: now) }
+        // `Int.max` (what "all of them" passes) once overflowed asking for one row past the page.
+        let all = try await journal.runs(playbook: nil, status: nil, limit: .max)
+        #expect(all.map(\.id) == ["r1", "r2", "r3"])
+        #expect(try await journal.runs(playbook: nil, status: .succeeded, limit: .max).count == 3)
+    }
+
+    @Test(arguments: Backend.allCases)
     func aRunOlderThanTheWindowIsPrunedWithItsCallsAndARunningOneNever(_ backend: Backend) async throws {
         let state = try await backend.makeState()
         let journal = try state.journal()

@@ -74,10 +74,10 @@ import SkillbookSQL
 
     @Test func aStateFileOfVersion8ReadsItsCallsUnchanged() async throws {
         try await withTemporaryDirectory { dir in
-            // A version-8 file: this build's schema without step 9, with rows as version 8 wrote them.
+            // A version-8 file: the first eight migrations, with rows as version 8 wrote them.
             do {
-                let database = try StateDatabase.openSeparately(stateDirectory: dir)
-                try database.execute("DROP VIEW call_attempts; DROP TABLE call_results; PRAGMA user_version = 8")
+                let database = try Database(url: StateDatabase.url(in: dir))
+                try database.migrate(Array(StateDatabase.migrations.prefix(8)))
                 try database.execute(
                     """
                     INSERT INTO runs (id, playbook, status, started) VALUES ('old', 'sample', 'interrupted', 1000);
