@@ -23,7 +23,7 @@ public struct HostConfiguration: Sendable {
     }
     private var chosenTimeZone: TimeZone?
     /// The time of runs and records, and every wait (retries, batch pauses).
-    public var clock: any Clock
+    public var clock: any WallClock
     /// Run ids; the default makes lower-case UUIDs.
     public var ids: IDGenerator
     /// The journal and the built-in stores; `nil`: SQLite in `stateDirectory`, on `clock`.
@@ -58,7 +58,7 @@ public struct HostConfiguration: Sendable {
 
     public init(
         playbooksDirectory: URL, skillDirectories: [URL] = [], stateDirectory: URL, allowedPaths: [URL] = [],
-        timeZone: TimeZone? = nil, clock: any Clock = SystemClock(), ids: IDGenerator = .live,
+        timeZone: TimeZone? = nil, clock: any WallClock = SystemClock(), ids: IDGenerator = .live,
         persistence: HostPersistence? = nil,
         confirmation: ConfirmationPolicy = .refuseByDefault, environment: [String: String] = [:],
         currentDirectory: URL, displayBase: URL? = nil, model: ModelSettings? = nil

@@ -9,7 +9,7 @@ public typealias HostPersistence = StateBackend
 
 extension StateBackend {
     /// The SQLite journal and stores in `<stateDirectory>/skillbook.sqlite`, on `clock`.
-    public static func sqlite(stateDirectory: URL, clock: any Clock = SystemClock()) -> StateBackend {
+    public static func sqlite(stateDirectory: URL, clock: any WallClock = SystemClock()) -> StateBackend {
         SQLiteState.backend(stateDirectory: stateDirectory, clock: clock)
     }
 
@@ -18,7 +18,7 @@ extension StateBackend {
     /// process and machine that names it. A string that is not such a URL fails on first use, with
     /// a message that shows the expected form (and never the password).
     public static func postgres(
-        _ connectionString: String, clock: any Clock = SystemClock(), leases: LeaseSettings = LeaseSettings(), worker: String? = nil
+        _ connectionString: String, clock: any WallClock = SystemClock(), leases: LeaseSettings = LeaseSettings(), worker: String? = nil
     ) -> StateBackend {
         PostgresState.backend(connectionString, clock: clock, leases: leases, worker: worker)
     }

@@ -32,7 +32,7 @@ extension PlaybookHost {
     }
 
     /// One skill with `inputs` as a checked one-step plan (its step id the skill id with `_`).
-    public func skillRoute(_ skill: String, inputs: ValueObject, workspace: AgentWorkspace, clock: Matcher.Clock) -> AgentRoute {
+    public func skillRoute(_ skill: String, inputs: ValueObject, workspace: AgentWorkspace, clock: Matcher.ReferenceTime) -> AgentRoute {
         .plan(workspace.checker(clock: clock).check(Plan.oneStep(skill: skill, inputs: inputs), name: Plan.playbookName(skill)), fromModel: false)
     }
 

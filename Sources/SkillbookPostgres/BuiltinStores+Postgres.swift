@@ -5,7 +5,7 @@ extension BuiltinStores {
     /// The notes and reminders stores in the PostgreSQL state at `location`, connected on first
     /// use and shared by every later call (a failure to connect is not remembered: the next call
     /// tries again).
-    public static func postgres(_ location: PostgresURL, clock: any Clock = SystemClock(), ids: IDGenerator = .live) -> BuiltinStores {
+    public static func postgres(_ location: PostgresURL, clock: any WallClock = SystemClock(), ids: IDGenerator = .live) -> BuiltinStores {
         let database = LazyDatabase(location)
         return BuiltinStores(
             notes: { PostgresNotesStore(database: try database.get(), clock: clock, ids: ids) },

@@ -35,7 +35,7 @@ import Synchronization
 public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
     public let database: PostgresDatabase
     let probe: ProcessProbe
-    let clock: any Clock
+    let clock: any WallClock
     public let heartbeatInterval: Double
     public let leaseDuration: Double
     /// The worker name recorded on the runs this journal takes (`nil`: not a worker).
@@ -54,7 +54,7 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
     let pendingWorkspaces = Mutex<[String: String]>([:])
 
     public init(
-        database: PostgresDatabase, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), heartbeatInterval: Double = 5,
+        database: PostgresDatabase, probe: ProcessProbe = .live, clock: any WallClock = SystemClock(), heartbeatInterval: Double = 5,
         leaseDuration: Double = 15, worker: String? = nil
     ) {
         self.database = database

@@ -7,10 +7,10 @@ import SkillbookSQL
 /// their old place when it is free.
 public final class PostgresNotesStore: NotesStoring {
     public let database: PostgresDatabase
-    private let clock: any Clock
+    private let clock: any WallClock
     private let ids: IDGenerator
 
-    public init(database: PostgresDatabase, clock: any Clock = SystemClock(), ids: IDGenerator = .live) {
+    public init(database: PostgresDatabase, clock: any WallClock = SystemClock(), ids: IDGenerator = .live) {
         self.database = database
         self.clock = clock
         self.ids = ids

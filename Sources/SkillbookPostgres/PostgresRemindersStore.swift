@@ -7,10 +7,10 @@ import SkillbookSQL
 /// (`position`); times are ISO 8601 UTC text to the second, compared as text.
 public final class PostgresRemindersStore: RemindersStoring {
     public let database: PostgresDatabase
-    private let clock: any Clock
+    private let clock: any WallClock
     private let ids: IDGenerator
 
-    public init(database: PostgresDatabase, clock: any Clock = SystemClock(), ids: IDGenerator = .live) {
+    public init(database: PostgresDatabase, clock: any WallClock = SystemClock(), ids: IDGenerator = .live) {
         self.database = database
         self.clock = clock
         self.ids = ids

@@ -16,7 +16,7 @@ public final class PostgresResourceLocks: SQLResourceLocks {
     private static let lockKey = 0x736b_6c62_6c6b  // any constant every skillbook process shares
 
     public init(
-        database: PostgresDatabase, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), pollInterval: Double = 0.05,
+        database: PostgresDatabase, probe: ProcessProbe = .live, clock: any WallClock = SystemClock(), pollInterval: Double = 0.05,
         heartbeatInterval: Double = 2, leaseDuration: Double = 15
     ) {
         self.database = database

@@ -12,7 +12,7 @@ public enum PostgresState {
     /// that is not such a URL fails on first use, with a message that shows the expected form (and
     /// never the password). `worker` is recorded on the runs its journal claims.
     public static func backend(
-        _ connectionString: String, clock: any Clock = SystemClock(), leases: LeaseSettings = LeaseSettings(), worker: String? = nil
+        _ connectionString: String, clock: any WallClock = SystemClock(), leases: LeaseSettings = LeaseSettings(), worker: String? = nil
     ) -> StateBackend {
         guard let location = PostgresURL(connectionString) else {
             let failure = PostgresError(

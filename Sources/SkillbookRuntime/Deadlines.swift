@@ -4,14 +4,14 @@ import Synchronization
 
 /// The timer of every call's timeout: one timer task sleeps until the earliest registered deadline,
 /// so a call that finishes in microseconds costs no timer of its own (no dispatch timer, no system
-/// call to arm one, no extra task). Time is the `Clock` port's: `shared` runs on the system clock,
+/// call to arm one, no extra task). Time is the `WallClock` port's: `shared` runs on the system clock,
 /// a test's own instance on a `ManualClock`.
 final class Deadlines: Sendable {
     static let shared = Deadlines(clock: SystemClock())
 
-    let clock: any SkillbookCore.Clock
+    let clock: any WallClock
 
-    init(clock: any SkillbookCore.Clock) {
+    init(clock: any WallClock) {
         self.clock = clock
     }
 

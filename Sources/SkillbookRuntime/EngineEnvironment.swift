@@ -5,14 +5,14 @@ public import SkillbookCore
 /// ids and the process environment.
 public struct EngineEnvironment: Sendable {
     /// The time of runs and calls, and the waits between retries and batches (which honour cancellation).
-    public var clock: any Clock
+    public var clock: any WallClock
     public var timeZone: TimeZone
     /// Run ids.
     public var ids: IDGenerator
     /// Environment variables; a playbook sees only those it declares in `env:`.
     public var variables: [String: String]
 
-    public init(clock: any Clock, timeZone: TimeZone, ids: IDGenerator, variables: [String: String]) {
+    public init(clock: any WallClock, timeZone: TimeZone, ids: IDGenerator, variables: [String: String]) {
         self.clock = clock
         self.timeZone = timeZone
         self.ids = ids

@@ -113,13 +113,13 @@ public final class RunSession {
     /// answer the run's confirmations.
     @ObservationIgnored public let confirmer = SessionConfirmer()
 
-    @ObservationIgnored private let clock: any Clock
+    @ObservationIgnored private let clock: any WallClock
     @ObservationIgnored private var rowIndex: [StepPath: Int] = [:]
     /// The step whose confirmation this session answered and the engine has not yet reported.
     @ObservationIgnored private var answered: StepPath?
 
     /// A session for a run of `playbook`: a pending row per step. `clock` times the steps.
-    public init(playbook: Playbook, clock: any Clock = SystemClock()) {
+    public init(playbook: Playbook, clock: any WallClock = SystemClock()) {
         self.clock = clock
         playbookName = playbook.name
         steps = playbook.steps.map { StepRow(id: StepPath(step: $0.id), target: $0.target) }
@@ -127,7 +127,7 @@ public final class RunSession {
     }
 
     /// A session that learns its steps from the events.
-    public init(clock: any Clock = SystemClock()) {
+    public init(clock: any WallClock = SystemClock()) {
         self.clock = clock
         playbookName = ""
         steps = []

@@ -14,7 +14,7 @@ public final class LockHoldings: Sendable {
     }
 
     private let held = Mutex(Held())
-    public let clock: any Clock
+    public let clock: any WallClock
     public let probe: ProcessProbe
     /// Seconds without a heartbeat after which a holder on another machine has lost its locks.
     public let leaseDuration: Double
@@ -24,7 +24,7 @@ public final class LockHoldings: Sendable {
     private let refresh: @Sendable (_ runs: [String]) -> Void
 
     public init(
-        clock: any Clock, probe: ProcessProbe, pollInterval: Double, heartbeatInterval: Double, leaseDuration: Double,
+        clock: any WallClock, probe: ProcessProbe, pollInterval: Double, heartbeatInterval: Double, leaseDuration: Double,
         refresh: @escaping @Sendable (_ runs: [String]) -> Void
     ) {
         self.clock = clock

@@ -7,7 +7,7 @@ extension BuiltinStores {
     /// The notes and reminders stores in `<stateDirectory>/skillbook.sqlite`, each opened on first
     /// use and shared by every later call (from any task). A failure to open is not remembered.
     public static func sqlite(
-        stateDirectory: URL, clock: any Clock = SystemClock(), ids: IDGenerator = .live
+        stateDirectory: URL, clock: any WallClock = SystemClock(), ids: IDGenerator = .live
     ) -> BuiltinStores {
         let notes = Opened<NotesStore>()
         let reminders = Opened<RemindersStore>()

@@ -7,10 +7,10 @@ import SkillbookSQL
 /// Safe to use from concurrent tasks: it shares one `Database` connection, which serializes calls.
 public final class NotesStore: NotesStoring {
     public let database: Database
-    private let clock: any Clock
+    private let clock: any WallClock
     private let ids: IDGenerator
 
-    public init(stateDirectory: URL, clock: any Clock = SystemClock(), ids: IDGenerator = .live) throws(StoreError) {
+    public init(stateDirectory: URL, clock: any WallClock = SystemClock(), ids: IDGenerator = .live) throws(StoreError) {
         self.database = try StateDatabase.open(stateDirectory: stateDirectory)
         self.clock = clock
         self.ids = ids

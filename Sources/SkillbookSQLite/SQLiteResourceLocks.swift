@@ -21,7 +21,7 @@ public final class SQLiteResourceLocks: SQLResourceLocks {
     public let holdings: LockHoldings
 
     public convenience init(
-        stateDirectory: URL, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), pollInterval: Double = 0.05,
+        stateDirectory: URL, probe: ProcessProbe = .live, clock: any WallClock = SystemClock(), pollInterval: Double = 0.05,
         heartbeatInterval: Double = 2, leaseDuration: Double = 15
     ) throws(StoreError) {
         try self.init(
@@ -30,7 +30,7 @@ public final class SQLiteResourceLocks: SQLResourceLocks {
     }
 
     public convenience init(
-        database: Database, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), pollInterval: Double = 0.05,
+        database: Database, probe: ProcessProbe = .live, clock: any WallClock = SystemClock(), pollInterval: Double = 0.05,
         heartbeatInterval: Double = 2, leaseDuration: Double = 15
     ) throws(StoreError) {
         try database.migrate(StateDatabase.migrations)
@@ -42,7 +42,7 @@ public final class SQLiteResourceLocks: SQLResourceLocks {
     /// Locks on a state database already at the current schema (the journal's own, which opening
     /// the journal migrated): nothing to migrate, so nothing can fail.
     public init(
-        migrated database: Database, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), pollInterval: Double = 0.05,
+        migrated database: Database, probe: ProcessProbe = .live, clock: any WallClock = SystemClock(), pollInterval: Double = 0.05,
         heartbeatInterval: Double = 2, leaseDuration: Double = 15
     ) {
         self.database = database
@@ -133,7 +133,7 @@ public final class SQLiteResourceLocks: SQLResourceLocks {
     // MARK: Heartbeat
 
     /// Refreshes the heartbeat of the locks of `runs` held by this process.
-    private static func beat(_ runs: [String], database: Database, probe: ProcessProbe, clock: any Clock) {
+    private static func beat(_ runs: [String], database: Database, probe: ProcessProbe, clock: any WallClock) {
         let me = probe.current()
         _ = try? database.run(
             """

@@ -8,7 +8,7 @@ public enum SQLiteState {
     /// The journal, the built-in stores, resource locks and schedule fires in the state
     /// directory's database, on `clock`. It keeps no run queue: that needs a state shared by
     /// machines.
-    public static func backend(stateDirectory: URL, clock: any Clock = SystemClock()) -> StateBackend {
+    public static func backend(stateDirectory: URL, clock: any WallClock = SystemClock()) -> StateBackend {
         StateBackend(
             openJournal: { try SQLiteJournal(stateDirectory: stateDirectory, clock: clock) },
             stores: .sqlite(stateDirectory: stateDirectory, clock: clock),

@@ -8,7 +8,7 @@ public import SkillbookCore
 /// queued fire or the next of a catch-up backlog.
 public actor Daemon {
     /// Wall-clock time; re-read after every wake-up, as it may jump (suspend, a time sync).
-    public let clock: any SkillbookCore.Clock
+    public let clock: any WallClock
     public let ledger: any FireLedger
     public let starter: any FireStarter
     public let machineZone: TimeZone
@@ -26,7 +26,7 @@ public actor Daemon {
     private let wake = WakeSignal()
 
     public init(
-        playbooks: [ScheduledPlaybook], clock: any SkillbookCore.Clock, ledger: any FireLedger, starter: any FireStarter,
+        playbooks: [ScheduledPlaybook], clock: any WallClock, ledger: any FireLedger, starter: any FireStarter,
         machineZone: TimeZone = .current, maximumSleep: Double = 60, log: @escaping @Sendable (String) -> Void = { _ in },
         onOutcome: @escaping @Sendable (_ playbook: String, _ outcome: FireOutcome, _ count: Int) -> Void = { _, _, _ in }
     ) {

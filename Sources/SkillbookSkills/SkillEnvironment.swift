@@ -14,7 +14,7 @@ public struct SkillEnvironment: Sendable {
     public var currentDirectory: URL
     /// The folders file skills may read and change (with everything inside them); see `PathGuard`.
     public var allowedRoots: [URL]
-    public var clock: any Clock
+    public var clock: any WallClock
     public var ids: IDGenerator
     /// Runs child processes (`shell.run`).
     public var processes: any ProcessRunning
@@ -29,7 +29,7 @@ public struct SkillEnvironment: Sendable {
 
     /// `allowedRoots` defaults to the current directory and the state directory.
     public init(
-        stateDirectory: URL, currentDirectory: URL? = nil, allowedRoots: [URL]? = nil, clock: any Clock = SystemClock(),
+        stateDirectory: URL, currentDirectory: URL? = nil, allowedRoots: [URL]? = nil, clock: any WallClock = SystemClock(),
         ids: IDGenerator = .live, processes: any ProcessRunning = ProcessRunner(),
         http: any HTTPClient = SystemHTTPClient(), notifications: NotificationSink = .standardError,
         executableSearchPath: String? = nil, stores: BuiltinStores

@@ -34,7 +34,7 @@ public struct TestState: Sendable {
     public let string: String
 
     /// The backend as the host gets it, through the target's entry point.
-    public func stateBackend(clock: any Clock = SystemClock(), leases: LeaseSettings = LeaseSettings(), worker: String? = nil) -> StateBackend {
+    public func stateBackend(clock: any WallClock = SystemClock(), leases: LeaseSettings = LeaseSettings(), worker: String? = nil) -> StateBackend {
         switch backend {
         case .sqlite: SQLiteState.backend(stateDirectory: directory.state, clock: clock)
         case .postgres: PostgresState.backend(string, clock: clock, leases: leases, worker: worker)
@@ -42,7 +42,7 @@ public struct TestState: Sendable {
     }
 
     public func journal(
-        probe: ProcessProbe = .live, clock: any Clock = SystemClock(), heartbeatInterval: Double = 2, leaseDuration: Double = 15
+        probe: ProcessProbe = .live, clock: any WallClock = SystemClock(), heartbeatInterval: Double = 2, leaseDuration: Double = 15
     ) throws -> any RunJournal {
         if let url {
             return PostgresJournal(
@@ -54,18 +54,18 @@ public struct TestState: Sendable {
             heartbeatInterval: heartbeatInterval, leaseDuration: leaseDuration)
     }
 
-    public func notes(clock: any Clock = SystemClock()) throws -> any NotesStoring {
+    public func notes(clock: any WallClock = SystemClock()) throws -> any NotesStoring {
         if let url { return PostgresNotesStore(database: try PostgresDatabase(url), clock: clock) }
         return try NotesStore(stateDirectory: directory.state, clock: clock)
     }
 
-    public func reminders(clock: any Clock = SystemClock()) throws -> any RemindersStoring {
+    public func reminders(clock: any WallClock = SystemClock()) throws -> any RemindersStoring {
         if let url { return PostgresRemindersStore(database: try PostgresDatabase(url), clock: clock) }
         return try RemindersStore(stateDirectory: directory.state, clock: clock)
     }
 
     public func locks(
-        probe: ProcessProbe = .live, clock: any Clock = SystemClock(), pollInterval: Double = 0.01, leaseDuration: Double = 15
+        probe: ProcessProbe = .live, clock: any WallClock = SystemClock(), pollInterval: Double = 0.01, leaseDuration: Double = 15
     ) throws -> any ResourceLocking {
         if let url {
             return PostgresResourceLocks(

@@ -5,7 +5,7 @@ import Synchronization
 /// A clock that moves only when told to. Sleepers wake when `advance` moves the time to or past
 /// their deadline, so a test runs a day of waits in milliseconds; a sleeper whose task is
 /// cancelled wakes at once with `CancellationError`.
-public final class ManualClock: Clock {
+public final class ManualClock: WallClock {
     private struct Sleeper {
         var deadline: Date
         var continuation: CheckedContinuation<Void, any Error>
@@ -101,7 +101,7 @@ public final class ManualClock: Clock {
 
 /// A clock that always says `date` and does not wait: each sleep is recorded (in seconds) and
 /// returns at once, after checking for cancellation.
-public final class FixedClock: Clock {
+public final class FixedClock: WallClock {
     private let date: Date
     public let sleeps: Recorder<Double>
 
@@ -124,7 +124,7 @@ public final class FixedClock: Clock {
 
 /// A clock that says `start`, then `start + step`, `start + 2·step`, … one per reading, and does
 /// not wait (like `FixedClock`).
-public final class SteppingClock: Clock {
+public final class SteppingClock: WallClock {
     private let start: Date
     private let step: Double
     private let readings = Mutex(0)

@@ -8,7 +8,7 @@ extension SkillEnvironment {
     /// An environment whose stores are the SQLite ones of `stateDirectory` (as the CLI composes
     /// it), for tests.
     public init(
-        stateDirectory: URL, currentDirectory: URL? = nil, allowedRoots: [URL]? = nil, clock: any Clock = SystemClock(),
+        stateDirectory: URL, currentDirectory: URL? = nil, allowedRoots: [URL]? = nil, clock: any WallClock = SystemClock(),
         ids: IDGenerator = .live, processes: any ProcessRunning = ProcessRunner(),
         http: any HTTPClient = SystemHTTPClient(), notifications: NotificationSink = .standardError,
         executableSearchPath: String? = nil

@@ -18,7 +18,7 @@ import SkillbookSystem
 /// Each request's outcome is printed to stderr as it finishes.
 struct AgentModelBench: Sendable {
     let state: URL
-    let clock = Matcher.Clock(now: Date(timeIntervalSince1970: 1_796_112_900), timeZone: TimeZone(identifier: "Europe/Berlin")!)
+    let clock = Matcher.ReferenceTime(now: Date(timeIntervalSince1970: 1_796_112_900), timeZone: TimeZone(identifier: "Europe/Berlin")!)
 
     func run(environment: [String: String]) async throws -> [Figure] {
         if environment["SKILLBOOK_EVAL_DRY"] != nil { return try dryRun(environment: environment) }
@@ -200,7 +200,7 @@ final class RecordingClient: ChatCompletions {
 
 /// The matcher's top three per clause of a request, as text.
 enum CompoundSplitterProbe {
-    static func clauses(_ request: String, matcher: Matcher, clock: Matcher.Clock) -> [String] {
+    static func clauses(_ request: String, matcher: Matcher, clock: Matcher.ReferenceTime) -> [String] {
         PromptBuilder.clauses(of: request).map { clause in
             let top = matcher.rank(clause, clock: clock).prefix(3).map { "\($0.target) \(String(format: "%.2f", $0.confidence))" }
             return "'\(clause)': \(top.joined(separator: ", "))"

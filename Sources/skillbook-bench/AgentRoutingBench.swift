@@ -21,7 +21,7 @@ struct AgentRoutingBench: Sendable {
     }
 
     /// Tuesday 2026-12-01 09:15 in Berlin, as the tests use.
-    let clock = Matcher.Clock(now: Date(timeIntervalSince1970: 1_796_112_900), timeZone: TimeZone(identifier: "Europe/Berlin")!)
+    let clock = Matcher.ReferenceTime(now: Date(timeIntervalSince1970: 1_796_112_900), timeZone: TimeZone(identifier: "Europe/Berlin")!)
 
     func rows() throws -> [Row] {
         let path = "Tests/SkillbookAgentTests/Fixtures/requests.json"

@@ -36,5 +36,5 @@ let shippedTargets: [RouteTarget] =
 let shippedMatcher = Matcher(targets: shippedTargets)
 
 /// Tuesday 2026-12-01 09:15 in Berlin (UTC+1): "tomorrow" is 2026-12-02.
-let berlinClock = Matcher.Clock(
+let berlinClock = Matcher.ReferenceTime(
     now: Date(timeIntervalSince1970: 1_796_112_900), timeZone: TimeZone(identifier: "Europe/Berlin")!)

@@ -8,7 +8,7 @@ import SkillbookSQL
 @Suite struct RemindersStoreTests {
     static let start = Date(timeIntervalSince1970: 1_780_000_000)  // 2026-05-28T20:26:40Z
 
-    func makeStore(_ dir: URL, clock: any Clock = SteppingClock(from: start, by: 60)) throws -> RemindersStore {
+    func makeStore(_ dir: URL, clock: any WallClock = SteppingClock(from: start, by: 60)) throws -> RemindersStore {
         try RemindersStore(stateDirectory: dir, clock: clock, ids: .sequential())
     }
 

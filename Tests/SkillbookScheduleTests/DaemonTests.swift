@@ -7,7 +7,7 @@ import Testing
 
 /// Virtual time: each sleep moves the clock to its deadline at once; past `end` it throws
 /// `CancellationError`, which ends the daemon's loop. Records how long each sleep was.
-final class VirtualClock: SkillbookCore.Clock {
+final class VirtualClock: WallClock {
     private let state: Mutex<(now: Date, sleeps: [Double])>
     let end: Date
 

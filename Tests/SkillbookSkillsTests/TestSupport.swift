@@ -55,7 +55,7 @@ func instant(_ text: String) throws -> Date {
 }
 
 func withHarness<T>(
-    clock: any Clock = SystemClock(), ids: IDGenerator = .live, _ body: (Harness) async throws -> T
+    clock: any WallClock = SystemClock(), ids: IDGenerator = .live, _ body: (Harness) async throws -> T
 ) async throws -> T {
     let temporary = TemporaryDirectory(prefix: "skillbook-skills-tests")
     let directory = temporary.url

@@ -28,8 +28,8 @@ public struct Matcher: Sendable {
         self.words = WordIndex(targets, patterns: patterns)
     }
 
-    /// The clock relative dates are resolved against.
-    public struct Clock: Sendable {
+    /// The time and zone relative dates are resolved against (`--now`, `--timezone`).
+    public struct ReferenceTime: Sendable {
         public var now: Date
         public var timeZone: TimeZone
         public init(now: Date, timeZone: TimeZone) {
@@ -39,7 +39,7 @@ public struct Matcher: Sendable {
     }
 
     /// Every target's score for `request`, best first (ties by layer, playbooks first, then name).
-    public func rank(_ request: String, clock: Clock) -> [RouteCandidate] {
+    public func rank(_ request: String, clock: ReferenceTime) -> [RouteCandidate] {
         let text = FoldedText(request)
         guard text.count > 0 else { return [] }
         let dates = DateParser(now: clock.now, timeZone: clock.timeZone)
@@ -93,7 +93,7 @@ public struct Matcher: Sendable {
     }
 
     /// The decision for `request`: a playbook, a skill, a plan-shaped request, or none.
-    public func decide(_ request: String, clock: Clock) -> RouteDecision {
+    public func decide(_ request: String, clock: ReferenceTime) -> RouteDecision {
         // A greeting alone asks for nothing; one before a request is not part of it (`早上好，写日记`
         // is one clause, not two).
         let folded = FoldedText(request)
@@ -135,7 +135,7 @@ public struct Matcher: Sendable {
         return decision
     }
 
-    private func single(_ request: String, clock: Clock) -> RouteDecision {
+    private func single(_ request: String, clock: ReferenceTime) -> RouteDecision {
         let ranked = rank(request, clock: clock)
         let top = Array(ranked.prefix(3))
         guard let best = ranked.first, best.confidence >= thresholds.accept else {

@@ -48,7 +48,7 @@ public struct PlanSkeleton: Sendable {
     /// `thresholds.accept` and leads by `thresholds.margin`) names its best target alone, another
     /// its best `perClause`. A clause "a, b" whose parts each reach `accept` counts as two.
     public static func make(
-        for request: String, offers: [PlanOffer], matcher: Matcher, clock: Matcher.Clock,
+        for request: String, offers: [PlanOffer], matcher: Matcher, clock: Matcher.ReferenceTime,
         perClause: Int = 2
     ) -> PlanSkeleton? {
         let byName = Dictionary(offers.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })

@@ -152,7 +152,7 @@ public struct Planner: Sendable {
     /// (`PromptBuilder.choose`, at most `limit`), the least number of steps, the clauses a plan
     /// must cover, and the skeleton (`PlanSkeleton.make`) the answer follows when there is one.
     public func plan(
-        _ request: String, choosingFrom all: [PlanOffer], matcher: Matcher, clock: Matcher.Clock,
+        _ request: String, choosingFrom all: [PlanOffer], matcher: Matcher, clock: Matcher.ReferenceTime,
         limit: Int = PromptBuilder.defaultOffers, name: String = "plan"
     ) async -> Report {
         await plan(

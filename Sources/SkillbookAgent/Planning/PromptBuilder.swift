@@ -31,7 +31,7 @@ public struct PromptBuilder: Sendable {
     /// and another takes a text, since a text parameter can refer only to a text.
     /// Fewer offers make a shorter prompt, which a small local model reads at a few tokens a second.
     public static func choose(
-        _ offers: [PlanOffer], for request: String, matcher: Matcher, clock: Matcher.Clock, limit: Int = defaultOffers,
+        _ offers: [PlanOffer], for request: String, matcher: Matcher, clock: Matcher.ReferenceTime, limit: Int = defaultOffers,
         perClause: Int = 2, extra: Int = 2
     ) -> [PlanOffer] {
         let byName = Dictionary(offers.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -62,7 +62,7 @@ public struct PromptBuilder: Sendable {
     /// The clauses whose best target the matcher is sure of (it reaches `accept` and leads the
     /// runner-up by `margin`), with that target: a plan must use each (`Planner`'s `covering`), so
     /// "… and save it as a note" cannot be dropped.
-    public static func sureTargets(for request: String, matcher: Matcher, clock: Matcher.Clock) -> [(clause: String, target: String)] {
+    public static func sureTargets(for request: String, matcher: Matcher, clock: Matcher.ReferenceTime) -> [(clause: String, target: String)] {
         clauses(of: request).compactMap { clause in
             let list = matcher.rank(clause, clock: clock)
             guard let best = list.first else { return nil }
@@ -74,7 +74,7 @@ public struct PromptBuilder: Sendable {
 
     /// The least number of steps a plan for `request` has: one for each clause whose best target
     /// reaches the matcher's acceptance ("summarize X" and "save it as a note": two).
-    public static func minimumSteps(for request: String, matcher: Matcher, clock: Matcher.Clock) -> Int {
+    public static func minimumSteps(for request: String, matcher: Matcher, clock: Matcher.ReferenceTime) -> Int {
         let taken = clauses(of: request).filter { clause in
             (matcher.rank(clause, clock: clock).first?.confidence ?? 0) >= matcher.thresholds.accept
         }

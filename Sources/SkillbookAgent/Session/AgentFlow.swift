@@ -9,16 +9,16 @@ import SkillbookCore
 public struct AgentFlow: Sendable {
     public let matcher: Matcher
     /// The checker of routes and plans, resolving date phrases against a clock.
-    public let checker: @Sendable (Matcher.Clock) -> PlanChecker
+    public let checker: @Sendable (Matcher.ReferenceTime) -> PlanChecker
     /// The model planner at a clock; `nil` when no model is configured.
-    public let planner: (@Sendable (Matcher.Clock) -> Planner)?
+    public let planner: (@Sendable (Matcher.ReferenceTime) -> Planner)?
     /// Every skill and playbook as the model would see them.
     public let offers: [PlanOffer]
     public let runner: any PlanRunning
 
     public init(
-        matcher: Matcher, checker: @escaping @Sendable (Matcher.Clock) -> PlanChecker,
-        planner: (@Sendable (Matcher.Clock) -> Planner)? = nil, offers: [PlanOffer] = [], runner: any PlanRunning
+        matcher: Matcher, checker: @escaping @Sendable (Matcher.ReferenceTime) -> PlanChecker,
+        planner: (@Sendable (Matcher.ReferenceTime) -> Planner)? = nil, offers: [PlanOffer] = [], runner: any PlanRunning
     ) {
         self.matcher = matcher
         self.checker = checker
@@ -97,7 +97,7 @@ public struct AgentFlow: Sendable {
 
     /// Takes `request` through the flow. Throws only what `asking.note` throws.
     public func respond(
-        to request: String, clock: Matcher.Clock, options: Options = Options(), asking: any AgentAsking
+        to request: String, clock: Matcher.ReferenceTime, options: Options = Options(), asking: any AgentAsking
     ) async throws -> Result {
         var decision = matcher.decide(request, clock: clock)
         func end(_ outcome: Outcome, _ run: PendingRun? = nil) -> Result { Result(outcome: outcome, decision: decision, run: run) }
@@ -195,7 +195,7 @@ public struct AgentFlow: Sendable {
 
     /// Decided and checked: stop there (`decideOnly`), or confirm what needs it and run.
     private func finish(
-        _ run: PendingRun, decision: RouteDecision, clock: Matcher.Clock, options: Options, asking: any AgentAsking
+        _ run: PendingRun, decision: RouteDecision, clock: Matcher.ReferenceTime, options: Options, asking: any AgentAsking
     ) async throws -> Result {
         try await asking.note(.ready(run, decision))
         if options.decideOnly { return Result(outcome: .decided, decision: decision, run: run) }
@@ -204,7 +204,7 @@ public struct AgentFlow: Sendable {
     }
 
     /// Confirms `run` when it changes something (a read-only query is never confirmed), then runs it.
-    public func confirmAndRun(_ run: PendingRun, clock: Matcher.Clock, asking: any AgentAsking) async throws -> Outcome {
+    public func confirmAndRun(_ run: PendingRun, clock: Matcher.ReferenceTime, asking: any AgentAsking) async throws -> Outcome {
         let actions = actions(of: run, clock: clock)
         var confirmed = false
         if !actions.isEmpty {
@@ -234,7 +234,7 @@ public struct AgentFlow: Sendable {
 
     /// The steps of `run` that change something: anything not a read-only query (a playbook counts
     /// as one; so does a skill that is not registered).
-    public func actions(of run: PendingRun, clock: Matcher.Clock) -> [Plan.Step] {
+    public func actions(of run: PendingRun, clock: Matcher.ReferenceTime) -> [Plan.Step] {
         let registry = checker(clock).registry
         return run.steps.filter { step in
             step.isPlaybook || registry[step.target].map { $0.descriptor.kind != .query } ?? true

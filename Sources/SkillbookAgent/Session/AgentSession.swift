@@ -36,7 +36,7 @@ public final class AgentSession {
     public private(set) var lastDecision: RouteDecision?
 
     private let flow: AgentFlow
-    private let clock: @Sendable () -> Matcher.Clock
+    private let clock: @Sendable () -> Matcher.ReferenceTime
     @ObservationIgnored private var turn: Task<Void, Never>?
     @ObservationIgnored private var inputWaiter: CheckedContinuation<AgentReply<String>, Never>?
     @ObservationIgnored private var confirmWaiter: CheckedContinuation<AgentReply<Bool>, Never>?
@@ -44,7 +44,7 @@ public final class AgentSession {
     /// Set while a turn is ended for a new request: its outcome is not shown.
     @ObservationIgnored private var superseded = false
 
-    public init(flow: AgentFlow, clock: @escaping @Sendable () -> Matcher.Clock) {
+    public init(flow: AgentFlow, clock: @escaping @Sendable () -> Matcher.ReferenceTime) {
         self.flow = flow
         self.clock = clock
     }

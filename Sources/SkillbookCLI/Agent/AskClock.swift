@@ -4,7 +4,7 @@ import SkillbookSchedule
 
 /// The clock of `ask` and `chat`: `--now ISO` and `--timezone ZONE`, else the machine's.
 enum AskClock {
-    static func make(now: String?, timezone: String?, command: String) throws(UsageError) -> Matcher.Clock {
+    static func make(now: String?, timezone: String?, command: String) throws(UsageError) -> Matcher.ReferenceTime {
         var zone = TimeZone.current
         if let timezone {
             guard let named = TimeZone(identifier: timezone) else {
@@ -21,6 +21,6 @@ enum AskClock {
             }
             date = parsed
         }
-        return Matcher.Clock(now: date, timeZone: zone)
+        return Matcher.ReferenceTime(now: date, timeZone: zone)
     }
 }

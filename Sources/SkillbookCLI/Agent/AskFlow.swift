@@ -9,7 +9,7 @@ struct AskFlow {
     var host: PlaybookHost
     var invocation: Invocation
     var request: String
-    var clock: Matcher.Clock
+    var clock: Matcher.ReferenceTime
     var inputTexts: [(key: String, text: String)]
     var explain: Bool
     var json: Bool

@@ -19,7 +19,7 @@ struct ChatLoop {
     let lines: LineReader
 
     static func run(
-        host: PlaybookHost, workspace: AgentWorkspace, invocation: Invocation, clock: Matcher.Clock, fixedClock: Bool
+        host: PlaybookHost, workspace: AgentWorkspace, invocation: Invocation, clock: Matcher.ReferenceTime, fixedClock: Bool
     ) async -> ExitCode {
         let latest = LatestRequest()
         let events = EventPrinter(console: invocation.console, json: false)
@@ -29,7 +29,7 @@ struct ChatLoop {
         let zone = clock.timeZone
         let fixed = clock
         let session = AgentSession(
-            flow: host.agentFlow(workspace, runner: runner), clock: { fixedClock ? fixed : Matcher.Clock(now: Date(), timeZone: zone) })
+            flow: host.agentFlow(workspace, runner: runner), clock: { fixedClock ? fixed : Matcher.ReferenceTime(now: Date(), timeZone: zone) })
         let loop = ChatLoop(
             session: session, workspace: workspace, invocation: invocation, lines: LineReader(console: invocation.console))
         loop.follow()

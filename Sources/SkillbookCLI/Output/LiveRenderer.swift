@@ -14,7 +14,7 @@ final class LiveRenderer {
     let console: Console
     /// Seconds between redraws at least (about 10 a second).
     let interval: Double
-    private let clock: any Clock
+    private let clock: any WallClock
     private let created: Date
     private var lastDraw: Date?
     /// Lines of the live frame on screen, below which the cursor sits.
@@ -28,7 +28,7 @@ final class LiveRenderer {
     /// Paths in dry-run plans are shown relative to this folder when inside it.
     var base: String?
 
-    init(session: RunSession, console: Console, clock: any Clock = SystemClock(), interval: Double = 0.1) {
+    init(session: RunSession, console: Console, clock: any WallClock = SystemClock(), interval: Double = 0.1) {
         self.session = session
         self.console = console
         self.clock = clock

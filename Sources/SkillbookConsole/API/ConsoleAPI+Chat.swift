@@ -124,7 +124,7 @@ extension ConsoleAPI {
             route = found
         } else if run.layer == .skill, let target = run.target {
             route = host.skillRoute(
-                target, inputs: run.inputs, workspace: workspace, clock: Matcher.Clock(now: Date(), timeZone: host.configuration.timeZone))
+                target, inputs: run.inputs, workspace: workspace, clock: Matcher.ReferenceTime(now: Date(), timeZone: host.configuration.timeZone))
         } else {
             return json(409, ConsoleJSON.error("what the agent proposed cannot be written as a playbook"))
         }

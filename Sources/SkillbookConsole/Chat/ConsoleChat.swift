@@ -33,7 +33,7 @@ import Synchronization
         self.shared = shared
         let zone = host.configuration.timeZone
         let runner = HostPlanRunner(
-            host: host, workspace: workspace, clock: Matcher.Clock(now: Date(), timeZone: zone), trigger: .console,
+            host: host, workspace: workspace, clock: Matcher.ReferenceTime(now: Date(), timeZone: zone), trigger: .console,
             request: { shared.request },
             onEvent: { event in
                 if case .runStarted(let id, _, _) = event {
@@ -46,7 +46,7 @@ import Synchronization
                 hub.publish(run: id, object, keep: true)
                 if case .runFinished = event { hub.forget(run: id) }
             })
-        session = AgentSession(flow: host.agentFlow(workspace, runner: runner), clock: { Matcher.Clock(now: Date(), timeZone: zone) })
+        session = AgentSession(flow: host.agentFlow(workspace, runner: runner), clock: { Matcher.ReferenceTime(now: Date(), timeZone: zone) })
     }
 
     var isBusy: Bool { work != nil }

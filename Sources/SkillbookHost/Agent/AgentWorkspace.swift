@@ -22,12 +22,12 @@ public struct AgentWorkspace: Sendable {
     }
 
     /// The decision for `request` at `clock`: layers 1 and 2, or plan-shaped, or none.
-    public func decide(_ request: String, clock: Matcher.Clock) -> RouteDecision {
+    public func decide(_ request: String, clock: Matcher.ReferenceTime) -> RouteDecision {
         matcher.decide(request, clock: clock)
     }
 
     /// The checker model plans go through, resolving date phrases against `clock`.
-    public func checker(clock: Matcher.Clock) -> PlanChecker {
+    public func checker(clock: Matcher.ReferenceTime) -> PlanChecker {
         let inputs = Dictionary(
             playbooks.map { playbook in
                 let properties = playbook.inputs.map { ($0.name, $0.schema) }
@@ -42,7 +42,7 @@ public struct AgentWorkspace: Sendable {
     }
 
     /// A planner on `settings`' server over `http`, at `clock`.
-    public func planner(_ settings: ModelSettings, http: any HTTPClient, clock: Matcher.Clock) -> Planner {
+    public func planner(_ settings: ModelSettings, http: any HTTPClient, clock: Matcher.ReferenceTime) -> Planner {
         let client = OpenAIChatClient(http: http, baseURL: settings.url, model: settings.model, apiKey: settings.apiKey)
         return Planner(
             client: client, checker: checker(clock: clock), prompt: PromptBuilder(now: clock.now, timeZone: clock.timeZone),

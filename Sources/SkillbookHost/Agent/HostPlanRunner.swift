@@ -11,13 +11,13 @@ import Synchronization
 public struct HostPlanRunner: PlanRunning {
     public var host: PlaybookHost
     public var workspace: AgentWorkspace
-    public var clock: Matcher.Clock
+    public var clock: Matcher.ReferenceTime
     public var request: @Sendable () -> String
     public var trigger: RunTrigger
     public var onEvent: RunEventHandler
 
     public init(
-        host: PlaybookHost, workspace: AgentWorkspace, clock: Matcher.Clock, trigger: RunTrigger = .chat,
+        host: PlaybookHost, workspace: AgentWorkspace, clock: Matcher.ReferenceTime, trigger: RunTrigger = .chat,
         request: @escaping @Sendable () -> String = { "" }, onEvent: @escaping RunEventHandler = { _ in }
     ) {
         var configuration = host.configuration

@@ -37,7 +37,7 @@ public import SkillbookSQL
 public final class SQLiteJournal: RunJournal, JournalTables {
     public let database: Database
     let probe: ProcessProbe
-    let clock: any Clock
+    let clock: any WallClock
     public let heartbeatInterval: Double
     /// Seconds a group-committed record may wait (see "Writes").
     public let flushInterval: Double
@@ -64,7 +64,7 @@ public final class SQLiteJournal: RunJournal, JournalTables {
 
     /// The journal of the state directory, on the process's shared connection to its database.
     public convenience init(
-        stateDirectory: URL, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), heartbeatInterval: Double = 2,
+        stateDirectory: URL, probe: ProcessProbe = .live, clock: any WallClock = SystemClock(), heartbeatInterval: Double = 2,
         leaseDuration: Double = 15, flushInterval: Double = 0.25
     ) throws(StoreError) {
         try self.init(
@@ -78,7 +78,7 @@ public final class SQLiteJournal: RunJournal, JournalTables {
     ///   - flushInterval: seconds between group commits while a run is held (see "Writes"); at
     ///     least 0.01.
     public init(
-        database: Database, probe: ProcessProbe = .live, clock: any Clock = SystemClock(), heartbeatInterval: Double = 2,
+        database: Database, probe: ProcessProbe = .live, clock: any WallClock = SystemClock(), heartbeatInterval: Double = 2,
         leaseDuration: Double = 15, flushInterval: Double = 0.25
     ) throws(StoreError) {
         try database.migrate(StateDatabase.migrations)

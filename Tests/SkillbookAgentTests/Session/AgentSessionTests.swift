@@ -24,7 +24,7 @@ final class RecordingRunner: PlanRunning {
 
 /// The agent flow over the shipped skills and playbooks, at `berlinClock`.
 func shippedFlow(_ runner: any PlanRunning, planner: Planner? = nil) -> AgentFlow {
-    var planning: (@Sendable (Matcher.Clock) -> Planner)?
+    var planning: (@Sendable (Matcher.ReferenceTime) -> Planner)?
     if let planner { planning = { @Sendable _ in planner } }
     return AgentFlow(
         matcher: shippedMatcher, checker: { _ in shippedChecker }, planner: planning, offers: Array(shippedOffers.values),

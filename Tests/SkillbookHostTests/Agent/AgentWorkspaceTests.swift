@@ -23,7 +23,7 @@ import Testing
             with: { title: "${{ inputs.title }}", body: "${{ inputs.day }}" }
 
         """
-    static let clock = Matcher.Clock(now: Date(timeIntervalSince1970: 1_796_112_900), timeZone: TimeZone(identifier: "Europe/Berlin")!)
+    static let clock = Matcher.ReferenceTime(now: Date(timeIntervalSince1970: 1_796_112_900), timeZone: TimeZone(identifier: "Europe/Berlin")!)
 
     func fixture() -> HostFixture {
         let fixture = HostFixture()

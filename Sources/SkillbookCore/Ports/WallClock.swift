@@ -13,10 +13,9 @@ public import Foundation
 /// - return from `sleep(until:)` once `now()` has reached the deadline (at once when it has
 ///   already passed), and from `sleep(for:)` once that many seconds have passed by this clock.
 ///
-/// Named after what it gives (wall time as `Date`); it is unrelated to the standard library's
-/// `Clock` protocol of instants and durations, which this one shadows for importers of
-/// SkillbookCore (write `Swift.Clock` for that one).
-public protocol Clock: Sendable {
+/// Named after what it gives (wall time as `Date`), and not `WallClock`: the standard library's
+/// `WallClock` (instants and durations) keeps its name for importers of SkillbookCore.
+public protocol WallClock: Sendable {
     /// The current time.
     func now() -> Date
     /// Waits `seconds` (none when 0 or less).
@@ -25,14 +24,14 @@ public protocol Clock: Sendable {
     func sleep(until deadline: Date) async throws
 }
 
-extension Clock {
+extension WallClock {
     public func sleep(until deadline: Date) async throws {
         try await sleep(for: deadline.timeIntervalSince(now()))
     }
 }
 
 /// The system's clock: `Date()` and `Task.sleep`.
-public struct SystemClock: Clock {
+public struct SystemClock: WallClock {
     public init() {}
 
     public func now() -> Date { Date() }
@@ -54,7 +53,7 @@ public struct SystemClock: Clock {
     }
 }
 
-extension Clock where Self == SystemClock {
+extension WallClock where Self == SystemClock {
     /// The system clock.
     public static var system: SystemClock { SystemClock() }
 }
