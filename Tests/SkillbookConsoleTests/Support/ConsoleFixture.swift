@@ -218,7 +218,7 @@ final class ConsoleFixture: Sendable {
 
     /// The run's record once it is no longer running (10 s at most).
     func finishedRun(_ id: String, session: Session) async throws -> ValueObject {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             let run = try json(try await send("GET", "/api/v1/runs/\(id)", session: session))
             if case .string(let status)? = run["status"], status != "running" { return run }
