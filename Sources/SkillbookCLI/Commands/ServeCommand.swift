@@ -118,7 +118,7 @@ enum ServeCommand: Command {
             if open { openInBrowser(url, console: console) }
         }
         let stopping = services.isEmpty ? "stopping the console" : "stopping the console and the schedules"
-        let code = try await invocation.runServices([server as any Service] + services + operations.metricsServices(), grace: 30) { event in
+        let code = try await invocation.runServices([server as any Service] + services + operations.metricsServices(host: host), grace: 30) { event in
             if case .gracefulShutdown = event { log(stopping) }
         }
         withExtendedLifetime(lock) {}
