@@ -28,7 +28,7 @@ enum SchedulesScript {
             ? [statusBadge(s.last.status), " ", h("a.mono", { href: "/runs/" + encodeURIComponent(s.last.run) }, s.last.run.slice(0, 8)),
                h("div.muted.mono", {}, s.last.scheduled_at || s.last.started)]
             : h("span.muted", {}, "never")),
-          h("td.misses", {}, misses(s))))));
+          h("td.misses", {}, misses(s)))))));
     }
 
     // The fires of an entry not started lately: a count per reason, then the newest of them.
