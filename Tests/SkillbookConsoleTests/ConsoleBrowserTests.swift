@@ -24,8 +24,11 @@ import Testing
     /// missed while nothing ran (`catch_up: none`), and yesterday's skipped (the run before still ran).
     static func recordFiresNotStarted(_ host: PlaybookHost) async throws {
         let ledger = try host.openFireLedger()
-        let now = Date()
-        let day = { (ago: Double) in FireKey(playbook: "morning", entry: 0, scheduledAt: now.addingTimeInterval(-ago * 86400)).scheduledAt }
+        // The entry's own instants: 07:30 in Paris, `ago` days before today.
+        var paris = Calendar(identifier: .gregorian)
+        paris.timeZone = TimeZone(identifier: "Europe/Paris")!
+        let today = paris.date(bySettingHour: 7, minute: 30, second: 0, of: Date())!
+        let day = { (ago: Int) in paris.date(byAdding: .day, value: -ago, to: today)! }
         let missed = MissedFires(playbook: "morning", entry: 0, reason: .catchUp, first: day(3), last: day(2), count: 2)
         _ = try await ledger.commit(
             FireDecision(start: [], skipped: [], dropped: 2, state: EntryState(), missed: [missed]), playbook: "morning", entry: 0)
