@@ -93,6 +93,9 @@ enum DecisionReport {
         case .queued:
             console.err("run \(request.runID) is queued again; a worker goes on with it ('skillbook runs show \(JournalText.shortID(request.runID))')")
             return .success
+        case .handedOver(let pid):
+            console.err("run \(request.runID) goes on in the daemon that started it (pid \(pid)) ('skillbook runs show \(JournalText.shortID(request.runID))')")
+            return .success
         case .notContinued(let error):
             console.err("run \(request.runID) did not go on: \(message(error))"
                 + "; 'skillbook resume \(JournalText.shortID(request.runID))' continues it with the decision")
