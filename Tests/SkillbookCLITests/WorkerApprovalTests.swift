@@ -33,6 +33,9 @@ import Testing
         let database = try PostgresDatabase(#require(PostgresURL(url)))
         let lease = try database.query("SELECT lease_expires FROM runs WHERE id = $1", [.text(runID)]).first
         #expect(lease != nil && lease?.double("lease_expires") == nil, "no lease while it waits")
+        // Its make step held 'notes': let go before the run said it waits.
+        let locks = try database.query("SELECT count(*) AS n FROM resource_locks WHERE run = $1", [.text(runID)]).first?.int("n")
+        #expect(locks == 0, "no resource lock while it waits")
         let listed = try await runSkillbook(["approvals", "--json", "--state", url], in: directory.url)
         #expect(listed.out.contains("\"run\" : \"\(runID)\"") || listed.out.contains("\"run\": \"\(runID)\""), "\(listed.out)")
 
