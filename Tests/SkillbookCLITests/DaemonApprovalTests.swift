@@ -64,6 +64,34 @@ import Testing
         #expect(try journal.sessions(of: run.id).allSatisfy { $0.pid == daemon.pid })
     }
 
+    @Test func aDeclineIsCarriedOutByTheDaemonAndRollsBack() async throws {
+        let workspace = Workspace()
+        let (daemon, run) = try await Self.daemonRunWaits(workspace)
+        defer { kill(daemon.pid, SIGKILL) }
+        let declined = try await workspace.skillbook(["decline", String(run.id.prefix(8)), "--reason", "not tonight"])
+        #expect(declined.code == 0, "\(declined.err)")
+        #expect(declined.err.contains("goes on in the daemon that started it (pid \(daemon.pid))"), "\(declined.err)")
+        let journal = try workspace.journal()
+        let rolledBack = await eventually(within: 30) { (try? journal.run(run.id)?.status) == .rolledBack }
+        #expect(rolledBack, "\(daemon.transcript)")
+        #expect(try journal.run(run.id)?.error?.hasSuffix(": not tonight") == true)
+        #expect(workspace.ledger.isEmpty, "the declined call never ran")
+        #expect(try NotesStore(stateDirectory: workspace.directory.state).list(limit: 10).isEmpty, "the note of 'mark' was undone")
+        #expect(try journal.sessions(of: run.id).allSatisfy { $0.pid == daemon.pid })
+    }
+
+    @Test func anExpiredRequestIsDeclinedByTheDaemonItself() async throws {
+        let workspace = Workspace(timeout: "1s")
+        let (daemon, run) = try await Self.daemonRunWaits(workspace)
+        defer { kill(daemon.pid, SIGKILL) }
+        let journal = try workspace.journal()
+        let rolledBack = await eventually(within: 30) { (try? journal.run(run.id)?.status) == .rolledBack }
+        #expect(rolledBack, "\(daemon.transcript)")
+        #expect(try journal.approvals(ofRun: run.id).last?.decision?.verdict == .expired)
+        #expect(daemon.stderr.text.contains("approval expired nightly run=\(run.id) step=purge status=rolled_back"), "\(daemon.transcript)")
+        #expect(workspace.ledger.isEmpty)
+    }
+
     @Test func withTheDaemonGoneTheApproverGoesOn() async throws {
         let workspace = Workspace()
         let (daemon, run) = try await Self.daemonRunWaits(workspace)
