@@ -1,6 +1,7 @@
 import Foundation
 public import SkillbookCore
 public import SkillbookRuntime
+import SkillbookSQLite
 
 /// What became of a run once its approval was decided.
 public enum ApprovalContinuation: Sendable {
@@ -8,6 +9,9 @@ public enum ApprovalContinuation: Sendable {
     case ran(RunResult)
     /// It was given back to the workers (a state shared by machines): one of them goes on with it.
     case queued
+    /// The daemon that started it (the process `pid`, still running on this state) was woken and
+    /// goes on with it (see `DaemonWake`).
+    case handedOver(daemon: Int32)
     /// The decision is recorded, but the run could not go on here (its playbook file changed, a
     /// secret input must be given again…): `skillbook resume RUN` continues it with the decision.
     case notContinued(HostError)
@@ -47,6 +51,15 @@ extension PlaybookHost {
         let (journal, approvals) = try openApprovals()
         let runID = try await HostError.journaling { try await journal.resolveRunID(run) }
         return try await HostError.journaling { try await approvals.approvals(ofRun: runID) }.last
+    }
+
+    /// Every approval request of a run (a run id or a unique prefix of it), oldest first, with its
+    /// decision; empty when the run never waited or the state keeps no approvals.
+    public func approvalHistory(ofRun run: String) async throws(HostError) -> [ApprovalRecord] {
+        let journal = try openJournal()
+        guard let approvals = persistence.approvals(journal) else { return [] }
+        let runID = try await HostError.journaling { try await journal.resolveRunID(run) }
+        return try await HostError.journaling { try await approvals.approvals(ofRun: runID) }
     }
 
     /// Approves the call `run` waits at (at `step`, when given: refused if it waits elsewhere), and
@@ -100,7 +113,8 @@ extension PlaybookHost {
         return ApprovalOutcome(record: decided, continuation: await continueDecided(runID, onEvent: onEvent))
     }
 
-    /// A run whose approval was just decided goes on: here (SQLite), or through a worker.
+    /// A run whose approval was just decided goes on: through a worker (PostgreSQL); on SQLite in
+    /// the running daemon that started it (woken), or else here.
     private func continueDecided(_ runID: String, onEvent: @escaping RunEventHandler) async -> ApprovalContinuation {
         if let openQueue = persistence.openRunQueue {
             do {
@@ -110,11 +124,43 @@ extension PlaybookHost {
                 return .notContinued(HostError(error))
             }
         }
+        if let daemon = await daemonThatStarted(runID), DaemonWake.send(to: daemon) { return .handedOver(daemon: daemon) }
+        return await continueDecidedHere(runID, onEvent: onEvent)
+    }
+
+    /// Continues a run whose approval was decided in this process, under the resume rules (an
+    /// uncertain call is refused, not run again); `trigger` is recorded with the session it opens.
+    public func continueDecidedHere(
+        _ runID: String, trigger: RunTrigger = .cli, onEvent: @escaping RunEventHandler = { _ in }
+    ) async -> ApprovalContinuation {
         do {
-            return .ran(try await resume(ResumeRequest(run: runID, uncertain: .refuse), onEvent: onEvent))
+            return .ran(try await resume(ResumeRequest(run: runID, uncertain: .refuse, trigger: trigger), onEvent: onEvent))
         } catch {
             return .notContinued(error)
         }
+    }
+
+    /// The pid of the daemon that started `runID` and left it waiting, when that very process still
+    /// runs and holds this state's daemon lock (and it is not this process).
+    private func daemonThatStarted(_ runID: String) async -> Int32? {
+        guard configuration.persistence == nil, let daemon = DaemonLock.holder(stateDirectory: configuration.stateDirectory),
+            let journal = try? openJournal(), let holder = try? await journal.run(runID)?.holder,
+            holder.pid == daemon, holder.host == SQLiteState.currentProcess.host, holder != SQLiteState.currentProcess,
+            SQLiteState.isRunning(holder)
+        else { return nil }
+        return daemon
+    }
+
+    /// The runs this process started and left waiting whose approval another process has decided
+    /// since: what a daemon continues when it is woken (see `DaemonWake`), oldest decision first.
+    public func decidedRunsStartedHere() async -> [ApprovalRecord] {
+        guard configuration.persistence == nil, let (journal, approvals) = try? openApprovals(),
+            let decided = try? await approvals.decidedWaiting(), !decided.isEmpty
+        else { return [] }
+        let me = SQLiteState.currentProcess
+        var mine: [ApprovalRecord] = []
+        for record in decided where (try? await journal.run(record.request.runID)?.holder) == me { mine.append(record) }
+        return mine
     }
 
     /// Whether the newest approval request of a waiting run is still undecided.

@@ -71,7 +71,7 @@ private let signalPipeWriteEnd = Atomic<Int32>(-1)
 
 /// One pipe per process: the handler of every watched signal writes the signal's number into it,
 /// and a thread of its own hands each number to the watchers of that signal.
-private final class SignalPipe: Sendable {
+final class SignalPipe: Sendable {
     static let shared = SignalPipe()
 
     private struct Watcher {

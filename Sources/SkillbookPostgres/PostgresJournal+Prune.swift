@@ -26,6 +26,9 @@ extension PostgresJournal {
         let prunable = "(\(Self.prunable) OR id IN (SELECT json_array_elements_text(\(Self.deadList)::json)))"
         var deleted = 0
         if let cutoff {
+            try database.transaction(doing: "pruning missed fires") { transaction in
+                try Self.forgetMissedFires(transaction, before: cutoff, limit: Int(Int32.max))
+            }
             while true {
                 let count = try database.transaction(doing: "pruning runs") { transaction in
                     try Self.deleteRuns(
@@ -65,6 +68,7 @@ extension PostgresJournal {
                     transaction, "keep_until IS NULL AND started < $1 AND \(Self.prunable) ORDER BY started",
                     [.real(rules.workspace.cutoff(now: now).timeIntervalSince1970)], limit: left)
             }
+            if limit > 0 { try Self.forgetMissedFires(transaction, before: rules.workspace.cutoff(now: now), limit: limit) }
             if left > 0, let cap = rules.playbookCap {
                 left -= try Self.deleteOverCap(transaction, playbook: cap.name, cap: cap.maxRuns, limit: left, prunable: Self.prunable, dead: nil)
             }
@@ -91,7 +95,32 @@ extension PostgresJournal {
             values.append(dead)
             condition = condition.replacingOccurrences(of: Self.deadList, with: "$\(values.count)")
         }
-        return try transaction.run("DELETE FROM runs WHERE seq IN (SELECT seq FROM runs WHERE \(condition) LIMIT \(limit))", values)
+        let ids = try transaction.query(
+            "DELETE FROM runs WHERE seq IN (SELECT seq FROM runs WHERE \(condition) LIMIT \(limit)) RETURNING id", values
+        ).compactMap { $0.string("id") }
+        // The notifications claimed about a pruned run go with it (its approvals do by their key).
+        if !ids.isEmpty {
+            try transaction.run(
+                "DELETE FROM notifications WHERE subject IN (SELECT json_array_elements_text($1::json))",
+                [.text(JSONText.encode(.array(ids.map(Value.string))))])
+        }
+        return ids.count
+    }
+
+    /// Deletes the records of missed fires, and the claims of their `missed` notifications, made
+    /// before `cutoff` (at most `limit` of each): they go with the runs of their time.
+    private static func forgetMissedFires(_ transaction: PostgresDatabase.Transaction, before cutoff: Date, limit: Int) throws(PostgresError) {
+        let time = SQLValue.real(cutoff.timeIntervalSince1970)
+        try transaction.run(
+            """
+            DELETE FROM missed_fires WHERE (playbook, entry, first_ms, reason) IN
+                (SELECT playbook, entry, first_ms, reason FROM missed_fires WHERE recorded < $1 LIMIT \(limit))
+            """, [time])
+        try transaction.run(
+            """
+            DELETE FROM notifications WHERE (subject, event) IN
+                (SELECT subject, event FROM notifications WHERE event = 'missed' AND claimed < $1 LIMIT \(limit))
+            """, [time])
     }
 
     /// Where a condition names the list of dead runs' ids (JSON).

@@ -153,6 +153,8 @@ public struct Engine: Sendable {
             }
         }
         onEvent(.runWaiting(request))
+        // It waits holding nothing: the locks of the steps before are let go before it says so.
+        await execution.state.releasesEnded()
         return await finish(
             execution, status: .waiting, failure: nil, kind: nil, interrupted: false, approval: request, onEvent: onEvent)
     }

@@ -46,7 +46,9 @@ extension RunExecution {
                 onEvent(.stepWaiting(step: id, wait: wait))
             }
         }
-        defer { if !locked.isEmpty { Task { [resources = engine.resources, runID] in await resources.release(locked, for: runID) } } }
+        defer {
+            if !locked.isEmpty { state.releasing(Task { [resources = engine.resources, runID] in await resources.release(locked, for: runID) }) }
+        }
 
         do {
             return try await runCalls(step, skill: skill, index: index, plan: plan)

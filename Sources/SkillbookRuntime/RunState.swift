@@ -37,10 +37,23 @@ final class RunState: Sendable {
     }
 
     private let contents: Mutex<Contents>
+    /// The releases of steps' resource locks still under way (a step lets go without waiting);
+    /// a run that stops to wait for an approval waits for them first, so that it holds nothing.
+    private let releases = Mutex<[Task<Void, Never>]>([])
     /// The run's workspace folder (`run.workspace`).
     let workspace: String
     /// The run's secrets and what expressions derived from them.
     let taint = SecretTaint()
+
+    /// Keeps a release under way (see `releases`).
+    func releasing(_ task: Task<Void, Never>) {
+        releases.withLock { $0.append(task) }
+    }
+
+    /// Waits until every release kept so far has ended.
+    func releasesEnded() async {
+        for task in releases.withLock({ tasks in defer { tasks = [] }; return tasks }) { await task.value }
+    }
 
     /// The values of the secrets named in `secrets:`, for `secret('NAME')`; each is masked.
     let secretValues: [String: String]

@@ -5,6 +5,12 @@ import SkillbookSQL
 /// The state of one machine: `<stateDirectory>/skillbook.sqlite`, shared by the processes that
 /// name that directory.
 public enum SQLiteState {
+    /// This process as the journal records a run's holder (pid, host, boot, process start).
+    public static var currentProcess: ProcessIdentity { ProcessProbe.live.current() }
+
+    /// Whether the process `holder` names still runs on this machine (the same pid and start).
+    public static func isRunning(_ holder: ProcessIdentity) -> Bool { ProcessProbe.live.state(holder) == .alive }
+
     /// The journal, the built-in stores, resource locks and schedule fires in the state
     /// directory's database, on `clock`. It keeps no run queue: that needs a state shared by
     /// machines.

@@ -116,6 +116,21 @@ public actor Daemon {
         }
     }
 
+    /// Runs `work` (a run the daemon continues after its approval) as one of its runs: `waitForRuns`
+    /// waits for it and `cancelRuns` cancels it; it counts for no entry's `overlap`.
+    public func track(_ work: @escaping @Sendable () async -> Void) {
+        let runID = nextRunID
+        nextRunID += 1
+        runs[runID] = Task {
+            await work()
+            self.untrack(runID)
+        }
+    }
+
+    private func untrack(_ runID: Int) {
+        runs[runID] = nil
+    }
+
     /// Waits until every run started so far has ended.
     public func waitForRuns() async {
         while let (id, task) = runs.first {

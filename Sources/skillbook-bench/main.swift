@@ -36,8 +36,9 @@ func runBenchmarks(state: URL) async throws {
         ("schedule_next_fire", { [try await ScheduleNextFireBench().run()] }),
         // The real daemon: fire latency, then idle CPU and RSS with 100 schedules (see ScheduleDaemonBench).
         ("schedule", { try ScheduleDaemonBench(state: state).run() }),
-        // Approvals that wait, on SQLite through the host: approve → call started, and listing 1,000 (see ApprovalsBench).
-        ("approvals", { try await ApprovalsBench(state: state).run() }),
+        // Approvals that wait, on SQLite through the host: approve → call started, and listing 1,000 (see ApprovalsBench);
+        // approve → call started in a running daemon and through a PostgreSQL worker (see ApprovalHandOverBench).
+        ("approvals", { try await ApprovalsBench(state: state).run() + ApprovalHandOverBench(state: state).run() }),
         // The agent's four figures (top-1, uncovered refused, decision p50/p95 over 200 skills) come from one pass.
         ("agent", { try AgentRoutingBench(registry: registry).run() }),
         // The matcher's generalisation: both halves of the routing set (see AgentRoutingSetBench).

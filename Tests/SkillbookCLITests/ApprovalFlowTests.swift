@@ -128,6 +128,20 @@ import Testing
         let after = try await workspace.skillbook(["approve", String(runID.prefix(8)), "--yes"])
         #expect(after.code == 2)
         #expect(after.err.contains("was already declined by"), "\(after.err)")
+
+        // `runs show` tells who decided what, when and why.
+        let shown = try await workspace.skillbook(["runs", "show", String(runID.prefix(8))])
+        #expect(shown.code == 0, "\(shown.err)")
+        let section = try #require(shown.out.components(separatedBy: "\nApprovals:\n").last, "\(shown.out)")
+        #expect(section.hasPrefix("  purge  requested "), "\(shown.out)")
+        #expect(section.contains("  declined by \(decision.by) at "), "\(shown.out)")
+        #expect(section.contains(": not this week\n"), "\(shown.out)")
+        let json = try await workspace.skillbook(["runs", "show", String(runID.prefix(8)), "--json"])
+        let approvals = try #require(JSONText.decode(json.out)["approvals"]?.arrayValue, "\(json.out)")
+        #expect(approvals.count == 1)
+        #expect(approvals.first?["step"]?.stringValue == "purge")
+        #expect(approvals.first?["decision"]?["verdict"]?.stringValue == "declined")
+        #expect(approvals.first?["decision"]?["reason"]?.stringValue == "not this week")
     }
 
     @Test func anExpiredRequestIsDeclinedWhenListed() async throws {

@@ -48,6 +48,22 @@ import Testing
         #expect(Set(try #require(defs.object("parameterSchema")?.object("properties")).keys) == Set(SchemaDecoder.keywords))
     }
 
+    @Test func notifyApprovalAndMailSendAreDescribed() async throws {
+        let schema = try await schema()
+        let properties = try #require(schema.object("properties"))
+        #expect(Set(try #require(properties.object("notify")?.object("properties")).keys) == Set(NotifyEvent.allCases.map(\.rawValue)))
+        let timeout = try #require(properties.object("approval")?.object("properties")?.object("timeout")?["anyOf"] as? [JSONObject])
+        #expect(timeout.first?["exclusiveMinimum"] as? Int == 0)
+        let pattern = try #require(timeout.last?["pattern"] as? String)
+        let matches = { (text: String) in text.range(of: pattern, options: .regularExpression) != nil }
+        #expect(matches("4h") && matches("0.5s") && matches("90"), "a positive duration")
+        #expect(!matches("0s") && !matches("0") && !matches("soon"), "as the decoder refuses 0s")
+        let step = try #require(schema.object("$defs")?.object("step")?.object("properties"))
+        #expect(step.object("approval") != nil)
+        let skills = try #require(step.object("skill")?["enum"] as? [String])
+        #expect(skills.contains("mail.send") && skills.contains("notify.send") && skills.contains("web.request"))
+    }
+
     @Test func retryAndTimeoutFollowTheDecoder() async throws {
         let properties = try #require(try await schema().object("$defs")?.object("step")?.object("properties"))
         let retry = try #require(properties.object("retry")?["anyOf"] as? [JSONObject])

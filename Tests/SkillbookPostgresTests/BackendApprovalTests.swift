@@ -77,6 +77,25 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func aDecidedRunThatStillWaitsIsListedUntilItGoesOn(_ backend: Backend) async throws {
+        let state = try await backend.makeState()
+        let persistence = state.stateBackend()
+        let journal = try persistence.openJournal()
+        let approvals = try #require(persistence.approvals(journal))
+        _ = try await Self.waitingRun("r1", in: journal)
+        _ = try await Self.waitingRun("r2", in: journal)
+        #expect(try await approvals.decidedWaiting().isEmpty, "nothing decided yet")
+        try await approvals.decide("r2", step: nil, ApprovalDecision(verdict: .approved, by: "ada@desk", at: Date()))
+        let decided = try await approvals.decidedWaiting()
+        #expect(decided.map(\.request.runID) == ["r2"])
+        #expect(decided.first?.decision?.verdict == .approved)
+        #expect(try await approvals.pendingApprovals().map(\.request.runID) == ["r1"])
+        // Gone on (a resume took it over): no longer listed.
+        _ = try await journal.takeOver("r2", for: .resume, trigger: .cli) { _ in }
+        #expect(try await approvals.decidedWaiting().isEmpty)
+    }
+
+    @Test(arguments: Backend.allCases)
     func aRunThatMovedOnOrNeverWaitedCannotBeDecided(_ backend: Backend) async throws {
         let state = try await backend.makeState()
         let persistence = state.stateBackend()

@@ -8,6 +8,12 @@ import Testing
 
 /// Retention and the runs list at scale, on SQLite and PostgreSQL alike.
 @Suite struct BackendHistoryTests {
+    /// A finished run that started now (for a pruning pass at `now` in the future, inside its window).
+    static func finishedRunForPruning(_ journal: any RunJournal, _ id: String, now: Date) async throws {
+        try await journal.runStarted(RunRecord.sample(id, started: now.addingTimeInterval(-86_400)))
+        try await journal.runFinished(finished(id, .succeeded))
+    }
+
     /// A finished run of one call that started `daysAgo` days before `now`.
     private func finishedRun(
         _ journal: any RunJournal, _ id: String, playbook: String = "sample", daysAgo: Double, now: Date, keepUntil: Date? = nil
@@ -136,5 +142,48 @@ import Testing
         #expect(try await journal.resolveRunID("ab7f") == "ab7f")
         await #expect(throws: JournalError.self) { try await journal.resolveRunID("ab") }
         await #expect(throws: JournalError.self) { try await journal.resolveRunID("zz") }
+    }
+}
+
+/// Pruning takes what hangs off a run along: its approval requests, the notifications claimed
+/// about it; and the missed fires (with their `missed` claims) recorded before the window.
+@Suite struct BackendPruneCompanionsTests {
+    @Test(arguments: Backend.allCases)
+    func aPrunedRunTakesItsApprovalsAndNotificationsAndOldMissedFiresGo(_ backend: Backend) async throws {
+        let state = try await backend.makeState()
+        let persistence = state.stateBackend()
+        let journal = try persistence.openJournal()
+        let approvals = try #require(persistence.approvals(journal))
+        let notifications = try persistence.openNotificationLedger()
+        // Two runs that waited and were declined, started now.
+        for id in ["old", "young"] {
+            _ = try await BackendApprovalTests.waitingRun(id, in: journal)
+            try await approvals.decide(id, step: nil, ApprovalDecision(verdict: .declined, by: "ada@desk", at: Date()))
+            _ = try await journal.takeOver(id, for: .resume, trigger: .cli) { _ in }
+            try await journal.runFinished(finished(id, .rolledBack))
+            #expect(try await notifications.claim(subject: id, event: .failure, playbook: "sample.notify.failure"))
+        }
+        // A batch of missed fires, and the claim of its notification, recorded now.
+        let noon = Date(timeIntervalSince1970: 1_780_000_000)
+        let missed = MissedFires(playbook: "sync", entry: 0, reason: .window, first: noon, last: noon.addingTimeInterval(60), count: 2)
+        let decision = FireDecision(start: [], skipped: [], dropped: 2, state: EntryState(watermark: noon.addingTimeInterval(60)), missed: [missed])
+        _ = try await state.ledger().commit(decision, playbook: "sync", entry: 0)
+        #expect(try await notifications.claim(subject: missed.key, event: .missed, playbook: "sync.notify.missed"))
+        #expect(try await state.ledger().history(playbook: "sync", limit: 10).count == 1)
+
+        // 31 days on, with a window of 30 days: both started before it; `inside` a day before then.
+        let now = Date().addingTimeInterval(31 * 86_400)
+        try await BackendHistoryTests.finishedRunForPruning(journal, "inside", now: now)
+        let rules = RetentionRules(workspace: RetentionPolicy(days: 30, maxRuns: 100))
+        let deleted = try await journal.pruneBatch(rules, now: now, limit: 200)
+        #expect(deleted == 2, "old and young started before the window")
+        for id in ["old", "young"] {
+            #expect(try await journal.run(id) == nil)
+            #expect(try await approvals.approvals(ofRun: id).isEmpty, "its approval requests went with it")
+            #expect(try await notifications.notifications(about: id).isEmpty, "and the notifications claimed about it")
+        }
+        #expect(try await state.ledger().history(playbook: "sync", limit: 10).filter { $0.missed != nil }.isEmpty, "missed fires before the window go")
+        #expect(try await notifications.claim(subject: missed.key, event: .missed, playbook: "sync.notify.missed"), "with their claim")
+        #expect(try await journal.run("inside") != nil)
     }
 }

@@ -19,8 +19,8 @@ enum ApproveCommand: Command {
             RUN is a run id or any unique prefix of it (see 'skillbook approvals'). Shows what the call would
             touch and, on a terminal, asks before approving (--yes does not ask). The decision is recorded
             with who made it (user@host) and when, then the run goes on from that step under the rules of
-            'skillbook resume': in this process on a state of one machine, through a worker on a PostgreSQL
-            state. Refused (exit code 2) when the run no longer waits or its approval was decided already;
+            'skillbook resume': on a state of one machine in the running daemon that started it (woken, exit
+            0), otherwise in this process; through a worker on a PostgreSQL state. Refused (exit code 2) when the run no longer waits or its approval was decided already;
             a request that expired is declined instead. Exit codes are those of 'skillbook run' for the run
             that goes on (4 when it waits again at a later step).
             """,
@@ -92,6 +92,9 @@ enum DecisionReport {
             return RunPresenter.exitCode(result)
         case .queued:
             console.err("run \(request.runID) is queued again; a worker goes on with it ('skillbook runs show \(JournalText.shortID(request.runID))')")
+            return .success
+        case .handedOver(let pid):
+            console.err("run \(request.runID) goes on in the daemon that started it (pid \(pid)) ('skillbook runs show \(JournalText.shortID(request.runID))')")
             return .success
         case .notContinued(let error):
             console.err("run \(request.runID) did not go on: \(message(error))"

@@ -16,7 +16,8 @@ enum DaemonCommand: Command {
         discussion: """
             Sleeps until the next fire (waking at least once a minute to notice suspend and clock jumps) and starts
             each fire as a run with trigger 'schedule'; a changed playbook file is reloaded, a broken one reported
-            without dropping the others. One daemon per state directory: a second exits 2 at once, naming the
+            without dropping the others. A run it started that waits for an approval goes on here once it is
+            decided ('skillbook approve' wakes it with SIGUSR1; it also looks every 2 s). One daemon per state directory: a second exits 2 at once, naming the
             first one's pid (<state>/daemon.pid). On SIGTERM or SIGINT it starts no more fires, lets running runs
             finish for the grace period, then cancels them (they roll back), and exits 0. One plain log line per
             event on stderr ('fire started', 'run finished', 'playbook broken', 'daemon stopped', ...), or one JSON

@@ -11,7 +11,8 @@ enum RunsShowCommand: Command {
         discussion: """
             RUN is a run id or any unique prefix of it (see 'skillbook runs'). The timeline has every call
             attempt (batches and foreach items as step[batch k] / step[item k]), step ends, compensations,
-            and each process that worked on the run (the first run, resumes, rollbacks). Secrets are
+            and each process that worked on the run (the first run, resumes, rollbacks), then its approval
+            requests (who decided what, when and why) and the notifications sent about it. Secrets are
             masked in parameters, outputs and errors. A run still going on shows its read-only calls
             and step ends up to a quarter of a second late (they are written in groups).
             """,
@@ -26,16 +27,21 @@ enum RunsShowCommand: Command {
             throw JournalError(.notFound, "no run \(runID) in \(journal.location)")
         }
         let links = try await NotificationLinks.of(runID, host: host, journal: journal)
+        let approvals = try await host.approvalHistory(ofRun: runID)
         if arguments[.json] {
             var value = JournalText.json(timeline)
             if case .object(var object) = value {
+                let now = host.configuration.clock.now()
+                object["approvals"] = .array(approvals.map { .object(ApprovalJSON.record($0, now: now)) })
                 object["notifications"] = .array(links.sent.map(\.json))
                 if let carried = links.carried { object["notifies"] = carried.json }
                 value = .object(object)
             }
             invocation.console.out(JSONText.encode(value, pretty: true))
         } else {
-            let text = JournalText.$timeZone.withValue(host.configuration.timeZone) { JournalText.text(timeline, console: invocation.console) }
+            let text = JournalText.$timeZone.withValue(host.configuration.timeZone) {
+                JournalText.text(timeline, console: invocation.console) + ApprovalText.history(approvals)
+            }
             invocation.console.writeOut(text + links.text)
         }
         return .success

@@ -32,6 +32,27 @@ enum ApprovalText {
         return parameters.prefix(limit).joined(separator: ", ") + (parameters.count > limit ? ", …" : "")
     }
 
+    /// The `Approvals:` section of `runs show` (empty when the run never waited): one line per
+    /// request — its step, when it was asked, and who decided what, when and why.
+    static func history(_ records: [ApprovalRecord]) -> String {
+        guard !records.isEmpty else { return "" }
+        let lines = records.map { record in
+            let request = record.request
+            var line = "  \(request.step)  requested \(JournalText.localTime(request.requested))  "
+            if let decision = record.decision {
+                let verb = decision.verdict == .expired ? "expired (declined)" : "\(decision.verdict.rawValue) by \(decision.by)"
+                line += "\(verb) at \(JournalText.localTime(decision.at))"
+                if let reason = decision.reason, decision.verdict != .expired { line += ": \(reason)" }
+            } else if record.runStatus == .waiting {
+                line += "waits (expires \(JournalText.localTime(request.expires)))"
+            } else {
+                line += "not decided (the run went on without it)"
+            }
+            return line
+        }
+        return "\nApprovals:\n" + lines.joined(separator: "\n") + "\n"
+    }
+
     /// The table of `skillbook approvals`.
     static func table(_ records: [ApprovalRecord], now: Date) -> String {
         guard !records.isEmpty else { return "no run waits for an approval\n" }

@@ -15,7 +15,13 @@ enum PlaybookJSONSchema {
         let approval: Value = [
             "type": "object", "additionalProperties": false,
             "description": "How long a request for approval waits when nobody could confirm a step (default 24h); then it counts as declined.",
-            "properties": ["timeout": duration],
+            // Positive, as the decoder wants it: a request that expires at once could never be approved.
+            "properties": [
+                "timeout": [
+                    "description": "A positive duration such as 30m, 4h or 2d (seconds when a number).",
+                    "anyOf": [["type": "number", "exclusiveMinimum": 0], ["type": "string", "pattern": "^(?=[0-9.]*[1-9])[0-9.]+(ms|s|m|h|d)?$"]],
+                ]
+            ],
         ]
         let onFailure: Value = [
             "description": "What happens when a step fails after its retries.",

@@ -74,6 +74,9 @@ extension ConsoleAPI {
             if let error = result.error { object["error"] = .string(error) }
         case .queued:
             object["status"] = "queued"
+        case .handedOver(let pid):
+            object["status"] = "running"
+            object["daemon"] = .int(Int(pid))
         case .notContinued(let error):
             object["status"] = "waiting"
             object["error"] = .string("the decision is recorded but the run did not go on: \(String(describing: error)); resume it")

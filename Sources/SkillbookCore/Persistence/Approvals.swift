@@ -96,6 +96,9 @@ public protocol ApprovalJournal: Sendable {
     func pendingApprovals() async throws -> [ApprovalRecord]
     /// Every request of a run, oldest first, with its decision.
     func approvals(ofRun runID: String) async throws -> [ApprovalRecord]
+    /// The newest request of each run that still says `waiting` although that request was decided:
+    /// runs whose decider has not (yet) made them go on, oldest decision first.
+    func decidedWaiting() async throws -> [ApprovalRecord]
     /// Records `decision` for the newest request of `runID` (which must be about `step`, when given).
     /// Returns the request decided.
     @discardableResult

@@ -46,6 +46,8 @@ public final class QueueWorker: Service {
     /// The registry and checked playbooks, kept between runs.
     public let cache = WorkerCache()
     private let running = Mutex<[String: Task<Void, Never>]>([:])
+    /// When this worker last looked for expired approval requests.
+    private let expiryChecked = Mutex<Date>(.distantPast)
     private let slotFreed = Mutex<CheckedContinuation<Void, Never>?>(nil)
     /// Runs whose lease this worker lost while running them (until their task ends).
     private let lost = Mutex<Set<String>>([])
@@ -121,6 +123,7 @@ public final class QueueWorker: Service {
                 continue
             }
             guard let claimed else {
+                await expireApprovals()
                 _ = await listener.wait(timeout: options.pollInterval)
                 continue
             }
@@ -134,6 +137,22 @@ public final class QueueWorker: Service {
         let elapsed = ContinuousClock.now - start
         metrics.registry.observe(
             SkillbookMetrics.claimDuration, [], Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// Declines the approval requests that expired (reason `expired`), which queues their runs
+    /// again for a worker to roll back: with no daemon running, idle workers are what notice them.
+    /// At most once per poll interval (several workers may race: a decision is taken once).
+    private func expireApprovals() async {
+        let now = Date()
+        let due = expiryChecked.withLock { last in
+            guard now.timeIntervalSince(last) >= options.pollInterval else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        for outcome in await host.expireApprovals() {
+            log("approval expired \(outcome.record.playbook) run=\(outcome.record.request.runID) step=\(outcome.record.request.step)")
+        }
     }
 
     private func start(_ claimed: ClaimedRun) {

@@ -14,8 +14,10 @@ public final class DaemonLock: Sendable {
         case unavailable(file: String, reason: String)
     }
 
-    /// Takes the lock at once or fails; never waits.
+    /// Takes the lock at once or fails; never waits. Whoever holds it may be sent `DaemonWake`'s
+    /// signal, so that signal is made harmless first.
     public init(stateDirectory: URL) throws(Failure) {
+        DaemonWake.install()
         file = stateDirectory.appendingPathComponent("daemon.pid")
         do {
             try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)

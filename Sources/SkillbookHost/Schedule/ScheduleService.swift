@@ -79,6 +79,9 @@ public final class ScheduleService: Service {
         let daemon = self.daemon
         await applyOnInterrupted()
         await checkOrphans()
+        // Another process decided the approval of a run this daemon left waiting: it goes on here.
+        let wake = DaemonWake { [self] in Task { await self.continueDecided() } }
+        await continueDecided()
         let firing = Task { try await daemon.run() }
         let watching = Task { await self.watch() }
         await withTaskCancellationHandler {
@@ -91,6 +94,7 @@ public final class ScheduleService: Service {
             firing.cancel()
         }
         watching.cancel()
+        wake.stop()
         let running = await daemon.runningCount
         log("daemon stopping running=\(running) grace=\(Int(grace))s")
         let log = self.log
@@ -119,6 +123,7 @@ public final class ScheduleService: Service {
             // A daemon killed between claiming a fire and starting its run left it orphaned: start it here.
             await checkOrphans()
             await expireApprovals()
+            await continueDecided()
             let now = host.scheduleStamps()
             guard now != stamps.value else { continue }
             do {
@@ -144,12 +149,38 @@ public final class ScheduleService: Service {
             switch outcome.continuation {
             case .ran(let result): line += " status=\(result.status.rawValue)"
             case .queued: line += " queued for a worker"
+            case .handedOver(let pid): line += " handed to the daemon pid=\(pid)"
             case .notContinued(let error): line += " not continued error=\(ScheduleFireStarter.oneLine("\(error)"))"
             }
             log(line)
         }
     }
 
+    /// Continues (as one of the daemon's runs) each run this process left waiting whose approval
+    /// another process decided: the decider woke it (`DaemonWake`), or the 2 s check found it.
+    func continueDecided() async {
+        for record in await host.decidedRunsStartedHere() {
+            let runID = record.request.runID
+            guard continuing.withLock({ $0.insert(runID).inserted }) else { continue }
+            let verdict = record.decision?.verdict.rawValue ?? "decided"
+            log("approval \(verdict) \(record.playbook) run=\(runID) step=\(record.request.step): going on")
+            await daemon.track { [self] in
+                var line = "run continued \(record.playbook) run=\(runID)"
+                switch await host.continueDecidedHere(runID, trigger: .schedule) {
+                case .ran(let result):
+                    line += " status=\(result.status.rawValue)"
+                    if let error = result.error { line += " error=\(ScheduleFireStarter.oneLine(error))" }
+                case .queued, .handedOver: break
+                case .notContinued(let error): line += " not continued error=\(ScheduleFireStarter.oneLine("\(error)"))"
+                }
+                log(line)
+                self.continuing.withLock { _ = $0.remove(runID) }
+            }
+        }
+    }
+
+    /// The runs `continueDecided` goes on with now (the wake and the 2 s check may both find one).
+    private let continuing = Mutex<Set<String>>([])
     private let stamps: Stamps
     /// The last error of checking for orphaned fires, while it goes on failing.
     private let orphanCheck = Mutex<String?>(nil)

@@ -25,7 +25,8 @@ extension MCPTool {
             annotations: .forSkill(kind: readOnly ? .query : .action, confirms: confirms, idempotent: idempotent))
     }
 
-    /// `{status, run, outputs}`: what a playbook tool returns as `structuredContent`.
+    /// `{status, run, outputs}`: what a playbook tool returns as `structuredContent`; a run that
+    /// waits for an approval answers `{status: waiting, run, approval, approve}` instead (no outputs yet).
     public static func runOutputSchema(outputs: Schema?) -> Value {
         let outputsSchema: Value = outputs.map(objectSchema) ?? ["type": "object"]
         return [
@@ -33,12 +34,20 @@ extension MCPTool {
             "properties": [
                 "status": [
                     "type": "string",
-                    "enum": ["succeeded", "succeeded_with_errors", "failed", "rolled_back", "rollback_incomplete"],
+                    "enum": ["succeeded", "succeeded_with_errors", "failed", "rolled_back", "rollback_incomplete", "waiting"],
                 ],
                 "run": ["type": "string", "description": "The run id (skillbook runs show RUN)."],
                 "outputs": outputsSchema,
+                "approval": [
+                    "type": "object",
+                    "description": "What the run waits for: its step, skill, masked parameters, what it touches, expiry.",
+                ],
+                "approve": ["type": "string", "description": "The command that approves it (skillbook decline RUN declines it)."],
             ],
-            "required": ["status", "run", "outputs"],
+            "required": ["status", "run"],
+            "if": ["properties": ["status": ["const": "waiting"]]],
+            "then": ["required": ["approval", "approve"]],
+            "else": ["required": ["outputs"]],
         ]
     }
 

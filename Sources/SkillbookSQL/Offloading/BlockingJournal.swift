@@ -49,6 +49,7 @@ public protocol BlockingJournal: Sendable {
 
     func pendingApprovals() throws -> [ApprovalRecord]
     func approvals(ofRun runID: String) throws -> [ApprovalRecord]
+    func decidedWaiting() throws -> [ApprovalRecord]
     func decide(_ runID: String, step: StepPath?, _ decision: ApprovalDecision) throws -> ApprovalRecord
 }
 

@@ -180,6 +180,10 @@ public struct OffloadedJournal<Base: BlockingJournal>: RunJournal, ApprovalJourn
         try await io.run { [base] in try base.approvals(ofRun: runID) }
     }
 
+    public func decidedWaiting() async throws -> [ApprovalRecord] {
+        try await io.run { [base] in try base.decidedWaiting() }
+    }
+
     public func decide(_ runID: String, step: StepPath?, _ decision: ApprovalDecision) async throws -> ApprovalRecord {
         try await io.run { [base] in try base.decide(runID, step: step, decision) }
     }

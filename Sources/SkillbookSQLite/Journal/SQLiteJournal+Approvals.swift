@@ -22,6 +22,16 @@ extension SQLiteJournal: ApprovalJournal {
         ).map(record)
     }
 
+    public func decidedWaiting() throws -> [ApprovalRecord] {
+        try query(
+            """
+            SELECT \(ApprovalRows.selectColumns) FROM runs r JOIN approvals a ON a.run = r.id
+            WHERE r.status = 'waiting' AND a.verdict IS NOT NULL AND a.id = (SELECT max(id) FROM approvals WHERE run = r.id)
+            ORDER BY a.decided_at, a.id
+            """
+        ).map(record)
+    }
+
     public func approvals(ofRun runID: String) throws -> [ApprovalRecord] {
         try query(
             "SELECT \(ApprovalRows.selectColumns) FROM approvals a JOIN runs r ON r.id = a.run WHERE a.run = ?1 ORDER BY a.id",

@@ -18,6 +18,7 @@ extension SQLiteJournal {
         let prunable = "(\(Self.prunable) OR id IN (SELECT value FROM json_each(\(Self.deadList))))"
         var deleted = 0
         if let cutoff {
+            try transaction { () throws(StoreError) in try forgetMissedFires(before: cutoff, limit: Int(Int32.max)) }
             while true {
                 let count = try transaction { () throws(StoreError) -> Int in
                     try deleteRuns(
@@ -57,6 +58,7 @@ extension SQLiteJournal {
                     "keep_until IS NULL AND started < ?1 AND \(Self.prunable) ORDER BY started",
                     [.real(rules.workspace.cutoff(now: now).timeIntervalSince1970)], limit: left)
             }
+            if limit > 0 { try forgetMissedFires(before: rules.workspace.cutoff(now: now), limit: limit) }
             if left > 0, let cap = rules.playbookCap {
                 left -= try deleteOverCap(playbook: cap.name, cap: cap.maxRuns, limit: left, prunable: Self.prunable, dead: nil)
             }
@@ -83,7 +85,32 @@ extension SQLiteJournal {
             values.append(dead)
             condition = condition.replacingOccurrences(of: Self.deadList, with: "?\(values.count)")
         }
-        return try execute("DELETE FROM runs WHERE rowid IN (SELECT rowid FROM runs WHERE \(condition) LIMIT \(limit))", values)
+        let ids = try query(
+            "DELETE FROM runs WHERE rowid IN (SELECT rowid FROM runs WHERE \(condition) LIMIT \(limit)) RETURNING id", values
+        ).compactMap { $0.string("id") }
+        // The notifications claimed about a pruned run go with it (its approvals do by their key).
+        if !ids.isEmpty {
+            try execute(
+                "DELETE FROM notifications WHERE subject IN (SELECT value FROM json_each(?1))",
+                [.text(JSONText.encode(.array(ids.map(Value.string))))])
+        }
+        return ids.count
+    }
+
+    /// Deletes the records of missed fires, and the claims of their `missed` notifications, made
+    /// before `cutoff` (at most `limit` of each): they go with the runs of their time.
+    func forgetMissedFires(before cutoff: Date, limit: Int) throws(StoreError) {
+        let time = SQLValue.real(cutoff.timeIntervalSince1970)
+        try execute(
+            """
+            DELETE FROM missed_fires WHERE (playbook, entry, first_ms, reason) IN
+                (SELECT playbook, entry, first_ms, reason FROM missed_fires WHERE recorded < ?1 LIMIT \(limit))
+            """, [time])
+        try execute(
+            """
+            DELETE FROM notifications WHERE (subject, event) IN
+                (SELECT subject, event FROM notifications WHERE event = 'missed' AND claimed < ?1 LIMIT \(limit))
+            """, [time])
     }
 
     /// Deletes up to `limit` of the oldest runs (of `playbook`, or of the whole journal) beyond the

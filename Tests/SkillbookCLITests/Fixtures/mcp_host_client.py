@@ -54,7 +54,9 @@ async def main():
         check("notes.create" in names and names[3:] == sorted(names[3:]), "then every skill, by id")
         tools = {tool.name: tool for tool in listed.tools}
         check(tools["note"].input_schema["required"] == ["title"], "a playbook's inputSchema from its inputs")
-        check(tools["note"].output_schema["required"] == ["status", "run", "outputs"], "its outputSchema is {status, run, outputs}")
+        schema = tools["note"].output_schema
+        check(schema["required"] == ["status", "run"] and schema["else"]["required"] == ["outputs"]
+              and schema["then"]["required"] == ["approval", "approve"], "its outputSchema is {status, run, outputs}", schema)
         check(tools["purge"].annotations.destructive_hint is True, "a playbook with a confirm skill is destructive")
         check(tools["notes.list"].annotations.read_only_hint is True, "a query skill is read-only")
         check(tools["notes.delete"].annotations.destructive_hint is True, "a confirm skill is destructive")

@@ -58,6 +58,15 @@ enum PlaybookFixture {
                                 required: ["id", "title", "body", "tags"])),
                         "count": .integer(minimum: 0),
                     ], required: ["items", "count"]))),
+        // The shipped sweep-scratch-notes playbook deletes what notes.list found.
+        StubSkill(
+            descriptor: SkillDescriptor(
+                id: "notes.delete", summary: "Deletes notes.", kind: .action, confirm: true,
+                parameters: .object(["ids": .array(.string(minLength: 1), minItems: 1, maxItems: 100)], required: ["ids"]),
+                output: .object(
+                    ["deleted": .integer(minimum: 0), "notes": .array(.object(["id": .string(), "title": .string()]))],
+                    required: ["deleted", "notes"]),
+                reversible: true)),
         // The file skills the shipped tidy-downloads playbook uses, with their shapes.
         StubSkill(
             descriptor: SkillDescriptor(
