@@ -40,7 +40,11 @@ public struct Redactor: Sendable {
             guard !text.isEmpty, !secrets.contains(text), !operands.contains(where: { text.contains($0) }) else { return }
             if text.count >= SecretForms.shortest { add(text) } else { wholeValues.insert(text) }
         case .array(let items): items.forEach { addDerived($0, keepingVisible: operands) }
-        case .object(let object): object.forEach { addDerived($0.value, keepingVisible: operands) }
+        case .object(let object):
+            for (key, member) in object {
+                addDerived(.string(key), keepingVisible: operands)
+                addDerived(member, keepingVisible: operands)
+            }
         case .int, .double, .bool, .null: break
         }
     }
@@ -90,7 +94,7 @@ public struct Redactor: Sendable {
         case .string(let text): holdsSecret(text)
         case .int, .double: secrets.contains(value.interpolatedText)
         case .array(let items): items.contains { holdsSecret(in: $0) }
-        case .object(let object): object.contains { holdsSecret(in: $0.value) }
+        case .object(let object): object.contains { holdsSecret($0.key) || holdsSecret(in: $0.value) }
         case .null, .bool: false
         }
     }
@@ -115,8 +119,20 @@ public struct Redactor: Sendable {
         }
     }
 
+    /// Masks the members' values and keys: a key can be made from a secret too
+    /// (`from_json('{"' + inputs.token + '": 1}')`). Keys that mask alike stay apart as `***#2`, ….
     public func redact(_ object: ValueObject) -> ValueObject {
         guard !isEmpty else { return object }
-        return ValueObject(object.map { ($0.key, redact($0.value)) })
+        var result = ValueObject()
+        for (key, value) in object {
+            var shown = wholeValues.contains(key) ? Self.mask : redact(key)
+            if shown != key, result[shown] != nil {
+                var number = 2
+                while result["\(shown)#\(number)"] != nil { number += 1 }
+                shown = "\(shown)#\(number)"
+            }
+            result[shown] = redact(value)
+        }
+        return result
     }
 }
