@@ -37,7 +37,7 @@ public struct Redactor: Sendable {
     public mutating func addDerived(_ value: Value, keepingVisible operands: [String] = []) {
         switch value {
         case .string(let text):
-            guard !text.isEmpty, !secrets.contains(text), !operands.contains(where: { text.contains($0) }) else { return }
+            guard !text.isEmpty, !secrets.contains(text), !operands.contains(where: { UTF8Match.contains(text, $0) }) else { return }
             if text.count >= SecretForms.shortest { add(text) } else { wholeValues.insert(text) }
         case .array(let items): items.forEach { addDerived($0, keepingVisible: operands) }
         case .object(let object):
@@ -52,7 +52,7 @@ public struct Redactor: Sendable {
     /// Whether `text` is masked wherever it occurs: it holds a secret that is not only a short
     /// whole-value fragment.
     public func masksInside(_ text: String) -> Bool {
-        ordered.contains { text.contains($0) }
+        ordered.contains { UTF8Match.contains(text, $0) }
     }
 
     /// Remembers every string inside a value that a schema marks secret.
@@ -85,7 +85,7 @@ public struct Redactor: Sendable {
 
     /// Whether `text` holds a secret (or is a short derived fragment).
     public func holdsSecret(_ text: String) -> Bool {
-        wholeValues.contains(text) || ordered.contains { text.contains($0) }
+        wholeValues.contains(text) || ordered.contains { UTF8Match.contains(text, $0) }
     }
 
     /// Whether any text or number inside `value` holds a secret: the evaluator's taint test.
@@ -102,8 +102,8 @@ public struct Redactor: Sendable {
     public func redact(_ text: String) -> String {
         guard !ordered.isEmpty else { return text }
         var result = text
-        for secret in ordered where result.contains(secret) {
-            result = result.replacing(secret, with: Self.mask)
+        for secret in ordered where UTF8Match.contains(result, secret) {
+            result = UTF8Match.replacing(secret, in: result, with: Self.mask)
         }
         return result
     }

@@ -24,6 +24,19 @@ import Testing
         #expect(listed.redactor.redact(listed.value) == ["***"], "a key read back out is tainted too")
     }
 
+    /// `String.contains` compares characters: a secret followed by a combining mark or a joiner
+    /// was not found, and a skill's output holding it was recorded with the secret's bytes.
+    @Test func aSecretFollowedByACombiningMarkIsMasked() {
+        let redactor = Redactor(secrets: ["abcd-efgh"])
+        for text in ["xabcd-efgh\u{301}y", "abcd-efgh\u{200D}z", "\u{1F469}abcd-efgh\u{1F3FD}"] {
+            let masked = redactor.redact(text)
+            #expect(masked.utf8.firstRange(of: "abcd-efgh".utf8) == nil, "\(masked.debugDescription)")
+            #expect(masked.contains("*"), "\(masked.debugDescription)")
+            #expect(redactor.holdsSecret(text))
+        }
+        #expect(redactor.redact("no secret é here") == "no secret é here")
+    }
+
     @Test func keysThatHoldNoSecretAreKept() {
         let redactor = Redactor(secrets: ["abcd-efgh"])
         let object: ValueObject = ["token": "abcd-efgh", "name": "Bearer abcd-efgh", "count": 3]
