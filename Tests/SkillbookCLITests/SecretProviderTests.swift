@@ -234,6 +234,18 @@ import Testing
         }
     }
 
+    /// A sub-playbook's input that says `from:` need not be mapped: it takes the run's value.
+    @Test func aSubPlaybookInputFromAProviderNeedNotBeMapped() async throws {
+        let directory = SecretProviderTests.workspace("{ env: API_TOKEN }")
+        directory.write(
+            "Playbooks/outer.yaml",
+            "name: outer\nsteps:\n  - { id: inner, playbook: provided }\noutputs:\n  shown: \"${{ steps.inner.output.shown }}\"\n")
+        let run = await skillbook(["run", "outer"], in: directory, environment: ["API_TOKEN": "sub-t0ken-44"])
+        #expect(run.code == 0, "\(run.err)")
+        #expect(run.out.contains("\"shown\": \"k=*** ***\""), "\(run.out)")
+        #expect(!run.out.contains("sub-t0ken-44") && !run.err.contains("sub-t0ken-44"))
+    }
+
     @Test func aScheduledRunReadsItsProvider() async throws {
         let directory = SecretProviderTests.workspace("{ env: API_TOKEN }")
         directory.write(
