@@ -2,22 +2,42 @@ import Foundation
 @testable import SkillbookCore
 
 /// `${{ … }}` templates: parsed, typed against a scope, and evaluated (within the step limit) in a
-/// context of the same shape. Oracle (type soundness): when the checker types a template without
-/// errors and it evaluates, the value's type fits the static type.
+/// context of the same shape, with two secrets active (the input `token` and `secret('api')`).
+/// Oracles: (type soundness) when the checker types a template without errors and it evaluates,
+/// the value's type fits the static type; (taint) what a recorder would get — the value or the
+/// error message, masked by the run's redactor — holds neither secret, nor a case form, base64
+/// or URL-encoded form of one, nor six characters in a row of one, compared byte by byte, unless
+/// the template wrote that text itself.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzExpressions(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let text = FuzzInput.text(data, count)
     guard let template = try? TemplateString.parse(text) else { return 0 }
     let typed = template.type(in: FuzzExpressionWorld.scope)
-    guard let value = try? template.evaluate(in: FuzzExpressionWorld.context) else { return 0 }
-    if typed.errors.isEmpty {
-        check(TypeChecker.type(of: value).fits(typed.type), "value \(value) is not of its static type \(typed.type): \(text)")
+    var context = FuzzExpressionWorld.context
+    let taint = SecretTaint(Redactor(secrets: FuzzExpressionWorld.secrets))
+    context.taint = taint
+    let recorded: Value
+    do {
+        let value = try template.evaluate(in: context)
+        if typed.errors.isEmpty {
+            check(TypeChecker.type(of: value).fits(typed.type), "value \(value) is not of its static type \(typed.type): \(text)")
+        }
+        recorded = taint.redactor.redact(value)
+    } catch {
+        recorded = .string(taint.redactor.redact("\(error)"))
     }
+    FuzzExpressionWorld.checkMasked(recorded, template: text)
     return 0
 }
 
 /// The names a fuzzed expression can use, typed and valued alike.
 enum FuzzExpressionWorld {
+    static let token = "s3cr3t-FUZZ"
+    static let api = "Pr0v ided-K3y"
+    static let secrets = [token, api]
+
+    /// (`secret('api')` is not limited to declared names here: any name type-checks, and an unknown
+    /// one fails at evaluation, whose message is checked like a value.)
     static let scope = ExpressionScope(
         inputs: [
             ObjectField(name: "name", type: .string), ObjectField(name: "count", type: .integer),
@@ -39,7 +59,7 @@ enum FuzzExpressionWorld {
         inputs["count"] = .int(3)
         inputs["ratio"] = .double(0.5)
         inputs["tags"] = .array([.string("a"), .string("b,c"), .string("")])
-        inputs["token"] = "s3cr3t-FUZZ"
+        inputs["token"] = .string(token)
         inputs["maybe"] = .null
         var first = ValueObject()
         first["id"] = "n1"
@@ -50,7 +70,50 @@ enum FuzzExpressionWorld {
         var context = EvaluationContext(
             inputs: inputs, steps: ["list": .array([.object(first), .object(second)]), "flag": .bool(true)], env: ["HOME": "/home/ada"],
             now: Date(timeIntervalSince1970: 1_774_749_600), timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        context.secrets = ["api": api]
         context.stepLimit = 100_000
         return context
     }()
+
+    /// What must not reach a recorder: each secret's forms, and every run of six of its characters
+    /// in each case.
+    static let needles: [[UInt8]] = {
+        var texts: [String] = []
+        for secret in secrets {
+            texts += SecretForms.of(secret)
+            for form in [secret, secret.uppercased(), secret.lowercased()] {
+                let characters = Array(form)
+                for start in 0...(characters.count - 6) { texts.append(String(characters[start..<start + 6])) }
+            }
+        }
+        return Array(Set(texts)).map { Array($0.utf8) }
+    }()
+
+    /// Fails when a needle is in a text of `value`, byte by byte, and the template does not hold it
+    /// (in any case) itself.
+    static func checkMasked(_ value: Value, template: String) {
+        switch value {
+        case .string(let text):
+            let bytes = Array(text.utf8)
+            let written = Array(template.lowercased().utf8)
+            for needle in needles where contains(bytes, needle) && !contains(written, Array(String(decoding: needle, as: UTF8.self).lowercased().utf8)) {
+                fail("a secret reaches a recorder unmasked ('\(String(decoding: needle, as: UTF8.self))' in \(text.debugDescription)): \(template)")
+            }
+        case .array(let items): items.forEach { checkMasked($0, template: template) }
+        case .object(let object):
+            for (key, member) in object {
+                checkMasked(.string(key), template: template)
+                checkMasked(member, template: template)
+            }
+        case .int, .double, .bool, .null: break
+        }
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if Array(haystack[start..<start + needle.count]) == needle { return true }
+        }
+        return false
+    }
 }

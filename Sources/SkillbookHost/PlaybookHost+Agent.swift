@@ -28,7 +28,9 @@ extension PlaybookHost {
                 onNotice(.diagnostics([warning], sources: [:]))
             }
         }
-        return AgentWorkspace(registry: registry, playbooks: playbooks, library: library)
+        var workspace = AgentWorkspace(registry: registry, playbooks: playbooks, library: library)
+        workspace.redactor = Redactor(secrets: secretResolver.valuesAtHand())
+        return workspace
     }
 
     /// One skill with `inputs` as a checked one-step plan (its step id the skill id with `_`).

@@ -65,6 +65,22 @@ public struct SecretResolver: Sendable {
         return values
     }
 
+    /// The values that can be read without running anything — environment variables and files —
+    /// for masking text that is not a run's (a request sent to a model). A provider that fails is
+    /// left out; a command is not run (it may ask for a passphrase, and no run needs it).
+    public func valuesAtHand() -> [String] {
+        declarations.compactMap { declaration in
+            switch declaration.provider {
+            case .environment(let variable):
+                return environment[variable].map { $0.trimmingWhiteSpace() }.flatMap { $0.isEmpty ? nil : $0 }
+            case .file:
+                return try? readFile(declaration)
+            case .command:
+                return nil
+            }
+        }
+    }
+
     func value(of declaration: SecretDeclaration) async throws(HostError) -> String {
         func failure(_ reason: String) -> HostError {
             .secretUnavailable(name: declaration.name, reason: "\(declaration.provider) \(reason)")
@@ -74,17 +90,8 @@ public struct SecretResolver: Sendable {
         case .environment(let variable):
             guard let value = environment[variable] else { throw failure("is not set") }
             text = value
-        case .file(let path):
-            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)
-            var status = stat()
-            guard stat(url.path, &status) == 0 else { throw failure("cannot be read (\(String(cString: strerror(errno))))") }
-            guard status.st_uid == getuid() else { throw failure("is not owned by you; a secret's file must be") }
-            let mode = status.st_mode & 0o777
-            guard mode & 0o077 == 0 else {
-                throw failure("may be read by others (mode \(String(mode, radix: 8))); chmod 600 it")
-            }
-            guard let data = FileManager.default.contents(atPath: url.path) else { throw failure("cannot be read") }
-            text = String(decoding: data, as: UTF8.self)
+        case .file:
+            text = try readFile(declaration)
         case .command(let argv, let timeout):
             let result: ProcessResult
             do {
@@ -97,6 +104,26 @@ public struct SecretResolver: Sendable {
             text = String(decoding: result.standardOutput, as: UTF8.self)
         }
         let trimmed = text.trimmingWhiteSpace()
+        guard !trimmed.isEmpty else { throw failure("gave an empty value") }
+        return trimmed
+    }
+
+    /// A file provider's trimmed text, refused unless only its owner, the user, may read it.
+    func readFile(_ declaration: SecretDeclaration) throws(HostError) -> String {
+        guard case .file(let path) = declaration.provider else { return "" }
+        func failure(_ reason: String) -> HostError {
+            .secretUnavailable(name: declaration.name, reason: "\(declaration.provider) \(reason)")
+        }
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { throw failure("cannot be read (\(String(cString: strerror(errno))))") }
+        guard status.st_uid == getuid() else { throw failure("is not owned by you; a secret's file must be") }
+        let mode = status.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            throw failure("may be read by others (mode \(String(mode, radix: 8))); chmod 600 it")
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw failure("cannot be read") }
+        let trimmed = String(decoding: data, as: UTF8.self).trimmingWhiteSpace()
         guard !trimmed.isEmpty else { throw failure("gave an empty value") }
         return trimmed
     }

@@ -9,6 +9,10 @@ extension RunExecution {
                 throw StepFailure(message: "parameter '\(mapping.name)': \(error.message)", kind: .validation, retryable: false)
             }
         }
+        // An input that says `from:` and is not mapped takes the run's value of that secret.
+        for input in sub.inputs where values[input.name] == nil {
+            if let secret = input.schema.secretFrom, let value = state.secretValues[secret] { values[input.name] = .string(value) }
+        }
         let inputs: ValueObject
         do {
             inputs = try InputResolver(now: engine.environment.now(), timeZone: engine.environment.timeZone).resolve(sub, values: values)

@@ -10,6 +10,7 @@ import SkillbookSQLite
 // `skillbook-floor` built in release next to the bench; see `ColdStartBench`). `skillbook-bench agent`
 // prints the agent's figures; `skillbook-bench agent_routing` the matcher's on both halves of its routing set; `skillbook-bench schedule` the daemon's (it needs the release `skillbook`);
 // `skillbook-bench console` the web console's (it needs the release `skillbook`); `skillbook-bench postgres` the queue's (its kill -9 failover needs the release `skillbook` too);
+// `skillbook-bench secrets` what taint and masking cost (see `SecretsBench`);
 // `skillbook-bench history` the history's (only when named; see `HistoryBench`);
 // `skillbook-bench postgres --soak 10000 [--kill-every 3]` only the soak (see `PostgresSoakBench`).
 
@@ -30,6 +31,8 @@ func runBenchmarks(state: URL) async throws {
         ("journal_action_call", { [try await JournalActionCallBench(state: state).run()] }),
         ("batch_100k_items", { [try await BatchBench(registry: registry).run()] }),
         ("load_check_1000_steps", { [try await LoadCheckBench(registry: registry).run()] }),
+        // Taint and masking: a 1,000-step chain derived from an ordinary and from a secret input, and masking 1 MiB (see SecretsBench).
+        ("secrets", { try await SecretsBench(registry: registry).run() }),
         ("yaml_throughput", { try await YAMLThroughputBench().run() }),
         // Every text function on 10⁶-character inputs built to expose quadratic work (see StringFunctionsBench).
         ("string_functions", { try await StringFunctionsBench().run() }),

@@ -10,9 +10,16 @@ import Testing
 /// a retry's error message, a rollback step and a resume, then looked for — with its case, base64
 /// and URL-encoded forms, what the playbook derives from it, and each line of a multi-line one —
 /// in everything the run recorded or showed: the state's files byte by byte (SQLite) or a dump of
-/// every table (PostgreSQL), `runs show` (text and `--json`), the `--json` events, stdout and stderr.
+/// every table and the database's files and WAL after a checkpoint (PostgreSQL), `runs show` (text
+/// and `--json`), the `--json` events, stdout and stderr, the results and progress of the same
+/// playbooks called as MCP tools (`skillbook mcp`), and every payload of a `skillbook serve` on the
+/// same state (its API and event stream, a run it starts). A secret of `secrets:` (an environment
+/// provider) goes the same ways; typed into a request, it is not sent to the model.
 @Suite struct SecretLeakTests {
     static let token = "S3cr-Et7x q9Wz"
+    /// The value of the provider secret `api` (`secrets: { api: { env: LEAK_API } }`).
+    static let provided = "Pr0v-Ided kEy5"
+    static let environment = ["LEAK_API": provided]
     static let key = "-----BEGIN TEST KEY-----\nMIIBoQdFirstLineOfKey\nZ2Vjb25kTGluZU9mS2V5\n-----END TEST KEY-----"
     static let born = "1987-03-14"
 
@@ -42,6 +49,7 @@ import Testing
           - { id: chosen, skill: debug.echo, with: { value: "${{ inputs.flag ? replace(inputs.token, 'q', 'Q') : 'none' }}" } }
           - { id: multiline, skill: debug.echo, with: { value: "${{ upper(inputs.key) }}" } }
           - { id: whole, skill: debug.echo, with: { value: { nested: ["${{ inputs.key }}", "${{ inputs.born }}"] } } }
+          - { id: provided, skill: debug.echo, with: { value: "${{ replace(secret('api'), '-', '=') + '|' + lower(secret('api')) }}" } }
           - id: templated
             skill: text.template
             with: { template: "Bearer {{t}}", values: { t: "${{ lower(inputs.token) }}" } }
@@ -110,7 +118,7 @@ import Testing
     /// What must appear nowhere: each secret, its forms and lines, and what the playbook derives.
     static let needles: [String] = {
         var needles: [String] = []
-        for secret in [token, key, born] {
+        for secret in [token, key, born, provided] {
             needles += [secret, secret.uppercased(), secret.lowercased(), Data(secret.utf8).base64EncodedString()]
             needles.append(secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
             needles += secret.split(separator: "\n").map(String.init).filter { $0.count >= 4 }
@@ -118,7 +126,7 @@ import Testing
         needles += [
             "S3cr_Et7x q9Wz", "Et7x q9Wz", "S3cr+Et7x q9Wz", "3cr-Et7x q9W", "S3cr-Et7x%q9Wz", "14.03.1987",
             "S3cr-Et7x Q9Wz", "S3cr-Et7x~q9Wz", "s3cr-et7x/S3CR-ET7X", "q9wz/Q9WZ", "s3cr-3t7x q9wz", "5 3cr-Et7x q9Wz",
-            "53cr-Et7x q9Wz", "S3cr-Et7x#q9Wz", Data(token.uppercased().utf8).base64EncodedString(),
+            "53cr-Et7x q9Wz", "S3cr-Et7x#q9Wz", Data(token.uppercased().utf8).base64EncodedString(), "Pr0v=Ided kEy5",
         ]
         return needles
     }()
@@ -133,6 +141,7 @@ import Testing
         directory.write("Playbooks/leak-undo.yaml", Self.playbook(name: "leak-undo", onFailure: "rollback"))
         directory.write("Playbooks/leak-child.yaml", Self.child)
         directory.write("Skills/leak.encode.yaml", Self.encodeSkill)
+        directory.write("skillbook.yaml", "secrets:\n  api: { env: LEAK_API }\n")
         return directory
     }
 
@@ -149,7 +158,7 @@ import Testing
         let state = ["--state", stateString, "--playbooks", directory.playbooks.path]
         var found: [String] = []
         func run(_ arguments: [String]) async throws -> (code: Int32, out: String, err: String) {
-            let result = try await runSkillbook(arguments + state, in: directory.url)
+            let result = try await runSkillbook(arguments + state, in: directory.url, environment: Self.environment)
             found += Self.leaks(in: result.out, "stdout of \(arguments[0])") + Self.leaks(in: result.err, "stderr of \(arguments[0])")
             return result
         }
@@ -165,11 +174,8 @@ import Testing
         // A run that stops, then a resume that finishes it.
         let stopped = try await run(["run", "leak", "--json", "-i", "fail=true"] + secretInputs)
         #expect(stopped.code == 1, "\(stopped.err)")
-        let runIDs: [String] = stopped.out.split(separator: "\n").compactMap { line in
-            let event = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-            return event?["run"] as? String
-        }
-        let runID = try #require(runIDs.first, "\(stopped.out)")
+        let runID = try #require(Self.firstRun(in: stopped.out), "\(stopped.out)")
+        let undoneID = try #require(Self.firstRun(in: undone.out), "\(undone.out)")
         directory.write(
             "Playbooks/leak.yaml",
             Self.playbook(name: "leak", onFailure: "stop").replacingOccurrences(of: "when: \"${{ inputs.fail }}\"", with: "when: false"))
@@ -184,6 +190,9 @@ import Testing
         }
         _ = try await run(["runs", "show", runID])
         _ = try await run(["runs"])
+
+        found += try await leaksThroughMCP(directory, state: state)
+        found += try await leaksThroughTheConsole(directory, state: state, runs: [runID, undoneID])
 
         switch backend {
         case .sqlite:
@@ -201,8 +210,16 @@ import Testing
                     found += Self.leaks(in: row.values.compactMap { $0.stringValue }.joined(separator: "\n"), "the table \(table)")
                 }
             }
+            found += try leaksInTheClusterFiles(database)
         }
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    /// The run of the first `--json` event that names one.
+    static func firstRun(in output: String) -> String? {
+        output.split(separator: "\n").lazy.compactMap { line in
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["run"] as? String
+        }.first
     }
 
     func allFiles(under root: URL) throws -> [URL] {

@@ -155,6 +155,10 @@ enum PlaybookJSONSchema {
                 "triggers": ["type": "array", "items": ["type": "string"], "description": "Phrases for 'skillbook ask'; {slot} fills an input."],
                 "inputs": ["type": "object", "additionalProperties": ["$ref": "#/$defs/parameterSchema"]],
                 "env": ["type": "array", "items": ["type": "string"], "description": "Environment variables readable as env.NAME."],
+                "secrets": [
+                    "type": "array", "items": ["type": "string"], "uniqueItems": true,
+                    "description": "Names of the workspace's secrets (secrets: in skillbook.yaml) the playbook reads; from: and secret('NAME') may then use only these.",
+                ],
                 "schedule": [
                     "description": "When the playbook runs on its own: one entry or a list.",
                     "anyOf": [["$ref": "#/$defs/scheduleEntry"], ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/scheduleEntry"]]],

@@ -40,6 +40,8 @@ public struct ExpressionScope: Sendable {
     /// The secret names `secret('NAME')` may use (`secrets:` of `skillbook.yaml` and the
     /// playbook); `nil` when they are not known here (then any name passes the check).
     public var secrets: [String]?
+    /// `secrets` is the playbook's own `secrets:` list (an unknown name is to be listed there).
+    public var secretsListedByPlaybook = false
 
     public init(
         inputs: [ObjectField]? = [], steps: [String: StepBinding] = [:], item: ExprType? = nil, env: [String] = [],

@@ -48,7 +48,11 @@ public final class SecretTaint: Sendable {
         switch value {
         case .string(let text): texts.append(text)
         case .array(let items): for item in items { Self.texts(in: item, into: &texts) }
-        case .object(let object): for member in object { Self.texts(in: member.value, into: &texts) }
+        case .object(let object):
+            for member in object {
+                texts.append(member.key)
+                Self.texts(in: member.value, into: &texts)
+            }
         case .int, .double, .bool, .null: break
         }
     }

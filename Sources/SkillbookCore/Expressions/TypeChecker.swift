@@ -338,8 +338,6 @@ struct TypeChecker {
             return
         }
         guard let known = scope.secrets, !known.contains(name) else { return }
-        let message = known.isEmpty
-            ? "unknown secret '\(name)'; name it under 'secrets:' in skillbook.yaml" : "unknown secret '\(name)'"
-        error(Self.withHint(message, name, known), at: offset)
+        error(KnownSecrets.unknown("unknown secret '\(name)'", name, known, listedByPlaybook: scope.secretsListedByPlaybook), at: offset)
     }
 }

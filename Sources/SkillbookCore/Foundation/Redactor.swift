@@ -37,10 +37,14 @@ public struct Redactor: Sendable {
     public mutating func addDerived(_ value: Value, keepingVisible operands: [String] = []) {
         switch value {
         case .string(let text):
-            guard !text.isEmpty, !secrets.contains(text), !operands.contains(where: { text.contains($0) }) else { return }
+            guard !text.isEmpty, !secrets.contains(text), !operands.contains(where: { UTF8Match.contains(text, $0) }) else { return }
             if text.count >= SecretForms.shortest { add(text) } else { wholeValues.insert(text) }
         case .array(let items): items.forEach { addDerived($0, keepingVisible: operands) }
-        case .object(let object): object.forEach { addDerived($0.value, keepingVisible: operands) }
+        case .object(let object):
+            for (key, member) in object {
+                addDerived(.string(key), keepingVisible: operands)
+                addDerived(member, keepingVisible: operands)
+            }
         case .int, .double, .bool, .null: break
         }
     }
@@ -48,7 +52,7 @@ public struct Redactor: Sendable {
     /// Whether `text` is masked wherever it occurs: it holds a secret that is not only a short
     /// whole-value fragment.
     public func masksInside(_ text: String) -> Bool {
-        ordered.contains { text.contains($0) }
+        ordered.contains { UTF8Match.contains(text, $0) }
     }
 
     /// Remembers every string inside a value that a schema marks secret.
@@ -81,7 +85,7 @@ public struct Redactor: Sendable {
 
     /// Whether `text` holds a secret (or is a short derived fragment).
     public func holdsSecret(_ text: String) -> Bool {
-        wholeValues.contains(text) || ordered.contains { text.contains($0) }
+        wholeValues.contains(text) || ordered.contains { UTF8Match.contains(text, $0) }
     }
 
     /// Whether any text or number inside `value` holds a secret: the evaluator's taint test.
@@ -90,7 +94,7 @@ public struct Redactor: Sendable {
         case .string(let text): holdsSecret(text)
         case .int, .double: secrets.contains(value.interpolatedText)
         case .array(let items): items.contains { holdsSecret(in: $0) }
-        case .object(let object): object.contains { holdsSecret(in: $0.value) }
+        case .object(let object): object.contains { holdsSecret($0.key) || holdsSecret(in: $0.value) }
         case .null, .bool: false
         }
     }
@@ -98,8 +102,8 @@ public struct Redactor: Sendable {
     public func redact(_ text: String) -> String {
         guard !ordered.isEmpty else { return text }
         var result = text
-        for secret in ordered where result.contains(secret) {
-            result = result.replacing(secret, with: Self.mask)
+        for secret in ordered where UTF8Match.contains(result, secret) {
+            result = UTF8Match.replacing(secret, in: result, with: Self.mask)
         }
         return result
     }
@@ -115,8 +119,20 @@ public struct Redactor: Sendable {
         }
     }
 
+    /// Masks the members' values and keys: a key can be made from a secret too
+    /// (`from_json('{"' + inputs.token + '": 1}')`). Keys that mask alike stay apart as `***#2`, ….
     public func redact(_ object: ValueObject) -> ValueObject {
         guard !isEmpty else { return object }
-        return ValueObject(object.map { ($0.key, redact($0.value)) })
+        var result = ValueObject()
+        for (key, value) in object {
+            var shown = wholeValues.contains(key) ? Self.mask : redact(key)
+            if shown != key, result[shown] != nil {
+                var number = 2
+                while result["\(shown)#\(number)"] != nil { number += 1 }
+                shown = "\(shown)#\(number)"
+            }
+            result[shown] = redact(value)
+        }
+        return result
     }
 }

@@ -6,6 +6,9 @@ public struct Playbook: Sendable {
     public var inputs: [PlaybookInput]
     /// Environment variables the playbook may read as `env.NAME`.
     public var env: [String]
+    /// `secrets:`: the names of the workspace's secrets it reads (names only; the providers are in
+    /// `skillbook.yaml`). When given, `from:` and `secret('NAME')` may use only these; `nil`: not listed.
+    public var secrets: [DeclaredSecret]?
     public var onFailure: FailurePolicy
     /// What a worker that takes the run over from a dead one does when that one died during a call
     /// that may or may not have happened (`on_worker_loss:`, a PostgreSQL state's queue).
@@ -103,8 +106,8 @@ public struct PlaybookInput: Sendable {
         self.location = location
     }
 
-    /// Whether a run must provide it: no default of any kind.
-    public var isRequired: Bool { schema.defaultValue == nil && defaultExpression == nil }
+    /// Whoever starts the run must give it: it has no default, and no provider (`from:`) gives it.
+    public var isRequired: Bool { schema.defaultValue == nil && defaultExpression == nil && schema.secretFrom == nil }
 }
 
 public struct PlaybookStep: Sendable {

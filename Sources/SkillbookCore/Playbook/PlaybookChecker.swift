@@ -27,12 +27,14 @@ public struct PlaybookChecker: Sendable {
     public func check(_ playbook: Playbook) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let inputFields = playbook.inputs.map { ObjectField(name: $0.name, type: ExprType(schema: $0.schema)) }
-        checkInputs(playbook, &diagnostics)
+        let secrets = checkDeclaredSecrets(playbook, &diagnostics)
+        checkInputs(playbook, secrets: secrets, &diagnostics)
         checkSecretFlows(playbook, &diagnostics)
 
         var scope = ExpressionScope(inputs: inputFields, steps: [:], env: playbook.env)
         scope.notificationRun = playbook.isNotification
-        scope.secrets = secretNames
+        scope.secrets = secrets.names
+        scope.secretsListedByPlaybook = secrets.listedByPlaybook
         var firstUse: [String: SourceLocation] = [:]
         for step in playbook.steps where !step.id.isEmpty {
             if let first = firstUse[step.id] {
@@ -99,13 +101,13 @@ public struct PlaybookChecker: Sendable {
         return .array(type)
     }
 
-    private func checkInputs(_ playbook: Playbook, _ diagnostics: inout [Diagnostic]) {
+    private func checkInputs(_ playbook: Playbook, secrets: KnownSecrets, _ diagnostics: inout [Diagnostic]) {
         var seen: Set<String> = []
         for input in playbook.inputs {
             if !seen.insert(input.name).inserted {
                 diagnostics.append(.error("duplicate input '\(input.name)'", at: input.location))
             }
-            checkSecretSource(input, &diagnostics)
+            checkSecretSource(input, secrets: secrets, &diagnostics)
             // A literal default, or a relative date kept for the run: checked where it is written.
             if let value = input.schema.defaultValue ?? input.defaultExpression?.literalValue {
                 let checked = RelativeDateLiterals.resolvedForChecking(value, schema: input.schema)
@@ -131,17 +133,16 @@ public struct PlaybookChecker: Sendable {
     }
 
     /// `from: NAME` names a secret of `secrets:` and comes with `secret: true`.
-    private func checkSecretSource(_ input: PlaybookInput, _ diagnostics: inout [Diagnostic]) {
+    private func checkSecretSource(_ input: PlaybookInput, secrets: KnownSecrets, _ diagnostics: inout [Diagnostic]) {
         guard let name = input.schema.secretFrom else { return }
         let location = input.schema.secretFromLocation ?? input.location
         if !input.schema.secret {
             diagnostics.append(.error("input '\(input.name)' takes its value from the secret '\(name)': add 'secret: true'", at: location))
         }
-        guard let known = secretNames, !known.contains(name) else { return }
-        let message = "input '\(input.name)': unknown secret '\(name)'"
+        guard let known = secrets.names, !known.contains(name) else { return }
         diagnostics.append(
             .error(
-                TypeChecker.withHint(message, name, known) + (known.isEmpty ? "; name it under 'secrets:' in skillbook.yaml" : ""),
+                KnownSecrets.unknown("input '\(input.name)': unknown secret '\(name)'", name, known, listedByPlaybook: secrets.listedByPlaybook),
                 at: location))
     }
 

@@ -5,7 +5,7 @@
 /// keys of later versions of the format are refused as "not supported yet", never ignored.
 public struct PlaybookDecoder: Sendable {
     public static let playbookKeys = [
-        "name", "description", "triggers", "inputs", "env", "schedule", "on_failure", "on_worker_loss", "on_interrupted", "timeout",
+        "name", "description", "triggers", "inputs", "env", "secrets", "schedule", "on_failure", "on_worker_loss", "on_interrupted", "timeout",
         "approval", "retention", "steps", "outputs", "notify",
     ]
     public static let stepKeys = [
@@ -57,6 +57,7 @@ public struct PlaybookDecoder: Sendable {
             case "env":
                 playbook.env = context.stringList(value, "env")
             case "inputs": playbook.inputs = decodeInputs(value, &context)
+            case "secrets": playbook.secrets = decodeSecretNames(value, &context)
             case "schedule": playbook.schedule = context.schedule(value)
             case "on_failure": playbook.onFailure = context.failurePolicy(value) ?? .rollback
             case "on_worker_loss": playbook.onWorkerLoss = context.workerLossPolicy(value) ?? .wait

@@ -11,6 +11,9 @@ public struct AgentWorkspace: Sendable {
     public let matcher: Matcher
     /// Every skill and playbook as the model would see it (the prompt takes at most 20).
     public let offers: [PlanOffer]
+    /// The workspace's secrets known when it was built (`PlaybookHost.secretsAtHand`): masked in
+    /// what is sent to a model.
+    public var redactor = Redactor()
 
     public init(registry: SkillRegistry, playbooks: [Playbook], library: PlaybookLibrary = .empty) {
         self.registry = registry
@@ -45,7 +48,7 @@ public struct AgentWorkspace: Sendable {
     public func planner(_ settings: ModelSettings, http: any HTTPClient, clock: Matcher.ReferenceTime) -> Planner {
         let client = OpenAIChatClient(http: http, baseURL: settings.url, model: settings.model, apiKey: settings.apiKey)
         return Planner(
-            client: client, checker: checker(clock: clock), prompt: PromptBuilder(now: clock.now, timeZone: clock.timeZone),
+            client: client, checker: checker(clock: clock), prompt: PromptBuilder(now: clock.now, timeZone: clock.timeZone, redactor: redactor),
             budget: settings.budget)
     }
 
