@@ -53,6 +53,16 @@ import Testing
         let latest = try plan(SQLiteJournal.latestQuery, [])
         expectRanges(latest.filter { $0 != "USE TEMP B-TREE FOR ORDER BY" }, "latest")
         #expect(latest.contains { $0.contains("USING COVERING INDEX runs_by_playbook (playbook=?)") }, "\(latest)")
+        // A page of a run's calls: a range of (run, id), in order, nothing sorted.
+        try database.run(
+            """
+            INSERT INTO calls (run, step, skill, attempt, parameters, started, seq)
+            SELECT id, 'a', 'debug.echo', 1, '{}', started, 1 FROM runs
+            """)
+        try database.execute("ANALYZE")
+        let calls = try plan(SQLiteJournal.callPageQuery, [.text("r"), .integer(10), .integer(1000)])
+        #expect(calls.contains { $0.contains("USING INDEX calls_by_run_id (run=?") }, "\(calls)")
+        #expect(!calls.contains { $0.contains("TEMP B-TREE") || $0.hasPrefix("SCAN") }, "\(calls)")
     }
 
     @Test func postgresPlansReadRangesOfIndexes() async throws {
@@ -86,5 +96,15 @@ import Testing
         let latest = try plan(PostgresJournal.latestQuery, [])
         #expect(!latest.contains { $0.contains("Seq Scan on runs") }, "latest: \(latest)")
         #expect(latest.contains { $0.contains("runs_by_playbook") }, "latest: \(latest)")
+        // A page of a run's calls: a range of (run, id), nothing sorted.
+        try database.run(
+            """
+            INSERT INTO calls (run, step, skill, attempt, parameters, started, seq)
+            SELECT id, 'a', 'debug.echo', 1, '{}', started, 1 FROM runs
+            """)
+        try database.run("ANALYZE")
+        let calls = try plan(PostgresJournal.callPageQuery, [.text("r"), .integer(10), .integer(1000)])
+        #expect(calls.contains { $0.contains("calls_by_run_id") }, "calls: \(calls)")
+        #expect(!calls.contains { $0.contains("Seq Scan") || $0.contains("Sort") }, "calls: \(calls)")
     }
 }
