@@ -126,17 +126,17 @@ func recordCrashedRun(
             """
             name: many
             inputs:
-              n: { type: integer, default: 1200 }
+              items: { type: array, items: { type: integer }, default: [\((0..<1200).map(String.init).joined(separator: ", "))] }
             steps:
               - id: each
-                foreach: "${{ range(inputs.n) }}"
+                foreach: "${{ inputs.items }}"
                 skill: debug.echo
                 with: { value: "${{ item }}" }
-              - { id: last, skill: debug.echo, when: "${{ inputs.n > 0 }}", with: { value: done } }
+              - { id: last, skill: debug.echo, when: "${{ length(inputs.items) > 0 }}", with: { value: done } }
 
             """)
         #expect(await skillbook(["run", "many"], in: directory).code == 0)
-        #expect(await skillbook(["run", "many", "-i", "n=0"], in: directory).code == 0)
+        #expect(await skillbook(["run", "many", "-i", "items=[]"], in: directory).code == 0)
         let journal = try SQLiteJournal(stateDirectory: directory.state)
         let runs = try journal.runs()
         let (empty, big) = (try #require(runs.first?.id), try #require(runs.last?.id))

@@ -102,7 +102,7 @@ import Testing
         let console = try await ConsoleFixture.start()
         defer { Task { await console.stop() } }
         let session = try await console.logIn()
-        let id = try await console.startRun("many", inputs: ["n": 1050], session: session)
+        let id = try await console.startRun("many", inputs: ["items": .array((0..<1050).map { .int($0) })], session: session)
         let run = try await console.finishedRun(id, session: session)
         #expect(run["status"] == "succeeded")
         let calls = try #require(run["calls"]?.arrayValue).compactMap(\.objectValue)
@@ -112,7 +112,7 @@ import Testing
         let left = try #require(run["calls_left_out"]?.arrayValue?.first?.objectValue)
         #expect(left == ["step": "each", "count": 1030, "succeeded": 1030, "failed": 0, "uncertain": 0, "first": "each[item 21]", "last": "each[item 1050]"])
         // A small run lists every call and leaves nothing out.
-        let small = try await console.finishedRun(try await console.startRun("many", inputs: ["n": 3], session: session), session: session)
+        let small = try await console.finishedRun(try await console.startRun("many", session: session), session: session)
         #expect(small["calls"]?.arrayValue?.count == 3)
         #expect(small["calls_total"] == 3)
         #expect(small["calls_left_out"] == [])
