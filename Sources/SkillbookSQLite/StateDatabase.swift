@@ -236,9 +236,6 @@ public enum StateDatabase {
         RetentionMigration.sql,
         // 14: who started each session (the run's trigger; for a resume or rollback, where it was asked: cli, console)
         "ALTER TABLE sessions ADD COLUMN trigger TEXT;",
-        // 15: a run's calls in order of starting, a page at a time (`runs show`, the console's run
-        // API read a big run in pages by this index instead of sorting all its calls)
-        "CREATE INDEX IF NOT EXISTS calls_by_run_id ON calls (run, id);",
     ]
 
     /// The schema version this build writes.

@@ -2,7 +2,8 @@
 /// the last): what reads a big run without loading it whole (`runs show`, the console's run API).
 public struct CallPage: Sendable {
     public var calls: [JournalCall]
-    /// The position of the page's last attempt (its row in the journal); pass it as `after`.
+    /// Where the page ended (a position of the backend's own: SQLite's `calls.seq`, PostgreSQL's row
+    /// id); pass it back as `after`.
     public var next: Int64?
 
     public init(calls: [JournalCall], next: Int64?) {

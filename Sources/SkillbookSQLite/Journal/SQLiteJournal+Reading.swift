@@ -86,21 +86,35 @@ extension SQLiteJournal {
         return calls
     }
 
-    /// At most `limit` attempts of a run's calls in order of starting, after the row `position`: a
-    /// range of `calls_by_run_id` (the run, then the row).
+    /// At most `limit` attempts of a run's calls in order of starting, after `position`: a range of
+    /// `calls_by_run` (the run, then `calls.seq`). A call's row takes the run's next `seq` when it is
+    /// inserted, so within a run `calls.seq` goes in the order of the rows, as the ids do (a result
+    /// stored apart in `call_results` has its own `seq`, the order of finishing that `JournalCall.order`
+    /// reports). Paging by it needs no index beyond the one every insert already keeps.
     public func calls(of runID: String, after position: Int64?, limit: Int) throws(StoreError) -> CallPage {
-        let rows = try query(Self.callPageQuery, [.text(runID), .integer(Int(position ?? 0)), .integer(max(1, limit))])
+        let size = max(1, limit)
+        let rows = try query(Self.callPageQuery, [.text(runID), .integer(Int(position ?? 0)), .integer(size)])
         var calls: [JournalCall] = []
         calls.reserveCapacity(rows.count)
         for row in rows { calls.append(try journalCall(row, of: runID)) }
-        let last = rows.last.flatMap { $0.int("id") }.map(Int64.init)
-        return CallPage(calls: calls, next: rows.count < max(1, limit) ? nil : last)
+        let last = rows.last.flatMap { $0.int("position") }.map(Int64.init)
+        return CallPage(calls: calls, next: rows.count < size ? nil : last)
     }
 
     static let callColumns = "id, step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked"
 
-    /// The statement of one page of a run's calls: ?1 the run, ?2 the last row read, ?3 the page's size.
-    public static let callPageQuery = "SELECT \(callColumns) FROM call_attempts WHERE run = ?1 AND id > ?2 ORDER BY id LIMIT ?3"
+    /// The statement of one page of a run's calls: ?1 the run, ?2 the `calls.seq` of the last row
+    /// read, ?3 the page's size. `call_attempts` with its `calls.seq` as `position`.
+    public static let callPageQuery = """
+        SELECT c.seq AS position, c.id, c.step, c.iteration, c.batch, c.skill, c.attempt, c.parameters, c.started, c.compensated,
+            CASE WHEN r.call IS NULL THEN c.output ELSE r.output END AS output,
+            CASE WHEN r.call IS NULL THEN c.error ELSE r.error END AS error,
+            CASE WHEN r.call IS NULL THEN c.finished ELSE r.finished END AS finished,
+            CASE WHEN r.call IS NULL THEN c.masked ELSE r.masked END AS masked,
+            CASE WHEN r.call IS NULL THEN c.seq ELSE r.seq END AS seq
+        FROM calls c LEFT JOIN call_results r ON r.call = c.id
+        WHERE c.run = ?1 AND c.seq > ?2 ORDER BY c.seq LIMIT ?3
+        """
 
     private func journalCall(_ row: Row, of runID: String) throws(StoreError) -> JournalCall {
         guard let step = row.string("step"), let skill = row.string("skill"), let attempt = row.int("attempt"),
