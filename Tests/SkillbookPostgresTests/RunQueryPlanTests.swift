@@ -53,6 +53,16 @@ import Testing
         let latest = try plan(SQLiteJournal.latestQuery, [])
         expectRanges(latest.filter { $0 != "USE TEMP B-TREE FOR ORDER BY" }, "latest")
         #expect(latest.contains { $0.contains("USING COVERING INDEX runs_by_playbook (playbook=?)") }, "\(latest)")
+        // A pass of pruning reads the oldest runs in order from the index on `started` and stops at
+        // its size, whatever the number of runs past the cutoff (not every one of them, sorted).
+        for (sql, index) in [
+            ("keep_until IS NULL AND started < ?1 AND \(SQLiteJournal.prunable) ORDER BY started", "runs_by_age"),
+            ("started < ?1 AND \(SQLiteJournal.prunable) ORDER BY started", "runs_by_started"),
+            ("playbook = ?1 AND \(SQLiteJournal.prunable) ORDER BY started, rowid", "runs_by_playbook"),
+        ] {
+            let prune = try plan("SELECT rowid FROM runs WHERE \(sql) LIMIT 200", [.real(4_000)])
+            #expect(prune.count == 1 && prune[0].contains(index) && !prune[0].contains("status"), "\(sql): \(prune)")
+        }
         // A page of a run's calls: a range of (run, seq), in order, nothing sorted.
         try database.run(
             """
