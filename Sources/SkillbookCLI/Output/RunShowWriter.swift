@@ -30,12 +30,35 @@ struct RunShowWriter {
             var text = ""
             for call in calls {
                 text += (count == 0 ? "\n    " : ",\n    ")
-                text += JSONText.encode(.object(RunTimelineJSON.call(call)), pretty: true, indent: 2)
+                text += Self.callJSON(call)
                 count += 1
             }
             write(text)
         }
         write((count == 0 ? "]" : "\n  ]") + String(whole[range.upperBound...]) + "\n")
+    }
+
+    /// `JSONText.encode(.object(RunTimelineJSON.call(call)), pretty: true, indent: 2)`, written
+    /// straight as text: no dictionary built per call (a third of the time of a big run's export).
+    static func callJSON(_ call: JournalCall) -> String {
+        let inner = "\n      "
+        func member(_ key: String, _ value: String) -> String { inner + "\"" + key + "\": " + value }
+        func optional(_ value: Int?) -> String { value.map(String.init) ?? "null" }
+        func text(_ value: String?) -> String { value.map(JSONText.quoted) ?? "null" }
+        var out = "{"
+        out += member("step", JSONText.quoted(call.key.step.description)) + ","
+        out += member("iteration", optional(call.key.iteration)) + ","
+        out += member("batch", optional(call.key.batch)) + ","
+        out += member("skill", JSONText.quoted(call.skill)) + ","
+        out += member("attempt", String(call.attempt)) + ","
+        out += member("parameters", JSONText.encode(.object(call.parameters), pretty: true, indent: 3)) + ","
+        out += member("output", call.output.map { JSONText.encode($0, pretty: true, indent: 3) } ?? "null") + ","
+        out += member("error", text(call.error)) + ","
+        out += member("started", JSONText.quoted(RunTimelineJSON.iso(call.started))) + ","
+        out += member("finished", text(call.finished.map(RunTimelineJSON.iso))) + ","
+        out += member("uncertain", call.isUncertain ? "true" : "false") + ","
+        out += member("compensated", call.compensated ? "true" : "false")
+        return out + "\n    }"
     }
 
     // MARK: Text
