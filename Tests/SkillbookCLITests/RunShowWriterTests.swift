@@ -26,3 +26,15 @@ import Testing
         }
     }
 }
+
+/// The rollback plan puts a step's consecutive items on one line.
+@Suite struct RollbackPlanTextTests {
+    @Test func consecutiveItemsOfAStepAreOneLine() {
+        func item(_ step: String, _ iteration: Int?, _ skill: String = "files.write") -> RollbackPreview.Item {
+            RollbackPreview.Item(key: CallKey(step: StepPath(parsing: step), iteration: iteration), skill: skill, byRollbackSteps: false)
+        }
+        let items = [item("each", 2), item("each", 1), item("each", 0), item("one", nil), item("two", nil), item("each", 5, "notes.create")]
+        let lines = NoticeText.grouped(items).map(\.keys)
+        #expect(lines == ["each[item 3] … each[item 1] (3 items)", "one", "two", "each[item 6]"])
+    }
+}
