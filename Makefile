@@ -110,8 +110,11 @@ run: build
 # Suites that check wall-clock bounds (timeouts, kill grace periods, signals, linear time) run in a
 # second pass, one test at a time: swift-testing runs everything else at once on a cooperative pool
 # of one thread per core, and on a 2-core machine two CPU-heavy tests leave a 0.1 s deadline no
-# thread to fire on. The first pass runs every other suite in parallel.
-TIMED_SUITES := EngineTests|ApprovalFlowTests|WorkerApprovalTests|ServiceGroupTests|HTTPClientTests|ProcessRunnerTests|WebSummarySkillTests|LineChildTests|DeadlinesTests|WebFetchSkillTests|FailureKindTests|PageSummaryTests|ManualClockTests|ShellRunSkillTests|NotifySendSkillTests|ManifestSkillTests|CrossProcessLockTests|InterruptTests|MCPClientTests|OrphanChildTests|DaemonTests|WorkerTests|WorkerLossTests|MCPServerStatelessTests|ModelPlanningTests|HTTPServerTests|ConsoleBrowserTests|ServeCommandTests|ConsoleSessionTimingTests|NotifyCommandTests|MailSendSkillTests|SecretProviderTimeoutTests
+# thread to fire on. The first pass runs every other suite in parallel. The state backends' own
+# blocking I/O no longer takes those threads (it runs on threads of its own, `BlockingIO`), but test
+# code still calls journals synchronously: BackendBlockingIOTests (which checks that the pool stays
+# free) and BackendLocksTests (a one-second lease by the real clock) need the pool to themselves.
+TIMED_SUITES := EngineTests|BackendBlockingIOTests|BackendLocksTests|ApprovalFlowTests|WorkerApprovalTests|ServiceGroupTests|HTTPClientTests|ProcessRunnerTests|WebSummarySkillTests|LineChildTests|DeadlinesTests|WebFetchSkillTests|FailureKindTests|PageSummaryTests|ManualClockTests|ShellRunSkillTests|NotifySendSkillTests|ManifestSkillTests|CrossProcessLockTests|InterruptTests|MCPClientTests|OrphanChildTests|DaemonTests|WorkerTests|WorkerLossTests|MCPServerStatelessTests|ModelPlanningTests|HTTPServerTests|ConsoleBrowserTests|ServeCommandTests|ConsoleSessionTimingTests|NotifyCommandTests|MailSendSkillTests|SecretProviderTimeoutTests
 
 # Each pass runs under scripts/watchdog.sh: a test that hangs fails the pass after its limit
 # (seconds; each pass takes 1–3 min here) and prints what never finished and every thread's stack.

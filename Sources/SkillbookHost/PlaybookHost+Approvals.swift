@@ -140,7 +140,7 @@ extension PlaybookHost {
         return DecidedConfirmer(decided: answers, base: base)
     }
 
-    private func openApprovals() throws(HostError) -> (any RunJournal, any ApprovalJournal) {
+    func openApprovals() throws(HostError) -> (any RunJournal, any ApprovalJournal) {
         let journal = try openJournal()
         guard let approvals = persistence.approvals(journal) else { throw .approvalsUnavailable }
         return (journal, approvals)

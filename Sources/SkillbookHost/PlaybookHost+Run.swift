@@ -102,7 +102,7 @@ extension PlaybookHost {
         let engine = Engine(
             registry: prepared.registry, environment: fixedRunID(prepared.runID),
             confirmer: confirmer,
-            resources: prepared.journal.flatMap(persistence.resourceLocks) ?? ResourceLocks.shared, recorder: prepared.journal)
+            resources: prepared.journal.flatMap(persistence.resourceLocks) ?? ResourceLocks.shared, recorder: recorder(of: prepared))
         let workspace = prepared.workspace.isEmpty ? configuration.currentDirectory.path : prepared.workspace
         switch prepared.work {
         case .run(var options):
@@ -127,6 +127,14 @@ extension PlaybookHost {
                 trigger: .cli, scheduledAt: nil, workspace: workspace)
             return result
         }
+    }
+
+    /// The journal the engine records `prepared` in: timed for `--metrics` when the configuration
+    /// counts (a dry run records nothing).
+    private func recorder(of prepared: PreparedRun) -> (any RunRecorder)? {
+        guard let journal = prepared.journal else { return nil }
+        guard let metrics = configuration.metrics else { return journal }
+        return TimedRecorder(base: journal, metrics: metrics)
     }
 
     /// The status a notification reports for `result`, as the journal spells it.

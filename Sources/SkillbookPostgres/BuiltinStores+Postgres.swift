@@ -1,5 +1,6 @@
 public import SkillbookCore
 import Synchronization
+import SkillbookSQL
 
 extension BuiltinStores {
     /// The notes and reminders stores in the PostgreSQL state at `location`, connected on first
@@ -8,8 +9,10 @@ extension BuiltinStores {
     public static func postgres(_ location: PostgresURL, clock: any WallClock = SystemClock(), ids: IDGenerator = .live) -> BuiltinStores {
         let database = LazyDatabase(location)
         return BuiltinStores(
-            notes: { PostgresNotesStore(database: try database.get(), clock: clock, ids: ids) },
-            reminders: { PostgresRemindersStore(database: try database.get(), clock: clock, ids: ids) })
+            notes: { OffloadedNotes(PostgresNotesStore(database: try database.get(), clock: clock, ids: ids), io: PostgresState.io) },
+            reminders: {
+                OffloadedReminders(PostgresRemindersStore(database: try database.get(), clock: clock, ids: ids), io: PostgresState.io)
+            })
     }
 }
 

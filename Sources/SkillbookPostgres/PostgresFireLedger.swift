@@ -24,49 +24,53 @@ public final class PostgresFireLedger: FireLedger {
     }
 
     public func state(playbook: String, entry: Int) async throws -> EntryState {
-        let rows = try database.query(
-            "SELECT state FROM schedule_entries WHERE playbook = $1 AND entry = $2", [.text(playbook), .integer(entry)],
-            doing: "reading the schedule state of \(playbook)")
-        guard let text = rows.first?.string("state") else { return EntryState() }
-        do {
-            return try JSONDecoder().decode(EntryState.self, from: Data(text.utf8))
-        } catch {
-            throw PostgresError(
-                .malformedRow, message: "state database \(database.location): schedule state of \(playbook)#\(entry) is malformed (\(error))")
+        try await PostgresState.io.run { [self] in
+            let rows = try database.query(
+                "SELECT state FROM schedule_entries WHERE playbook = $1 AND entry = $2", [.text(playbook), .integer(entry)],
+                doing: "reading the schedule state of \(playbook)")
+            guard let text = rows.first?.string("state") else { return EntryState() }
+            do {
+                return try JSONDecoder().decode(EntryState.self, from: Data(text.utf8))
+            } catch {
+                throw PostgresError(
+                    .malformedRow, message: "state database \(database.location): schedule state of \(playbook)#\(entry) is malformed (\(error))")
+            }
         }
     }
 
     public func commit(_ decision: FireDecision, playbook: String, entry: Int) async throws -> [Fire] {
-        let state = String(decoding: try JSONEncoder().encode(decision.state), as: UTF8.self)
-        let at = now().timeIntervalSince1970
-        return try database.transaction(doing: "claiming fires of \(playbook)") { transaction -> [Fire] in
-            // One decision of an entry at a time, across daemons; an interval entry's anchor is set
-            // once, so a decision made on another anchor was made before this one was stored (two
-            // daemons starting together): it is dropped, and that daemon decides again from the
-            // stored state.
-            try transaction.query("SELECT pg_advisory_xact_lock(hashtext($1), $2::integer)", [.text(playbook), .integer(entry)])
-            if let text = try transaction.query(
-                "SELECT state FROM schedule_entries WHERE playbook = $1 AND entry = $2", [.text(playbook), .integer(entry)]
-            ).first?.string("state"),
-                let stored = try? JSONDecoder().decode(EntryState.self, from: Data(text.utf8)),
-                let anchor = stored.anchor, decision.state.anchor != anchor
-            {
-                return []
-            }
-            try transaction.run(
-                """
-                INSERT INTO schedule_entries (playbook, entry, state, updated) VALUES ($1, $2, $3, $4)
-                ON CONFLICT (playbook, entry) DO UPDATE SET state = excluded.state, updated = excluded.updated
-                """, [.text(playbook), .integer(entry), .text(state), .real(at)])
-            for fire in decision.skipped { _ = try insert(fire, outcome: "skipped", at: at, in: transaction) }
-            for batch in decision.missed {
+        try await PostgresState.io.run { [self] in
+            let state = String(decoding: try JSONEncoder().encode(decision.state), as: UTF8.self)
+            let at = now().timeIntervalSince1970
+            return try database.transaction(doing: "claiming fires of \(playbook)") { transaction -> [Fire] in
+                // One decision of an entry at a time, across daemons; an interval entry's anchor is set
+                // once, so a decision made on another anchor was made before this one was stored (two
+                // daemons starting together): it is dropped, and that daemon decides again from the
+                // stored state.
+                try transaction.query("SELECT pg_advisory_xact_lock(hashtext($1), $2::integer)", [.text(playbook), .integer(entry)])
+                if let text = try transaction.query(
+                    "SELECT state FROM schedule_entries WHERE playbook = $1 AND entry = $2", [.text(playbook), .integer(entry)]
+                ).first?.string("state"),
+                    let stored = try? JSONDecoder().decode(EntryState.self, from: Data(text.utf8)),
+                    let anchor = stored.anchor, decision.state.anchor != anchor
+                {
+                    return []
+                }
                 try transaction.run(
                     """
-                    INSERT INTO missed_fires (playbook, entry, reason, first_ms, last_ms, count, recorded)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING
-                    """, FireHistoryRows.parameters(batch, at: at))
+                    INSERT INTO schedule_entries (playbook, entry, state, updated) VALUES ($1, $2, $3, $4)
+                    ON CONFLICT (playbook, entry) DO UPDATE SET state = excluded.state, updated = excluded.updated
+                    """, [.text(playbook), .integer(entry), .text(state), .real(at)])
+                for fire in decision.skipped { _ = try insert(fire, outcome: "skipped", at: at, in: transaction) }
+                for batch in decision.missed {
+                    try transaction.run(
+                        """
+                        INSERT INTO missed_fires (playbook, entry, reason, first_ms, last_ms, count, recorded)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING
+                        """, FireHistoryRows.parameters(batch, at: at))
+                }
+                return try decision.start.filter { try insert($0, outcome: "started", at: at, in: transaction) }
             }
-            return try decision.start.filter { try insert($0, outcome: "started", at: at, in: transaction) }
         }
     }
 
@@ -119,10 +123,12 @@ public final class PostgresFireLedger: FireLedger {
     }
 
     public func history(playbook: String?, limit: Int) async throws -> [FireRecord] {
-        try database.query(
-            FireHistoryRows.query(name: "$1::text", limit: "$2", catchUp: "CASE WHEN catch_up THEN 1 ELSE 0 END"), [playbook.map(SQLValue.text) ?? .null, .integer(limit)],
-            doing: "reading the fire history"
-        ).compactMap(FireHistoryRows.record)
+        try await PostgresState.io.run { [self] in
+            try database.query(
+                FireHistoryRows.query(name: "$1::text", limit: "$2", catchUp: "CASE WHEN catch_up THEN 1 ELSE 0 END"), [playbook.map(SQLValue.text) ?? .null, .integer(limit)],
+                doing: "reading the fire history"
+            ).compactMap(FireHistoryRows.record)
+        }
     }
 
     private func insert(_ fire: Fire, outcome: String, at: Double, in transaction: PostgresDatabase.Transaction) throws -> Bool {

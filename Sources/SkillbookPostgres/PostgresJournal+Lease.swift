@@ -85,7 +85,7 @@ extension PostgresJournal {
                 while !Task.isCancelled {
                     try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
                     guard !Task.isCancelled, let journal = self else { return }
-                    if !journal.beat() { return }
+                    if (try? await PostgresState.io.run { journal.beat() }) == false { return }
                 }
             }
         }

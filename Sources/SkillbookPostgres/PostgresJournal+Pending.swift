@@ -1,5 +1,5 @@
 import Foundation
-import SkillbookCore
+public import SkillbookCore
 import SkillbookSQL
 import Synchronization
 
@@ -105,6 +105,17 @@ extension PostgresJournal {
 
     /// Records a call's end in its pending start, if the start is still pending; `false` when it
     /// was written already.
+    /// Whether a read-only call's end (`finishing`) would be an update of its written start rather
+    /// than a change to the pending records; every other record of a read-only call or a step's end
+    /// only pends.
+    public func writesNow(finishing call: CallRecord?) -> Bool {
+        guard let call else { return false }
+        return !pending.withLock { all in
+            all[call.runID]?.calls.contains { $0.record.key == call.key && $0.record.attempt == call.attempt && $0.finished == nil }
+                ?? false
+        }
+    }
+
     func finishPending(_ call: CallRecord, output: String?, error: String?, finished: Double) -> Bool {
         pending.withLock { all -> Bool in
             guard

@@ -336,3 +336,6 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
         }
     }
 }
+
+/// The host uses it through `OffloadedJournal`, on the state's own threads.
+extension PostgresJournal: BlockingRunQueue {}

@@ -1,6 +1,6 @@
 import Foundation
 public import SkillbookCore
-import SkillbookSQL
+public import SkillbookSQL
 
 /// Notes kept in the PostgreSQL state, with the semantics of the SQLite `NotesStore`: listed
 /// oldest first, ties in insertion order (`position`, which plays SQLite's rowid), restored in
@@ -131,3 +131,6 @@ public final class PostgresNotesStore: NotesStoring {
                 + "(a column is missing or of the wrong type); it was probably edited by hand")
     }
 }
+
+/// The host uses it through `OffloadedNotes`, on the state's own threads.
+extension PostgresNotesStore: BlockingNotesStore {}

@@ -15,28 +15,36 @@ public final class PostgresNotificationLedger: NotificationLedger {
     }
 
     public func claim(subject: String, event: NotifyEvent, playbook: String) async throws -> Bool {
-        try database.run(
-            "INSERT INTO notifications (subject, event, playbook, claimed) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-            [.text(subject), .text(event.rawValue), .text(playbook), .real(now().timeIntervalSince1970)]) == 1
+        try await PostgresState.io.run { [self] in
+            try database.run(
+                "INSERT INTO notifications (subject, event, playbook, claimed) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                [.text(subject), .text(event.rawValue), .text(playbook), .real(now().timeIntervalSince1970)]) == 1
+        }
     }
 
     public func link(subject: String, event: NotifyEvent, notificationRun: String) async throws {
-        try database.run(
-            "UPDATE notifications SET run_id = $3 WHERE subject = $1 AND event = $2",
-            [.text(subject), .text(event.rawValue), .text(notificationRun)])
+        _ = try await PostgresState.io.run { [self] in
+            try database.run(
+                "UPDATE notifications SET run_id = $3 WHERE subject = $1 AND event = $2",
+                [.text(subject), .text(event.rawValue), .text(notificationRun)])
+        }
     }
 
     public func notifications(about subject: String) async throws -> [NotificationRecord] {
-        try database.query(
-            "SELECT \(NotificationRows.columns) FROM notifications WHERE subject = $1 ORDER BY claimed, event", [.text(subject)],
-            doing: "reading the notifications of \(subject)"
-        ).compactMap(NotificationRows.record)
+        try await PostgresState.io.run { [self] in
+            try database.query(
+                "SELECT \(NotificationRows.columns) FROM notifications WHERE subject = $1 ORDER BY claimed, event", [.text(subject)],
+                doing: "reading the notifications of \(subject)"
+            ).compactMap(NotificationRows.record)
+        }
     }
 
     public func notification(carriedBy runID: String) async throws -> NotificationRecord? {
-        try database.query(
-            "SELECT \(NotificationRows.columns) FROM notifications WHERE run_id = $1", [.text(runID)],
-            doing: "reading the notification of run \(runID)"
-        ).compactMap(NotificationRows.record).first
+        try await PostgresState.io.run { [self] in
+            try database.query(
+                "SELECT \(NotificationRows.columns) FROM notifications WHERE run_id = $1", [.text(runID)],
+                doing: "reading the notification of run \(runID)"
+            ).compactMap(NotificationRows.record).first
+        }
     }
 }

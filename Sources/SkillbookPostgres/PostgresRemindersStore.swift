@@ -1,6 +1,6 @@
 public import Foundation
 public import SkillbookCore
-import SkillbookSQL
+public import SkillbookSQL
 
 /// Reminders kept in the PostgreSQL state, with the semantics of the SQLite `RemindersStore`:
 /// listed by due time (those without one last), then oldest first, then insertion order
@@ -147,3 +147,6 @@ public final class PostgresRemindersStore: RemindersStoring {
                 + "(a column is missing or of the wrong type); it was probably edited by hand")
     }
 }
+
+/// The host uses it through `OffloadedReminders`, on the state's own threads.
+extension PostgresRemindersStore: BlockingRemindersStore {}

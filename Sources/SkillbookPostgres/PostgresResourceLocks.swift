@@ -21,7 +21,8 @@ public final class PostgresResourceLocks: SQLResourceLocks {
     ) {
         self.database = database
         holdings = LockHoldings(
-            clock: clock, probe: probe, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval, leaseDuration: leaseDuration
+            clock: clock, probe: probe, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval, leaseDuration: leaseDuration,
+            io: PostgresState.io
         ) { runs in
             Self.beat(runs, database: database, probe: probe)
         }

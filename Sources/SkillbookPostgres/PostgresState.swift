@@ -21,17 +21,18 @@ public enum PostgresState {
                     + "write postgresql://USER@HOST:PORT/DATABASE")
             return .failing(failure, queuesRuns: true)
         }
-        let openJournal: @Sendable () throws -> PostgresJournal = {
-            PostgresJournal(
+        let openJournal: @Sendable () throws -> OffloadedJournal<PostgresJournal> = {
+            let journal = PostgresJournal(
                 database: try PostgresDatabase.open(location), clock: clock, heartbeatInterval: leases.heartbeatInterval,
                 leaseDuration: leases.leaseDuration, worker: worker)
+            return OffloadedJournal(journal, io: io)
         }
         return StateBackend(
             openJournal: openJournal,
             stores: .postgres(location, clock: clock),
             resourceLocks: { journal in
                 // On the journal's own pool of connections.
-                guard let journal = journal as? PostgresJournal else { return nil }
+                guard let journal = (journal as? OffloadedJournal<PostgresJournal>)?.base else { return nil }
                 return PostgresResourceLocks(
                     database: journal.database, clock: clock, heartbeatInterval: min(2, leases.heartbeatInterval),
                     leaseDuration: leases.leaseDuration)
@@ -39,8 +40,11 @@ public enum PostgresState {
             openFireLedger: { PostgresFireLedger(database: try PostgresDatabase.open(location)) },
             openNotificationLedger: { PostgresNotificationLedger(database: try PostgresDatabase.open(location), now: { clock.now() }) },
             openRunQueue: openJournal,
-            approvals: { journal in journal as? PostgresJournal })
+            approvals: { journal in journal as? OffloadedJournal<PostgresJournal> })
     }
+
+    /// The threads libpq's round trips, and waits for a pooled connection, block (see `BlockingIO`).
+    static let io = BlockingIO(label: "skillbook.postgres")
 }
 
 extension PostgresFireLedger: AdoptingFireLedger {

@@ -20,13 +20,16 @@ public final class LockHoldings: Sendable {
     public let leaseDuration: Double
     public let pollInterval: Double
     public let heartbeatInterval: Double
+    /// The backend's threads, where every statement of the locks runs (see `BlockingIO`).
+    public let io: BlockingIO
     /// Refreshes the heartbeat of the rows of these runs.
     private let refresh: @Sendable (_ runs: [String]) -> Void
 
     public init(
         clock: any WallClock, probe: ProcessProbe, pollInterval: Double, heartbeatInterval: Double, leaseDuration: Double,
-        refresh: @escaping @Sendable (_ runs: [String]) -> Void
+        io: BlockingIO, refresh: @escaping @Sendable (_ runs: [String]) -> Void
     ) {
+        self.io = io
         self.clock = clock
         self.probe = probe
         self.leaseDuration = leaseDuration
@@ -44,8 +47,9 @@ public final class LockHoldings: Sendable {
     /// still waits) and ended by `endWait` as `acquired` or `cancelled`. Then the resources are held
     /// by `runID` and heartbeated.
     public func acquire(
-        _ resources: [String], for runID: String, waiting: (ResourceWait) -> Void, take: ([String]) throws -> ResourceWait?,
-        recordWait: (_ wait: ResourceWait, _ previous: Int?) throws -> Int, endWait: (_ record: Int, _ outcome: String) throws -> Void
+        _ resources: [String], for runID: String, waiting: (ResourceWait) -> Void, take: ([String]) async throws -> ResourceWait?,
+        recordWait: (_ wait: ResourceWait, _ previous: Int?) async throws -> Int,
+        endWait: (_ record: Int, _ outcome: String) async throws -> Void
     ) async throws {
         let wanted = Array(Set(resources)).sorted()
         guard !wanted.isEmpty else { return }
@@ -54,19 +58,19 @@ public final class LockHoldings: Sendable {
         do {
             while true {
                 try Task.checkCancellation()
-                guard let wait = try take(wanted) else { break }
+                guard let wait = try await take(wanted) else { break }
                 if wait != reported {
                     reported = wait
-                    record = try? recordWait(wait, record)
+                    record = try? await recordWait(wait, record)
                     waiting(wait)
                 }
                 try await clock.sleep(for: pollInterval)
             }
         } catch {
-            if let record { try? endWait(record, "cancelled") }
+            if let record { try? await endWait(record, "cancelled") }
             throw error
         }
-        if let record { try? endWait(record, "acquired") }
+        if let record { try? await endWait(record, "acquired") }
         held.withLock { held in
             held.runs[runID, default: []].formUnion(wanted)
             startHeartbeat(&held)
@@ -116,7 +120,7 @@ public final class LockHoldings: Sendable {
         held.heartbeat = Task.detached { [weak self, interval = heartbeatInterval] in
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: UInt64(max(0.01, interval) * 1e9))
-                guard let holdings = self, holdings.beat() else { return }
+                guard let holdings = self, (try? await holdings.io.run { holdings.beat() }) ?? true else { return }
             }
         }
     }

@@ -25,17 +25,21 @@ extension SQLResourceLocks {
     public func acquire(
         _ resources: [String], for runID: String, step: String, waiting: @escaping @Sendable (ResourceWait) -> Void
     ) async throws {
+        let io = holdings.io
         try await holdings.acquire(
-            resources, for: runID, waiting: waiting, take: { try take($0, runID: runID, step: step) },
+            resources, for: runID, waiting: waiting,
+            take: { wanted in try await io.run { try take(wanted, runID: runID, step: step) } },
             recordWait: { wait, previous in
-                // The holder changed: the previous record of this wait ends.
-                if let previous { try endWait(previous, outcome: "holder changed") }
-                return try recordWait(wait, runID: runID, step: step)
-            }, endWait: { try endWait($0, outcome: $1) })
+                try await io.run {
+                    // The holder changed: the previous record of this wait ends.
+                    if let previous { try endWait(previous, outcome: "holder changed") }
+                    return try recordWait(wait, runID: runID, step: step)
+                }
+            }, endWait: { record, outcome in try await io.run { try endWait(record, outcome: outcome) } })
     }
 
     public func release(_ resources: [String], for runID: String) async {
-        try? deleteLocks(resources, of: runID)
+        _ = try? await holdings.io.run { try deleteLocks(resources, of: runID) }
         holdings.released(resources, for: runID)
     }
 }

@@ -13,12 +13,15 @@ extension BuiltinStores {
         let reminders = Opened<RemindersStore>()
         return BuiltinStores(
             notes: {
-                try notes.get { () throws(StoreError) in try NotesStore(stateDirectory: stateDirectory, clock: clock, ids: ids) }
+                OffloadedNotes(
+                    try notes.get { () throws(StoreError) in try NotesStore(stateDirectory: stateDirectory, clock: clock, ids: ids) },
+                    io: SQLiteState.io)
             },
             reminders: {
-                try reminders.get { () throws(StoreError) in
-                    try RemindersStore(stateDirectory: stateDirectory, clock: clock, ids: ids)
-                }
+                OffloadedReminders(
+                    try reminders.get { () throws(StoreError) in
+                        try RemindersStore(stateDirectory: stateDirectory, clock: clock, ids: ids)
+                    }, io: SQLiteState.io)
             })
     }
 }

@@ -1,6 +1,6 @@
 public import Foundation
 public import SkillbookCore
-import SkillbookSQL
+public import SkillbookSQL
 
 /// Notes kept in `<state directory>/skillbook.sqlite`, listed oldest first.
 ///
@@ -194,3 +194,6 @@ public final class NotesStore: NotesStoring {
             path: database.path)
     }
 }
+
+/// The host uses it through `OffloadedNotes`, on the state's own threads.
+extension NotesStore: BlockingNotesStore {}

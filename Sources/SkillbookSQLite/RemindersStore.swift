@@ -1,6 +1,6 @@
 public import Foundation
 public import SkillbookCore
-import SkillbookSQL
+public import SkillbookSQL
 
 /// Reminders kept in `<state directory>/skillbook.sqlite`, listed by due time (reminders without one
 /// last), then oldest first.
@@ -208,3 +208,6 @@ public final class RemindersStore: RemindersStoring {
             path: database.path)
     }
 }
+
+/// The host uses it through `OffloadedReminders`, on the state's own threads.
+extension RemindersStore: BlockingRemindersStore {}

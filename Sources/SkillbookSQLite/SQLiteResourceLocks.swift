@@ -47,7 +47,8 @@ public final class SQLiteResourceLocks: SQLResourceLocks {
     ) {
         self.database = database
         holdings = LockHoldings(
-            clock: clock, probe: probe, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval, leaseDuration: leaseDuration
+            clock: clock, probe: probe, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval, leaseDuration: leaseDuration,
+            io: SQLiteState.io
         ) { runs in
             Self.beat(runs, database: database, probe: probe, clock: clock)
         }

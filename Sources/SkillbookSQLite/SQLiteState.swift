@@ -10,11 +10,11 @@ public enum SQLiteState {
     /// machines.
     public static func backend(stateDirectory: URL, clock: any WallClock = SystemClock()) -> StateBackend {
         StateBackend(
-            openJournal: { try SQLiteJournal(stateDirectory: stateDirectory, clock: clock) },
+            openJournal: { OffloadedJournal(try SQLiteJournal(stateDirectory: stateDirectory, clock: clock), io: io) },
             stores: .sqlite(stateDirectory: stateDirectory, clock: clock),
             resourceLocks: { journal in
                 // On the journal's own database (already migrated by opening the journal).
-                guard let journal = journal as? SQLiteJournal else { return nil }
+                guard let journal = (journal as? OffloadedJournal<SQLiteJournal>)?.base else { return nil }
                 return SQLiteResourceLocks(migrated: journal.database, clock: clock)
             },
             openFireLedger: { try SQLiteFireLedger(database: StateDatabase.open(stateDirectory: stateDirectory)) },
@@ -22,8 +22,11 @@ public enum SQLiteState {
                 SQLiteNotificationLedger(database: try StateDatabase.open(stateDirectory: stateDirectory), now: { clock.now() })
             },
             openRunQueue: nil,
-            approvals: { journal in journal as? SQLiteJournal })
+            approvals: { journal in journal as? OffloadedJournal<SQLiteJournal> })
     }
+
+    /// The threads the state file's locks, busy waits and flushes to disk block (see `BlockingIO`).
+    static let io = BlockingIO(label: "skillbook.sqlite")
 
     /// Whether the state directory already holds the database (nothing is created to find out).
     public static func exists(stateDirectory: URL) -> Bool {

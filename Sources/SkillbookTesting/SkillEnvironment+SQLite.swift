@@ -3,6 +3,7 @@ public import SkillbookCore
 public import SkillbookSkills
 public import SkillbookSQLite
 public import SkillbookSystem
+import SkillbookSQL
 
 extension SkillEnvironment {
     /// An environment whose stores are the SQLite ones of `stateDirectory` (as the CLI composes
@@ -21,13 +22,13 @@ extension SkillEnvironment {
 
     /// The notes store the skills use, as the SQLite store it is in these tests.
     public func sqliteNotes() throws -> NotesStore {
-        guard let store = try notesStore() as? NotesStore else { throw SkillError("the notes store is not the SQLite one") }
+        guard let store = (try notesStore() as? OffloadedNotes<NotesStore>)?.base else { throw SkillError("the notes store is not the SQLite one") }
         return store
     }
 
     /// The reminders store the skills use, as the SQLite store it is in these tests.
     public func sqliteReminders() throws -> RemindersStore {
-        guard let store = try remindersStore() as? RemindersStore else {
+        guard let store = (try remindersStore() as? OffloadedReminders<RemindersStore>)?.base else {
             throw SkillError("the reminders store is not the SQLite one")
         }
         return store

@@ -4,8 +4,9 @@ import SkillbookRuntime
 import SkillbookSQLite
 import SkillbookSQL
 
-/// `engine_overhead_per_step_journal`: `engine_overhead_per_step` with the SQLite journal on, as
-/// `skillbook run` records a run: every call with its result, every step's end, the run's start
+/// `engine_overhead_per_step_journal`: `engine_overhead_per_step` with the SQLite journal on, opened
+/// through the backend as the host opens it (its I/O on the state's own threads), as `skillbook run`
+/// records a run: every call with its result, every step's end, the run's start
 /// and end, in the state database (WAL). `debug.echo` is a read-only skill, so its records are
 /// group-committed (see `SQLiteJournal`, "Writes"); `journal_action_call` is the price of a call
 /// with effects.
@@ -21,7 +22,7 @@ struct JournalOverheadBench {
         guard let playbook = loaded.playbook else {
             throw BenchError("the 1,000-step playbook does not load: \(loaded.diagnostics.map(\.description))")
         }
-        let journal = try SQLiteJournal(stateDirectory: state)
+        let journal = try SQLiteState.backend(stateDirectory: state).openJournal()
         let engine = Engine(registry: registry, recorder: journal)
         let inputs: ValueObject = ["seed": "hello"]
         let options = Engine.RunOptions(source: text)
@@ -33,9 +34,9 @@ struct JournalOverheadBench {
             }
             lastRun = result.runID
         }
-        let calls = try journal.calls(of: lastRun)
+        let calls = try await journal.calls(of: lastRun)
         guard calls.count == steps, calls.allSatisfy({ $0.output == ["value": "hello"] }),
-            try journal.steps(of: lastRun).count == steps, try journal.run(lastRun)?.status == .succeeded
+            try await journal.steps(of: lastRun).count == steps, try await journal.run(lastRun)?.status == .succeeded
         else {
             throw BenchError("the journal did not record every call and step of run \(lastRun)")
         }
@@ -43,7 +44,8 @@ struct JournalOverheadBench {
     }
 }
 
-/// The journal's own writes for a run of one-call steps, without the engine: run started, each
+/// The journal's own writes for a run of one-call steps, without the engine, through the backend as
+/// the host opens it: run started, each
 /// call started and finished and its step's end, run finished; the best of `runs` runs, in seconds.
 struct JournalWrites {
     var state: URL
@@ -55,13 +57,13 @@ struct JournalWrites {
     var hasEffects: Bool
 
     func measure() async throws -> Double {
-        let journal = try SQLiteJournal(stateDirectory: state)
+        let journal = try SQLiteState.backend(stateDirectory: state).openJournal()
         var number = 0
         return try await Measure.best(runs: runs) {
             number += 1
             let runID = "\(playbook)-\(number)"
             let started = Date()
-            try journal.runStarted(
+            try await journal.runStarted(
                 RunRecord(
                     runID: runID, playbook: playbook, source: "", sourceHash: "", inputs: ["seed": "hello"], trigger: .cli,
                     started: started, dryRun: false))
@@ -70,12 +72,12 @@ struct JournalWrites {
                 let call = CallRecord(
                     runID: runID, key: CallKey(step: StepPath(step: id)), skill: skill, attempt: 1, parameters: ["value": "hello"],
                     started: Date(), hasEffects: hasEffects)
-                try journal.callStarted(call)
-                try journal.callFinished(call, output: ["value": "hello"], error: nil, finished: Date())
-                try journal.stepFinished(
+                try await journal.callStarted(call)
+                try await journal.callFinished(call, output: ["value": "hello"], error: nil, finished: Date())
+                try await journal.stepFinished(
                     runID: runID, step: id, status: .succeeded, output: ["value": "hello"], outputMasked: false, error: nil)
             }
-            try journal.runFinished(
+            try await journal.runFinished(
                 RunResult(runID: runID, playbook: playbook, status: .succeeded, steps: [], started: started, finished: Date()))
         }
     }

@@ -76,7 +76,7 @@ import Testing
         let state = ["--state", directory.state.path]
 
         let child = try SkillbookChild(["run", file.path, "--json"] + state, in: directory.url)
-        let killed = try await child.kill(SIGKILL, after: point == .duringSleep ? 0.3 : 0) { point.reached($0) }
+        let killed = try await child.kill(SIGKILL, after: point == .duringSleep ? 0.75 : 0) { point.reached($0) }
         try #require(killed, "never reached \(point)\n\(child.transcript)")
         #expect(child.process.terminationReason == .uncaughtSignal, "\(child.transcript)")
         let runID = try #require(child.events.first?["run"] as? String)

@@ -272,5 +272,36 @@ import Testing
         let first = try #require(next.first)
         #expect(first["local"]?.stringValue?.contains("T07:30:00+01:00") == true, "\(first)")
         #expect(first["utc"]?.stringValue?.hasSuffix("T06:30:00Z") == true, "\(first)")
+        #expect(entry["missed"] == .null)
+        #expect(entry["misses"] == [])
+
+        // The fire ledger records fires not started: two days of morning fires missed while
+        // nothing ran (catch_up: none), and one skipped because the previous run still ran.
+        let now = Date()
+        let morning = { (daysAgo: Double) in Fire(key: FireKey(playbook: "morning", entry: 0, scheduledAt: now.addingTimeInterval(-daysAgo * 86400))) }
+        let paris = { (date: Date) in date.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: TimeZone(identifier: "Europe/Paris")!)) }
+        let ledger = try console.server.host.openFireLedger()
+        let batch = MissedFires(
+            playbook: "morning", entry: 0, reason: .catchUp, first: morning(3).scheduledAt, last: morning(2).scheduledAt, count: 2)
+        _ = try await ledger.commit(FireDecision(start: [], skipped: [], dropped: 2, state: EntryState(), missed: [batch]), playbook: "morning", entry: 0)
+        _ = try await ledger.commit(FireDecision(start: [], skipped: [morning(1)], dropped: 0, state: EntryState()), playbook: "morning", entry: 0)
+        // Older than 7 days: not counted.
+        let old = MissedFires(playbook: "morning", entry: 0, reason: .window, first: morning(9).scheduledAt, last: morning(9).scheduledAt, count: 1)
+        _ = try await ledger.commit(FireDecision(start: [], skipped: [], dropped: 1, state: EntryState(), missed: [old]), playbook: "morning", entry: 0)
+
+        let later = try console.json(try await console.send("GET", "/api/v1/schedules", session: session))
+        let missedEntry = try #require(later["schedules"]?.arrayValue?.first?.objectValue)
+        let missed = try #require(missedEntry["missed"]?.objectValue, "\(missedEntry)")
+        #expect(missed["count"] == 3)
+        #expect(missed["days"] == 7)
+        #expect(missed["reasons"] == ["catch_up": 2, "overlap": 1])
+        #expect(missed["since"]?.stringValue == paris(morning(3).scheduledAt))
+        let misses = try #require(missedEntry["misses"]?.arrayValue).compactMap(\.objectValue)
+        #expect(misses.map { $0["outcome"] } == ["skipped", "missed"])
+        #expect(misses.map { $0["reason"] } == ["overlap", "catch_up"])
+        #expect(misses.map { $0["count"] } == [1, 2])
+        #expect(misses[0]["through"] == .null)
+        #expect(misses[1]["scheduled_at"]?.stringValue == paris(morning(3).scheduledAt))
+        #expect(misses[1]["through"]?.stringValue == paris(morning(2).scheduledAt))
     }
 }

@@ -20,6 +20,22 @@ import Testing
         }
     }
 
+    /// What the fire ledger holds for `morning` when the Schedules page is looked at: two mornings
+    /// missed while nothing ran (`catch_up: none`), and yesterday's skipped (the run before still ran).
+    static func recordFiresNotStarted(_ host: PlaybookHost) async throws {
+        let ledger = try host.openFireLedger()
+        // The entry's own instants: 07:30 in Paris, `ago` days before today.
+        var paris = Calendar(identifier: .gregorian)
+        paris.timeZone = TimeZone(identifier: "Europe/Paris")!
+        let today = paris.date(bySettingHour: 7, minute: 30, second: 0, of: Date())!
+        let day = { (ago: Int) in paris.date(byAdding: .day, value: -ago, to: today)! }
+        let missed = MissedFires(playbook: "morning", entry: 0, reason: .catchUp, first: day(3), last: day(2), count: 2)
+        _ = try await ledger.commit(
+            FireDecision(start: [], skipped: [], dropped: 2, state: EntryState(), missed: [missed]), playbook: "morning", entry: 0)
+        let skipped = Fire(key: FireKey(playbook: "morning", entry: 0, scheduledAt: day(1)))
+        _ = try await ledger.commit(FireDecision(start: [], skipped: [skipped], dropped: 0, state: EntryState()), playbook: "morning", entry: 0)
+    }
+
     private func clickThrough(modelURL: String) async throws {
         let python = Self.root.appendingPathComponent(".build/venv/bin/python").path
         let chromium = ProcessInfo.processInfo.environment["CHROMIUM"] ?? "/usr/bin/chromium"
@@ -58,6 +74,8 @@ import Testing
             """.write(to: playbooks.appendingPathComponent("purge.yaml"), atomically: true, encoding: .utf8)
         try "buy milk\n".write(to: workspace.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
         let state = workspace.appendingPathComponent("state")
+        try await Self.recordFiresNotStarted(
+            PlaybookHost(HostConfiguration(playbooksDirectory: playbooks, stateDirectory: state, currentDirectory: workspace)))
 
         let serve = Process()
         serve.executableURL = URL(fileURLWithPath: binary)

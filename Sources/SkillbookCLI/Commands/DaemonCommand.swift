@@ -48,7 +48,7 @@ enum DaemonCommand: Command {
         }
         let service = try ScheduleService(host: host, grace: grace, log: log)
         log("daemon started pid=\(getpid()) state=\(host.configuration.stateDirectory.path)")
-        let code = try await invocation.runServices([service] + operations.metricsServices(), grace: grace) { event in
+        let code = try await invocation.runServices([service] + operations.metricsServices(host: host), grace: grace) { event in
             switch event {
             case .gracefulShutdown(let number): log("daemon signal=\(Invocation.signalName(number)): no more fires")
             case .cancelled: log("daemon second signal: cancelling running runs")

@@ -12,9 +12,11 @@ enum DoctorCommand: Command {
         discussion: """
             Checks, in order: the workspace found from here and its skillbook.yaml; the skills (manifests and MCP
             servers, started once when their tool list is not cached); the playbooks (each validated) and their
-            schedules; the state (reachable, writable, its schema version current: opening it migrates it, as any
-            command would) and its journal (runs, size, oldest run); whether a daemon holds the state's lock; the
-            model (GET URL/models, when one is configured); libcurl, libpq and libmicrohttpd (loaded on first use);
+            schedules; each MCP server (mcp:PREFIX: started, its tools compared with its cached tool list; a stale
+            list is fixed by 'skillbook skills --refresh'); the state (reachable, writable, its schema version
+            current: opening it migrates it, as any command would) and its journal (runs, size, oldest run); whether
+            a daemon holds the state's lock; the model, when one is configured (asked for an answer under a JSON
+            Schema, as the planner asks); libcurl, libpq and libmicrohttpd (loaded on first use);
             the allowed paths; the time zone; the shell completions. Each line is 'ok', 'warning' or 'failed',
             with a fix under each that is not ok. Exit code 0 when nothing failed (warnings included), 1 when a
             check failed.

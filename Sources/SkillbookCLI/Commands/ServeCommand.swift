@@ -115,20 +115,21 @@ enum ServeCommand: Command {
         let server = ConsoleServer(host: host, settings: settings) { url in
             console.out(url)
             log("console at \(url) (\(once)Ctrl-C stops)")
-            if open { openInBrowser(url, console: console) }
+            if open { openInBrowser(url, log: log) }
         }
         let stopping = services.isEmpty ? "stopping the console" : "stopping the console and the schedules"
-        let code = try await invocation.runServices([server as any Service] + services + operations.metricsServices(), grace: 30) { event in
+        let code = try await invocation.runServices([server as any Service] + services + operations.metricsServices(host: host), grace: 30) { event in
             if case .gracefulShutdown = event { log(stopping) }
         }
         withExtendedLifetime(lock) {}
         return code
     }
 
-    private static func openInBrowser(_ url: String, console: Console) {
+    /// Opens `url` with xdg-open; without one, says so in the log (one line, as every event).
+    private static func openInBrowser(_ url: String, log: @Sendable (String) -> Void) {
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         guard let opener = paths.map({ "\($0)/xdg-open" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            console.err("skillbook: no xdg-open to open a browser with; open the URL above yourself")
+            log("browser not opened reason=no xdg-open on PATH: open the URL above yourself")
             return
         }
         let process = Process()

@@ -61,7 +61,7 @@ enum WorkerCommand: Command {
         host = PlaybookHost(configuration, mcpServers: host.mcpServers)
         let log = operations.logger
         let worker = try QueueWorker(host: host, options: options, log: log)
-        return try await invocation.runServices([worker] + operations.metricsServices(), grace: options.grace) { event in
+        return try await invocation.runServices([worker] + operations.metricsServices(host: host), grace: options.grace) { event in
             switch event {
             case .gracefulShutdown(let number): log("worker signal=\(Invocation.signalName(number)): no more claims")
             case .cancelled: log("worker second signal: cancelling running runs")

@@ -34,6 +34,7 @@ struct LogLine: Equatable {
     static let warningEvents = [
         "fire skipped", "fires dropped", "fire dropped", "lease lost", "run stopped", "run not continued", "rolling back",
         "daemon grace over", "worker grace over", "daemon second signal", "worker second signal", "reload failed", "playbook broken",
+        "browser not opened",
     ]
 
     /// Takes a line apart: a word `key=value` (the key lower-case letters, digits, `_` or `-`)

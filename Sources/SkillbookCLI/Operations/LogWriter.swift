@@ -17,8 +17,10 @@ struct LogWriter: Sendable {
         console.err(line(text))
     }
 
-    /// The line written for `text` (without its newline).
-    func line(_ text: String) -> String {
+    /// The line written for `text` (without its newline): one line per event, whatever the event's
+    /// text holds (a line break in an error message becomes a space).
+    func line(_ event: String) -> String {
+        let text = event.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
         let parsed = LogLine(text)
         switch format {
         case .text:

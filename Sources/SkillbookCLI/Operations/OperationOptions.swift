@@ -56,9 +56,10 @@ struct OperationOptions {
     }
 
     /// The metrics server to run beside the command's services (none without `--metrics`); it
-    /// logs where it listens.
-    func metricsServices() -> [any Service] {
+    /// logs where it listens. The gauges `host` reads from its state at each scrape are declared.
+    func metricsServices(host: PlaybookHost) -> [any Service] {
         guard let metrics, let (address, port) = metricsAddress else { return [] }
+        host.declareMetricGauges()
         let log = logger
         return [MetricsServer(address: address, port: port, metrics: metrics) { url in log("metrics listening url=\(url)") }]
     }

@@ -162,9 +162,9 @@ extension ConsoleAPI {
     /// event streams, and shutdown interrupts it. Answers 202 with the run's id once the journal has
     /// the run (the engine records a new one as it starts), so that a read of it right after the
     /// answer finds it.
-    func launch(_ prepared: PreparedRun) async -> ServerResponse {
+    func launch(_ prepared: PreparedRun, on runner: PlaybookHost? = nil) async -> ServerResponse {
         let id = prepared.runID
-        let handle = host.start(prepared)
+        let handle = (runner ?? host).start(prepared)
         let number = local.add(id, handle)
         let hub = hub
         let local = local

@@ -105,11 +105,12 @@ struct ConsoleAPI: Sendable {
         if route == ["skills"], get { return skills() }
         if route == ["events"], get { return events(request) }
         if route.first == "chat", let answer = await chatRoute(request, route, key: csrf) { return answer }
+        if route.first == "agent", let answer = await agentRoute(request, route) { return answer }
         let known = [
             ["session"], ["runs"], ["runs", "*"], ["runs", "*", "rollback"], ["runs", "*", "resume"], ["runs", "*", "cancel"], ["playbooks"],
             ["playbooks", "*"], ["playbooks", "*", "run"], ["playbooks", "*", "dry-run"], ["playbooks", "*", "save"], ["schedules"], ["validate"], ["skills"], ["events"],
             ["approvals"], ["runs", "*", "approve"], ["runs", "*", "decline"],
-        ] + Self.chatRoutes
+        ] + Self.chatRoutes + Self.agentRoutes
         if known.contains(where: { Self.match(route, $0) != nil }) {
             return json(405, ConsoleJSON.error("\(request.method) is not allowed on \(request.path)"))
         }

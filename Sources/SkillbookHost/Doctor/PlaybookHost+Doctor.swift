@@ -6,7 +6,7 @@ import SkillbookSystem
 
 extension PlaybookHost {
     /// The checks of `skillbook doctor` a host can make, in the order they print: skills, playbooks
-    /// and schedules, the state, the daemon's lock, the model, the libraries loaded on first use,
+    /// and schedules, each MCP server (`mcp:PREFIX`), the state, the daemon's lock, the model, the libraries loaded on first use,
     /// the allowed paths, the time zone. Each says what it found and, when it is not fine, how to
     /// fix it. Opening the state brings its schema up to date, as any command would. `database` is
     /// the connection string of a PostgreSQL state (the `--state` or `SKILLBOOK_STATE` the
@@ -30,6 +30,7 @@ extension PlaybookHost {
             checks.append(DoctorCheck("skills", .failed, Self.firstLine(of: error), fix: "run 'skillbook validate' to see every error in the skill manifests"))
         }
         if let registry { checks += playbookChecks(registry) }
+        checks += await mcpServerChecks()
         checks.append(stateCheck(database: database))
         checks.append(await journalCheck())
         checks.append(daemonCheck())
@@ -132,25 +133,6 @@ extension PlaybookHost {
             return DoctorCheck("daemon", .ok, "no daemon holds \(file) (schedules fire only while 'skillbook daemon' runs)")
         }
         return DoctorCheck("daemon", .ok, "a daemon (pid \(pid)) holds \(file)")
-    }
-
-    private func modelCheck(http: any HTTPClient) async -> DoctorCheck {
-        guard let model = configuration.model else {
-            return DoctorCheck("model", .ok, "none configured ('ask' and 'chat' use playbooks and skills only)")
-        }
-        let url = model.url.appendingPathComponent("models")
-        var headers: [HTTPHeader] = []
-        if let key = model.apiKey { headers.append(HTTPHeader("Authorization", "Bearer \(key)")) }
-        let fix = "start the model server, or correct model.url in skillbook.yaml (or SKILLBOOK_MODEL_URL)"
-        do {
-            let response = try await http.send(HTTPRequest(url: url, headers: headers, timeout: 5, maxBodyBytes: 1 << 20))
-            guard response.isSuccess else {
-                return DoctorCheck("model", .failed, "\(url.absoluteString) answered \(response.statusLine)", fix: fix)
-            }
-            return DoctorCheck("model", .ok, "\(model.url.absoluteString) answers (GET /models: \(response.status))")
-        } catch {
-            return DoctorCheck("model", .failed, Self.firstLine(of: error), fix: fix)
-        }
     }
 
     private func libraryCheck(_ name: String, problem: String?, neededBy: String, needed: Bool) -> DoctorCheck {

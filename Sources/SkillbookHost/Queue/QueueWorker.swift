@@ -72,6 +72,7 @@ public final class QueueWorker: Service {
             metrics.registry.gauge(SkillbookMetrics.running) { [weak self] in self.map { [([], Double($0.runningCount))] } ?? [] }
             metrics.registry.declare(SkillbookMetrics.claims)
             metrics.registry.declare(SkillbookMetrics.claimFailures)
+            metrics.registry.declare(SkillbookMetrics.claimDuration)
         }
     }
 
@@ -109,7 +110,9 @@ public final class QueueWorker: Service {
                 continue
             }
             let claimed: ClaimedRun?
+            let claimStart = ContinuousClock.now
             do {
+                defer { observeClaim(since: claimStart) }
                 claimed = try await journal.claimNext()
             } catch {
                 log("claim failed error=\(Self.oneLine("\(error)"))")
@@ -123,6 +126,14 @@ public final class QueueWorker: Service {
             }
             start(claimed)
         }
+    }
+
+    /// Records the time a claim took (`skillbook_worker_claim_duration_seconds`).
+    private func observeClaim(since start: ContinuousClock.Instant) {
+        guard let metrics = host.configuration.metrics else { return }
+        let elapsed = ContinuousClock.now - start
+        metrics.registry.observe(
+            SkillbookMetrics.claimDuration, [], Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
     private func start(_ claimed: ClaimedRun) {

@@ -17,6 +17,12 @@ public struct ScheduleOverview: Sendable {
     /// Fires of this entry not started in the last `ScheduleOverview.missedPeriod` seconds: how
     /// many, the oldest's instant, and how many per reason.
     public var missed: (count: Int, since: Date, reasons: [MissReason: Int])?
+    /// The newest records of those fires (at most `ScheduleOverview.recentMisses`), newest first:
+    /// each a fire skipped (`overlap`) or a batch missed (`catch_up`, `window`).
+    public var recentMisses: [FireRecord] = []
+
+    /// How many missed or skipped records an overview keeps: 5.
+    public static let recentMisses = 5
 
     /// How far back `skillbook schedule` counts missed fires: 7 days.
     public static let missedPeriod: Double = 7 * 86400
@@ -59,7 +65,8 @@ extension PlaybookHost {
                 overviews.append(
                     ScheduleOverview(
                         playbook: name, entry: index, entryPath: entry.path, trigger: trigger, zone: zone, next: next,
-                        lastRun: last, missed: Self.missed(history, entry: index, now: now)))
+                        lastRun: last, missed: Self.missed(history, entry: index, now: now),
+                        recentMisses: Self.misses(history, entry: index, now: now)))
             }
         }
         return (overviews, workspace.broken)
@@ -72,6 +79,13 @@ extension PlaybookHost {
     public func fireHistory(playbook: String?, limit: Int = 100) async throws(HostError) -> [FireRecord] {
         let ledger = try openFireLedger()
         return try await HostError.journaling { try await ledger.history(playbook: playbook, limit: limit) }
+    }
+
+    /// The newest records of fires of `entry` not started within `ScheduleOverview.missedPeriod`.
+    static func misses(_ history: [FireRecord], entry: Int, now: Date) -> [FireRecord] {
+        let cutoff = now.addingTimeInterval(-ScheduleOverview.missedPeriod)
+        return Array(
+            history.filter { $0.entry == entry && $0.missed != nil && $0.lastScheduledAt >= cutoff }.prefix(ScheduleOverview.recentMisses))
     }
 
     static func missed(_ history: [FireRecord], entry: Int, now: Date) -> (count: Int, since: Date, reasons: [MissReason: Int])? {

@@ -12,15 +12,19 @@ extension PlaybookHost {
     /// reported by the registry, as a warning at its manifest; nothing here throws.
     /// With `refreshing`, every server is listed again, cached or not (`skills --refresh`).
     public func listUncachedMCPServers(refreshing: Bool = false) async {
-        guard !configuration.skillDirectories.isEmpty else { return }
+        await listUncached(declaredMCPServers(), refreshing: refreshing)
+    }
+
+    /// The MCP servers the skill folders declare (`mcp:` manifests), in folder order; a prefix an
+    /// earlier folder took is left out (the registry reports it as an error; it is never started).
+    func declaredMCPServers() -> [MCPServerManifest] {
         let runner = processRunner
         var servers: [MCPServerManifest] = []
         for directory in configuration.skillDirectories where HostConfiguration.isDirectory(directory) {
             let found = ManifestLoader(runner: runner).load(directory: directory, displayPath: displayPath).servers
-            // A prefix taken by an earlier folder is an error of the registry: never started.
             servers += found.filter { server in !servers.contains { $0.prefix == server.prefix } }
         }
-        await listUncached(servers, refreshing: refreshing)
+        return servers
     }
 
     /// Lists the tools of those of `servers` that have no cached tool list yet (see
@@ -92,7 +96,7 @@ extension PlaybookHost {
 
     /// The pooled source of a declared server: its command runs in the manifest's folder, with
     /// the variables it sets and those it passes on from the configuration's environment.
-    private func mcpSource(_ server: MCPServerManifest, runner: any ProcessRunning) -> MCPSkillSource {
+    func mcpSource(_ server: MCPServerManifest, runner: any ProcessRunning) -> MCPSkillSource {
         var environment: [String: String] = [:]
         for name in server.passedEnvironment {
             if let value = configuration.environment[name] { environment[name] = value }

@@ -1,4 +1,4 @@
-import SkillbookCore
+public import SkillbookCore
 import Synchronization
 import SkillbookSQL
 
@@ -25,6 +25,12 @@ extension SQLiteJournal {
                 throw error
             }
         }
+    }
+
+    /// Whether the next queued record commits the queue at once (see `later`) — a read-only call's
+    /// end joins its start's row, queued or written, so it is no different.
+    public func writesNow(finishing call: CallRecord?) -> Bool {
+        deferred.withLock { $0.count + 1 >= Self.deferredLimit || $0.failedCommit != nil }
     }
 
     /// Commits the queued records now, if there are any. Inside a transaction of this journal's

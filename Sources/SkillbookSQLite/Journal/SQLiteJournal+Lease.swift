@@ -107,9 +107,13 @@ extension SQLiteJournal {
                     try? await Task.sleep(nanoseconds: UInt64(tick * 1e9))
                     guard !Task.isCancelled, let journal = self else { return }
                     ticks += 1
-                    journal.flushInBackground()
-                    if ticks % beats == 0 { journal.beat() }
-                    journal.checkpointIfNeeded()
+                    let beat = ticks % beats == 0
+                    // On the state's own threads: a commit can wait out another process's write.
+                    _ = try? await SQLiteState.io.run {
+                        journal.flushInBackground()
+                        if beat { journal.beat() }
+                        journal.checkpointIfNeeded()
+                    }
                 }
             }
         }

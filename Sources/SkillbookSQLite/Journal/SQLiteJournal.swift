@@ -349,3 +349,6 @@ final class StatementCache: @unchecked Sendable {
         return statement
     }
 }
+
+/// The host uses it through `OffloadedJournal`, on the state's own threads.
+extension SQLiteJournal: BlockingJournal {}

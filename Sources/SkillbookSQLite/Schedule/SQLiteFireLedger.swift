@@ -25,36 +25,40 @@ public final class SQLiteFireLedger: FireLedger {
     }
 
     public func state(playbook: String, entry: Int) async throws -> EntryState {
-        let rows = try database.query(
-            "SELECT state FROM schedule_entries WHERE playbook = ?1 AND entry = ?2", [.text(playbook), .integer(entry)])
-        guard let text = rows.first?.string("state") else { return EntryState() }
-        do {
-            return try JSONDecoder().decode(EntryState.self, from: Data(text.utf8))
-        } catch {
-            throw StoreError(
-                .other, message: "state database \(database.url.path): schedule state of \(playbook)#\(entry) is malformed (\(error))",
-                path: database.url.path)
+        try await SQLiteState.io.run { [self] in
+            let rows = try database.query(
+                "SELECT state FROM schedule_entries WHERE playbook = ?1 AND entry = ?2", [.text(playbook), .integer(entry)])
+            guard let text = rows.first?.string("state") else { return EntryState() }
+            do {
+                return try JSONDecoder().decode(EntryState.self, from: Data(text.utf8))
+            } catch {
+                throw StoreError(
+                    .other, message: "state database \(database.url.path): schedule state of \(playbook)#\(entry) is malformed (\(error))",
+                    path: database.url.path)
+            }
         }
     }
 
     public func commit(_ decision: FireDecision, playbook: String, entry: Int) async throws -> [Fire] {
-        let state = String(decoding: try JSONEncoder().encode(decision.state), as: UTF8.self)
-        let at = now().timeIntervalSince1970
-        return try database.transaction {
-            try database.run(
-                """
-                INSERT INTO schedule_entries (playbook, entry, state, updated) VALUES (?1, ?2, ?3, ?4)
-                ON CONFLICT (playbook, entry) DO UPDATE SET state = excluded.state, updated = excluded.updated
-                """, [.text(playbook), .integer(entry), .text(state), .real(at)])
-            for fire in decision.skipped { _ = try insert(fire, outcome: "skipped", at: at) }
-            for batch in decision.missed {
+        try await SQLiteState.io.run { [self] in
+            let state = String(decoding: try JSONEncoder().encode(decision.state), as: UTF8.self)
+            let at = now().timeIntervalSince1970
+            return try database.transaction {
                 try database.run(
                     """
-                    INSERT INTO missed_fires (playbook, entry, reason, first_ms, last_ms, count, recorded)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING
-                    """, FireHistoryRows.parameters(batch, at: at))
+                    INSERT INTO schedule_entries (playbook, entry, state, updated) VALUES (?1, ?2, ?3, ?4)
+                    ON CONFLICT (playbook, entry) DO UPDATE SET state = excluded.state, updated = excluded.updated
+                    """, [.text(playbook), .integer(entry), .text(state), .real(at)])
+                for fire in decision.skipped { _ = try insert(fire, outcome: "skipped", at: at) }
+                for batch in decision.missed {
+                    try database.run(
+                        """
+                        INSERT INTO missed_fires (playbook, entry, reason, first_ms, last_ms, count, recorded)
+                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING
+                        """, FireHistoryRows.parameters(batch, at: at))
+                }
+                return try decision.start.filter { try insert($0, outcome: "started", at: at) }
             }
-            return try decision.start.filter { try insert($0, outcome: "started", at: at) }
         }
     }
 
@@ -104,8 +108,10 @@ public final class SQLiteFireLedger: FireLedger {
     }
 
     public func history(playbook: String?, limit: Int) async throws -> [FireRecord] {
-        let rows = try database.query(FireHistoryRows.query(name: "?1", limit: "?2", catchUp: "catch_up"), [playbook.map(SQLValue.text) ?? .null, .integer(limit)])
-        return rows.compactMap(FireHistoryRows.record)
+        try await SQLiteState.io.run { [self] in
+            let rows = try database.query(FireHistoryRows.query(name: "?1", limit: "?2", catchUp: "catch_up"), [playbook.map(SQLValue.text) ?? .null, .integer(limit)])
+            return rows.compactMap(FireHistoryRows.record)
+        }
     }
 
     /// `true` when this call recorded the fire, `false` when its key was there before.

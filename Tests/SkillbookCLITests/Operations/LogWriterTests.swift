@@ -24,6 +24,16 @@ import Testing
         #expect(!line.contains("\n"))
     }
 
+    @Test func anEventWithLineBreaksIsStillOneLine() throws {
+        let event = "run finished pulse run=a status=failed error=first line\nsecond line\r\nthird"
+        let text = writer(.text, journald: true).line(event)
+        #expect(text == "<4>skillbook: run finished pulse run=a status=failed error=first line second line third")
+        let json = writer(.json).line(event)
+        #expect(!json.contains("\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect((object["fields"] as? [String: String])?["error"] == "first line second line third")
+    }
+
     @Test func levelsFollowTheEvent() {
         #expect(LogLine("run finished pulse run=a status=succeeded").level == .info)
         #expect(LogLine("run not started pulse scheduled=x error=no such file").level == .error)

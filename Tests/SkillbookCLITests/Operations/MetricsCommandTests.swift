@@ -18,19 +18,30 @@ import Testing
         name: broken-pulse
         schedule: { every: 1s }
         steps:
+          - { id: save, skill: notes.create, with: { title: undone } }
           - { id: fail, skill: debug.fail, with: { message: on purpose } }
+        """
+
+    /// Deleting a note asks for confirmation: fired by the daemon, the run waits for an approval.
+    static let tidy = """
+        name: tidy
+        schedule: { every: 1s }
+        steps:
+          - { id: purge, skill: notes.delete, with: { ids: [n1] } }
         """
 
     @Test func theDaemonCountsRunsStepsAndFiresInTheExpositionFormat() async throws {
         let directory = TemporaryDirectory()
         directory.write("Playbooks/pulse.yaml", Self.pulse)
         directory.write("Playbooks/broken-pulse.yaml", Self.broken)
+        directory.write("Playbooks/tidy.yaml", Self.tidy)
         let before = Date().timeIntervalSince1970
         let daemon = try SkillbookChild(
             ["daemon", "--metrics", "127.0.0.1:0", "--state", directory.state.path], in: directory.url)
         defer { kill(daemon.pid, SIGTERM) }
         let finished = await eventually(within: 30) {
             daemon.stderr.text.contains("run finished pulse ") && daemon.stderr.text.contains("run finished broken-pulse ")
+                && daemon.stderr.text.contains("run finished tidy ")
         }
         try #require(finished, "\(daemon.transcript)")
         let url = try #require(metricsURL(in: daemon.stderr.text), "\(daemon.transcript)")
@@ -53,6 +64,22 @@ import Testing
         let started = try #require(scrape.value("process_start_time_seconds"))
         #expect(started >= before.rounded(.down) - 1 && started <= Date().timeIntervalSince1970, "\(started) vs \(before)")
         #expect(scrape.value("skillbook_build_info", ["version": "0.1.0", "command": "daemon"]) == 1)
+
+        // The run of `tidy` waits for an approval: the gauge reads the state at the scrape.
+        #expect(scrape.types["skillbook_approvals_waiting"] == "gauge")
+        #expect(try #require(scrape.value("skillbook_approvals_waiting")) >= 1, "\(scrape.samples.filter { $0.name.hasPrefix("skillbook_approvals") })")
+        // Every journal write of those runs was timed, by the kind of write.
+        #expect(scrape.types["skillbook_journal_write_seconds"] == "histogram")
+        for write in ["run_started", "call_started", "call_finished", "step_finished", "run_finished", "approval_requested", "compensation_finished"] {
+            let writes = try #require(scrape.value("skillbook_journal_write_seconds_count", ["write": write]), "\(write)")
+            #expect(writes >= 1, "\(write)")
+            #expect(scrape.value("skillbook_journal_write_seconds_bucket", ["write": write, "le": "+Inf"]) == writes, "\(write)")
+            #expect(try #require(scrape.value("skillbook_journal_write_seconds_sum", ["write": write])) > 0, "\(write)")
+        }
+        // Three runs ended, or more (pulse fires every second): each has one run_finished.
+        #expect(
+            try #require(scrape.value("skillbook_journal_write_seconds_count", ["write": "run_finished"]))
+                >= (scrape.samples.filter { $0.name == "skillbook_runs_finished_total" }.map(\.value).reduce(0, +)))
 
         // Counters only grow: a later scrape has at least as many runs.
         let runs = try #require(scrape.value("skillbook_runs_finished_total", ["playbook": "pulse", "status": "succeeded"]))
@@ -102,6 +129,12 @@ import Testing
         #expect(scrape.value("skillbook_worker_running_runs") == 0)
         #expect(scrape.value("skillbook_runs_finished_total", ["playbook": "note", "trigger": "cli", "status": "succeeded"]) == 2)
         #expect(scrape.types["skillbook_queue_depth"] == "gauge")
+        // Each claim is timed: the two that found a run, and the empty looks at the queue since.
+        #expect(scrape.types["skillbook_worker_claim_duration_seconds"] == "histogram")
+        let claims = try #require(scrape.value("skillbook_worker_claim_duration_seconds_count"))
+        #expect(claims >= 2)
+        #expect(scrape.value("skillbook_worker_claim_duration_seconds_bucket", ["le": "+Inf"]) == claims)
+        #expect(scrape.value("skillbook_approvals_waiting") == 0)
     }
 
     @Test func aBadMetricsAddressIsAUsageError() async throws {

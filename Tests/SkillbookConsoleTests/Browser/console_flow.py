@@ -334,8 +334,16 @@ def main():
     page.get_by_role("link", name="Schedules").click()
     expect(page.locator('tr[data-playbook="morning"]')).to_contain_text("cron 30 7 * * *")
     expect(page.locator('tr[data-playbook="morning"]')).to_contain_text("Europe/Paris")
+    # The fires the ledger holds as not started: counted per reason, the newest listed.
+    misses = page.locator('tr[data-playbook="morning"] td.misses')
+    expect(misses).to_contain_text("3 fires not started")
+    expect(misses).to_contain_text("2 missed: catch_up")
+    expect(misses).to_contain_text("1 skipped: the previous run still ran")
+    expect(misses.locator("li[data-outcome]")).to_have_count(2)
+    expect(misses.locator('li[data-outcome="skipped"]')).to_have_count(1)
+    expect(misses.locator('li[data-outcome="missed"]')).to_contain_text("(2)")
     shot(page, "schedules.png")
-    print("ok schedules page")
+    print("ok schedules page, with its missed and skipped fires")
 
     page.get_by_role("link", name="Skills").click()
     expect(page.locator('[data-skill="debug.echo"]')).to_be_visible()
