@@ -73,22 +73,38 @@ extension PostgresJournal {
     public func calls(of runID: String, excludingSkills excludedSkills: Set<String>) throws -> [JournalCall] {
         let excluded = excludedSkills.isEmpty ? "" : " AND skill NOT IN (SELECT json_array_elements_text($2::json))"
         let rows = try database.query(
-            """
-            SELECT step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked
-            FROM calls WHERE run = $1\(excluded) ORDER BY id
-            """, [.text(runID)] + (excludedSkills.isEmpty ? [] : [.text(JSONText.encode(.array(excludedSkills.sorted().map(Value.string))))]),
+            "SELECT \(Self.callColumns) FROM calls WHERE run = $1\(excluded) ORDER BY id",
+            [.text(runID)] + (excludedSkills.isEmpty ? [] : [.text(JSONText.encode(.array(excludedSkills.sorted().map(Value.string))))]),
             doing: "reading the calls of run \(runID)")
-        return try rows.map { row in
-            guard let step = row.string("step"), let skill = row.string("skill"), let attempt = row.int("attempt"),
-                let started = row.double("started"), let order = row.int("seq"),
-                case .object(let parameters)? = try decode(row.string("parameters"), "call parameters")
-            else { throw malformed("call", of: runID) }
-            return JournalCall(
-                key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), skill: skill, attempt: attempt,
-                parameters: parameters, output: try decode(row.string("output"), "call output"), error: row.string("error"),
-                started: Date(timeIntervalSince1970: started), finished: row.double("finished").map(Date.init(timeIntervalSince1970:)),
-                compensated: row.int("compensated") == 1, order: order, outputMasked: row.int("masked") == 1)
-        }
+        return try rows.map { row in try journalCall(row, of: runID) }
+    }
+
+    /// At most `limit` attempts of a run's calls in order of starting, after the row `position`: a
+    /// range of `calls_by_run_id`.
+    public func calls(of runID: String, after position: Int64?, limit: Int) throws -> CallPage {
+        let size = max(1, limit)
+        let rows = try database.query(
+            Self.callPageQuery, [.text(runID), .integer(Int(position ?? 0)), .integer(size)], doing: "reading the calls of run \(runID)")
+        let calls = try rows.map { row in try journalCall(row, of: runID) }
+        let last = rows.last.flatMap { $0.int("id") }.map(Int64.init)
+        return CallPage(calls: calls, next: rows.count < size ? nil : last)
+    }
+
+    static let callColumns = "id, step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked"
+
+    /// The statement of one page of a run's calls: $1 the run, $2 the last row read, $3 the page's size.
+    public static let callPageQuery = "SELECT \(callColumns) FROM calls WHERE run = $1 AND id > $2 ORDER BY id LIMIT $3"
+
+    private func journalCall(_ row: Row, of runID: String) throws -> JournalCall {
+        guard let step = row.string("step"), let skill = row.string("skill"), let attempt = row.int("attempt"),
+            let started = row.double("started"), let order = row.int("seq"),
+            case .object(let parameters)? = try decode(row.string("parameters"), "call parameters")
+        else { throw malformed("call", of: runID) }
+        return JournalCall(
+            key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), skill: skill, attempt: attempt,
+            parameters: parameters, output: try decode(row.string("output"), "call output"), error: row.string("error"),
+            started: Date(timeIntervalSince1970: started), finished: row.double("finished").map(Date.init(timeIntervalSince1970:)),
+            compensated: row.int("compensated") == 1, order: order, outputMasked: row.int("masked") == 1)
     }
 
     public func steps(of runID: String) throws -> [JournalStep] {

@@ -261,6 +261,8 @@ enum PostgresSchema {
         """,
         // 7: who started each session (the run's trigger; for a resume or rollback, where it was asked: cli, console).
         "ALTER TABLE sessions ADD COLUMN IF NOT EXISTS trigger TEXT;",
+        // 8: a run's calls in order of starting, a page at a time (as the SQLite state's migration 15).
+        "CREATE INDEX IF NOT EXISTS calls_by_run_id ON calls (run, id);",
     ]
 
     /// The schema version this build writes.

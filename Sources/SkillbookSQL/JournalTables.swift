@@ -8,6 +8,8 @@ public protocol JournalTables {
     func run(_ id: String) throws(ReadFailure) -> JournalRun?
     /// Every attempt of every call of a run, in order of starting.
     func calls(of runID: String) throws(ReadFailure) -> [JournalCall]
+    /// At most `limit` attempts of a run's calls in order of starting, after the row `position`.
+    func calls(of runID: String, after position: Int64?, limit: Int) throws(ReadFailure) -> CallPage
     func steps(of runID: String) throws(ReadFailure) -> [JournalStep]
     func compensations(of runID: String) throws(ReadFailure) -> [JournalCompensation]
     func sessions(of runID: String) throws(ReadFailure) -> [JournalSession]
@@ -19,11 +21,20 @@ public protocol JournalTables {
 extension JournalTables {
     /// Everything the journal holds of a run; `nil` when there is no such run.
     public func timeline(_ runID: String) throws(ReadFailure) -> RunTimeline? {
+        try timeline(runID, withCalls: true)
+    }
+
+    /// Everything but the calls (read those in pages).
+    public func timelineWithoutCalls(_ runID: String) throws(ReadFailure) -> RunTimeline? {
+        try timeline(runID, withCalls: false)
+    }
+
+    private func timeline(_ runID: String, withCalls: Bool) throws(ReadFailure) -> RunTimeline? {
         guard let run = try run(runID) else { return nil }
         let (source, report) = try sourceAndReport(of: runID)
         var timeline = RunTimeline(
-            run: run, source: source, sessions: try sessions(of: runID), calls: try calls(of: runID), steps: try steps(of: runID),
-            compensations: try compensations(of: runID), report: report)
+            run: run, source: source, sessions: try sessions(of: runID), calls: withCalls ? try calls(of: runID) : [],
+            steps: try steps(of: runID), compensations: try compensations(of: runID), report: report)
         timeline.waits = try waits(of: runID)
         return timeline
     }

@@ -136,6 +136,15 @@ struct ColdStartBench {
 
     /// Runs one process with its output discarded; its wall time and `wait4`'s peak RSS (KiB).
     static func spawn(_ arguments: [String], accepting accepted: (Int32) -> Bool = { $0 == 0 }) throws -> (seconds: Double, kilobytes: Int) {
+        let usage = try spawnUsage(arguments, accepting: accepted)
+        return (usage.seconds, usage.kilobytes)
+    }
+
+    /// Runs one process with its output discarded; its wall time, its CPU time (user and system)
+    /// and `wait4`'s peak RSS (KiB).
+    static func spawnUsage(
+        _ arguments: [String], accepting accepted: (Int32) -> Bool = { $0 == 0 }
+    ) throws -> (seconds: Double, cpu: Double, kilobytes: Int) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -172,6 +181,7 @@ struct ColdStartBench {
         #else
             let kilobytes = Int(usage.ru_maxrss)
         #endif
-        return (seconds, kilobytes)
+        let cpu = [usage.ru_utime, usage.ru_stime].reduce(0.0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) * 1e-6 }
+        return (seconds, cpu, kilobytes)
     }
 }

@@ -32,10 +32,10 @@ enum HistoryRows {
     static let bigSource = """
         name: big
         inputs:
-          n: { type: integer, default: 100000 }
+          items: { type: array, items: { type: integer }, default: [] }
         steps:
           - id: each
-            foreach: "${{ range(inputs.n) }}"
+            foreach: "${{ inputs.items }}"
             skill: debug.echo
             with: { value: "${{ item }}" }
 
@@ -100,7 +100,7 @@ final class SQLiteHistoryJournal: HistoryJournal {
             try database.run(
                 """
                 INSERT INTO runs (id, playbook, source, source_hash, inputs, trigger, status, started, finished, pid, host, outputs, report)
-                VALUES (?1, 'big', ?2, 'h', '{"n":\(calls)}', 'cli', 'succeeded', ?3, ?3 + 30, 1, 'bench', '{}',
+                VALUES (?1, 'big', ?2, 'h', '{"items":[]}', 'cli', 'succeeded', ?3, ?3 + 30, 1, 'bench', '{}',
                     '[{"id":"each","status":"succeeded"}]')
                 """, [.text(id), .text(HistoryRows.bigSource), .real(started)])
             try database.run(
@@ -180,7 +180,7 @@ final class PostgresHistoryJournal: HistoryJournal {
             try transaction.run(
                 """
                 INSERT INTO runs (id, playbook, source, source_hash, inputs, trigger, status, started, finished, pid, host, outputs, report)
-                VALUES ($1, 'big', $2, 'h', '{"n":\(calls)}', 'cli', 'succeeded', $3, $3 + 30, 1, 'bench', '{}',
+                VALUES ($1, 'big', $2, 'h', '{"items":[]}', 'cli', 'succeeded', $3, $3 + 30, 1, 'bench', '{}',
                     '[{"id":"each","status":"succeeded"}]')
                 """, [.text(id), .text(HistoryRows.bigSource), .real(started)])
             try transaction.run(

@@ -117,6 +117,58 @@ func recordCrashedRun(
         #expect(missing.err.contains("no run 'zzz' in "))
     }
 
+    /// A big run is read a page of calls at a time: the text puts a step's items that succeeded on
+    /// one line, `--json` has every attempt (here more than one page of them).
+    @Test func runsShowOfABigRunGroupsItsItemsAndExportsEveryCall() async throws {
+        let directory = TemporaryDirectory()
+        directory.write(
+            "Playbooks/many.yaml",
+            """
+            name: many
+            inputs:
+              items: { type: array, items: { type: integer }, default: [\((0..<1200).map(String.init).joined(separator: ", "))] }
+            steps:
+              - id: each
+                foreach: "${{ inputs.items }}"
+                skill: debug.echo
+                with: { value: "${{ item }}" }
+              - { id: last, skill: debug.echo, when: "${{ length(inputs.items) > 0 }}", with: { value: done } }
+
+            """)
+        #expect(await skillbook(["run", "many"], in: directory).code == 0)
+        #expect(await skillbook(["run", "many", "-i", "items=[]"], in: directory).code == 0)
+        let journal = try SQLiteJournal(stateDirectory: directory.state)
+        let runs = try journal.runs()
+        let (empty, big) = (try #require(runs.first?.id), try #require(runs.last?.id))
+
+        let text = await skillbook(["runs", "show", big], in: directory)
+        #expect(text.code == 0, "\(text.err)")
+        let lines = text.out.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("(debug.echo)") }.count == 2, "\(text.out)")
+        #expect(lines.contains { $0.contains("each[item 1] … each[item 1200] (debug.echo) ✓ 1200 items") }, "\(text.out)")
+        // The step ends and the session's end come after the calls, in time order.
+        let grouped = try #require(lines.firstIndex { $0.contains("1200 items") })
+        let eachEnd = try #require(lines.firstIndex { $0.contains("✓ step each succeeded") })
+        let lastCall = try #require(lines.firstIndex { $0.contains("last (debug.echo) ✓") })
+        #expect(grouped < eachEnd && eachEnd < lastCall, "\(text.out)")
+        #expect(lines.contains { $0.contains("■ run ended: succeeded") } && text.out.contains("Steps:"))
+
+        let json = await skillbook(["runs", "show", big, "--json"], in: directory)
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let calls = try #require(record["calls"] as? [[String: Any]])
+        #expect(calls.count == 1201)
+        #expect(calls.prefix(1200).map { $0["iteration"] as? Int } == Array(0..<1200))
+        #expect((calls[1199]["output"] as? [String: Any])?["value"] as? Int == 1199)
+        #expect(calls[1200]["step"] as? String == "last")
+        #expect((record["steps"] as? [[String: Any]])?.count == 2)
+        #expect(record["notifications"] as? [Any] != nil)
+        // A run without calls has an empty list.
+        let none = await skillbook(["runs", "show", empty, "--json"], in: directory)
+        let emptyRecord = try #require(try JSONSerialization.jsonObject(with: Data(none.out.utf8)) as? [String: Any])
+        #expect((emptyRecord["calls"] as? [Any])?.isEmpty == true)
+        #expect(none.out.contains("\"calls\": [],"))
+    }
+
     @Test func aFailedRunIsRolledBackFromTheJournal() async throws {
         let directory = TemporaryDirectory()
         directory.write("Playbooks/two-notes.yaml", Self.twoNotes)

@@ -13,7 +13,7 @@ import Testing
 
         let list = try console.json(try await console.send("GET", "/api/v1/playbooks", session: session))
         let playbooks = try #require(list["playbooks"]?.arrayValue).compactMap(\.objectValue)
-        #expect(playbooks.map { $0["name"]?.stringValue } == ["broken", "failing", "hello", "note", "secretive", "shouty", "slow", "stuck"])
+        #expect(playbooks.map { $0["name"]?.stringValue } == ["broken", "failing", "hello", "many", "note", "secretive", "shouty", "slow", "stuck"])
         let broken = try #require(playbooks.first { $0["name"] == "broken" })
         #expect(broken["valid"] == false)
         #expect(broken["errors"] == 1)
@@ -95,6 +95,27 @@ import Testing
         // By prefix, as the CLI accepts; an unknown id is 404.
         #expect(try await console.send("GET", "/api/v1/runs/\(first.prefix(8))", session: session).status == 200)
         #expect(try await console.send("GET", "/api/v1/runs/ffffffff", session: session).status == 404)
+    }
+
+    /// A big run's record lists each step's first items and counts the rest (read a page at a time).
+    @Test func aBigRunListsTheFirstItemsOfEachStepAndCountsTheRest() async throws {
+        let console = try await ConsoleFixture.start()
+        defer { Task { await console.stop() } }
+        let session = try await console.logIn()
+        let id = try await console.startRun("many", inputs: ["items": .array((0..<1050).map { .int($0) })], session: session)
+        let run = try await console.finishedRun(id, session: session)
+        #expect(run["status"] == "succeeded")
+        let calls = try #require(run["calls"]?.arrayValue).compactMap(\.objectValue)
+        #expect(calls.count == 20)
+        #expect(calls.map { $0["key"]?.stringValue } == (1...20).map { "each[item \($0)]" })
+        #expect(run["calls_total"] == 1050)
+        let left = try #require(run["calls_left_out"]?.arrayValue?.first?.objectValue)
+        #expect(left == ["step": "each", "count": 1030, "succeeded": 1030, "failed": 0, "uncertain": 0, "first": "each[item 21]", "last": "each[item 1050]"])
+        // A small run lists every call and leaves nothing out.
+        let small = try await console.finishedRun(try await console.startRun("many", session: session), session: session)
+        #expect(small["calls"]?.arrayValue?.count == 3)
+        #expect(small["calls_total"] == 3)
+        #expect(small["calls_left_out"] == [])
     }
 
     @Test func invalidInputsAreRefusedWithTheirDiagnostics() async throws {

@@ -110,8 +110,8 @@ import Testing
         #expect(Date().timeIntervalSince(stopping) < 5)
         let host = PlaybookHost(
             HostConfiguration(playbooksDirectory: playbooks, stateDirectory: state, currentDirectory: workspace))
-        let all = try await host.openJournal().runs(playbook: nil, status: nil, limit: 10)
-        #expect(all.map(\.playbook) == ["plan", "purge", "stuck", "note", "failing", "slow", "shouty", "slow", "hello"])
+        let all = try await host.openJournal().runs(playbook: nil, status: nil, limit: 11)
+        #expect(all.map(\.playbook) == ["plan", "purge", "stuck", "note", "failing", "many", "slow", "shouty", "slow", "hello"])
         // `purge` was started by `skillbook run` with no terminal, waited, and was approved from the
         // Confirmations page: the same run went on and succeeded.
         let purge = all[1]
@@ -120,8 +120,8 @@ import Testing
         let purged = try #require(try await host.openJournal().timeline(purge.id))
         #expect(purged.sessions.map(\.outcome) == ["waiting", "succeeded"])
         let runs = all.filter { $0.playbook != "purge" }
-        #expect(runs.map(\.playbook) == ["plan", "stuck", "note", "failing", "slow", "shouty", "slow", "hello"])
-        #expect(runs.map(\.status) == [.succeeded, .succeeded, .rolledBack, .rolledBack, .succeeded, .succeeded, .succeeded, .succeeded])
+        #expect(runs.map(\.playbook) == ["plan", "stuck", "note", "failing", "many", "slow", "shouty", "slow", "hello"])
+        #expect(runs.map(\.status) == [.succeeded, .succeeded, .rolledBack, .rolledBack, .succeeded, .succeeded, .succeeded, .succeeded, .succeeded])
         // `stuck` was started by `skillbook run` (then killed, and resumed from the console); the
         // rest, the chat's plan among them, from the console.
         #expect(runs[1].trigger == "cli")
@@ -133,7 +133,7 @@ import Testing
         #expect(note.compensations.map(\.key.step.description) == ["write"])
         #expect(note.sessions.map(\.trigger) == ["console", "console"])
         #expect(runs.last?.inputs["name"] == "Ada")
-        #expect(runs[5].inputs["text"] == "<img src=x onerror=alert(1)>")
+        #expect(runs[6].inputs["text"] == "<img src=x onerror=alert(1)>")
         // The chat's plan, saved, and the edited playbook: valid files in Playbooks/.
         let registry = try host.loadRegistry().registry
         for name in ["chat-note", "broken"] {

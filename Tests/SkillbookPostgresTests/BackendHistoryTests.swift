@@ -53,6 +53,9 @@ import Testing
         try await finishedRun(journal, "kept-shorter", daysAgo: 2, now: now, keepUntil: now.addingTimeInterval(-86_400))
         // Running (held by this live process) for 40 days: never pruned.
         try await journal.runStarted(.sample("running", started: now.addingTimeInterval(-40 * 86_400)))
+        // Waiting 40 days for an approval: never pruned either.
+        try await journal.runStarted(.sample("waiting", started: now.addingTimeInterval(-40 * 86_400)))
+        try await journal.runFinished(finished("waiting", .waiting))
 
         let deleted = try await journal.pruneBatch(RetentionRules(workspace: RetentionPolicy(days: 30, maxRuns: 100)), now: now, limit: 200)
         #expect(deleted == 2)
@@ -65,8 +68,12 @@ import Testing
         #expect(try await journal.calls(of: "young").count == 1)
         #expect(try await journal.run("kept-longer") != nil)
         #expect(try await journal.run("running")?.status == .running)
+        #expect(try await journal.run("waiting")?.status == .waiting)
         // Nothing left to prune: a second pass deletes nothing.
         #expect(try await journal.pruneBatch(RetentionRules(workspace: RetentionPolicy(days: 30, maxRuns: 100)), now: now, limit: 200) == 0)
+        // Nor does `runs prune` by age and by count, down to none kept: the running and the waiting run stay.
+        _ = try await journal.prune(olderThan: now, keepingNewest: 0)
+        #expect(try await journal.runs(playbook: nil, status: nil, limit: 10).map(\.id).sorted() == ["running", "waiting"])
     }
 
     @Test(arguments: Backend.allCases)
@@ -142,6 +149,43 @@ import Testing
         #expect(try await journal.resolveRunID("ab7f") == "ab7f")
         await #expect(throws: JournalError.self) { try await journal.resolveRunID("ab") }
         await #expect(throws: JournalError.self) { try await journal.resolveRunID("zz") }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aRunsCallsAreReadInPagesInOrderOfStarting(_ backend: Backend) async throws {
+        let state = try await backend.makeState()
+        let journal = try state.journal()
+        try await journal.runStarted(.sample("big"))
+        try await journal.runStarted(.sample("other"))
+        var keys: [String] = []
+        for index in 0..<25 {
+            let item = CallRecord(
+                runID: "big", key: CallKey(step: StepPath(parsing: "each"), iteration: index), skill: "notes.create", attempt: 1,
+                parameters: ["title": .int(index)], started: Date())
+            try await journal.callStarted(item)
+            // Another run's calls between this run's: a page holds this run's alone.
+            if index % 5 == 0 { try await journal.callStarted(call("other", "x\(index)")) }
+            // Item 8's process died during its call: no result.
+            if index != 7 { try await journal.callFinished(item, output: ["id": .int(index)], error: nil, finished: Date()) }
+            keys.append(item.key.description)
+        }
+        var pages: [Int] = []
+        var read: [JournalCall] = []
+        try await journal.forEachCallPage(of: "big", pageSize: 4) { calls in
+            pages.append(calls.count)
+            read += calls
+        }
+        #expect(read.map(\.key.description) == keys)
+        #expect(try await journal.calls(of: "big").map(\.key.description) == keys)
+        #expect(pages == [4, 4, 4, 4, 4, 4, 1])
+        #expect(read[7].isUncertain && read[8].output == ["id": 8])
+        // A run of exactly a page ends with an empty read, not an empty page handed out.
+        pages = []
+        try await journal.forEachCallPage(of: "big", pageSize: 25) { calls in pages.append(calls.count) }
+        #expect(pages == [25])
+        let header = try #require(try await journal.timelineWithoutCalls("big"))
+        #expect(header.run.id == "big" && header.calls.isEmpty && header.sessions.count == 1)
+        #expect(try await journal.timelineWithoutCalls("nope") == nil)
     }
 }
 

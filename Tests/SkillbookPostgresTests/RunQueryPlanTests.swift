@@ -53,6 +53,26 @@ import Testing
         let latest = try plan(SQLiteJournal.latestQuery, [])
         expectRanges(latest.filter { $0 != "USE TEMP B-TREE FOR ORDER BY" }, "latest")
         #expect(latest.contains { $0.contains("USING COVERING INDEX runs_by_playbook (playbook=?)") }, "\(latest)")
+        // A pass of pruning reads the oldest runs in order from the index on `started` and stops at
+        // its size, whatever the number of runs past the cutoff (not every one of them, sorted).
+        for (sql, index) in [
+            ("keep_until IS NULL AND started < ?1 AND \(SQLiteJournal.prunable) ORDER BY started", "runs_by_age"),
+            ("started < ?1 AND \(SQLiteJournal.prunable) ORDER BY started", "runs_by_started"),
+            ("playbook = ?1 AND \(SQLiteJournal.prunable) ORDER BY started, rowid", "runs_by_playbook"),
+        ] {
+            let prune = try plan("SELECT rowid FROM runs WHERE \(sql) LIMIT 200", [.real(4_000)])
+            #expect(prune.count == 1 && prune[0].contains(index) && !prune[0].contains("status"), "\(sql): \(prune)")
+        }
+        // A page of a run's calls: a range of (run, seq), in order, nothing sorted.
+        try database.run(
+            """
+            INSERT INTO calls (run, step, skill, attempt, parameters, started, seq)
+            SELECT id, 'a', 'debug.echo', 1, '{}', started, 1 FROM runs
+            """)
+        try database.execute("ANALYZE")
+        let calls = try plan(SQLiteJournal.callPageQuery, [.text("r"), .integer(10), .integer(1000)])
+        #expect(calls.contains { $0.contains("USING INDEX calls_by_run (run=? AND seq>?)") }, "\(calls)")
+        #expect(!calls.contains { $0.contains("TEMP B-TREE") || $0.hasPrefix("SCAN") }, "\(calls)")
     }
 
     @Test func postgresPlansReadRangesOfIndexes() async throws {
@@ -86,5 +106,15 @@ import Testing
         let latest = try plan(PostgresJournal.latestQuery, [])
         #expect(!latest.contains { $0.contains("Seq Scan on runs") }, "latest: \(latest)")
         #expect(latest.contains { $0.contains("runs_by_playbook") }, "latest: \(latest)")
+        // A page of a run's calls: a range of (run, id), nothing sorted.
+        try database.run(
+            """
+            INSERT INTO calls (run, step, skill, attempt, parameters, started, seq)
+            SELECT id, 'a', 'debug.echo', 1, '{}', started, 1 FROM runs
+            """)
+        try database.run("ANALYZE")
+        let calls = try plan(PostgresJournal.callPageQuery, [.text("r"), .integer(10), .integer(1000)])
+        #expect(calls.contains { $0.contains("calls_by_run_id") }, "calls: \(calls)")
+        #expect(!calls.contains { $0.contains("Seq Scan") || $0.contains("Sort") }, "calls: \(calls)")
     }
 }

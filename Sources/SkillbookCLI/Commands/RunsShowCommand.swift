@@ -10,9 +10,10 @@ enum RunsShowCommand: Command {
         positionals: 1...1,
         discussion: """
             RUN is a run id or any unique prefix of it (see 'skillbook runs'). The timeline has every call
-            attempt (batches and foreach items as step[batch k] / step[item k]), step ends, compensations,
-            and each process that worked on the run (the first run, resumes, rollbacks), then its approval
-            requests (who decided what, when and why) and the notifications sent about it. Secrets are
+            attempt (batches and foreach items as step[batch k] / step[item k]; consecutive items of a step
+            that succeeded at the first attempt on one line), step ends, compensations, and each process
+            that worked on the run (the first run, resumes, rollbacks), then its approval requests (who
+            decided what, when and why) and the notifications sent about it. --json has every attempt. Secrets are
             masked in parameters, outputs and errors. A run still going on shows its read-only calls
             and step ends up to a quarter of a second late (they are written in groups).
             """,
@@ -23,26 +24,27 @@ enum RunsShowCommand: Command {
         let host = try invocation.host(arguments)
         let journal = try host.openJournal()
         let runID = try await journal.resolveRunID(arguments.positionals[0])
-        guard let timeline = try await journal.timeline(runID) else {
+        // Without its calls: they are read and written a page at a time (a run of 100,000 calls
+        // is shown in flat memory).
+        guard let timeline = try await journal.timelineWithoutCalls(runID) else {
             throw JournalError(.notFound, "no run \(runID) in \(journal.location)")
         }
         let links = try await NotificationLinks.of(runID, host: host, journal: journal)
         let approvals = try await host.approvalHistory(ofRun: runID)
+        let console = invocation.console
+        let writer = RunShowWriter(journal: journal, console: console, write: { console.writeOut($0) })
         if arguments[.json] {
-            var value = JournalText.json(timeline)
-            if case .object(var object) = value {
-                let now = host.configuration.clock.now()
-                object["approvals"] = .array(approvals.map { .object(ApprovalJSON.record($0, now: now)) })
-                object["notifications"] = .array(links.sent.map(\.json))
-                if let carried = links.carried { object["notifies"] = carried.json }
-                value = .object(object)
-            }
-            invocation.console.out(JSONText.encode(value, pretty: true))
+            let now = host.configuration.clock.now()
+            var extra: ValueObject = [
+                "approvals": .array(approvals.map { .object(ApprovalJSON.record($0, now: now)) }),
+                "notifications": .array(links.sent.map(\.json)),
+            ]
+            if let carried = links.carried { extra["notifies"] = carried.json }
+            try await writer.json(timeline, extra: extra)
         } else {
-            let text = JournalText.$timeZone.withValue(host.configuration.timeZone) {
-                JournalText.text(timeline, console: invocation.console) + ApprovalText.history(approvals)
+            try await JournalText.$timeZone.withValue(host.configuration.timeZone) {
+                try await writer.text(timeline, footer: ApprovalText.history(approvals) + links.text)
             }
-            invocation.console.writeOut(text + links.text)
         }
         return .success
     }

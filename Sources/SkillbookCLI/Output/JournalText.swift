@@ -79,6 +79,8 @@ enum JournalText {
 
     // MARK: One run
 
+    /// The whole record; `runs show --json` writes the calls of a run read without them a page at a
+    /// time where this puts `calls` (see `RunShowWriter`).
     static func json(_ timeline: RunTimeline) -> Value {
         let run = timeline.run
         guard case .object(var object) = row(run) else { return .null }
@@ -114,8 +116,8 @@ enum JournalText {
         return .object(object)
     }
 
-    /// A header with the run's facts, then every event in time order.
-    static func text(_ timeline: RunTimeline, console: Console) -> String {
+    /// The run's facts, up to the `Timeline:` heading.
+    static func header(_ timeline: RunTimeline, console: Console) -> String {
         let run = timeline.run
         var lines: [String] = []
         lines.append(console.style("run \(run.id)", "1") + "  \(run.playbook)")
@@ -142,30 +144,43 @@ enum JournalText {
         for (name, value) in facts {
             lines.append("  \(name)\(String(repeating: " ", count: max(1, 10 - name.count)))\(value)")
         }
-
         lines.append("")
         lines.append("Timeline:")
-        for entry in entries(timeline, console: console) {
-            lines.append("  \(clockTime(entry.time))  \(entry.text)")
-        }
-        if case .array(let steps)? = timeline.report, !steps.isEmpty {
-            lines.append("")
-            lines.append("Steps:")
-            let rows = steps.map { step -> [String] in
-                let attempts = step["attempts"]?.intValue ?? 0
-                var note = step["error"]?.stringValue ?? ""
-                if let undo = step["compensation_error"]?.stringValue { note += (note.isEmpty ? "" : "; ") + "not undone: \(undo)" }
-                return [
-                    "  " + (step["id"]?.stringValue ?? "?"), step["skill"]?.stringValue ?? "", step["status"]?.stringValue ?? "",
-                    attempts > 1 ? "\(attempts) attempts" : "", note,
-                ]
-            }
-            lines.append(
-                TextTable(header: ["  STEP", "SKILL", "STATUS", "", ""], rows: rows).rendered.split(separator: "\n")
-                    .map { String(String($0.reversed().drop(while: { $0 == " " })).reversed()) }
-                    .joined(separator: "\n"))
-        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The `Steps:` table of the run's report (empty before it ended).
+    static func stepsTable(_ timeline: RunTimeline) -> String {
+        guard case .array(let steps)? = timeline.report, !steps.isEmpty else { return "" }
+        let rows = steps.map { step -> [String] in
+            let attempts = step["attempts"]?.intValue ?? 0
+            var note = step["error"]?.stringValue ?? ""
+            if let undo = step["compensation_error"]?.stringValue { note += (note.isEmpty ? "" : "; ") + "not undone: \(undo)" }
+            return [
+                "  " + (step["id"]?.stringValue ?? "?"), step["skill"]?.stringValue ?? "", step["status"]?.stringValue ?? "",
+                attempts > 1 ? "\(attempts) attempts" : "", note,
+            ]
+        }
+        return "\nSteps:\n"
+            + TextTable(header: ["  STEP", "SKILL", "STATUS", "", ""], rows: rows).rendered.split(separator: "\n")
+            .map { String(String($0.reversed().drop(while: { $0 == " " })).reversed()) }
+            .joined(separator: "\n") + "\n"
+    }
+
+    /// One call attempt's line of the timeline.
+    static func callText(_ call: JournalCall, console: Console) -> String {
+        var text = "\(call.key) (\(call.skill))"
+        if call.attempt > 1 { text += " attempt \(call.attempt)" }
+        if let error = call.error {
+            text += " " + console.style("✗", "31") + " \(error)"
+        } else if call.output != nil {
+            text += " " + console.style("✓", "32")
+            if let finished = call.finished { text += " \(duration(finished.timeIntervalSince(call.started)))" }
+        } else {
+            text += " " + console.style("? started, no result recorded (its process stopped during the call)", "33")
+        }
+        if call.compensated { text += " (undone later)" }
+        return text
     }
 
     struct Entry {
@@ -175,6 +190,8 @@ enum JournalText {
         var text: String
     }
 
+    /// The timeline's entries in time order (the calls `timeline` holds among them; `runs show` reads
+    /// a run without its calls and merges them in, a page at a time: see `RunShowWriter`).
     static func entries(_ timeline: RunTimeline, console: Console) -> [Entry] {
         var entries: [Entry] = []
         for session in timeline.sessions {
@@ -191,18 +208,7 @@ enum JournalText {
             }
         }
         for call in timeline.calls {
-            var text = "\(call.key) (\(call.skill))"
-            if call.attempt > 1 { text += " attempt \(call.attempt)" }
-            if let error = call.error {
-                text += " " + console.style("✗", "31") + " \(error)"
-            } else if call.output != nil {
-                text += " " + console.style("✓", "32")
-                if let finished = call.finished { text += " \(duration(finished.timeIntervalSince(call.started)))" }
-            } else {
-                text += " " + console.style("? started, no result recorded (its process stopped during the call)", "33")
-            }
-            if call.compensated { text += " (undone later)" }
-            entries.append(Entry(time: call.started, rank: 2, text: text))
+            entries.append(Entry(time: call.started, rank: 2, text: callText(call, console: console)))
         }
         for step in timeline.steps {
             let text =

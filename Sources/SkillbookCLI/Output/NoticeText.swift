@@ -30,15 +30,35 @@ enum NoticeText {
         }
     }
 
-    /// What a rollback will undo (newest first) and what stays done, one call a line.
+    /// Consecutive foreach items or batches of one step and skill as one entry: the first item
+    /// and `each[item 100000] … each[item 1] (3 items)`, newest first as the preview lists them.
+    static func grouped(_ items: [RollbackPreview.Item]) -> [(item: RollbackPreview.Item, keys: String)] {
+        var groups: [(first: RollbackPreview.Item, last: RollbackPreview.Item, count: Int)] = []
+        for item in items {
+            if let open = groups.last, open.count > 0, item.key.iteration != nil || item.key.batch != nil,
+                open.first.key.iteration != nil || open.first.key.batch != nil,
+                open.first.key.step == item.key.step, open.first.skill == item.skill, open.first.byRollbackSteps == item.byRollbackSteps
+            {
+                groups[groups.count - 1] = (open.first, item, open.count + 1)
+            } else {
+                groups.append((item, item, 1))
+            }
+        }
+        return groups.map { group in
+            (group.first, group.count == 1 ? "\(group.first.key)" : "\(group.first.key) … \(group.last.key) (\(group.count) items)")
+        }
+    }
+
+    /// What a rollback will undo (newest first) and what stays done, one call a line (a step's
+    /// consecutive items on one).
     static func rollbackPlan(_ preview: RollbackPreview) -> String {
         let run = preview.run
         var text = "Rolling back run \(JournalText.shortID(run.id)) (\(run.playbook), \(run.status.rawValue)):\n"
-        for item in preview.undone {
-            text += "  undo  \(item.key) (\(item.skill))\(item.byRollbackSteps ? ", by its rollback steps" : "")\n"
+        for (item, keys) in grouped(preview.undone) {
+            text += "  undo  \(keys) (\(item.skill))\(item.byRollbackSteps ? ", by its rollback steps" : "")\n"
         }
-        for item in preview.irreversible {
-            text += "  keep  \(item.key) (\(item.skill)): skill '\(item.skill)' cannot be undone\n"
+        for (item, keys) in grouped(preview.irreversible) {
+            text += "  keep  \(keys) (\(item.skill)): skill '\(item.skill)' cannot be undone\n"
         }
         for call in preview.uncertain {
             text += "  keep  \(call.key) (\(call.skill)): its result was never recorded (its process stopped during the call)\n"

@@ -205,8 +205,14 @@ struct ConsoleAPI: Sendable {
             } catch let error as JournalError {
                 return json(error.kind == .ambiguous ? 400 : 404, ConsoleJSON.error(error.message))
             }
-            guard let timeline = try await journal.timeline(full) else { return json(404, ConsoleJSON.error("no run \(id)")) }
+            // Without its calls: they are read a page at a time and digested (`ConsoleCallDigest`).
+            guard let timeline = try await journal.timelineWithoutCalls(full) else { return json(404, ConsoleJSON.error("no run \(id)")) }
+            var digest = ConsoleCallDigest()
+            try await journal.forEachCallPage(of: full) { calls in
+                for call in calls { digest.add(call) }
+            }
             var object = ConsoleJSON.run(timeline)
+            digest.fields(into: &object)
             object["actions"] = .object(actions(timeline.run, compensating: !timeline.compensations.isEmpty, journal: journal))
             return json(200, .object(object))
         } catch {

@@ -197,16 +197,18 @@ enum RunScript {
         return steps.get(name);
       };
       for (const call of run.calls) entry(call.step).calls.push(call);
+      // A big run's items beyond the first of each step, counted by the server, not listed.
+      for (const left of run.calls_left_out || []) entry(left.step).leftOut = left;
       for (const end of run.steps) entry(end.step).ends.push(end);
       for (const compensation of run.compensations) entry(compensation.step).compensations.push(compensation);
       for (const [name, reported] of live) entry(name).live = reported;
       if (order.length === 0) return h("p.muted", {}, run.status === "running" ? "Starting…" : "No step ran.");
-      return h("ol.timeline", {}, order.map((name) => step(steps.get(name), run.status === "running")));
+      return h("ol.timeline", {}, order.map((name) => step(steps.get(name), run.status === "running", run.id)));
     }
 
     // A call with no result is in progress while its run goes on; after that, its process stopped
     // during it (resume decides what to do with it).
-    function step(item, going) {
+    function step(item, going, runID) {
       const end = item.ends[item.ends.length - 1];
       const unfinished = !end && item.calls.some((c) => !c.finished);
       const running = unfinished && going;
@@ -214,11 +216,12 @@ enum RunScript {
       // A call with no result in a run that stopped: its process stopped during it.
       const status = end ? end.status : running ? "running" : unfinished ? "interrupted" : reported ? reported.status : "pending";
       const skill = item.calls.length ? item.calls[0].skill : reported && reported.skill;
+      const total = item.calls.length + (item.leftOut ? item.leftOut.count : 0);
       const summary = h("summary", {},
         statusBadge(status), " ",
         h("strong", {}, item.name),
         skill ? h("span.muted", {}, ` · ${skill}`) : null,
-        item.calls.length ? h("span.muted", {}, ` · ${item.calls.length} call${item.calls.length === 1 ? "" : "s"}`) : null,
+        total ? h("span.muted", {}, ` · ${total} call${total === 1 ? "" : "s"}`) : null,
         item.compensations.length ? [" ", h("span.badge.s-rolled_back", {}, "undone")] : null);
       const body = [];
       for (const call of item.calls) {
@@ -230,6 +233,13 @@ enum RunScript {
           h("h5", {}, "Parameters"), longText(call.parameters),
           call.output !== null ? [h("h5", {}, "Output"), longText(call.output)] : null,
           call.error ? [h("h5", {}, "Error"), h("pre.value.error", {}, call.error)] : null));
+      }
+      if (item.leftOut) {
+        const left = item.leftOut;
+        const outcomes = [["succeeded", left.succeeded], ["failed", left.failed], ["with no result", left.uncertain]]
+          .filter(([, n]) => n > 0).map(([what, n]) => `${n} ${what}`).join(", ");
+        body.push(h("p.muted", { "data-left-out": String(left.count) },
+          `${left.count} more (${left.first} … ${left.last}): ${outcomes}. `, h("span.mono", {}, `skillbook runs show ${runID} --json`), " lists every one."));
       }
       if (item.calls.length === 0 && reported) {
         // Not in the journal yet: what the engine reported.

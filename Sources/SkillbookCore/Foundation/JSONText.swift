@@ -4,12 +4,14 @@
 /// a string's bytes that need no escaping are copied as whole runs, so a large value costs one copy
 /// (the text itself) rather than a step per character, a growing buffer and a copy of that.
 public enum JSONText {
-    public static func encode(_ value: Value, pretty: Bool = false) -> String {
+    /// `indent`: the depth `value` stands at in a pretty text written a part at a time (its inner
+    /// lines are indented one level more; the first line is not indented).
+    public static func encode(_ value: Value, pretty: Bool = false, indent: Int = 0) -> String {
         var counter = ByteCounter()
-        write(value, into: &counter, pretty: pretty, indent: 0)
+        write(value, into: &counter, pretty: pretty, indent: indent)
         return String(unsafeUninitializedCapacity: counter.count) { buffer in
             var writer = BufferWriter(buffer: buffer)
-            write(value, into: &writer, pretty: pretty, indent: 0)
+            write(value, into: &writer, pretty: pretty, indent: indent)
             return writer.count
         }
     }

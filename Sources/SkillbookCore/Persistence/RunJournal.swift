@@ -46,6 +46,10 @@ public protocol RunJournal: RunRecorder {
     func resolveRunID(_ prefix: String) async throws -> String
     /// Every attempt of every call of a run, in order of starting.
     func calls(of runID: String) async throws -> [JournalCall]
+    /// At most `limit` attempts of a run's calls in order of starting, after the one at `position`
+    /// (`CallPage.next`; from the first when `nil`): an indexed range of the run's calls. See
+    /// `forEachCallPage`.
+    func calls(of runID: String, after position: Int64?, limit: Int) async throws -> CallPage
     /// The attempts of a run's calls of skills other than `excludedSkills`, in order of starting:
     /// what a rollback preview reads (the calls of reads are left in the journal, not decoded).
     func calls(of runID: String, excludingSkills excludedSkills: Set<String>) async throws -> [JournalCall]
@@ -59,6 +63,9 @@ public protocol RunJournal: RunRecorder {
     func sessions(of runID: String) async throws -> [JournalSession]
     /// Everything the journal holds of a run; `nil` when there is no such run.
     func timeline(_ runID: String) async throws -> RunTimeline?
+    /// Everything the journal holds of a run but its calls (`calls` empty): read those in pages
+    /// (`forEachCallPage`). `nil` when there is no such run.
+    func timelineWithoutCalls(_ runID: String) async throws -> RunTimeline?
     /// When the oldest run in the journal started; `nil` when it holds none.
     func oldestRunStart() async throws -> Date?
     /// The calls of a run as `ResumePlan.from` takes them: attempts numbered again in order of

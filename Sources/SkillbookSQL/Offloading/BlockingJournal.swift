@@ -29,12 +29,14 @@ public protocol BlockingJournal: Sendable {
     func run(_ id: String) throws -> JournalRun?
     func resolveRunID(_ prefix: String) throws -> String
     func calls(of runID: String) throws -> [JournalCall]
+    func calls(of runID: String, after position: Int64?, limit: Int) throws -> CallPage
     func calls(of runID: String, excludingSkills excludedSkills: Set<String>) throws -> [JournalCall]
     func sourceAndReport(of runID: String) throws -> (source: String, report: Value?)
     func steps(of runID: String) throws -> [JournalStep]
     func compensations(of runID: String) throws -> [JournalCompensation]
     func sessions(of runID: String) throws -> [JournalSession]
     func timeline(_ runID: String) throws -> RunTimeline?
+    func timelineWithoutCalls(_ runID: String) throws -> RunTimeline?
     func oldestRunStart() throws -> Date?
     func journaledCalls(of runID: String) throws -> [JournaledCall]
     func journaledSteps(of runID: String) throws -> [JournaledStep]

@@ -104,6 +104,10 @@ public struct OffloadedJournal<Base: BlockingJournal>: RunJournal, ApprovalJourn
         try await io.run { [base] in try base.calls(of: runID) }
     }
 
+    public func calls(of runID: String, after position: Int64?, limit: Int) async throws -> CallPage {
+        try await io.run { [base] in try base.calls(of: runID, after: position, limit: limit) }
+    }
+
     public func calls(of runID: String, excludingSkills excludedSkills: Set<String>) async throws -> [JournalCall] {
         try await io.run { [base] in try base.calls(of: runID, excludingSkills: excludedSkills) }
     }
@@ -126,6 +130,10 @@ public struct OffloadedJournal<Base: BlockingJournal>: RunJournal, ApprovalJourn
 
     public func timeline(_ runID: String) async throws -> RunTimeline? {
         try await io.run { [base] in try base.timeline(runID) }
+    }
+
+    public func timelineWithoutCalls(_ runID: String) async throws -> RunTimeline? {
+        try await io.run { [base] in try base.timelineWithoutCalls(runID) }
     }
 
     public func oldestRunStart() async throws -> Date? {

@@ -78,27 +78,56 @@ extension SQLiteJournal {
     public func calls(of runID: String, excludingSkills excludedSkills: Set<String>) throws(StoreError) -> [JournalCall] {
         let excluded = excludedSkills.isEmpty ? "" : " AND skill NOT IN (SELECT value FROM json_each(?2))"
         let rows = try query(
-            """
-            SELECT step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked
-            FROM call_attempts WHERE run = ?1\(excluded) ORDER BY id
-            """, [.text(runID)] + (excludedSkills.isEmpty ? [] : [.text(JSONText.encode(.array(excludedSkills.sorted().map(Value.string))))]))
+            "SELECT \(Self.callColumns) FROM call_attempts WHERE run = ?1\(excluded) ORDER BY id",
+            [.text(runID)] + (excludedSkills.isEmpty ? [] : [.text(JSONText.encode(.array(excludedSkills.sorted().map(Value.string))))]))
         var calls: [JournalCall] = []
         calls.reserveCapacity(rows.count)
-        for row in rows {
-            guard let step = row.string("step"), let skill = row.string("skill"), let attempt = row.int("attempt"),
-                let started = row.double("started"), let order = row.int("seq")
-            else { throw malformed("call", of: runID) }
-            let parameters = try decode(row.string("parameters"), "call parameters")
-            guard case .object(let object)? = parameters else { throw malformed("call parameters", of: runID) }
-            calls.append(
-                JournalCall(
-                    key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), skill: skill,
-                    attempt: attempt, parameters: object, output: try decode(row.string("output"), "call output"),
-                    error: row.string("error"), started: Date(timeIntervalSince1970: started),
-                    finished: row.double("finished").map(Date.init(timeIntervalSince1970:)),
-                    compensated: row.int("compensated") == 1, order: order, outputMasked: row.int("masked") == 1))
-        }
+        for row in rows { calls.append(try journalCall(row, of: runID)) }
         return calls
+    }
+
+    /// At most `limit` attempts of a run's calls in order of starting, after `position`: a range of
+    /// `calls_by_run` (the run, then `calls.seq`). A call's row takes the run's next `seq` when it is
+    /// inserted, so within a run `calls.seq` goes in the order of the rows, as the ids do (a result
+    /// stored apart in `call_results` has its own `seq`, the order of finishing that `JournalCall.order`
+    /// reports). Paging by it needs no index beyond the one every insert already keeps.
+    public func calls(of runID: String, after position: Int64?, limit: Int) throws(StoreError) -> CallPage {
+        let size = max(1, limit)
+        let rows = try query(Self.callPageQuery, [.text(runID), .integer(Int(position ?? 0)), .integer(size)])
+        var calls: [JournalCall] = []
+        calls.reserveCapacity(rows.count)
+        for row in rows { calls.append(try journalCall(row, of: runID)) }
+        let last = rows.last.flatMap { $0.int("position") }.map(Int64.init)
+        return CallPage(calls: calls, next: rows.count < size ? nil : last)
+    }
+
+    static let callColumns = "id, step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked"
+
+    /// The statement of one page of a run's calls: ?1 the run, ?2 the `calls.seq` of the last row
+    /// read, ?3 the page's size. `call_attempts` with its `calls.seq` as `position`.
+    public static let callPageQuery = """
+        SELECT c.seq AS position, c.id, c.step, c.iteration, c.batch, c.skill, c.attempt, c.parameters, c.started, c.compensated,
+            CASE WHEN r.call IS NULL THEN c.output ELSE r.output END AS output,
+            CASE WHEN r.call IS NULL THEN c.error ELSE r.error END AS error,
+            CASE WHEN r.call IS NULL THEN c.finished ELSE r.finished END AS finished,
+            CASE WHEN r.call IS NULL THEN c.masked ELSE r.masked END AS masked,
+            CASE WHEN r.call IS NULL THEN c.seq ELSE r.seq END AS seq
+        FROM calls c LEFT JOIN call_results r ON r.call = c.id
+        WHERE c.run = ?1 AND c.seq > ?2 ORDER BY c.seq LIMIT ?3
+        """
+
+    private func journalCall(_ row: Row, of runID: String) throws(StoreError) -> JournalCall {
+        guard let step = row.string("step"), let skill = row.string("skill"), let attempt = row.int("attempt"),
+            let started = row.double("started"), let order = row.int("seq")
+        else { throw malformed("call", of: runID) }
+        let parameters = try decode(row.string("parameters"), "call parameters")
+        guard case .object(let object)? = parameters else { throw malformed("call parameters", of: runID) }
+        return JournalCall(
+            key: CallKey(step: StepPath(parsing: step), iteration: row.int("iteration"), batch: row.int("batch")), skill: skill,
+            attempt: attempt, parameters: object, output: try decode(row.string("output"), "call output"),
+            error: row.string("error"), started: Date(timeIntervalSince1970: started),
+            finished: row.double("finished").map(Date.init(timeIntervalSince1970:)),
+            compensated: row.int("compensated") == 1, order: order, outputMasked: row.int("masked") == 1)
     }
 
     /// Every step end of a run, in order.

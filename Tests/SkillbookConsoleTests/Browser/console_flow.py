@@ -145,6 +145,21 @@ def main():
     expect(page.locator('[data-step="wait"]')).to_have_attribute("data-status", "succeeded")
     print("ok run page followed its run live")
 
+    # A big run: the step lists its first 20 items and says how many more there are.
+    many_id = page.evaluate("""async () => {
+        const csrf = (await (await fetch('/api/v1/session')).json()).csrf;
+        const answer = await fetch('/api/v1/playbooks/many/run', {method: 'POST',
+          headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+          body: JSON.stringify({inputs: {items: Array.from({length: 30}, (_, i) => i)}})});
+        return (await answer.json()).run;
+    }""")
+    page.goto(base + "/runs/" + many_id)
+    expect(page.locator(".run")).to_have_attribute("data-status", "succeeded", timeout=15000)
+    expect(page.locator('[data-step="each"] summary')).to_contain_text("30 calls")
+    expect(page.locator('[data-step="each"] [data-left-out="10"]')).to_contain_text("10 more (each[item 21] … each[item 30]): 10 succeeded")
+    expect(page.locator('[data-step="each"] .call')).to_have_count(20)
+    print("ok a big run's page lists the first items and counts the rest")
+
     # A failing run: rolled back, the failing step marked with its error, the note undone.
     failed_id = page.evaluate("""async () => {
         const csrf = (await (await fetch('/api/v1/session')).json()).csrf;

@@ -8,7 +8,7 @@ import Testing
 import SkillbookSystem
 
 /// A real console on 127.0.0.1 (a free port) over a fresh workspace: `hello` (echoes a greeting),
-/// `secretive` (a secret input, echoed), `slow` (sleeps), `shouty` (echoes its text, for markup
+/// `many` (a foreach echoing its `items`), `secretive` (a secret input, echoed), `slow` (sleeps), `shouty` (echoes its text, for markup
 /// checks), `failing` (a note, then a failure: rolled back), `note` (a note, undoable), `stuck` (a note, then
 /// `sleep 30` through shell.run: killed there, a call with no result) and `broken` (an unknown skill). Requests go through libcurl, as any client's would.
 final class ConsoleFixture: Sendable {
@@ -25,6 +25,17 @@ final class ConsoleFixture: Sendable {
                 with: { value: "Hello ${{ inputs.name }}" }
             outputs:
               greeting: "${{ steps.greet.output.value }}"
+
+            """,
+        "many": """
+            name: many
+            inputs:
+              items: { type: array, items: { type: integer }, default: [1, 2, 3] }
+            steps:
+              - id: each
+                foreach: "${{ inputs.items }}"
+                skill: debug.echo
+                with: { value: "${{ item }}" }
 
             """,
         "secretive": """
