@@ -53,12 +53,18 @@ enum FuzzConsole {
     /// Runs async work to its end from libFuzzer's thread (the main thread), keeping the main
     /// run loop turning for what runs on the main actor (the chats).
     static func wait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
-        let result = Mutex<T?>(nil)
-        Task { let value = await work(); result.withLock { $0 = value } }
+        let result = Answer<T>()
+        Task { result.give(await work()) }
         while true {
-            if let value = result.withLock({ $0 }) { return value }
+            if let value = result.value { return value }
             _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
         }
+    }
+
+    final class Answer<T: Sendable>: Sendable {
+        private let storage = Mutex<T?>(nil)
+        func give(_ value: T) { storage.withLock { $0 = value } }
+        var value: T? { storage.withLock { $0 } }
     }
 
     /// `METHOD target`, header lines, a blank line, the body, as libmicrohttpd hands them on:
