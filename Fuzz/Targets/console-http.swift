@@ -31,7 +31,8 @@ public func fuzzConsoleHTTP(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     }
     let hasSession = request.cookies[world.access.cookieName].map(world.isSession) ?? false
     let csrfIsRight = hasSession && request.headers["x-csrf-token"] == world.session().csrf
-    let response = FuzzConsole.wait { await world.router.respond(request) }
+    let sent = request
+    let response = FuzzConsole.wait { await world.router.respond(sent) }
     let summary = "\(request.method) \(request.path) → \(response.status)"
     check((100...599).contains(response.status), "status \(summary)")
     for (name, _) in ConsoleRouter.securityHeaders { check(response.header(name) != nil, "no \(name): \(summary)") }

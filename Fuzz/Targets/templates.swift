@@ -27,20 +27,23 @@ public func fuzzTemplates(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     }
     var position = 0  // where the next segment may start, in characters
     var afterExpression = false
-    for segment in template.segments {
+    let segments = template.segments
+    for (index, segment) in segments.enumerated() {
         switch segment {
         case .text(let part):
+            // A literal ends where the next expression starts, or at the end of the text.
             let piece = Array(part)
             check(!piece.isEmpty, "an empty literal in \(text.debugDescription)")
-            var start = position
+            var end = characters.count
+            if index + 1 < segments.count, case .expression(let next) = segments[index + 1] { end = next.offset }
+            let start = end - piece.count
+            check(start >= position && Array(characters[start..<end]) == piece, "literal \(part.debugDescription) does not end at \(end) of \(text.debugDescription)")
             if afterExpression {
-                // The literal starts right after a `}}` at or past `position`.
-                while start <= characters.count - piece.count, !(start >= 2 && characters[start - 2] == "}" && characters[start - 1] == "}"
-                    && Array(characters[start..<start + piece.count]) == piece) { start += 1 }
+                check(start >= 2 && characters[start - 2] == "}" && characters[start - 1] == "}", "literal \(part.debugDescription) does not follow a }}")
+            } else {
+                check(start == position, "text between \(position) and \(start) is lost")
             }
-            check(start <= characters.count - piece.count && Array(characters[start..<start + piece.count]) == piece,
-                "literal \(part.debugDescription) is not at \(start) of \(text.debugDescription)")
-            position = start + piece.count
+            position = end
             afterExpression = false
         case .expression(let expression):
             check(expression.offset >= position, "expression at \(expression.offset) before \(position) in \(text.debugDescription)")
