@@ -14,7 +14,7 @@ import Synchronization
 /// token. Oracles: a status in 100…599 with the security headers; no 2xx without the session
 /// (except the assets), no 2xx for a change without the session's CSRF token; every API answer
 /// (but a stream) is JSON, an error one with an `error` text. `/api/v1/events` (a stream that
-/// never ends) is left out.
+/// never ends) is left out, and failed logins are never throttled.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConsoleHTTP(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var text = FuzzInput.text(data, count)
@@ -139,7 +139,10 @@ enum FuzzConsole {
             let configuration = HostConfiguration(
                 playbooksDirectory: playbooks, stateDirectory: directory.appendingPathComponent("state"), timeZone: TimeZone(identifier: "UTC"),
                 environment: ["PATH": "/usr/bin:/bin"], currentDirectory: directory)
-            let settings = ConsoleSettings(port: FuzzConsole.port, tokenIsReusable: true)
+            var settings = ConsoleSettings(port: FuzzConsole.port, tokenIsReusable: true)
+            // The fuzzed requests' failed logins would throttle the harness's own (by design);
+            // throttling is left to `ConsoleSecurityTests`.
+            settings.loginFailures = 1_000_000_000
             token = settings.token
             router = ConsoleRouter(api: ConsoleAPI(host: PlaybookHost(configuration), hub: EventHub(), local: LocalRuns(), chats: ConsoleChats()))
             access = ConsoleAccess(settings: settings, port: FuzzConsole.port)
