@@ -211,29 +211,67 @@ clean:
 	rm -rf .build
 
 # Fuzzing (issue 28; never part of `make test`): libFuzzer and AddressSanitizer from the Swift
-# toolchain. SkillbookCore is compiled once with -sanitize=fuzzer,address (and -enable-testing, for
-# the expression harness's type oracle) into .build/fuzz/; each harness Fuzz/Targets/NAME.swift
-# (plus Fuzz/Support) links against it. `make fuzz TARGET=NAME [FUZZ_SECONDS=60]` runs one on its
-# committed seeds (Fuzz/Corpus/NAME, read only; new inputs go to .build/fuzz/corpus/NAME);
-# `make fuzz-all` runs each for FUZZ_SECONDS and prints execs, coverage and findings per target.
+# toolchain. Each library module a harness needs is compiled once with -sanitize=fuzzer,address
+# (and -enable-testing, for the oracles that read internals) into .build/fuzz/NAME.o, the C shims
+# with clang's -fsanitize=fuzzer-no-link,address; a harness Fuzz/Targets/NAME.swift (plus
+# Fuzz/Support) names the modules it links on its `// fuzz-modules:` line (dependencies first).
+# `make fuzz TARGET=NAME [FUZZ_SECONDS=60]` runs one on its committed seeds (Fuzz/Corpus/NAME,
+# read only; new inputs go to .build/fuzz/corpus/NAME); `make fuzz-all` runs each for
+# FUZZ_SECONDS and prints execs, execs/s, coverage and findings per target.
 # A crash is written to .build/fuzz/findings/NAME/ and becomes a regression test in Tests/.
 FUZZ_DIR := .build/fuzz
 FUZZ_TARGETS := $(basename $(notdir $(wildcard Fuzz/Targets/*.swift)))
 FUZZ_SECONDS ?= 60
-FUZZ_FLAGS := -sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -use-ld=lld \
+FUZZ_FLAGS := -sanitize=fuzzer,address -gline-tables-only -parse-as-library -swift-version 6 -use-ld=lld -package-name Skillbook \
 	-enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature MemberImportVisibility
-CORE_SOURCES := $(shell find Sources/SkillbookCore -name '*.swift')
+FUZZ_C_SHIMS := CCurl CSpawn CPostgres CMicroHTTPD
+# SkillbookCore (every harness's parsers) is optimised; the other modules and the harnesses are
+# built -Onone, which compiles several times faster on shared cores and fuzzes them all the same.
+fuzz_optimisation = $(if $(filter Core,$(1)),-O,-Onone)
+# Module maps: the system libraries' own, and one generated per C shim (SwiftPM makes them too).
+FUZZ_INCLUDES := -I $(FUZZ_DIR) -I Sources/CYAML -I Sources/CSQLite $(addprefix -I $(FUZZ_DIR)/cmodules/,$(FUZZ_C_SHIMS)) \
+	-Xcc -I/usr/include/postgresql
+# Each module's Skillbook dependencies (the C shims are always there).
+FUZZ_DEPS_Core :=
+FUZZ_DEPS_SQL := Core
+FUZZ_DEPS_SQLite := Core SQL
+FUZZ_DEPS_Postgres := Core SQL
+FUZZ_DEPS_System := Core
+FUZZ_DEPS_Skills := Core System
+FUZZ_DEPS_Runtime := Core
+FUZZ_DEPS_Agent := Core
+FUZZ_DEPS_Schedule := Core
+FUZZ_DEPS_MCP := Core
+FUZZ_DEPS_MCPTesting := Core MCP
+FUZZ_DEPS_Host := Core SQL SQLite Postgres System Skills Runtime Agent Schedule MCP
+FUZZ_DEPS_Console := $(FUZZ_DEPS_Host) Host
+FUZZ_MODULES := Core SQL SQLite Postgres System Skills Runtime Agent Schedule MCP MCPTesting Host Console
+FUZZ_C_OBJECTS := $(addprefix $(FUZZ_DIR)/c-,$(addsuffix .o,$(FUZZ_C_SHIMS)))
+fuzz_modules = $(shell sed -n 's,^// fuzz-modules: *,,p' Fuzz/Targets/$(1).swift)
 
-.PHONY: fuzz fuzz-all fuzz-build
+.PHONY: fuzz fuzz-all fuzz-build fuzz-objects
 
-$(FUZZ_DIR)/SkillbookCore.o: $(CORE_SOURCES)
-	@mkdir -p $(FUZZ_DIR)
-	swiftc $(FUZZ_FLAGS) -enable-testing -wmo -module-name SkillbookCore -I Sources/CYAML $$(pkg-config --cflags-only-I yaml-0.1 | sed 's/-I/-Xcc -I/g') \
-		-emit-module -emit-module-path $(FUZZ_DIR)/SkillbookCore.swiftmodule -c $(CORE_SOURCES) -o $@
+# Named here so that make builds them as targets of their own, not as intermediate files (a
+# pattern rule is not used twice in one chain of intermediates).
+fuzz-objects: $(foreach m,$(FUZZ_MODULES),$(FUZZ_DIR)/Skillbook$(m).o)
+.SECONDEXPANSION:
+.PRECIOUS: $(FUZZ_DIR)/Skillbook%.o $(FUZZ_DIR)/c-%.o
 
-$(FUZZ_DIR)/fuzz-%: Fuzz/Targets/%.swift $(wildcard Fuzz/Support/*.swift) $(FUZZ_DIR)/SkillbookCore.o
-	swiftc $(FUZZ_FLAGS) -module-name Fuzz -I $(FUZZ_DIR) -I Sources/CYAML $< $(wildcard Fuzz/Support/*.swift) \
-		$(FUZZ_DIR)/SkillbookCore.o $$(pkg-config --libs yaml-0.1) -o $@
+$(FUZZ_DIR)/c-%.o: Sources/%/*.c Sources/%/include/*.h
+	@mkdir -p $(FUZZ_DIR)/cmodules/$*
+	printf 'module $* {\n    umbrella header "%s"\n    export *\n}\n' "$$(realpath Sources/$*/include/*.h)" >$(FUZZ_DIR)/cmodules/$*/module.modulemap
+	clang -fsanitize=fuzzer-no-link,address -O1 -g -I Sources/$*/include -I/usr/include/postgresql -c Sources/$*/*.c -o $@
+
+$(FUZZ_DIR)/Skillbook%.o: $$(shell find Sources/Skillbook$$* -name '*.swift') $$(foreach m,$$(FUZZ_DEPS_$$*),$(FUZZ_DIR)/Skillbook$$(m).o) \
+		$$(if $$(FUZZ_DEPS_$$*),$(FUZZ_C_OBJECTS))
+	swiftc $(FUZZ_FLAGS) $(call fuzz_optimisation,$*) -enable-testing -wmo -module-name Skillbook$* $(FUZZ_INCLUDES) \
+		-emit-module -emit-module-path $(FUZZ_DIR)/Skillbook$*.swiftmodule -c $(filter %.swift,$^) -o $@
+
+$(FUZZ_DIR)/fuzz-%: Fuzz/Targets/%.swift $(wildcard Fuzz/Support/*.swift) $$(foreach m,$$(call fuzz_modules,$$*),$(FUZZ_DIR)/Skillbook$$(m).o) \
+		$(FUZZ_C_OBJECTS)
+	swiftc $(FUZZ_FLAGS) -Onone -module-name Fuzz $(FUZZ_INCLUDES) $< $(wildcard Fuzz/Support/*.swift) \
+		$(foreach m,$(call fuzz_modules,$*),$(FUZZ_DIR)/Skillbook$(m).o) $(FUZZ_C_OBJECTS) \
+		$$(pkg-config --libs yaml-0.1 sqlite3) -ldl -o $@
 
 fuzz-build: deps $(addprefix $(FUZZ_DIR)/fuzz-,$(FUZZ_TARGETS))
 

@@ -9,6 +9,19 @@ enum FuzzInput {
         String(decoding: UnsafeBufferPointer(start: data, count: count), as: UTF8.self)
     }
 
+    /// Lines as libyaml counts them: CR LF, LF, CR, NEL, LS and PS each end one (a Swift
+    /// `Character` would hold CR LF as one, so scalars are counted). At the end of a text without a
+    /// final break libyaml reports the line after the last, which the oracles allow.
+    static func lineCount(_ text: String) -> Int {
+        var lines = 1
+        var previous: Unicode.Scalar = " "
+        for scalar in text.unicodeScalars {
+            if ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar), !(scalar == "\n" && previous == "\r") { lines += 1 }
+            previous = scalar
+        }
+        return lines
+    }
+
     /// A skill with a schema, for the playbook checker (never run).
     struct SchemaSkill: Skill {
         let descriptor: SkillDescriptor

@@ -1,3 +1,4 @@
+// fuzz-modules: Core
 import Foundation
 import SkillbookCore
 

@@ -1,3 +1,4 @@
+// fuzz-modules: Core
 import Foundation
 import SkillbookCore
 
@@ -7,15 +8,7 @@ import SkillbookCore
 public func fuzzPlaybook(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let text = FuzzInput.text(data, count)
     let result = PlaybookLoader(registry: FuzzInput.registry).load(text, file: "fuzz.yaml")
-    // Lines as libyaml counts them: CR LF, LF, CR, NEL, LS and PS each end one (a Swift
-    // `Character` would hold CR LF as one, so count scalars). At the end of a text without a final
-    // break libyaml reports the line after the last.
-    var lines = 1
-    var previous: Unicode.Scalar = " "
-    for scalar in text.unicodeScalars {
-        if ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar), !(scalar == "\n" && previous == "\r") { lines += 1 }
-        previous = scalar
-    }
+    let lines = FuzzInput.lineCount(text)
     for diagnostic in result.diagnostics {
         guard let location = diagnostic.location, location.file == "fuzz.yaml" else { continue }
         check(location.line >= 1 && location.line <= lines + 1, "diagnostic outside the text: \(diagnostic)")

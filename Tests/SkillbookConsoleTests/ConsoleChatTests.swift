@@ -168,5 +168,11 @@ import Testing
         let reset = try await console.post("/api/v1/chat/reset", [:], session: session)
         #expect(reset.status == 200)
         #expect(try console.json(try await console.send("GET", "/api/v1/chat", session: session))["messages"] == [])
+
+        // `Limits.chatMessageCharacters`: 4,000 characters are taken (4,001 were refused above).
+        #expect(Limits.chatMessageCharacters == 4_000)
+        let atLimit = try await console.post("/api/v1/chat", ["message": .string(String(repeating: "a", count: 4_000))], session: other)
+        #expect(atLimit.status != 413)
+        #expect(try console.json(atLimit)["error"]?.stringValue?.contains("characters") != true)
     }
 }

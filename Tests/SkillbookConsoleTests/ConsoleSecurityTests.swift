@@ -166,6 +166,27 @@ import Testing
         #expect([413, 431].contains(headers.status), "\(headers.status)")
     }
 
+    /// `Limits.consoleBodyBytes` with the default limits: a body of exactly 1 MiB is read, one
+    /// byte more is answered 413 with the server's message, unread.
+    @Test func theDefaultBodyLimitAtAndPastIt() async throws {
+        #expect(Limits.consoleBodyBytes == 1 << 20)
+        #expect(ServerLimits().maxBodyBytes == Limits.consoleBodyBytes && ServerLimits().maxHeaderBytes == Limits.consoleHeaderBytes)
+        let console = try await ConsoleFixture.start(limits: ServerLimits())
+        defer { Task { await console.stop() } }
+        let session = try await console.logIn()
+        func body(_ size: Int) -> Data {
+            let frame = Data(#"{"source":""#.utf8) + Data(#""}"#.utf8)
+            return Data(#"{"source":""#.utf8) + Data(repeating: UInt8(ascii: "a"), count: size - frame.count) + Data(#""}"#.utf8)
+        }
+        #expect(body(Limits.consoleBodyBytes).count == 1 << 20)
+        let atLimit = try await console.send("POST", "/api/v1/validate", body: body(Limits.consoleBodyBytes), session: session)
+        #expect(atLimit.status != 413)
+        #expect(try console.json(atLimit)["error"]?.stringValue?.contains("larger than") != true)
+        let past = try await console.send("POST", "/api/v1/validate", body: body(Limits.consoleBodyBytes + 1), session: session)
+        #expect(past.status == 413)
+        #expect(String(decoding: past.body, as: UTF8.self) == #"{"error":"the request body is larger than the server accepts"}"#)
+    }
+
     @Test func assetPathsCannotEscapeAndEveryResponseHasTheStrictHeaders() async throws {
         let console = try await ConsoleFixture.start()
         defer { Task { await console.stop() } }

@@ -75,7 +75,8 @@ public struct PlanChecker: Sendable {
     ) -> String {
         var lines = ["name: \(name)"]
         if !description.isEmpty { lines.append("description: \(YAMLText.quoted(description))") }
-        lines.append("steps:")
+        // A plan without steps is still a list (`steps:` alone would read as null).
+        lines.append(plan.steps.isEmpty ? "steps: []" : "steps:")
         for step in plan.steps {
             lines.append("  - id: \(YAMLText.quoted(step.id))")
             lines.append("    \(step.isPlaybook ? "playbook" : "skill"): \(YAMLText.quoted(step.target))")

@@ -46,7 +46,11 @@ public enum PlanParser {
     }
 
     static func answer(_ value: Value) throws(Failure) -> ModelAnswer {
-        if let list = value.arrayValue { return .plan(Plan(steps: try steps(list))) }
+        if let list = value.arrayValue {
+            // An empty list plans nothing: said as such, not written as a playbook without steps.
+            guard !list.isEmpty else { throw Failure(message: "the model's answer is an empty list of steps") }
+            return .plan(Plan(steps: try steps(list)))
+        }
         guard let object = value.objectValue else { throw Failure(message: "the model's answer is not a JSON object") }
         if let list = object["steps"]?.arrayValue, !list.isEmpty { return .plan(Plan(steps: try steps(list))) }
         if let question = object["question"]?.stringValue, !question.isEmpty { return .question(question) }

@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookCore
 import SkillbookHost
 
 /// How much the console's chats may hold.
@@ -8,7 +9,7 @@ enum ChatLimits {
     /// Messages in one chat; past them, a new chat must be started.
     static let messages = 200
     /// Characters in one message.
-    static let messageLength = 4_000
+    static let messageLength = Limits.chatMessageCharacters
 }
 
 /// The console's chats, one per browser session, within `ChatLimits`.

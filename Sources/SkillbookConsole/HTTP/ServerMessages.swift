@@ -1,4 +1,5 @@
 public import Foundation
+public import SkillbookCore
 
 /// One request as libmicrohttpd parsed it: its path (decoded, without the query), query
 /// arguments, headers (names in lower case), cookies and body.
@@ -66,7 +67,7 @@ public struct ServerLimits: Sendable {
     public var handlerTimeout: Double
     public var maxConnections: Int
 
-    public init(maxBodyBytes: Int = 1 << 20, maxHeaderBytes: Int = 32 << 10, idleTimeout: Int = 30, handlerTimeout: Double = 30, maxConnections: Int = 128) {
+    public init(maxBodyBytes: Int = Limits.consoleBodyBytes, maxHeaderBytes: Int = Limits.consoleHeaderBytes, idleTimeout: Int = 30, handlerTimeout: Double = 30, maxConnections: Int = 128) {
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.idleTimeout = idleTimeout

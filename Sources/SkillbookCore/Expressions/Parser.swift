@@ -17,7 +17,7 @@
 /// A `-` between two name characters belongs to the name (`steps.fetch-pages`): write `a - 1`.
 /// Trees deeper than `maximumDepth` are rejected, so checking and evaluating never recurse without bound.
 struct Parser {
-    static let maximumDepth = 100
+    static let maximumDepth = Limits.expressionDepth
 
     /// A node with the depth of its tree.
     private struct Parsed {

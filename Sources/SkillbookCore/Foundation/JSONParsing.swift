@@ -23,7 +23,7 @@ private struct JSONParser {
     let bytes: [UInt8]
     var index = 0
 
-    static let maximumDepth = 512
+    static let maximumDepth = Limits.jsonDepth
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -45,12 +45,14 @@ private struct JSONParser {
         return value
     }
 
+    /// `depth`: how many arrays and objects are open around the value; one more than
+    /// `maximumDepth` (`Limits.jsonDepth`) is refused at its bracket.
     mutating func value(depth: Int) throws(JSONParseError) -> Value {
-        guard depth < Self.maximumDepth else { throw error("nested too deeply") }
         guard index < bytes.count else { throw error("unexpected end of text") }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try object(depth: depth)
-        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard depth < Self.maximumDepth else { throw error("arrays and objects nested deeper than \(Self.maximumDepth) levels") }
+            return bytes[index] == UInt8(ascii: "{") ? try object(depth: depth) : try array(depth: depth)
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "t"): return try expect("true", .bool(true))
         case UInt8(ascii: "f"): return try expect("false", .bool(false))

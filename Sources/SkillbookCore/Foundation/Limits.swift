@@ -20,6 +20,38 @@ public enum Limits {
     /// over 100,000 items costs a few hundred thousand; nested projections multiply.
     public static let expressionSteps = 1_000_000
 
+    /// The deepest nesting of YAML collections (sequences and mappings, aliases' included) a file
+    /// may have: `FILE:LINE:COL: error: YAML nesting deeper than 200 levels`.
+    public static let yamlDepth = 200
+
+    /// The most nodes the aliases of one YAML document may add in total (a "billion laughs"
+    /// document is refused, not expanded).
+    public static let yamlAliasNodes = 100_000
+
+    /// The deepest nesting of arrays and objects in a JSON text (an MCP message, `--inputs`, a
+    /// request body, a skill's output): one more is refused at its bracket, "arrays and objects nested
+    /// deeper than 512 levels at offset N".
+    public static let jsonDepth = 512
+
+    /// The deepest expression tree of one `${{ … }}` (parentheses, operators, calls): past it,
+    /// "expression is nested too deeply" at the offset, so checking and evaluating never recurse
+    /// without bound.
+    public static let expressionDepth = 100
+
+    /// How deep sub-playbooks may call each other (the top playbook is level 1).
+    public static let playbookNesting = 5
+
+    /// The largest request body the console reads, in bytes (1 MiB); a larger one is answered
+    /// 413 unread.
+    public static let consoleBodyBytes = 1 << 20
+
+    /// The request line and headers of one console connection, in bytes (32 KiB); libmicrohttpd
+    /// refuses more.
+    public static let consoleHeaderBytes = 32 << 10
+
+    /// Characters in one console chat message; a longer one is answered 413.
+    public static let chatMessageCharacters = 4_000
+
     /// The largest playbook, manifest, `skillbook.yaml` or inputs file read, in bytes (16 MiB);
     /// a larger one, or one that is not a regular file, is refused before it is read.
     public static let sourceFileBytes = 16 << 20

@@ -25,7 +25,7 @@ public struct PlaybookLibrary: Sendable {
 /// every diagnostic at once.
 public struct PlaybookLoader: Sendable {
     /// How deep sub-playbooks may nest (the top playbook is level 1).
-    public static let maximumDepth = 5
+    public static let maximumDepth = Limits.playbookNesting
 
     public let registry: SkillRegistry
     public let library: PlaybookLibrary

@@ -11,7 +11,7 @@ public struct YAMLLoader: Sendable {
     /// The deepest nesting of collections accepted.
     public var depthLimit: Int
 
-    public init(aliasExpansionLimit: Int = 100_000, depthLimit: Int = 200) {
+    public init(aliasExpansionLimit: Int = Limits.yamlAliasNodes, depthLimit: Int = Limits.yamlDepth) {
         self.aliasExpansionLimit = aliasExpansionLimit
         self.depthLimit = depthLimit
     }

@@ -109,11 +109,13 @@ public final class MCPServer: Sendable {
                 let task = Task {
                     let outcome = await self.handle(id: id, method: method, params: params, meta: meta, on: connection)
                     let wasCancelled = self.state.withLock { state in
-                        state.tasks[key] = nil
                         if method == "tools/call" { state.calls[id] = nil }
                         return state.cancelled.remove(id) != nil
                     }
                     if !wasCancelled { self.respond(id, outcome, on: connection) }
+                    // Unregistered only once answered: `stop` waits for the tasks it finds, and one
+                    // that left before its answer was sent lost it when the output closed.
+                    self.state.withLock { $0.tasks[key] = nil }
                 }
                 state.tasks[key] = task
                 if method == "tools/call" { state.calls[id] = task }

@@ -29,6 +29,18 @@ import Testing
         #expect(try parse(content) == .plan(summaryPlan))
     }
 
+    /// Found by the `plan-output` fuzz harness (issue 28): `[]` (here, the first JSON in the
+    /// text) was a plan of no steps, written as `steps:` with nothing after it, which reads back
+    /// as null. It is refused as what it is; an empty plan's text still holds a list.
+    @Test func anEmptyListOfStepsIsRefusedAndAnEmptyPlanIsWrittenAsAList() throws {
+        #expect(throws: PlanParser.Failure(message: "the model's answer is an empty list of steps")) { try parse("[]") }
+        #expect(throws: PlanParser.Failure(message: "the model's answer is an empty list of steps")) { try parse("Nothing to do: [] — sorry.") }
+        let text = PlanChecker.playbookText(Plan(steps: []), name: "empty", description: "")
+        #expect(text == "name: empty\nsteps: []\n")
+        let node = try YAMLLoader().load(text, file: "empty.yaml")
+        #expect(node?.value["steps"] == .array([]))
+    }
+
     @Test func readsAQuestion() throws {
         #expect(try parse(#"{"question": "Which folder should I tidy?"}"#) == .question("Which folder should I tidy?"))
     }
