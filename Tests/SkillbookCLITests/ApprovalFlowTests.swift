@@ -161,6 +161,45 @@ import Testing
         #expect(workspace.ledger.isEmpty)
     }
 
+    @Test func anExpiredRequestIsDeclinedByALaterTick() async throws {
+        let workspace = Workspace(timeout: "1s")
+        let runID = try await workspace.tickUntilItWaits()
+        let journal = try workspace.journal()
+        let expires = try #require(try journal.approvals(ofRun: runID).last?.request.expires)
+        try await Task.sleep(for: .seconds(max(0, expires.timeIntervalSinceNow) + 0.1))
+
+        // The next tick (cron's, a minute later) fires nothing new and declines the request.
+        let tick = try await workspace.skillbook(["schedule", "tick"])
+        #expect(tick.code == 0, "\(tick.err)")
+        #expect(tick.err.contains("approval expired nightly run=\(runID) step=purge status=rolled_back"), "\(tick.err)")
+        #expect(tick.err.contains("tick done started=0"), "\(tick.err)")
+        let run = try #require(try journal.run(runID))
+        #expect(run.status == .rolledBack)
+        #expect(run.error?.hasSuffix("(demo.purge has confirm): expired") == true, "\(run.error ?? "")")
+        let decision = try #require(try journal.approvals(ofRun: runID).last?.decision)
+        #expect(decision.verdict == .expired)
+        #expect(decision.reason == "expired")
+        #expect(decision.by.contains("@"))
+        let calls = try journal.calls(of: runID)
+        #expect(calls.map(\.skill) == ["notes.create"], "the expired call never started: \(calls.map(\.skill))")
+        #expect(calls.allSatisfy { $0.compensated }, "the note of 'mark' was undone")
+        #expect(try NotesStore(stateDirectory: workspace.directory.state).list(limit: 10).isEmpty)
+        #expect(workspace.ledger.isEmpty)
+        let sessions = try journal.sessions(of: runID)
+        #expect(sessions.map(\.kind) == ["run", "resume"])
+        #expect(sessions.map(\.outcome) == ["waiting", "rolled_back"])
+
+        // Once: a third tick finds nothing to decline, and an approval comes too late.
+        let again = try await workspace.skillbook(["schedule", "tick"])
+        #expect(again.code == 0, "\(again.err)")
+        #expect(!again.err.contains("approval expired"), "\(again.err)")
+        let late = try await workspace.skillbook(["approve", String(runID.prefix(8)), "--yes"])
+        #expect(late.code == 2, "\(late.err)")
+        #expect(late.err.contains("run \(runID) expired"), "\(late.err)")
+        #expect(try journal.sessions(of: runID).count == 2)
+        #expect(workspace.ledger.isEmpty)
+    }
+
     @Test func killedWhileTheApprovedCallRunsItRunsAtMostOnce() async throws {
         let workspace = Workspace(pause: "30")
         let runID = try await workspace.tickUntilItWaits()
