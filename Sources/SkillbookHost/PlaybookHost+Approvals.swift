@@ -83,16 +83,20 @@ extension PlaybookHost {
 
     /// Declines every request that expired (reason `expired`) and lets its run go on (its step
     /// fails as `declined`). Another process deciding one first is not an error: it is skipped.
-    /// The daemon calls this on each wake; `approvals` and `approve` do too.
+    /// The daemon calls this on each wake; `approvals` and `approve` do too. A run continued here
+    /// records `trigger` with the session it opens (`schedule` from the daemon and `tick`).
     @discardableResult
-    public func expireApprovals(onEvent: @escaping RunEventHandler = { _ in }) async -> [ApprovalOutcome] {
+    public func expireApprovals(
+        trigger: RunTrigger = .cli, onEvent: @escaping RunEventHandler = { _ in }
+    ) async -> [ApprovalOutcome] {
         guard let (_, approvals) = try? openApprovals(), let pending = try? await approvals.pendingApprovals() else { return [] }
         let now = configuration.clock.now()
         var outcomes: [ApprovalOutcome] = []
         for record in pending where record.request.expires <= now {
             let decision = ApprovalDecision(verdict: .expired, by: decider, at: now, reason: "expired")
             guard let decided = try? await approvals.decide(record.request.runID, step: nil, decision) else { continue }
-            outcomes.append(ApprovalOutcome(record: decided, continuation: await continueDecided(decided.request.runID, onEvent: onEvent)))
+            let continuation = await continueDecided(decided.request.runID, trigger: trigger, onEvent: onEvent)
+            outcomes.append(ApprovalOutcome(record: decided, continuation: continuation))
         }
         return outcomes
     }
@@ -115,7 +119,9 @@ extension PlaybookHost {
 
     /// A run whose approval was just decided goes on: through a worker (PostgreSQL); on SQLite in
     /// the running daemon that started it (woken), or else here.
-    private func continueDecided(_ runID: String, onEvent: @escaping RunEventHandler) async -> ApprovalContinuation {
+    private func continueDecided(
+        _ runID: String, trigger: RunTrigger = .cli, onEvent: @escaping RunEventHandler
+    ) async -> ApprovalContinuation {
         if let openQueue = persistence.openRunQueue {
             do {
                 try await openQueue().requeueDecided(runID)
@@ -125,7 +131,7 @@ extension PlaybookHost {
             }
         }
         if let daemon = await daemonThatStarted(runID), DaemonWake.send(to: daemon) { return .handedOver(daemon: daemon) }
-        return await continueDecidedHere(runID, onEvent: onEvent)
+        return await continueDecidedHere(runID, trigger: trigger, onEvent: onEvent)
     }
 
     /// Continues a run whose approval was decided in this process, under the resume rules (an

@@ -188,6 +188,7 @@ import Testing
         let sessions = try journal.sessions(of: runID)
         #expect(sessions.map(\.kind) == ["run", "resume"])
         #expect(sessions.map(\.outcome) == ["waiting", "rolled_back"])
+        #expect(sessions.map(\.trigger) == ["schedule", "schedule"], "the tick that expired it continued it")
 
         // Once: a third tick finds nothing to decline, and an approval comes too late.
         let again = try await workspace.skillbook(["schedule", "tick"])

@@ -143,7 +143,7 @@ public final class ScheduleService: Service {
     /// Declines the approval requests that expired (reason `expired`); their runs go on (they roll
     /// back, as on any decline). Logged one line each.
     private func expireApprovals() async {
-        for outcome in await host.expireApprovals() {
+        for outcome in await host.expireApprovals(trigger: .schedule) {
             let request = outcome.record.request
             var line = "approval expired \(outcome.record.playbook) run=\(request.runID) step=\(request.step)"
             switch outcome.continuation {
