@@ -28,8 +28,8 @@ extension PlaybookHost {
                 onNotice(.diagnostics([warning], sources: [:]))
             }
         }
-        var workspace = AgentWorkspace(registry: registry, playbooks: playbooks, library: library)
-        workspace.redactor = Redactor(secrets: secretResolver.valuesAtHand())
+        let workspace = AgentWorkspace(registry: registry, playbooks: playbooks, library: library)
+        workspace.secrets.add(secretResolver.valuesAtHand())
         return workspace
     }
 

@@ -9,7 +9,8 @@ import Testing
 /// PostgreSQL cluster's files, a model's prompt.
 extension SecretLeakTests {
     /// A request that holds the workspace's secret `api` (and its upper-case form), planned by a
-    /// real chat-completions server on 127.0.0.1: the bodies it got hold neither.
+    /// real chat-completions server on 127.0.0.1: the bodies it got hold neither, nor does what
+    /// `ask --explain` prints.
     @Test func aSecretTypedIntoARequestIsNotSentToTheModel() async throws {
         let directory = workspace()
         directory.write("notes.txt", "buy milk\n")
@@ -23,7 +24,10 @@ extension SecretLeakTests {
             let bodies = server.requests.filter { $0.path == "/v1/chat/completions" }.map { String(decoding: $0.body, as: UTF8.self) }
             #expect(!bodies.isEmpty, "the model was asked")
             #expect(bodies.allSatisfy { $0.contains("titled *** or ***") }, "\(bodies)")
-            let found = bodies.flatMap { Self.leaks(in: $0, "a chat-completions request") }
+            // `--explain --json` echoes what it understood (the inputs it captured, the plan): masked too.
+            let found =
+                bodies.flatMap { Self.leaks(in: $0, "a chat-completions request") } + Self.leaks(in: run.out, "ask --explain stdout")
+                + Self.leaks(in: run.err, "ask --explain stderr")
             #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
         }
     }

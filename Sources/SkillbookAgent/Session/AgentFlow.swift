@@ -1,4 +1,4 @@
-import SkillbookCore
+public import SkillbookCore
 
 /// The one agent flow `ask`, `chat` and the console render: decide → complete the inputs (ask for
 /// the missing ones, or report them) → route (layers 1 and 2) or plan with the model (layer 3) →
@@ -15,16 +15,21 @@ public struct AgentFlow: Sendable {
     /// Every skill and playbook as the model would see them.
     public let offers: [PlanOffer]
     public let runner: any PlanRunning
+    /// The secrets of the conversation: each answer to (or value given for) a secret input is added
+    /// here, so the planner's requests and the messages shown mask it from then on.
+    public let secrets: SecretBook
 
     public init(
         matcher: Matcher, checker: @escaping @Sendable (Matcher.ReferenceTime) -> PlanChecker,
-        planner: (@Sendable (Matcher.ReferenceTime) -> Planner)? = nil, offers: [PlanOffer] = [], runner: any PlanRunning
+        planner: (@Sendable (Matcher.ReferenceTime) -> Planner)? = nil, offers: [PlanOffer] = [], runner: any PlanRunning,
+        secrets: SecretBook = SecretBook()
     ) {
         self.matcher = matcher
         self.checker = checker
         self.planner = planner
         self.offers = offers
         self.runner = runner
+        self.secrets = secrets
     }
 
     /// How a request is to be taken.
@@ -113,8 +118,10 @@ public struct AgentFlow: Sendable {
                 guard let schema = routeTarget.schema(of: given.key) else {
                     return end(.unknownInput(given.key, suggestion: Suggestion.closest(to: given.key, in: routeTarget.inputs.map(\.name))))
                 }
+                if schema.containsSecret { secrets.add([given.text]) }
                 inputs[given.key] = coercion.coerce(coercion.coerceCommandLine(given.text, to: schema), to: schema)
             }
+            remember(inputs, of: routeTarget)
             var missing = decision.missing.filter { inputs[$0] == nil }
             decision.inputs = inputs
             decision.missing = missing
@@ -142,10 +149,13 @@ public struct AgentFlow: Sendable {
                             problem = nil
                             continue
                         }
+                        // Even an answer that does not fit (a mistyped password) stays secret.
+                        if schema?.containsSecret == true { secrets.add([text]) }
                         (value, problem) = Self.accept(text, schema: schema, coercion: coercion)
                     }
                 }
                 inputs[name] = value
+                remember(inputs, of: routeTarget)
                 missing.removeFirst()
                 run.inputs = inputs
                 decision.inputs = inputs
@@ -241,12 +251,20 @@ public struct AgentFlow: Sendable {
         }
     }
 
-    /// An answer coerced to the input's schema, or why it does not fit.
+    /// Adds the values of `target`'s secret inputs among `inputs` (given, captured from the
+    /// request or answered) to `secrets`.
+    private func remember(_ inputs: ValueObject, of target: RouteTarget) {
+        for (name, value) in inputs {
+            if let schema = target.schema(of: name) { secrets.addSecrets(in: value, schema: schema) }
+        }
+    }
+
+    /// An answer coerced to the input's schema, or why it does not fit (a secret one not echoed).
     static func accept(_ text: String, schema: Schema?, coercion: Coercion) -> (Value?, String?) {
         guard let schema else { return (.string(text), nil) }
         let value = coercion.coerce(coercion.coerceCommandLine(text, to: schema), to: schema)
         let violations = SchemaValidator.validate(value, against: schema)
         guard let first = violations.first else { return (value, nil) }
-        return (nil, "'\(text)' does not fit: \(first.predicate)")
+        return (nil, "'\(schema.containsSecret ? Redactor.mask : text)' does not fit: \(first.predicate)")
     }
 }

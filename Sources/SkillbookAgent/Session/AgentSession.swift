@@ -30,7 +30,15 @@ public final class AgentSession {
         public var text: String
     }
 
-    public private(set) var messages: [Message] = []
+    /// What was said, every secret the conversation knows masked (`AgentFlow.secrets`): an answer
+    /// to a secret input, and the same value anywhere earlier or later, shows as `***`.
+    public var messages: [Message] {
+        let redactor = flow.secrets.redactor
+        guard !redactor.isEmpty else { return transcript }
+        return transcript.map { Message(role: $0.role, text: redactor.redact($0.text)) }
+    }
+    /// What was said, as said.
+    private var transcript: [Message] = []
     public private(set) var phase: Phase = .idle
     public private(set) var pending: PendingRun?
     public private(set) var lastDecision: RouteDecision?
@@ -53,7 +61,7 @@ public final class AgentSession {
     /// dropped for it.
     public func send(_ request: String) async {
         await supersede()
-        messages.append(Message(role: .user, text: request))
+        transcript.append(Message(role: .user, text: request))
         phase = .understanding
         pending = nil
         let now = clock()
@@ -73,7 +81,7 @@ public final class AgentSession {
     public func provide(_ text: String) async {
         guard let waiter = inputWaiter else { return }
         inputWaiter = nil
-        messages.append(Message(role: .user, text: text))
+        transcript.append(Message(role: .user, text: text))
         phase = .understanding
         waiter.resume(returning: .answer(text))
         await settledOrCancelled()
@@ -260,7 +268,7 @@ public final class AgentSession {
     }
 
     private func say(_ text: String) {
-        messages.append(Message(role: .agent, text: text))
+        transcript.append(Message(role: .agent, text: text))
     }
 
     /// `skill notes.create with {"title":"Milk"}`, or a model's `Plan: page (web.summary) → save (notes.create)`.

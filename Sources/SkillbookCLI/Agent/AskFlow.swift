@@ -36,7 +36,7 @@ struct AskFlow {
         default:
             break
         }
-        if (explain || json) && !terminal.printedDecision { console.out(JSONText.encode(decision.json)) }
+        if (explain || json) && !terminal.printedDecision { console.out(JSONText.encode(workspace.secrets.redact(decision.json))) }
         switch result.outcome {
         case .unknownInput, .inputsForPlan, .decided:
             return .success

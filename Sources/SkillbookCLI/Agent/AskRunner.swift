@@ -26,7 +26,7 @@ struct AskRunner: PlanRunning {
         let prepared: PreparedRun
         do {
             prepared = try await host.prepareAgentRun(
-                route, request: request, workspace: workspace, inputTexts: [], trigger: .ask, onNotice: invocation.notices())
+                route, request: workspace.secrets.redact(request), workspace: workspace, inputTexts: [], trigger: .ask, onNotice: invocation.notices())
         } catch {
             end.set(.failure(error))
             return .failed("\(error)")

@@ -49,14 +49,14 @@ final class AskTerminal: AgentAsking {
     func note(_ step: AgentStep) async throws {
         switch step {
         case .understood(let decision):
-            if !flow.json { console.writeErr(RouteText.understood(decision, inputs: decision.inputs)) }
+            if !flow.json { console.writeErr(workspace.secrets.redact(RouteText.understood(decision, inputs: decision.inputs))) }
         case .planning:
             if !flow.json { console.err("Planning with the model (\(flow.host.configuration.model?.model ?? "default model"))…") }
         case .planned(let checked, let actions):
             if !flow.json { console.writeErr(RouteText.plan(checked.plan, actions: actions)) }
         case .ready(let run, let decision):
             if flow.explain || flow.json {
-                console.out(JSONText.encode(decision.json))
+                console.out(JSONText.encode(workspace.secrets.redact(decision.json)))
                 state.withLock { $0.printedDecision = true }
             }
             if let save = flow.save, let route = AgentRoute(run) { try flow.write(route, to: save, workspace: workspace) }

@@ -5,7 +5,8 @@ import SkillbookHost
 
 /// How a chat reads in the API: its phase, its messages, the decision card (layer, target, inputs,
 /// confidence), the plan card (what would run, the steps that change something marked), the run it
-/// started. Secret inputs are masked in all of it.
+/// started. Secret inputs are masked in all of it, and every secret the chat knows (answers to
+/// secret inputs, values its runs read from providers) wherever it occurs.
 @MainActor enum ChatJSON {
     nonisolated static let empty: ValueObject = [
         "phase": "idle", "busy": false, "messages": [], "decision": .null, "plan": .null, "run": .null, "can_save": false,
@@ -32,7 +33,7 @@ import SkillbookHost
         object["run"] = chat.shared.runID.map(Value.string) ?? .null
         object["can_save"] = .bool(chat.saveable != nil)
         object["limits"] = limits
-        return object
+        return chat.workspace.secrets.redactor.redact(object)
     }
 
     static func phaseName(_ phase: AgentSession.Phase) -> String {

@@ -22,8 +22,6 @@ import Synchronization
     private(set) var saveable: PendingRun?
     /// The request `saveable` answers (the saved playbook's description).
     private(set) var saveableRequest = ""
-    /// Values of secret inputs seen in this chat: masked wherever the chat is shown.
-    private var secrets: Set<String> = []
     var lastUsed = ContinuousClock.now
 
     init(host: PlaybookHost, workspace: AgentWorkspace, hub: EventHub, local: LocalRuns) {
@@ -79,12 +77,13 @@ import Synchronization
         await perform(patience: patience) { await $0.send(text) }
     }
 
-    /// Keeps what can be saved, and the secret values of its inputs (masked in what is shown).
+    /// Keeps what can be saved, and the secret values of its inputs (masked in what is shown; the
+    /// flow has added them to the workspace's secrets already).
     private func remember() {
         guard let pending = session.pending else { return }
         saveable = pending
         for (key, value) in pending.inputs where isSecret(key, of: pending) {
-            if case .string(let text) = value, !text.isEmpty { secrets.insert(text) }
+            if case .string(let text) = value { workspace.secrets.add([text]) }
         }
     }
 
@@ -106,9 +105,9 @@ import Synchronization
         run.inputs.keys.contains { isSecret($0, of: run) }
     }
 
-    /// `text` with every secret value of this chat masked.
+    /// `text` with every secret this chat knows masked (`AgentWorkspace.secrets`).
     func masked(_ text: String) -> String {
-        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.mask) }
+        workspace.secrets.redact(text)
     }
 }
 

@@ -11,9 +11,11 @@ public struct AgentWorkspace: Sendable {
     public let matcher: Matcher
     /// Every skill and playbook as the model would see it (the prompt takes at most 20).
     public let offers: [PlanOffer]
-    /// The workspace's secrets known when it was built (`PlaybookHost.secretsAtHand`): masked in
-    /// what is sent to a model.
-    public var redactor = Redactor()
+    /// The secrets this request or chat knows: those at hand when it was built
+    /// (`SecretResolver.valuesAtHand`), then each answer to a secret input and each value a run of
+    /// it read from a provider. Masked in every request sent to a model and in what is shown back.
+    /// Shared by every copy (the flow, the planner, the runner).
+    public let secrets = SecretBook()
 
     public init(registry: SkillRegistry, playbooks: [Playbook], library: PlaybookLibrary = .empty) {
         self.registry = registry
@@ -44,11 +46,13 @@ public struct AgentWorkspace: Sendable {
             playbookInputs: inputs)
     }
 
-    /// A planner on `settings`' server over `http`, at `clock`.
+    /// A planner on `settings`' server over `http`, at `clock`: its prompt and every message it
+    /// sends (repairs too) masked with `secrets` as they stand when it asks.
     public func planner(_ settings: ModelSettings, http: any HTTPClient, clock: Matcher.ReferenceTime) -> Planner {
         let client = OpenAIChatClient(http: http, baseURL: settings.url, model: settings.model, apiKey: settings.apiKey)
         return Planner(
-            client: client, checker: checker(clock: clock), prompt: PromptBuilder(now: clock.now, timeZone: clock.timeZone, redactor: redactor),
+            client: MaskedChatClient(client, secrets: secrets), checker: checker(clock: clock),
+            prompt: PromptBuilder(now: clock.now, timeZone: clock.timeZone, redactor: secrets.redactor),
             budget: settings.budget)
     }
 

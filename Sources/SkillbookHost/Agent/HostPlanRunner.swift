@@ -41,9 +41,14 @@ public struct HostPlanRunner: PlanRunning {
         guard let route = route(run) else { return .failed("nothing to run") }
         let prepared: PreparedRun
         do {
-            prepared = try await host.prepareAgentRun(route, request: request(), workspace: workspace, trigger: trigger)
+            prepared = try await host.prepareAgentRun(route, request: workspace.secrets.redact(request()), workspace: workspace, trigger: trigger)
         } catch {
-            return .failed(HostPlanRunner.message(error))
+            return .failed(workspace.secrets.redact(HostPlanRunner.message(error)))
+        }
+        // What the run read from providers (a command's too) is masked in the chat from now on.
+        if case .run(let options) = prepared.work { workspace.secrets.add(options.secrets.values) }
+        for input in prepared.playbook.inputs {
+            if let value = prepared.inputs[input.name] { workspace.secrets.addSecrets(in: value, schema: input.schema) }
         }
         let total = prepared.playbook.steps.count
         let completed = Counter()
