@@ -61,7 +61,9 @@ final class EventHub: Sendable {
 }
 
 /// Reads the journal now and then and reports what changed in runs this process does not run: a
-/// new run, a status change, a new call or step end of a running one.
+/// new run, a status change, a new call or step end of a running one. While no page listens it
+/// does not read (an idle console costs nothing but a wake-up per interval); the first read after
+/// one connects reports what changed meanwhile.
 struct JournalPoller: Sendable {
     var journal: @Sendable () throws -> any RunJournal
     var hub: EventHub
@@ -72,7 +74,7 @@ struct JournalPoller: Sendable {
         var seen: [String: (status: String, calls: Int)] = [:]
         var first = true
         while !Task.isCancelled {
-            if let journal = try? journal(), let runs = try? await journal.runs(playbook: nil, status: nil, limit: 50) {
+            if hub.count > 0 || first, let journal = try? journal(), let runs = try? await journal.runs(playbook: nil, status: nil, limit: 50) {
                 for run in runs where !isLocal(run.id) {
                     var calls = seen[run.id]?.calls ?? 0
                     if run.status == .running || seen[run.id]?.status == JournalStatus.running.rawValue {
