@@ -45,11 +45,6 @@ public final class BlockingIO: Sendable {
         }
     }
 
-    /// Whether the calling code runs on one of these threads.
-    public var isCurrent: Bool {
-        Thread.current.name == label
-    }
-
     private func submit(_ job: @escaping @Sendable () -> Void) {
         let startsThread = pool.withLock { pool -> Bool in
             pool.jobs.append(job)
