@@ -165,9 +165,9 @@ import Testing
 
     @Test func problemsFailWithAFixEachAndExit1() async throws {
         let directory = TemporaryDirectory()
-        let closed = try LocalHTTPServer()
-        let url = closed.url("/v1")
-        closed.stop()
+        // Port 1: nothing listens there, and no test server can take it (they bind ephemeral ports;
+        // a port freed a moment ago was taken by another test's model server in a parallel run).
+        let url = "http://127.0.0.1:1/v1"
         directory.write("Playbooks/hello.yaml", Self.playbook)
         directory.write("Playbooks/broken.yaml", "name: broken\nsteps:\n  - { id: a, skill: nope.nope }\n")
         directory.write("skillbook.yaml", "allow_paths: [missing]\nmodel:\n  url: \(url)\n")
