@@ -18,6 +18,10 @@ public struct PlanRunJudge: Sendable {
     public let clock: Matcher.ReferenceTime
     public let pages: PlanScene.Pages
     private let template = Template()
+    /// Each plan's outcome by its JSON text: a plan runs once (the same plan in the same world
+    /// ends the same way), so a reference judged against many answers, or an answer equal to its
+    /// reference, is not run again.
+    private let outcomes = Outcomes()
 
     /// Skills never run here: what they touch is outside the copy.
     public static let notRun: Set<String> = ["shell.run", "mail.send"]
@@ -49,10 +53,12 @@ public struct PlanRunJudge: Sendable {
             return Verdict(verdict: verdict, ran: false)
         }
         do {
-            let expected = try await run(filled(reference.plan), checking: "the reference")
-            if let failure = expected.failure { return Verdict(verdict: .wrong("the reference does not run: \(failure)"), ran: true) }
-            let actual = try await run(plan, checking: "the plan")
-            if let failure = actual.failure { return Verdict(verdict: .wrong(failure), ran: true) }
+            let expected = try await run(filled(reference.plan))
+            if let failure = expected.failure {
+                return Verdict(verdict: .wrong("the reference does not run: \(failure.text("the reference"))"), ran: true)
+            }
+            let actual = try await run(plan)
+            if let failure = actual.failure { return Verdict(verdict: .wrong(failure.text("the plan")), ran: true) }
             for (i, step) in plan.steps.enumerated() where step.target == "text.extract" {
                 let found = actual.outputs[i]?["count"]?.intValue ?? 0
                 let wanted = expected.outputs[i]?["count"]?.intValue ?? 0
@@ -71,14 +77,36 @@ public struct PlanRunJudge: Sendable {
 
     /// How one run went: why it failed (nil when it succeeded), each step's output in order, and
     /// the copy afterwards.
-    struct Outcome {
-        var failure: String?
+    struct Outcome: Sendable {
+        var failure: Failure?
         var outputs: [Value?]
         var world: PlanScene.World
     }
 
+    /// Why a run failed: the checker's errors, or the run's status and error.
+    enum Failure: Sendable {
+        case check(String)
+        case run(String)
+
+        /// As a reason, about `what` ("the plan").
+        func text(_ what: String) -> String {
+            switch self {
+            case .check(let errors): "\(what) does not check: \(errors)"
+            case .run(let why): "\(what)'s run \(why)"
+            }
+        }
+    }
+
     /// Runs `plan` in a fresh copy: rewritten into it, checked by the real checker, run by the engine.
-    func run(_ plan: Plan, checking what: String) async throws -> Outcome {
+    func run(_ plan: Plan) async throws -> Outcome {
+        let key = JSONText.encode(.array(plan.json))
+        if let known = outcomes.get(key) { return known }
+        let outcome = try await runAfresh(plan)
+        outcomes.set(key, outcome)
+        return outcome
+    }
+
+    func runAfresh(_ plan: Plan) async throws -> Outcome {
         let scene = try PlanScene.copy(of: try await template.folder(), skills: skills)
         defer { scene.remove() }
         let checker = PlanChecker(registry: scene.registry, coercion: Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone)))
@@ -86,15 +114,15 @@ public struct PlanRunJudge: Sendable {
         let hidden = { (text: String) in text.replacingOccurrences(of: scene.root.path, with: "") }
         guard checked.passes, let playbook = checked.playbook else {
             let errors = checked.diagnostics.filter { $0.severity == .error }.map { hidden($0.message) }
-            return Outcome(failure: "\(what) does not check: \(errors.joined(separator: "; "))", outputs: [], world: try await scene.world())
+            return Outcome(failure: .check(errors.joined(separator: "; ")), outputs: [], world: try await scene.world())
         }
         let engine = Engine(registry: scene.registry, environment: .test(), confirmer: ApprovingConfirmer(), resources: ResourceLocks())
         let result = await engine.run(playbook, inputs: [:])
         let outputs = plan.steps.map { result.step($0.id)?.output }
-        var failure: String?
+        var failure: Failure?
         if result.status != .succeeded {
             let step = result.steps.first { $0.error != nil }
-            failure = "\(what)'s run \(result.status.rawValue)" + (step.map { " at step \($0.id): \(hidden($0.error ?? ""))" } ?? ": \(hidden(result.error ?? ""))")
+            failure = .run(result.status.rawValue + (step.map { " at step \($0.id): \(hidden($0.error ?? ""))" } ?? ": \(hidden(result.error ?? ""))"))
         }
         return Outcome(failure: failure, outputs: outputs, world: try await scene.world())
     }
@@ -166,4 +194,12 @@ private final class Template: Sendable {
     deinit {
         try? FileManager.default.removeItem(at: base)
     }
+}
+
+/// `PlanRunJudge`'s outcomes by plan.
+private final class Outcomes: Sendable {
+    private let stored = Mutex<[String: PlanRunJudge.Outcome]>([:])
+
+    func get(_ key: String) -> PlanRunJudge.Outcome? { stored.withLock { $0[key] } }
+    func set(_ key: String, _ outcome: PlanRunJudge.Outcome) { stored.withLock { $0[key] = outcome } }
 }

@@ -34,8 +34,11 @@ public struct ReferencePlan: Sendable {
         }
     }
 
-    /// Which half of the seeded split the request is in (`RoutingSet.half`, the routing set's split).
-    public var half: RoutingSet.Half { RoutingSet.half(of: request) }
+    /// The halves of the seeded split: the routing set's (`RoutingSet.half`).
+    public typealias Half = RoutingSet.Half
+
+    /// Which half of the seeded split the request is in.
+    public var half: Half { RoutingSet.half(of: request) }
 
     /// The reference as a plan (step ids `s1`, `s2`…; of each `any`, the first; with its `run`
     /// values), for checking and running it.
