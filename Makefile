@@ -158,12 +158,16 @@ model:
 model-stop:
 	@scripts/model.sh stop
 
-# The real planner against that model over the plan-shaped request set (a debug build is enough:
-# the time is the model's). SKILLBOOK_EVAL_OFFERS caps the offers per request (default: the
-# planner's own, PromptBuilder.defaultOffers), SKILLBOOK_EVAL_SAMPLES and SKILLBOOK_EVAL_SECONDS set
-# the planning budget (defaults here 1 and 420: llama.cpp on one thread of this shared, loaded 2-core
-# VM reads a prompt at 5-12 tokens a second and writes 1-3), SKILLBOOK_EVAL_ONLY=1,5 runs only those
-# requests, SKILLBOOK_EVAL_DRY=1 (or =prompt) prints each request's offers and prompt without a model.
+# The plan request set (Tests/SkillbookAgentTests/Fixtures/plan_requests.json) taken as
+# `ask --explain --json` takes it — the AgentFlow over this workspace, that model as its planner —
+# and each answer judged by running it in a scratch copy of the fixture world (PlanRunJudge); a
+# debug build is enough (the time is the model's). Figures per half of the seeded split; the
+# held-out half is the figure. SKILLBOOK_EVAL_HALF=tuning (or held-out) runs one half,
+# SKILLBOOK_EVAL_ONLY=1,5 only those rows, SKILLBOOK_EVAL_SAMPLES and SKILLBOOK_EVAL_SECONDS set the
+# planning budget (defaults here 1 and 420: llama.cpp on one thread of this shared, loaded 2-core
+# VM reads a prompt at 5-12 tokens a second and writes 1-3), SKILLBOOK_EVAL_DRY=1 (or =prompt)
+# prints each request's half, decision, offers, skeleton and prompt without a model
+# (SKILLBOOK_EVAL_OFFERS caps the offers there).
 eval-agent:
 	@URL=$$(scripts/model.sh url) || { echo "skillbook: no model server runs; start it with 'make model'"; exit 1; }; \
 	$(SWIFT) build --product skillbook-bench && \

@@ -81,7 +81,7 @@ var package = Package(
             ]),
         .target(
             name: "SkillbookTesting",
-            dependencies: ["SkillbookCore", "SkillbookRuntime", "SkillbookSQL", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills", "SkillbookSystem"]),
+            dependencies: ["SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSQL", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills", "SkillbookSystem"]),
         .testTarget(name: "SkillbookCoreTests", dependencies: ["SkillbookCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SkillbookAgentTests",

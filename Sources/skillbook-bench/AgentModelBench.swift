@@ -1,130 +1,162 @@
 import Foundation
 import SkillbookAgent
 import SkillbookCore
+import SkillbookHost
 import SkillbookSkills
 import SkillbookSQLite
-import Synchronization
 import SkillbookSystem
+import SkillbookTesting
+import Synchronization
 
-/// `agent_model_*`: the real planner against a real model server (`make model`, then
-/// `make eval-agent`), over the plan-shaped requests of
-/// `Tests/SkillbookAgentTests/Fixtures/plan_requests.json`, each judged against its reference plan
-/// (`PlanJudge`). Needs `SKILLBOOK_MODEL_URL`; without it the group prints a note and no figures.
-/// `SKILLBOOK_EVAL_OFFERS` (default 20; `make eval-agent` sets 10) caps the skills and playbooks offered per request.
+/// `agent_model_*`: the plan requests of `Tests/SkillbookAgentTests/Fixtures/plan_requests.json`
+/// taken as `ask --explain --json` takes them — the host's `AgentFlow` over this package's
+/// workspace (`Playbooks/`, `Skills/`) with the model of `SKILLBOOK_MODEL_URL` as its planner — and
+/// each answer judged by `PlanRunJudge` (its plan run in a scratch copy of the fixture world, as
+/// `ask --yes` would run it there, web addresses on 127.0.0.1). A request that never reaches the
+/// planner (routed to one skill, a near tie, missing inputs) counts as wrong. Run from the package
+/// root; needs `SKILLBOOK_MODEL_URL` (`make model`, then `make eval-agent`).
 ///
-/// Figures: plans passing the checker and the lint (%), plans correct against the reference (%),
-/// unknown skills named in any answer (count), declines correct (%), planning latency p50/p95 (s).
-/// `SKILLBOOK_EVAL_SECONDS` (300) and `SKILLBOOK_EVAL_SAMPLES` (2) set the planning budget per request.
-/// Each request's outcome is printed to stderr as it finishes.
+/// Figures, for each half of the seeded split (`ReferencePlan.half`; the held-out one is the figure):
+/// plan requests that reached the planner, plans passing checker and lint, plans correct by the
+/// executing judge, declines right (%); unknown skills named in any answer, answers lost to a
+/// server error (HTTP 5xx) or an unreachable model (counts); latency p50/p95 of requests that
+/// reached the planner (s). `SKILLBOOK_EVAL_HALF=tuning` (or `held-out`) runs one half only,
+/// `SKILLBOOK_EVAL_ONLY=1,5` only those rows (1-based), `SKILLBOOK_EVAL_SECONDS` (300) and
+/// `SKILLBOOK_EVAL_SAMPLES` (2) set the planning budget per request. Each request's outcome is
+/// printed to stderr as it finishes, with its half.
 struct AgentModelBench: Sendable {
     let state: URL
     let clock = Matcher.ReferenceTime(now: Date(timeIntervalSince1970: 1_796_112_900), timeZone: TimeZone(identifier: "Europe/Berlin")!)
+    static let fixture = "Tests/SkillbookAgentTests/Fixtures/plan_requests.json"
 
     func run(environment: [String: String]) async throws -> [Figure] {
         if environment["SKILLBOOK_EVAL_DRY"] != nil { return try dryRun(environment: environment) }
-        guard let url = environment["SKILLBOOK_MODEL_URL"].flatMap(URL.init(string:)) else {
+        guard environment["SKILLBOOK_MODEL_URL"].flatMap(URL.init(string:)) != nil else {
             FileHandle.standardError.write(Data("agent_model: SKILLBOOK_MODEL_URL is not set (make model prints it); skipped\n".utf8))
             return []
         }
-        let path = "Tests/SkillbookAgentTests/Fixtures/plan_requests.json"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw BenchError("cannot read \(path): run from the package root") }
-        let all = (try JSONText.decode(text).arrayValue ?? []).compactMap(ReferencePlan.init)
-        // SKILLBOOK_EVAL_ONLY=1,5: only those requests (1-based), for tuning.
-        let only = Set((environment["SKILLBOOK_EVAL_ONLY"] ?? "").split(separator: ",").compactMap { Int($0) })
-        let references = only.isEmpty ? all : all.enumerated().filter { only.contains($0.offset + 1) }.map(\.element)
-        let (registry, playbooks, library) = try workspace()
-        let targets = playbooks.map(RouteTarget.init(playbook:)) + registry.descriptors.map(RouteTarget.init(skill:))
-        let offers = playbooks.map(PlanOffer.init(playbook:)) + registry.descriptors.map(PlanOffer.init(skill:))
-        let matcher = Matcher(targets: targets)
-        let inputs = Dictionary(uniqueKeysWithValues: playbooks.map { playbook in
-            (playbook.name, Schema(type: .object, properties: playbook.inputs.map { ($0.name, $0.schema) }, required: playbook.inputs.filter(\.isRequired).map(\.name)))
-        })
-        let checker = PlanChecker(
-            registry: registry, library: library, coercion: Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone)),
-            playbookInputs: inputs)
-        let limit = environment["SKILLBOOK_EVAL_OFFERS"].flatMap(Int.init) ?? PromptBuilder.defaultOffers
-        let known = Set(registry.descriptors.map(\.id) + playbooks.map(\.name))
+        let references = try Self.references(environment)
+        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        var configuration = HostConfiguration.workspace(in: root, environment: environment, state: state.path)
+        guard var settings = configuration.model else { throw BenchError("SKILLBOOK_MODEL_URL is not an http(s) URL") }
+        settings.budget.maxSeconds = Double(environment["SKILLBOOK_EVAL_SECONDS"] ?? "") ?? 300
+        settings.budget.samples = Int(environment["SKILLBOOK_EVAL_SAMPLES"] ?? "") ?? 2
+        configuration.model = settings
+        let model = settings
+        let host = PlaybookHost(configuration)
+        let workspace = try await host.agentWorkspace()
+        let judge = try PlanRunJudge(skills: root.appendingPathComponent("Skills"), clock: clock)
+        let known = Set(workspace.registry.descriptors.map(\.id) + workspace.playbooks.map(\.name))
 
-        var passed = 0
-        var correct = 0
-        var unknown = 0
-        var declines = 0
-        var declinesRight = 0
-        var plans = 0
-        var times: [Double] = []
+        var tallies: [ReferencePlan.Half: Tally] = [:]
         for (i, reference) in references.enumerated() {
-            let client = RecordingClient(
-                base: OpenAIChatClient(
-                    http: SystemHTTPClient(), baseURL: url, model: environment["SKILLBOOK_MODEL"], apiKey: environment["SKILLBOOK_API_KEY"]))
-            let planner = Planner(
-                client: client, checker: checker, prompt: PromptBuilder(now: clock.now, timeZone: clock.timeZone),
-                budget: PlanningBudget(
-                    maxSeconds: Double(environment["SKILLBOOK_EVAL_SECONDS"] ?? "") ?? 300,
-                    samples: Int(environment["SKILLBOOK_EVAL_SAMPLES"] ?? "") ?? 2))
-            // As `ask` does: a request no part of which anything here covers is declined unasked
-            // (not counted in the latency, which is the model's).
-            guard matcher.decide(reference.request, clock: clock).coversSomePart else {
-                let verdict = PlanJudge.judge(nil, against: reference)
-                if reference.decline { declines += 1
-                    if verdict.correct { declinesRight += 1 } } else { plans += 1 }
-                let line = "[\(i + 1)/\(references.count)] \(verdict.correct ? "ok " : "BAD") declined without the model: \(reference.request)\n"
-                FileHandle.standardError.write(Data(line.utf8))
-                continue
-            }
+            // What `PlaybookHost.agentFlow` builds, with the model's answers counted on the way.
+            let http = CountingHTTP(base: SystemHTTPClient())
+            let flow = AgentFlow(
+                matcher: workspace.matcher, checker: { workspace.checker(clock: $0) },
+                planner: { workspace.planner(model, http: http, clock: $0) }, offers: workspace.offers, runner: NothingRuns(),
+                secrets: workspace.secrets)
+            let probe = PlanningProbe()
             let start = Date()
-            let report = await planner.plan(
-                reference.request, choosingFrom: offers, matcher: matcher, clock: clock, limit: limit)
+            let result = try await flow.respond(to: reference.request, clock: clock, options: AgentFlow.Options(decideOnly: true), asking: probe)
             let seconds = Date().timeIntervalSince(start)
-            times.append(seconds)
-            for answer in client.answers {
-                if case .plan(let plan) = answer { unknown += plan.steps.filter { !known.contains($0.target) }.count }
+            var tally = tallies[reference.half] ?? Tally()
+            tally.unknownSkills += http.answers.reduce(0) { sum, answer in
+                guard case .plan(let plan) = answer else { return sum }
+                return sum + plan.steps.filter { !known.contains($0.target) }.count
             }
+            tally.serverErrors += http.serverErrors
+            if case .modelFailed = result.outcome { tally.lost += 1 }
             let answer: ModelAnswer?
-            switch report.outcome {
-            case .plan(let checked): answer = .plan(checked.plan)
-            case .question(let question): answer = .question(question)
-            case .refused, .failed: answer = nil
+            var passes = false
+            switch result.outcome {
+            case .decided where result.run?.layer == .plan:
+                answer = (result.run?.plan?.plan).map(ModelAnswer.plan)
+                passes = true
+            case .modelAsks(let question): answer = .question(question)
+            default: answer = nil
             }
-            let verdict = PlanJudge.judge(answer, against: reference)
-            if reference.decline {
-                declines += 1
-                if verdict.correct { declinesRight += 1 }
+            var verdict: PlanRunJudge.Verdict
+            if !reference.decline && !probe.reachedPlanner {
+                verdict = PlanRunJudge.Verdict(verdict: .wrong("never reached the planner: \(result.outcome)"), ran: false)
             } else {
-                plans += 1
-                if case .plan = report.outcome { passed += 1 }
-                if verdict.correct { correct += 1 }
+                verdict = await judge.judge(answer, against: reference)
             }
+            if reference.decline {
+                tally.declines += 1
+                if verdict.correct { tally.declinesRight += 1 }
+            } else {
+                tally.plans += 1
+                if probe.reachedPlanner {
+                    tally.reached += 1
+                    tally.times.append(seconds)
+                }
+                if passes { tally.passed += 1 }
+                if verdict.correct { tally.correct += 1 }
+            }
+            tallies[reference.half] = tally
             let shown: String
-            switch report.outcome {
-            case .plan(let checked): shown = JSONText.encode(.array(checked.plan.json))
-            case .question(let question): shown = "question: \(question)"
+            switch result.outcome {
+            case .decided: shown = result.run?.plan.map { JSONText.encode(.array($0.plan.json)) } ?? "\(result.decision.layer.rawValue) \(result.decision.target ?? "")"
+            case .modelAsks(let question): shown = "question: \(question)"
             case .refused(let why, let diagnostics): shown = "refused: \(why) \(diagnostics)"
-            case .failed(let why): shown = "failed: \(why)"
+            case .modelFailed(let why): shown = "failed: \(why)"
+            default: shown = "\(result.outcome)"
             }
-            let line = "[\(i + 1)/\(references.count)] \(verdict.correct ? "ok " : "BAD") \(String(format: "%.1f", seconds))s calls=\(report.calls) tokens=\(report.tokens) \(reference.request)\n    \(shown)\(verdict.correct ? "" : "\n    why: \(verdict.reason)")\n"
+            let line = "[\(i + 1)/\(references.count) \(reference.half.rawValue)] \(verdict.correct ? "ok " : "BAD") "
+                + "\(String(format: "%.1f", seconds))s\(verdict.ran ? " ran" : "") \(reference.request)\n    \(shown)"
+                + (verdict.correct ? "" : "\n    why: \(verdict.reason)") + "\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
-        times.sort()
-        func percentile(_ p: Double) -> Double { times.isEmpty ? 0 : times[min(times.count - 1, Int(Double(times.count) * p))] }
-        func share(_ n: Int, _ of: Int) -> Double { of == 0 ? 0 : 100 * Double(n) / Double(of) }
-        return [
-            Figure(name: "agent_model_plans_pass_check_lint", value: share(passed, plans), unit: "% of \(plans)"),
-            Figure(name: "agent_model_plans_correct", value: share(correct, plans), unit: "% of \(plans)"),
-            Figure(name: "agent_model_unknown_skills", value: Double(unknown), unit: "steps"),
-            Figure(name: "agent_model_declines_correct", value: share(declinesRight, declines), unit: "% of \(declines)"),
-            Figure(name: "agent_model_latency_p50", value: percentile(0.5), unit: "s"),
-            Figure(name: "agent_model_latency_p95", value: percentile(0.95), unit: "s"),
-        ]
+        var figures: [Figure] = []
+        for half in ReferencePlan.Half.allCases {
+            guard let tally = tallies[half] else { continue }
+            figures += tally.figures(half)
+        }
+        return figures
     }
 
-    /// `SKILLBOOK_EVAL_DRY=1`: no model; each request's offers (with the matcher's confidence per
-    /// clause), its prompt and the size of prompt and schema, for tuning the prompt.
-    func dryRun(environment: [String: String]) throws -> [Figure] {
-        let path = "Tests/SkillbookAgentTests/Fixtures/plan_requests.json"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw BenchError("cannot read \(path): run from the package root") }
+    /// One half's counts.
+    struct Tally {
+        var plans = 0, reached = 0, passed = 0, correct = 0, declines = 0, declinesRight = 0
+        var unknownSkills = 0, serverErrors = 0, lost = 0
+        var times: [Double] = []
+
+        func figures(_ half: ReferencePlan.Half) -> [Figure] {
+            let name = "agent_model_" + (half == .tuning ? "tuning" : "heldout")
+            let sorted = times.sorted()
+            func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+            func share(_ n: Int, _ of: Int) -> Double { of == 0 ? 0 : 100 * Double(n) / Double(of) }
+            return [
+                Figure(name: "\(name)_reached_planner", value: share(reached, plans), unit: "% of \(plans)"),
+                Figure(name: "\(name)_plans_pass_check_lint", value: share(passed, plans), unit: "% of \(plans)"),
+                Figure(name: "\(name)_plans_correct", value: share(correct, plans), unit: "% of \(plans)"),
+                Figure(name: "\(name)_declines_correct", value: share(declinesRight, declines), unit: "% of \(declines)"),
+                Figure(name: "\(name)_unknown_skills", value: Double(unknownSkills), unit: "steps"),
+                Figure(name: "\(name)_server_errors", value: Double(serverErrors), unit: "HTTP 5xx answers"),
+                Figure(name: "\(name)_lost_requests", value: Double(lost), unit: "requests"),
+                Figure(name: "\(name)_latency_p50", value: percentile(0.5), unit: "s"),
+                Figure(name: "\(name)_latency_p95", value: percentile(0.95), unit: "s"),
+            ]
+        }
+    }
+
+    /// The rows to run: `SKILLBOOK_EVAL_HALF` (tuning, held-out) and `SKILLBOOK_EVAL_ONLY` (1-based rows).
+    static func references(_ environment: [String: String]) throws -> [ReferencePlan] {
+        guard let text = try? String(contentsOfFile: fixture, encoding: .utf8) else { throw BenchError("cannot read \(fixture): run from the package root") }
         let all = (try JSONText.decode(text).arrayValue ?? []).compactMap(ReferencePlan.init)
         let only = Set((environment["SKILLBOOK_EVAL_ONLY"] ?? "").split(separator: ",").compactMap { Int($0) })
-        let references = only.isEmpty ? all : all.enumerated().filter { only.contains($0.offset + 1) }.map(\.element)
+        let half = environment["SKILLBOOK_EVAL_HALF"].flatMap(ReferencePlan.Half.init(rawValue:))
+        if let name = environment["SKILLBOOK_EVAL_HALF"], half == nil { throw BenchError("SKILLBOOK_EVAL_HALF is tuning or held-out, not \(name)") }
+        return all.enumerated().filter { (only.isEmpty || only.contains($0.offset + 1)) && (half == nil || $0.element.half == half) }.map(\.element)
+    }
+
+    /// `SKILLBOOK_EVAL_DRY=1`: no model; each request's half, offers (with the matcher's confidence
+    /// per clause), skeleton, prompt size and whether the planner could answer with its reference
+    /// at all (`ReferencePlan.unplannable`); then per half the share it could. `=prompt` also prints
+    /// the prompts.
+    func dryRun(environment: [String: String]) throws -> [Figure] {
+        let references = try Self.references(environment)
         let (registry, playbooks, _) = try workspace()
         let targets = playbooks.map(RouteTarget.init(playbook:)) + registry.descriptors.map(RouteTarget.init(skill:))
         let offers = playbooks.map(PlanOffer.init(playbook:)) + registry.descriptors.map(PlanOffer.init(skill:))
@@ -132,6 +164,7 @@ struct AgentModelBench: Sendable {
         let limit = environment["SKILLBOOK_EVAL_OFFERS"].flatMap(Int.init) ?? PromptBuilder.defaultOffers
         let prompt = PromptBuilder(now: clock.now, timeZone: clock.timeZone)
         var out = ""
+        var plannable: [ReferencePlan.Half: (Int, Int)] = [:]
         for (i, reference) in references.enumerated() {
             let chosen = PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock, limit: limit)
             // What the planner asks with (`Planner.plan(_:choosingFrom:…)`), without a model.
@@ -146,17 +179,27 @@ struct AgentModelBench: Sendable {
                 let sequences = shape.sequences.map { $0.map { $0.names.joined(separator: "|") }.joined(separator: " → ") }
                 out += "  skeleton: " + sequences.joined(separator: "  /  ") + "\n"
             }
-            let missing = reference.steps.map(\.skill).filter { skill in !chosen.contains { $0.name == skill } }
-            out += "[\(i + 1)] \(reference.request)\n  offers: \(chosen.map(\.name).joined(separator: ", "))"
-            out += missing.isEmpty ? "\n" : "\n  MISSING: \(missing.joined(separator: ", "))\n"
+            let why = reference.unplannable(offers: offers, matcher: matcher, clock: clock, limit: limit)
+            if !reference.decline {
+                var count = plannable[reference.half] ?? (0, 0)
+                count.1 += 1
+                if why == nil { count.0 += 1 }
+                plannable[reference.half] = count
+            }
+            out += "[\(i + 1) \(reference.half.rawValue)] \(reference.request)\n  offers: \(chosen.map(\.name).joined(separator: ", "))\n"
+            if let why { out += "  UNPLANNABLE: \(why)\n" }
             for clause in CompoundSplitterProbe.clauses(reference.request, matcher: matcher, clock: clock) { out += "  clause \(clause)\n" }
-            out += "  sure: \(PromptBuilder.sureTargets(for: reference.request, matcher: matcher, clock: clock).map(\.target))\n"
-            out += "  steps at least \(PromptBuilder.minimumSteps(for: reference.request, matcher: matcher, clock: clock))\n"
+            out += "  decision: \(RoutingSet.describe(matcher.decide(reference.request, clock: clock)))\n"
             out += "  prompt \(messages.map(\.content.count).reduce(0, +)) chars (user \(messages.last?.content.count ?? 0)), schema \(schema.count) chars\n"
             if environment["SKILLBOOK_EVAL_DRY"] == "prompt" { out += messages.map { "  --- \($0.role.rawValue)\n\($0.content)\n" }.joined() }
         }
         FileHandle.standardError.write(Data(out.utf8))
-        return []
+        return ReferencePlan.Half.allCases.compactMap { half in
+            guard let (yes, of) = plannable[half] else { return nil }
+            return Figure(
+                name: "agent_model_\(half == .tuning ? "tuning" : "heldout")_reference_plannable",
+                value: of == 0 ? 0 : 100 * Double(yes) / Double(of), unit: "% of \(of)")
+        }
     }
 
     /// The shipped skills (built-in and `Skills/`), the playbooks of `Playbooks/`, and a library over them.
@@ -180,21 +223,37 @@ struct AgentModelBench: Sendable {
     }
 }
 
-/// Passes requests to a chat client and keeps every answer it could read.
-final class RecordingClient: ChatCompletions {
-    let base: any ChatCompletions
-    private let recorded = Mutex<[ModelAnswer]>([])
+/// Passes the planner's requests to the model server and keeps what came back: each answer it
+/// could read, and how many answers were server errors (HTTP 5xx).
+final class CountingHTTP: HTTPClient {
+    let base: any HTTPClient
+    private let recorded = Mutex<(answers: [ModelAnswer], serverErrors: Int)>(([], 0))
 
-    init(base: any ChatCompletions) {
+    init(base: any HTTPClient) {
         self.base = base
     }
 
-    var answers: [ModelAnswer] { recorded.withLock { $0 } }
+    var answers: [ModelAnswer] { recorded.withLock { $0.answers } }
+    var serverErrors: Int { recorded.withLock { $0.serverErrors } }
 
-    func complete(_ request: ChatRequest) async throws -> ChatResponse {
-        let response = try await base.complete(request)
-        if let answer = try? PlanParser.parse(response) { recorded.withLock { $0.append(answer) } }
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let response = try await base.send(request)
+        if response.status >= 500 {
+            recorded.withLock { $0.serverErrors += 1 }
+        } else if let body = try? JSONText.decode(String(decoding: response.body, as: UTF8.self)),
+            let content = body["choices"]?.arrayValue?.first?["message"]?["content"]?.stringValue,
+            let answer = try? PlanParser.parse(ChatResponse(content: content))
+        {
+            recorded.withLock { $0.answers.append(answer) }
+        }
         return response
+    }
+}
+
+/// `--explain`: decided and checked, nothing runs (the judge runs the plan in its scratch copy).
+struct NothingRuns: PlanRunning {
+    func run(_ run: PendingRun, progress: @escaping @Sendable (Int, Int) async -> Void) async -> RunOutcome {
+        .failed("the bench runs nothing")
     }
 }
 

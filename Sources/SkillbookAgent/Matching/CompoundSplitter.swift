@@ -16,8 +16,19 @@ enum CompoundSplitter {
         "run", "put", "store", "append", "mark", "sort", "filter", "extract", "join", "check", "make",
     ]
 
-    /// Whether a clause starts with one of `verbs` (after "then", "also" or "please").
+    /// Chinese verbs (and 把/将, which put the object before the verb) that start an action of
+    /// their own after 然后, 再 or a comma: "…然后把 X 移进去", "…，再写入 X".
+    static let chineseVerbs = [
+        "把", "将", "保存", "存到", "写入", "写到", "追加", "复制", "移动", "删除", "列出", "读取", "下载", "总结", "提醒",
+        "通知", "发", "打包", "压缩", "创建", "新建", "查看", "计算", "找出", "备份", "整理", "获取",
+    ]
+
+    /// Whether a clause starts with one of `verbs` (after "then", "also" or "please"), or with one
+    /// of `chineseVerbs` (after 请 or 帮我).
     static func startsWithVerb(_ clause: String) -> Bool {
+        var chinese = Substring(clause.trimmingCharacters(in: .whitespaces))
+        for filler in ["请", "帮我", "再"] where chinese.hasPrefix(filler) { chinese = chinese.dropFirst(filler.count) }
+        if chineseVerbs.contains(where: { chinese.hasPrefix($0) }) { return true }
         let words = clause.lowercased().split(whereSeparator: { !$0.isLetter })
         guard let first = words.first(where: { !["then", "also", "please", "just"].contains($0) }) else { return false }
         return verbs.contains(String(first))

@@ -118,15 +118,20 @@ public struct Matcher: Sendable {
         }
         var decision = single(request, clock: clock)
         decision.coversSomePart = decision.coversSomePart || clauseCovered
-        // Two actions ("list X and email it to Bob") are never one skill's, even when only one of
-        // them is here: the planner gets the request (and declines what nothing can do). A verb
-        // inside a captured text ("remind me to call Anna and tell her") is that text's.
-        if clauses.count >= 2, decision.layer == .skill || decision.layer == .playbook,
+        // Two actions ("list X and email it to Bob", "新建文件夹 X 然后把 Y 移进去") are never one
+        // skill's, even when only one of them is here: the planner gets the request (and declines
+        // what nothing can do). Nor is a request of two actions a near tie between two skills that
+        // each fit one of them ("find the logs in X and move them to Y": files.delete or files.move?)
+        // when one of its clauses is taken. A verb inside a captured text ("remind me to call Anna
+        // and tell her") is that text's.
+        let routed = decision.layer == .skill || decision.layer == .playbook
+        if clauses.count >= 2, routed || decision.question != nil,
             let verb = clauses.dropFirst().first(where: CompoundSplitter.startsWithVerb),
             !decision.inputs.keys.contains(where: { decision.inputs[$0]?.stringValue?.localizedCaseInsensitiveContains(verb) == true })
         {
             let picks = clauses.map { single($0, clock: clock) }
-            if picks.first?.layer == .skill || picks.first?.layer == .playbook {
+            let taken = { (pick: RouteDecision) in pick.layer == .skill || pick.layer == .playbook }
+            if routed ? picks.first.map(taken) == true : picks.contains(where: taken) {
                 return RouteDecision(
                     layer: .plan, confidence: decision.confidence, candidates: picks.compactMap { $0.candidates.first },
                     clauses: clauses)

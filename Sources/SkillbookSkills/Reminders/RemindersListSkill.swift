@@ -14,7 +14,7 @@ struct RemindersListSkill: Skill {
             + "a summary to read or put in a note: '2 reminders due:' followed by one line each, or "
             + "'No reminders due.' when there are none.",
         examples: [
-            "what are my reminders", "show reminders due {due_on}", "list my reminders",
+            "what are my reminders", "show reminders due {due_on}", "list my reminders", "list my reminders for {due_on}",
             "what do I have to do {due_on}", "which reminders are due before {due_before}", "我的提醒", "列出我的提醒",
             "{due_on}有什么提醒", "{due_on}要做什么", "查看提醒",
         ],

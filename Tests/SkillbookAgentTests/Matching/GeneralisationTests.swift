@@ -19,6 +19,20 @@ import Testing
         #expect(copy.inputs == ["paths": ["/tmp/数据.csv"], "into": "~/备份"])
     }
 
+    /// Class 6/8 of issue 26 as the plan set's tuning half showed it: two actions are never a near
+    /// tie between two skills, and a Chinese clause of its own starts with its verb.
+    @Test func twoActionsArePlanShapedEvenAsANearTieOrInChinese() {
+        let logs = decide("find the .tmp files in /srv/cache and move them into /srv/old")
+        #expect(logs.layer == .plan && logs.question == nil, "\(RoutingSet.describe(logs))")
+        let mkdir = decide("新建文件夹 /tmp/相册 然后把 /tmp/a.jpg 移进去")
+        #expect(mkdir.layer == .plan, "\(RoutingSet.describe(mkdir))")
+        // One action stays one skill's, its clause text and all.
+        #expect(decide("remind me to call Anna and tell her hi").target == "reminders.create")
+        #expect(CompoundSplitter.startsWithVerb("把 /tmp/a.jpg 移进去"))
+        #expect(CompoundSplitter.startsWithVerb("再写入 /tmp/b.txt"))
+        #expect(!CompoundSplitter.startsWithVerb("明天上午"))
+    }
+
     @Test func shortNoteFormsLeaveNoVerbInTheTitle() {
         #expect(decide("note: buy eggs").inputs == ["title": "buy eggs"])
         #expect(decide("jot down call the plumber").inputs == ["title": "call the plumber"])

@@ -5,7 +5,8 @@ import Testing
 /// skillbook/CLI → Console → Host → Agent/Schedule/MCP/Runtime/SQLite/Postgres/Skills/System → SQL → Core →
 /// C shims. Modules of the middle layer do not import each other; the host composes them. The two
 /// state backends share SQL (values, rows, the process probe), never each other. Testing (the
-/// shared test doubles, and `Backend`) may import Core, Runtime, SQL, both backends and Skills; the
+/// shared test doubles, `Backend`, and `PlanRunJudge`, which runs an agent's plan on the engine)
+/// may import Core, Agent, Runtime, SQL, both backends and Skills; the
 /// bench anything but the CLI.
 /// A module not in the table (neither ours nor the toolchain's) is reported too, so that a new
 /// module or dependency is placed here on purpose.
@@ -42,7 +43,7 @@ enum ImportRules {
         table["SkillbookCLI"] = middle.union(["SkillbookConsole", "SkillbookHost", "SkillbookCore"])
         table["skillbook"] = middle.union(["SkillbookCLI", "SkillbookHost", "SkillbookCore"])
         // Test doubles, and both state backends for the suites that run on each (`Backend`).
-        table["SkillbookTesting"] = ["SkillbookCore", "SkillbookRuntime", "SkillbookSQL", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills", "SkillbookSystem"]
+        table["SkillbookTesting"] = ["SkillbookCore", "SkillbookAgent", "SkillbookRuntime", "SkillbookSQL", "SkillbookSQLite", "SkillbookPostgres", "SkillbookSkills", "SkillbookSystem"]
         table["skillbook-floor"] = []
         table["SkillbookMCPTesting"] = ["SkillbookCore", "SkillbookMCP"]
         table["skillbook-mcp-testserver"] = ["SkillbookCore", "SkillbookMCP", "SkillbookMCPTesting"]
