@@ -20,17 +20,13 @@ extension SQLiteJournal {
     /// never deleted, but for a `running` one whose process is gone. Returns how many were deleted.
     @discardableResult
     public func prune(olderThan cutoff: Date? = nil, keepingNewest keep: Int? = nil) throws(StoreError) -> Int {
-        try database.withoutForeignKeys { () throws(StoreError) -> Int in try pruneRuns(olderThan: cutoff, keepingNewest: keep) }
-    }
-
-    private func pruneRuns(olderThan cutoff: Date?, keepingNewest keep: Int?) throws(StoreError) -> Int {
         let dead = SQLValue.text(JSONText.encode(.array(try deadRunIDs().map(Value.string))))
         let prunable = "(\(Self.prunable) OR id IN (SELECT value FROM json_each(\(Self.deadList))))"
         var deleted = 0
         if let cutoff {
             try transaction { () throws(StoreError) in try forgetMissedFires(before: cutoff, limit: Int(Int32.max)) }
             while true {
-                let count = try transaction { () throws(StoreError) -> Int in
+                let count = try pruningTransaction { () throws(StoreError) -> Int in
                     try deleteRuns(
                         "started < ?1 AND \(prunable) ORDER BY started", [.real(cutoff.timeIntervalSince1970)], dead: dead,
                         limit: Self.pruneChunk)
@@ -41,7 +37,7 @@ extension SQLiteJournal {
         }
         if let keep {
             while true {
-                let count = try transaction { () throws(StoreError) -> Int in
+                let count = try pruningTransaction { () throws(StoreError) -> Int in
                     try deleteOverCap(playbook: nil, cap: max(0, keep), limit: Self.pruneChunk, prunable: prunable, dead: dead)
                 }
                 deleted += count
@@ -56,11 +52,7 @@ extension SQLiteJournal {
     /// the oldest of the playbook over its own cap, then the oldest over the journal's cap.
     @discardableResult
     public func pruneBatch(_ rules: RetentionRules, now: Date, limit: Int) throws(StoreError) -> Int {
-        try database.withoutForeignKeys { () throws(StoreError) -> Int in try pruneBatchRuns(rules, now: now, limit: limit) }
-    }
-
-    private func pruneBatchRuns(_ rules: RetentionRules, now: Date, limit: Int) throws(StoreError) -> Int {
-        try transaction { () throws(StoreError) -> Int in
+        try pruningTransaction { () throws(StoreError) -> Int in
             var left = max(0, limit)
             if left > 0 {
                 left -= try deleteRuns(
@@ -81,6 +73,13 @@ extension SQLiteJournal {
             }
             return max(0, limit) - left
         }
+    }
+
+    /// One transaction of pruning, with foreign keys off (see `Database.withoutForeignKeys`): its
+    /// statements delete every row of a run themselves (`pruneStatements`). Between two of them the
+    /// connection is free for the process's other threads.
+    private func pruningTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try database.withoutForeignKeys { () throws(StoreError) -> T in try transaction(body) }
     }
 
     /// `status IN (…)` of the statuses a run may be pruned in. `+status`: not a constraint for an
