@@ -36,11 +36,11 @@ extension PostgresJournal {
             """
             UPDATE sessions SET outcome = 'interrupted', ended = least($2, greatest(
                 coalesce((SELECT heartbeat FROM runs WHERE id = $1), 0),
-                coalesce((SELECT max(greatest(started, coalesce(finished, 0))) FROM calls WHERE run = $1), 0),
-                coalesce((SELECT max(finished) FROM steps WHERE run = $1), 0),
+                coalesce((SELECT max(greatest(started, coalesce(finished, 0))) FROM calls WHERE run_seq = \(PostgresRunSeq.of("$1"))), 0),
+                coalesce((SELECT max(finished) FROM steps WHERE run_seq = \(PostgresRunSeq.of("$1"))), 0),
                 coalesce((SELECT max(finished) FROM compensations WHERE run = $1), 0),
                 started))
-            WHERE run = $1 AND ended IS NULL
+            WHERE run_seq = \(PostgresRunSeq.of("$1")) AND ended IS NULL
             """, [.text(runID), .real(now)])
         try transaction.run(
             """

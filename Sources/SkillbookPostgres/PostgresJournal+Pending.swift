@@ -65,7 +65,7 @@ extension PostgresJournal {
         pending_calls AS (
             INSERT INTO calls (run, step, iteration, batch, skill, attempt, parameters, output, error, started, finished, masked, seq)
             SELECT $1, c.step, c.iteration, c.batch, c.skill, c.attempt, c.parameters, c.output, c.error, c.started, c.finished,
-                c.masked, (SELECT coalesce(max(seq), 0) FROM calls WHERE run = $1) + c.n
+                c.masked, (SELECT coalesce(max(seq), 0) FROM calls WHERE run_seq = \(PostgresRunSeq.of("$1"))) + c.n
             FROM json_to_recordset($3::json) AS c(step text, iteration integer, batch integer, skill text, attempt integer,
                 parameters text, output text, error text, started double precision, finished double precision, masked boolean, n bigint)
             WHERE EXISTS (SELECT 1 FROM fence)

@@ -3,12 +3,14 @@ public import SkillbookCore
 import SkillbookSQL
 
 /// Pruning, as the SQLite journal prunes (see there): ranges of indexes of `runs`, oldest first, in
-/// batches, a run's rows going with it by their indexes on the run (`ON DELETE CASCADE`). One
+/// batches; a run's calls, step ends and sessions deleted by ranges of their indexes on the run's
+/// `seq` (see `PostgresRunSeq`), its other rows going with it by their indexes on the run's id
+/// (`ON DELETE CASCADE`). One
 /// process at a time prunes: a pass that finds another one pruning does nothing (an advisory lock),
 /// so workers finishing runs together neither wait on each other nor delete the same runs.
 extension PostgresJournal {
-    /// How many runs one transaction of `prune` deletes.
-    static let pruneChunk = 1000
+    /// How many runs one transaction of `prune` deletes (see `SQLiteJournal.pruneChunk`).
+    static let pruneChunk = 10_000
     /// Any advisory-lock key will do as long as every skillbook process uses the same one.
     private static let pruneLockKey = 0x736b_6c62_6b70  // "sklbkp"
 
@@ -95,17 +97,26 @@ extension PostgresJournal {
             values.append(dead)
             condition = condition.replacingOccurrences(of: Self.deadList, with: "$\(values.count)")
         }
-        let ids = try transaction.query(
-            "DELETE FROM runs WHERE seq IN (SELECT seq FROM runs WHERE \(condition) LIMIT \(limit)) RETURNING id", values
-        ).compactMap { $0.string("id") }
-        // The notifications claimed about a pruned run go with it (its approvals do by their key).
-        if !ids.isEmpty {
-            try transaction.run(
-                "DELETE FROM notifications WHERE subject IN (SELECT json_array_elements_text($1::json))",
-                [.text(JSONText.encode(.array(ids.map(Value.string))))])
-        }
-        return ids.count
+        let rows = try transaction.query("SELECT seq, id FROM runs WHERE \(condition) LIMIT \(limit)", values)
+        guard !rows.isEmpty else { return 0 }
+        let runs = rows.compactMap { row in row.int("seq").map { ($0, row.string("id") ?? "") } }.sorted { $0.0 < $1.0 }
+        // A PostgreSQL array of the `seq`s, in order: each delete walks its index forward.
+        let seqs = SQLValue.text("{" + runs.map { String($0.0) }.joined(separator: ",") + "}")
+        let ids = SQLValue.text(JSONText.encode(.array(runs.map { .string($0.1) })))
+        for (statement, byID) in Self.pruneStatements { try transaction.run(statement, [byID ? ids : seqs]) }
+        return runs.count
     }
+
+    /// What deletes runs and every row of theirs, each taking `$1`: the runs' `seq`s (an array), or
+    /// their ids (JSON) when `byID`. The calls, step ends and sessions go by their `run_seq`, the
+    /// compensations, waits and approvals with the run (`ON DELETE CASCADE`, by their index on the
+    /// run), the notifications claimed about it by their subject. `RunQueryPlanTests` checks the plans.
+    public static let pruneStatements: [(sql: String, byID: Bool)] =
+        PostgresRunSeq.childTables.map { ("DELETE FROM \($0) WHERE run_seq = ANY ($1::bigint[])", false) }
+        + [
+            ("DELETE FROM notifications WHERE subject IN (SELECT json_array_elements_text($1::json))", true),
+            ("DELETE FROM runs WHERE seq = ANY ($1::bigint[])", false),
+        ]
 
     /// Deletes the records of missed fires, and the claims of their `missed` notifications, made
     /// before `cutoff` (at most `limit` of each): they go with the runs of their time.

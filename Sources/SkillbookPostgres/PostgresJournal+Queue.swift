@@ -49,11 +49,11 @@ extension PostgresJournal: RunQueue {
             closed AS (
                 UPDATE sessions SET outcome = 'interrupted', ended = least($1, greatest(
                     coalesce((SELECT heartbeat FROM picked), 0),
-                    coalesce((SELECT max(greatest(c.started, coalesce(c.finished, 0))) FROM calls c, picked p WHERE c.run = p.id), 0),
-                    coalesce((SELECT max(s.finished) FROM steps s, picked p WHERE s.run = p.id), 0),
+                    coalesce((SELECT max(greatest(c.started, coalesce(c.finished, 0))) FROM calls c, picked p WHERE c.run_seq = \(PostgresRunSeq.of("p.id"))), 0),
+                    coalesce((SELECT max(s.finished) FROM steps s, picked p WHERE s.run_seq = \(PostgresRunSeq.of("p.id"))), 0),
                     coalesce((SELECT max(x.finished) FROM compensations x, picked p WHERE x.run = p.id), 0),
                     sessions.started))
-                WHERE run = (SELECT id FROM picked) AND ended IS NULL
+                WHERE run_seq = \(PostgresRunSeq.of("(SELECT id FROM picked)")) AND ended IS NULL
             ),
             taken AS (
                 UPDATE runs r SET status = 'running', pid = $2, host = $3, boot = $4, process_start = $5, heartbeat = $1,

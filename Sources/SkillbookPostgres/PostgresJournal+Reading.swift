@@ -73,7 +73,7 @@ extension PostgresJournal {
     public func calls(of runID: String, excludingSkills excludedSkills: Set<String>) throws -> [JournalCall] {
         let excluded = excludedSkills.isEmpty ? "" : " AND skill NOT IN (SELECT json_array_elements_text($2::json))"
         let rows = try database.query(
-            "SELECT \(Self.callColumns) FROM calls WHERE run = $1\(excluded) ORDER BY id",
+            "SELECT \(Self.callColumns) FROM calls WHERE run_seq = \(PostgresRunSeq.of("$1"))\(excluded) ORDER BY id",
             [.text(runID)] + (excludedSkills.isEmpty ? [] : [.text(JSONText.encode(.array(excludedSkills.sorted().map(Value.string))))]),
             doing: "reading the calls of run \(runID)")
         return try rows.map { row in try journalCall(row, of: runID) }
@@ -93,7 +93,8 @@ extension PostgresJournal {
     static let callColumns = "id, step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked"
 
     /// The statement of one page of a run's calls: $1 the run, $2 the last row read, $3 the page's size.
-    public static let callPageQuery = "SELECT \(callColumns) FROM calls WHERE run = $1 AND id > $2 ORDER BY id LIMIT $3"
+    public static let callPageQuery =
+        "SELECT \(callColumns) FROM calls WHERE run_seq = \(PostgresRunSeq.of("$1")) AND id > $2 ORDER BY id LIMIT $3"
 
     private func journalCall(_ row: Row, of runID: String) throws -> JournalCall {
         guard let step = row.string("step"), let skill = row.string("skill"), let attempt = row.int("attempt"),
@@ -109,7 +110,7 @@ extension PostgresJournal {
 
     public func steps(of runID: String) throws -> [JournalStep] {
         let rows = try database.query(
-            "SELECT step, status, output, error, finished, masked FROM steps WHERE run = $1 ORDER BY id", [.text(runID)],
+            "SELECT step, status, output, error, finished, masked FROM steps WHERE run_seq = \(PostgresRunSeq.of("$1")) ORDER BY id", [.text(runID)],
             doing: "reading the steps of run \(runID)")
         return try rows.map { row in
             guard let step = row.string("step"), let status = row.string("status").flatMap(StepStatus.init(rawValue:)),
@@ -130,7 +131,7 @@ extension PostgresJournal {
 
     public func sessions(of runID: String) throws -> [JournalSession] {
         let rows = try database.query(
-            "SELECT kind, pid, host, started, ended, outcome, trigger FROM sessions WHERE run = $1 ORDER BY id", [.text(runID)],
+            "SELECT kind, pid, host, started, ended, outcome, trigger FROM sessions WHERE run_seq = \(PostgresRunSeq.of("$1")) ORDER BY id", [.text(runID)],
             doing: "reading the sessions of run \(runID)")
         return try rows.map { row throws(PostgresError) in try JournalRows.session(row) { malformed("session", of: runID) } }
     }

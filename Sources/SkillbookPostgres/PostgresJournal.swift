@@ -152,9 +152,9 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
         let changed = try database.run(
             """
             UPDATE calls SET output = $6, error = $7, finished = $8, masked = $9,
-                seq = (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run = $1)
+                seq = (SELECT coalesce(max(seq), 0) + 1 FROM calls WHERE run_seq = \(PostgresRunSeq.of("$1")))
             WHERE id = (
-                SELECT max(id) FROM calls WHERE run = $1 AND step = $2 AND iteration IS NOT DISTINCT FROM $3::integer
+                SELECT max(id) FROM calls WHERE run_seq = \(PostgresRunSeq.of("$1")) AND step = $2 AND iteration IS NOT DISTINCT FROM $3::integer
                     AND batch IS NOT DISTINCT FROM $4::integer AND attempt = $5)
               AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND epoch = $10 AND status = 'running' FOR SHARE)
             """,
@@ -193,7 +193,7 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
                 try transaction.run(
                     """
                     UPDATE calls SET compensated = true
-                    WHERE run = $1 AND step = $2 AND iteration IS NOT DISTINCT FROM $3::integer
+                    WHERE run_seq = \(PostgresRunSeq.of("$1")) AND step = $2 AND iteration IS NOT DISTINCT FROM $3::integer
                         AND batch IS NOT DISTINCT FROM $4::integer
                     """, keyValues)
             }
@@ -255,7 +255,7 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
             ),
             \(Self.pendingInserts),
             ended AS (
-                UPDATE sessions SET ended = $7, outcome = $5 WHERE run = $1 AND ended IS NULL AND EXISTS (SELECT 1 FROM fence)
+                UPDATE sessions SET ended = $7, outcome = $5 WHERE run_seq = \(PostgresRunSeq.of("$1")) AND ended IS NULL AND EXISTS (SELECT 1 FROM fence)
             )
             SELECT count(*) AS n FROM fence
             """,
@@ -282,7 +282,7 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
 
     func closeSessions(_ transaction: PostgresDatabase.Transaction, _ runID: String, outcome: String, at time: Double) throws(PostgresError) {
         try transaction.run(
-            "UPDATE sessions SET ended = $2, outcome = $3 WHERE run = $1 AND ended IS NULL", [.text(runID), .real(time), .text(outcome)])
+            "UPDATE sessions SET ended = $2, outcome = $3 WHERE run_seq = \(PostgresRunSeq.of("$1")) AND ended IS NULL", [.text(runID), .real(time), .text(outcome)])
     }
 
     // MARK: Fencing

@@ -263,6 +263,8 @@ enum PostgresSchema {
         "ALTER TABLE sessions ADD COLUMN IF NOT EXISTS trigger TEXT;",
         // 8: a run's calls in order of starting, a page at a time (as the SQLite state's migration 15).
         "CREATE INDEX IF NOT EXISTS calls_by_run_id ON calls (run, id);",
+        // 9: the rows of a run keyed by its insertion order, so pruning deletes ranges (as the SQLite state's migration 15).
+        PostgresRunSeq.migration,
     ]
 
     /// The schema version this build writes.

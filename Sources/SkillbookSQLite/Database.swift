@@ -190,6 +190,21 @@ public final class Database: @unchecked Sendable {
         locked { Int(sqlite3_last_insert_rowid($0)) }
     }
 
+    /// Runs `body` with this connection's foreign keys not enforced and deleted content not
+    /// overwritten in pages that are freed whole (`secure_delete = FAST`): for pruning, which deletes a
+    /// run's rows itself by ranges of indexes (see `RunSeqMigration`) and whose old runs' pages are
+    /// freed whole. Both are set back afterwards. SQLite ignores `foreign_keys` inside a transaction,
+    /// so outside one only: inside, `body` runs with the connection as it is.
+    public func withoutForeignKeys<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try locked { (db) throws(StoreError) -> T in
+            guard sqlite3_get_autocommit(db) != 0 else { return try body() }
+            let secureDelete = try query("PRAGMA secure_delete").first?[0].intValue ?? 1
+            try Self.exec(db, "PRAGMA foreign_keys = OFF; PRAGMA secure_delete = FAST", path: path)
+            defer { try? Self.exec(db, "PRAGMA foreign_keys = ON; PRAGMA secure_delete = \(secureDelete)", path: path) }
+            return try body()
+        }
+    }
+
     // MARK: Transactions
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

@@ -67,29 +67,29 @@ final class SQLiteHistoryJournal: HistoryJournal {
             try database.run(
                 """
                 \(series)
-                INSERT INTO runs (id, playbook, source, source_hash, inputs, trigger, status, started, finished, pid, host, outputs, report)
+                INSERT INTO runs (id, playbook, source, source_hash, inputs, trigger, status, started, finished, pid, host, outputs, report, seq)
                 SELECT lower(hex(randomblob(16))), 'p' || (i % \(HistoryRows.playbooks)), ?4, 'h', '{}',
                     CASE WHEN i % 10 = 0 THEN 'schedule' ELSE 'cli' END,
                     CASE WHEN i % 7 = 0 THEN 'failed' ELSE 'succeeded' END, ?3 + i, ?3 + i + 0.5, 1, 'bench', '{}',
-                    '[{"id":"a","status":"succeeded"}]'
+                    '[{"id":"a","status":"succeeded"}]', i + 1
                 FROM s
                 """, range)
             let children: [SQLValue] = [.real(base + Double(from)), .real(base + Double(to))]
             try database.run(
                 """
-                INSERT INTO calls (run, step, skill, attempt, parameters, output, started, finished, seq)
-                SELECT id, 'a', 'debug.echo', 1, '{"value":1}', '{"value":1}', started, started + 0.1, 1
+                INSERT INTO calls (run, step, skill, attempt, parameters, output, started, finished, seq, run_seq)
+                SELECT id, 'a', 'debug.echo', 1, '{"value":1}', '{"value":1}', started, started + 0.1, 1, seq
                 FROM runs WHERE started >= ?1 AND started < ?2
                 """, children)
             try database.run(
                 """
-                INSERT INTO steps (run, step, status, output, finished)
-                SELECT id, 'a', 'succeeded', '{"value":1}', started + 0.1 FROM runs WHERE started >= ?1 AND started < ?2
+                INSERT INTO steps (run, step, status, output, finished, run_seq)
+                SELECT id, 'a', 'succeeded', '{"value":1}', started + 0.1, seq FROM runs WHERE started >= ?1 AND started < ?2
                 """, children)
             try database.run(
                 """
-                INSERT INTO sessions (run, kind, pid, host, started, ended, outcome)
-                SELECT id, 'run', 1, 'bench', started, finished, status FROM runs WHERE started >= ?1 AND started < ?2
+                INSERT INTO sessions (run, kind, pid, host, started, ended, outcome, run_seq)
+                SELECT id, 'run', 1, 'bench', started, finished, status, seq FROM runs WHERE started >= ?1 AND started < ?2
                 """, children)
         }
     }
@@ -106,9 +106,9 @@ final class SQLiteHistoryJournal: HistoryJournal {
             try database.run(
                 """
                 WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ?2 - 1)
-                INSERT INTO calls (run, step, iteration, skill, attempt, parameters, output, started, finished, seq)
+                INSERT INTO calls (run, step, iteration, skill, attempt, parameters, output, started, finished, seq, run_seq)
                 SELECT ?1, 'each', i, 'debug.echo', 1, '{"value":' || i || '}', '{"value":' || i || '}', ?3 + i * 0.0001,
-                    ?3 + i * 0.0001, i + 1
+                    ?3 + i * 0.0001, i + 1, (SELECT seq FROM runs WHERE id = ?1)
                 FROM s
                 """, [.text(id), .integer(calls), .real(started)])
             try database.run(
@@ -156,19 +156,19 @@ final class PostgresHistoryJournal: HistoryJournal {
             let children: [SQLValue] = [.real(base + Double(from)), .real(base + Double(to))]
             try transaction.run(
                 """
-                INSERT INTO calls (run, step, skill, attempt, parameters, output, started, finished, seq)
-                SELECT id, 'a', 'debug.echo', 1, '{"value":1}', '{"value":1}', started, started + 0.1, 1
+                INSERT INTO calls (run, step, skill, attempt, parameters, output, started, finished, seq, run_seq)
+                SELECT id, 'a', 'debug.echo', 1, '{"value":1}', '{"value":1}', started, started + 0.1, 1, seq
                 FROM runs WHERE started >= $1 AND started < $2
                 """, children)
             try transaction.run(
                 """
-                INSERT INTO steps (run, step, status, output, finished)
-                SELECT id, 'a', 'succeeded', '{"value":1}', started + 0.1 FROM runs WHERE started >= $1 AND started < $2
+                INSERT INTO steps (run, step, status, output, finished, run_seq)
+                SELECT id, 'a', 'succeeded', '{"value":1}', started + 0.1, seq FROM runs WHERE started >= $1 AND started < $2
                 """, children)
             try transaction.run(
                 """
-                INSERT INTO sessions (run, kind, pid, host, started, ended, outcome)
-                SELECT id, 'run', 1, 'bench', started, finished, status FROM runs WHERE started >= $1 AND started < $2
+                INSERT INTO sessions (run, kind, pid, host, started, ended, outcome, run_seq)
+                SELECT id, 'run', 1, 'bench', started, finished, status, seq FROM runs WHERE started >= $1 AND started < $2
                 """, children)
         }
         _ = try database.run("ANALYZE")
@@ -185,9 +185,9 @@ final class PostgresHistoryJournal: HistoryJournal {
                 """, [.text(id), .text(HistoryRows.bigSource), .real(started)])
             try transaction.run(
                 """
-                INSERT INTO calls (run, step, iteration, skill, attempt, parameters, output, started, finished, seq)
+                INSERT INTO calls (run, step, iteration, skill, attempt, parameters, output, started, finished, seq, run_seq)
                 SELECT $1, 'each', i, 'debug.echo', 1, '{"value":' || i || '}', '{"value":' || i || '}', $3 + i * 0.0001,
-                    $3 + i * 0.0001, i + 1
+                    $3 + i * 0.0001, i + 1, (SELECT seq FROM runs WHERE id = $1)
                 FROM generate_series(0, $2::bigint - 1) AS i
                 """, [.text(id), .integer(calls), .real(started)])
             try transaction.run(

@@ -14,9 +14,10 @@ import Testing
         try await journal.runFinished(finished(id, .succeeded))
     }
 
-    /// A finished run of one call that started `daysAgo` days before `now`.
+    /// A finished run of one call that started `daysAgo` days before `now`; the call `undone` (a compensation) when asked.
     private func finishedRun(
-        _ journal: any RunJournal, _ id: String, playbook: String = "sample", daysAgo: Double, now: Date, keepUntil: Date? = nil
+        _ journal: any RunJournal, _ id: String, playbook: String = "sample", daysAgo: Double, now: Date, keepUntil: Date? = nil,
+        undone: Bool = false
     ) async throws {
         var record = RunRecord.sample(id, playbook: playbook, started: now.addingTimeInterval(-daysAgo * 86_400))
         record.keepUntil = keepUntil
@@ -25,6 +26,7 @@ import Testing
         try await journal.callStarted(one)
         try await journal.callFinished(one, output: ["id": "n1"], error: nil, finished: Date())
         try await journal.stepFinished(runID: id, step: "one", status: .succeeded, output: ["id": "n1"], error: nil)
+        if undone { try await journal.compensationFinished(runID: id, key: one.key, step: "one", error: nil, finished: Date()) }
         try await journal.runFinished(finished(id, .succeeded))
     }
 
@@ -45,8 +47,8 @@ import Testing
         let state = try await backend.makeState()
         let journal = try state.journal()
         let now = Date()
-        try await finishedRun(journal, "old", daysAgo: 40, now: now)
-        try await finishedRun(journal, "young", daysAgo: 10, now: now)
+        try await finishedRun(journal, "old", daysAgo: 40, now: now, undone: true)
+        try await finishedRun(journal, "young", daysAgo: 10, now: now, undone: true)
         // Its playbook keeps its runs 60 days: older than the workspace's window, kept.
         try await finishedRun(journal, "kept-longer", daysAgo: 40, now: now, keepUntil: now.addingTimeInterval(20 * 86_400))
         // Its playbook keeps its runs 1 day: younger than the window, pruned.
@@ -63,9 +65,13 @@ import Testing
         #expect(try await journal.calls(of: "old").isEmpty)
         #expect(try await journal.steps(of: "old").isEmpty)
         #expect(try await journal.sessions(of: "old").isEmpty)
+        #expect(try await journal.compensations(of: "old").isEmpty)
         #expect(try await journal.run("kept-shorter") == nil)
         #expect(try await journal.run("young") != nil)
         #expect(try await journal.calls(of: "young").count == 1)
+        #expect(try await journal.steps(of: "young").count == 1)
+        #expect(try await journal.sessions(of: "young").count == 1)
+        #expect(try await journal.compensations(of: "young").count == 1)
         #expect(try await journal.run("kept-longer") != nil)
         #expect(try await journal.run("running")?.status == .running)
         #expect(try await journal.run("waiting")?.status == .waiting)

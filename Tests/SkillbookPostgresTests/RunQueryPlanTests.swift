@@ -63,7 +63,7 @@ import Testing
             let prune = try plan("SELECT rowid FROM runs WHERE \(sql) LIMIT 200", [.real(4_000)])
             #expect(prune.count == 1 && prune[0].contains(index) && !prune[0].contains("status"), "\(sql): \(prune)")
         }
-        // A page of a run's calls: a range of (run, seq), in order, nothing sorted.
+        // A page of a run's calls: a range of (run's seq, seq), in order, nothing sorted.
         try database.run(
             """
             INSERT INTO calls (run, step, skill, attempt, parameters, started, seq)
@@ -71,8 +71,20 @@ import Testing
             """)
         try database.execute("ANALYZE")
         let calls = try plan(SQLiteJournal.callPageQuery, [.text("r"), .integer(10), .integer(1000)])
-        #expect(calls.contains { $0.contains("USING INDEX calls_by_run (run=? AND seq>?)") }, "\(calls)")
+        #expect(calls.contains { $0.contains("USING INDEX calls_by_run_seq (run_seq=? AND seq>?)") }, "\(calls)")
         #expect(!calls.contains { $0.contains("TEMP B-TREE") || $0.hasPrefix("SCAN") }, "\(calls)")
+        // Pruning deletes a run's rows by their index on the run's seq (or, in the tables most runs
+        // have no row in, on its id), never by reading a table whole: with foreign keys off, as it
+        // runs (on, deleting a run would scan the calls, steps and sessions for its rows).
+        for (sql, byID) in SQLiteJournal.pruneStatements {
+            let table = String(sql.split(separator: " ")[2])
+            let details = try database.withoutForeignKeys { () throws(StoreError) in
+                try database.query("EXPLAIN QUERY PLAN " + sql, [.text(byID ? #"["a","b"]"# : "[1,2]")]).compactMap { $0.string("detail") }
+            }
+            let index = byID ? (table == "notifications" ? "PRIMARY KEY" : "\(table)_by_run") : table == "runs" ? "runs_by_seq" : "\(table)_by_run_seq"
+            #expect(details.contains { $0.hasPrefix("SEARCH \(table) USING") && $0.contains(index) }, "\(sql): \(details)")
+            #expect(!details.contains { $0.hasPrefix("SCAN") && !$0.contains("json_each") }, "\(sql): \(details)")
+        }
     }
 
     @Test func postgresPlansReadRangesOfIndexes() async throws {
@@ -114,7 +126,14 @@ import Testing
             """)
         try database.run("ANALYZE")
         let calls = try plan(PostgresJournal.callPageQuery, [.text("r"), .integer(10), .integer(1000)])
-        #expect(calls.contains { $0.contains("calls_by_run_id") }, "calls: \(calls)")
+        #expect(calls.contains { $0.contains("calls_by_run_seq_id") }, "calls: \(calls)")
         #expect(!calls.contains { $0.contains("Seq Scan") || $0.contains("Sort") }, "calls: \(calls)")
+        // Pruning deletes the calls and the runs by their index on the run's seq, not by reading
+        // the table (the other tables are empty here, where a scan is what PostgreSQL would choose).
+        for (sql, byID) in PostgresJournal.pruneStatements where sql.contains("FROM calls") || sql.contains("FROM runs") {
+            let lines = try plan(sql, [.text(byID ? #"["a"]"# : "{1,2,3}")])
+            #expect(lines.contains { $0.contains("calls_by_run_seq") || $0.contains("runs_by_seq") }, "\(sql): \(lines)")
+            #expect(!lines.contains { $0.contains("Seq Scan") }, "\(sql): \(lines)")
+        }
     }
 }

@@ -86,21 +86,21 @@ enum CallRow {
     /// The next number of `seq` in the run `?run` (its calls numbered in the order they finished).
     private static func nextSeq(_ run: String) -> String {
         """
-        (SELECT max(coalesce((SELECT max(seq) FROM calls WHERE run = \(run)), 0),
-            coalesce((SELECT max(seq) FROM call_results WHERE run = \(run)), 0)) + 1)
+        (SELECT max(coalesce((SELECT max(seq) FROM calls WHERE run_seq = \(RunSeq.of(run))), 0),
+            coalesce((SELECT max(seq) FROM call_results WHERE run_seq = \(RunSeq.of(run))), 0)) + 1)
         """
     }
 
     static let insert = """
-        INSERT INTO calls (run, step, iteration, batch, skill, attempt, parameters, started, output, error, finished, masked, seq)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, \(nextSeq("?1")))
+        INSERT INTO calls (run, step, iteration, batch, skill, attempt, parameters, started, output, error, finished, masked, seq, run_seq)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, \(nextSeq("?1")), \(RunSeq.of("?1")))
         """
 
     /// The result of the call whose row is `?1`, in the run `?2`, written after its start: inserted
     /// once, not added to the call's row. A second result of the same attempt replaces the first.
     static let insertResult = """
-        INSERT OR REPLACE INTO call_results (call, run, output, error, finished, masked, seq)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, \(nextSeq("?2")))
+        INSERT OR REPLACE INTO call_results (call, run, output, error, finished, masked, seq, run_seq)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, \(nextSeq("?2")), \(RunSeq.of("?2")))
         """
 
     /// Where `insert`'s parameters hold the result (output, error, finished, masked).

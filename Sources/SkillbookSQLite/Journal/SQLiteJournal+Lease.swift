@@ -27,11 +27,12 @@ extension SQLiteJournal {
                 """
                 UPDATE sessions SET outcome = 'interrupted', ended = min(?2, max(
                     coalesce((SELECT heartbeat FROM runs WHERE id = ?1), 0),
-                    coalesce((SELECT max(max(started), coalesce(max(finished), 0)) FROM call_attempts WHERE run = ?1), 0),
-                    coalesce((SELECT max(finished) FROM steps WHERE run = ?1), 0),
+                    coalesce((SELECT max(max(started), coalesce(max(finished), 0)) FROM call_attempts
+                        WHERE id IN (SELECT id FROM calls WHERE run_seq = \(RunSeq.of("?1")))), 0),
+                    coalesce((SELECT max(finished) FROM steps WHERE run_seq = \(RunSeq.of("?1"))), 0),
                     coalesce((SELECT max(finished) FROM compensations WHERE run = ?1), 0),
                     started))
-                WHERE run = ?1 AND ended IS NULL
+                WHERE run_seq = \(RunSeq.of("?1")) AND ended IS NULL
                 """, [.text(runID), .real(now)])
             try execute(
                 """

@@ -2,16 +2,18 @@ public import Foundation
 public import SkillbookCore
 import SkillbookSQL
 
-/// Pruning: every delete is a range of an index of `runs`, oldest first, in batches; a run's
-/// calls, results, step ends, compensations, sessions and waits go with it by their own indexes
-/// on the run (`ON DELETE CASCADE`). So pruning costs what it deletes, whatever the history holds.
+/// Pruning: the runs to delete are read from a range of an index of `runs`, oldest first, in
+/// batches; their calls, results, step ends and sessions are deleted by ranges of the indexes on the
+/// run's `seq` (the oldest runs' rows sit together at the start of each, see `RunSeqMigration`),
+/// their compensations, waits, approvals and notifications by their run's id (tables most runs have
+/// no row in). So pruning costs what it deletes, whatever the history holds.
 extension SQLiteJournal {
-    /// How many runs one transaction of `prune` deletes: an index keyed by run id (the primary
-    /// key, the calls', steps' and sessions' `…_by_run`) loses entries spread over all its pages, and
-    /// each page a transaction changes is written once (to the WAL, then checkpointed), so fewer,
-    /// larger transactions write fewer pages (at a million runs, 10,000 a transaction cost a quarter
-    /// less than 1,000). 5,000 keeps the write lock well inside another writer's 5 s busy timeout.
-    static let pruneChunk = 5000
+    /// How many runs one transaction of `prune` deletes. The runs' primary key is the one index
+    /// still keyed by the random id: its entries of the oldest runs are spread over all its pages,
+    /// and each page a transaction changes is written once (to the WAL, then checkpointed), so
+    /// fewer, larger transactions write fewer pages. 10,000 keeps the write lock well inside
+    /// another writer's 5 s busy timeout.
+    static let pruneChunk = 10_000
 
     /// Deletes the runs that started before `olderThan`, and all but the newest `keepingNewest`, in
     /// transactions of `pruneChunk` runs. A run that is not finished (running, queued, waiting) is
@@ -24,7 +26,7 @@ extension SQLiteJournal {
         if let cutoff {
             try transaction { () throws(StoreError) in try forgetMissedFires(before: cutoff, limit: Int(Int32.max)) }
             while true {
-                let count = try transaction { () throws(StoreError) -> Int in
+                let count = try pruningTransaction { () throws(StoreError) -> Int in
                     try deleteRuns(
                         "started < ?1 AND \(prunable) ORDER BY started", [.real(cutoff.timeIntervalSince1970)], dead: dead,
                         limit: Self.pruneChunk)
@@ -35,7 +37,7 @@ extension SQLiteJournal {
         }
         if let keep {
             while true {
-                let count = try transaction { () throws(StoreError) -> Int in
+                let count = try pruningTransaction { () throws(StoreError) -> Int in
                     try deleteOverCap(playbook: nil, cap: max(0, keep), limit: Self.pruneChunk, prunable: prunable, dead: dead)
                 }
                 deleted += count
@@ -50,7 +52,7 @@ extension SQLiteJournal {
     /// the oldest of the playbook over its own cap, then the oldest over the journal's cap.
     @discardableResult
     public func pruneBatch(_ rules: RetentionRules, now: Date, limit: Int) throws(StoreError) -> Int {
-        try transaction { () throws(StoreError) -> Int in
+        try pruningTransaction { () throws(StoreError) -> Int in
             var left = max(0, limit)
             if left > 0 {
                 left -= try deleteRuns(
@@ -73,6 +75,13 @@ extension SQLiteJournal {
         }
     }
 
+    /// One transaction of pruning, with foreign keys off (see `Database.withoutForeignKeys`): its
+    /// statements delete every row of a run themselves (`pruneStatements`). Between two of them the
+    /// connection is free for the process's other threads.
+    private func pruningTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try database.withoutForeignKeys { () throws(StoreError) -> T in try transaction(body) }
+    }
+
     /// `status IN (…)` of the statuses a run may be pruned in. `+status`: not a constraint for an
     /// index, so that the oldest runs are read in order from the index on `started` (or
     /// `keep_until`, or the playbook's) and the read stops at the batch's size; on the index of
@@ -83,8 +92,8 @@ extension SQLiteJournal {
     /// Where a condition names the list of dead runs' ids (JSON).
     static let deadList = "{dead}"
 
-    /// Deletes at most `limit` runs of `SELECT rowid FROM runs WHERE <condition>`, where `deadList`
-    /// stands for `dead`. Returns how many.
+    /// Deletes at most `limit` runs of `SELECT … FROM runs WHERE <condition>`, where `deadList`
+    /// stands for `dead`, and every row of theirs. Returns how many.
     private func deleteRuns(_ condition: String, _ parameters: [SQLValue], dead: SQLValue? = nil, limit: Int) throws(StoreError) -> Int {
         var values = parameters
         var condition = condition
@@ -93,17 +102,27 @@ extension SQLiteJournal {
             values.append(dead)
             condition = condition.replacingOccurrences(of: Self.deadList, with: "?\(values.count)")
         }
-        let ids = try query(
-            "DELETE FROM runs WHERE rowid IN (SELECT rowid FROM runs WHERE \(condition) LIMIT \(limit)) RETURNING id", values
-        ).compactMap { $0.string("id") }
-        // The notifications claimed about a pruned run go with it (its approvals do by their key).
-        if !ids.isEmpty {
-            try execute(
-                "DELETE FROM notifications WHERE subject IN (SELECT value FROM json_each(?1))",
-                [.text(JSONText.encode(.array(ids.map(Value.string))))])
-        }
-        return ids.count
+        let rows = try query("SELECT seq, id FROM runs WHERE \(condition) LIMIT \(limit)", values)
+        guard !rows.isEmpty else { return 0 }
+        // In order of `seq`: each delete below walks its index forward.
+        let runs = rows.compactMap { row in row.int("seq").map { ($0, row.string("id") ?? "") } }.sorted { $0.0 < $1.0 }
+        let seqs = SQLValue.text(JSONText.encode(.array(runs.map { .int($0.0) })))
+        let ids = SQLValue.text(JSONText.encode(.array(runs.map { .string($0.1) })))
+        for (statement, byID) in Self.pruneStatements { try execute(statement, [byID ? ids : seqs]) }
+        return runs.count
     }
+
+    /// What deletes runs and every row of theirs, each taking `?1`: the runs' `seq`s (JSON), or
+    /// their ids when `byID`. With foreign keys off (see `prune`), nothing goes by `ON DELETE
+    /// CASCADE`. Each is a range (or a few rows) of an index: `RunQueryPlanTests` checks their plans.
+    public static let pruneStatements: [(sql: String, byID: Bool)] =
+        RunSeqMigration.childTables.map { ("DELETE FROM \($0) WHERE run_seq IN (SELECT value FROM json_each(?1))", false) }
+        + ["compensations", "resource_waits", "approvals"].map { ("DELETE FROM \($0) WHERE run IN (SELECT value FROM json_each(?1))", true) }
+        + [
+            // The notifications claimed about a pruned run go with it.
+            ("DELETE FROM notifications WHERE subject IN (SELECT value FROM json_each(?1))", true),
+            ("DELETE FROM runs WHERE seq IN (SELECT value FROM json_each(?1))", false),
+        ]
 
     /// Deletes the records of missed fires, and the claims of their `missed` notifications, made
     /// before `cutoff` (at most `limit` of each): they go with the runs of their time.

@@ -78,7 +78,10 @@ extension SQLiteJournal {
     public func calls(of runID: String, excludingSkills excludedSkills: Set<String>) throws(StoreError) -> [JournalCall] {
         let excluded = excludedSkills.isEmpty ? "" : " AND skill NOT IN (SELECT value FROM json_each(?2))"
         let rows = try query(
-            "SELECT \(Self.callColumns) FROM call_attempts WHERE run = ?1\(excluded) ORDER BY id",
+            """
+            SELECT \(Self.callColumns) FROM call_attempts WHERE id IN (SELECT id FROM calls WHERE run_seq = \(RunSeq.of("?1")))\(excluded)
+            ORDER BY id
+            """,
             [.text(runID)] + (excludedSkills.isEmpty ? [] : [.text(JSONText.encode(.array(excludedSkills.sorted().map(Value.string))))]))
         var calls: [JournalCall] = []
         calls.reserveCapacity(rows.count)
@@ -87,7 +90,7 @@ extension SQLiteJournal {
     }
 
     /// At most `limit` attempts of a run's calls in order of starting, after `position`: a range of
-    /// `calls_by_run` (the run, then `calls.seq`). A call's row takes the run's next `seq` when it is
+    /// `calls_by_run_seq` (the run's `seq`, then `calls.seq`). A call's row takes the run's next `seq` when it is
     /// inserted, so within a run `calls.seq` goes in the order of the rows, as the ids do (a result
     /// stored apart in `call_results` has its own `seq`, the order of finishing that `JournalCall.order`
     /// reports). Paging by it needs no index beyond the one every insert already keeps.
@@ -113,7 +116,7 @@ extension SQLiteJournal {
             CASE WHEN r.call IS NULL THEN c.masked ELSE r.masked END AS masked,
             CASE WHEN r.call IS NULL THEN c.seq ELSE r.seq END AS seq
         FROM calls c LEFT JOIN call_results r ON r.call = c.id
-        WHERE c.run = ?1 AND c.seq > ?2 ORDER BY c.seq LIMIT ?3
+        WHERE c.run_seq = \(RunSeq.of("?1")) AND c.seq > ?2 ORDER BY c.seq LIMIT ?3
         """
 
     private func journalCall(_ row: Row, of runID: String) throws(StoreError) -> JournalCall {
@@ -133,7 +136,7 @@ extension SQLiteJournal {
     /// Every step end of a run, in order.
     public func steps(of runID: String) throws(StoreError) -> [JournalStep] {
         let rows = try query(
-            "SELECT step, status, output, error, finished, masked FROM steps WHERE run = ?1 ORDER BY id", [.text(runID)])
+            "SELECT step, status, output, error, finished, masked FROM steps WHERE run_seq = \(RunSeq.of("?1")) ORDER BY id", [.text(runID)])
         var steps: [JournalStep] = []
         for row in rows {
             guard let step = row.string("step"), let status = row.string("status").flatMap(StepStatus.init(rawValue:)),
@@ -156,7 +159,7 @@ extension SQLiteJournal {
 
     /// Who ran the run when: the first run, then each resume or rollback.
     public func sessions(of runID: String) throws(StoreError) -> [JournalSession] {
-        let rows = try query("SELECT kind, pid, host, started, ended, outcome, trigger FROM sessions WHERE run = ?1 ORDER BY id", [.text(runID)])
+        let rows = try query("SELECT kind, pid, host, started, ended, outcome, trigger FROM sessions WHERE run_seq = \(RunSeq.of("?1")) ORDER BY id", [.text(runID)])
         return try rows.map { row throws(StoreError) in try JournalRows.session(row) { malformed("session", of: runID) } }
     }
 

@@ -134,8 +134,8 @@ public final class SQLiteJournal: RunJournal, JournalTables {
             try execute(
                 """
                 INSERT INTO runs (id, playbook, file, source, source_hash, inputs, trigger, status, started, pid, host, boot,
-                    process_start, heartbeat, scheduled_at, workspace, keep_until)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                    process_start, heartbeat, scheduled_at, workspace, keep_until, seq)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, \(RunSeq.next))
                 """,
                 [
                     .text(run.runID), .text(run.playbook), SQLValue(file), .text(run.source), .text(run.sourceHash),
@@ -191,7 +191,7 @@ public final class SQLiteJournal: RunJournal, JournalTables {
                 // Started by another journal object: the latest attempt row of this call.
                 let rows = try query(
                     """
-                    SELECT max(id) FROM calls WHERE run = ?1 AND step = ?2 AND iteration IS ?3 AND batch IS ?4 AND attempt = ?5
+                    SELECT max(id) FROM calls WHERE run_seq = \(RunSeq.of("?1")) AND step = ?2 AND iteration IS ?3 AND batch IS ?4 AND attempt = ?5
                     """,
                     [
                         .text(call.runID), .text(call.key.step.description), SQLValue(call.key.iteration), SQLValue(call.key.batch),
@@ -210,7 +210,10 @@ public final class SQLiteJournal: RunJournal, JournalTables {
     ) throws {
         try later(
             DeferredQueue.Entry(
-                sql: "INSERT INTO steps (run, step, status, output, error, finished, masked) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                sql: """
+                    INSERT INTO steps (run, step, status, output, error, finished, masked, run_seq)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, \(RunSeq.of("?1")))
+                    """,
                 parameters: [
                     .text(runID), .text(step), .text(status.rawValue), SQLValue(output.map { JSONText.encode($0) }),
                     SQLValue(error), .real(clock.now().timeIntervalSince1970), .integer(outputMasked ? 1 : 0),
@@ -230,7 +233,7 @@ public final class SQLiteJournal: RunJournal, JournalTables {
                 keyValues + [SQLValue(error), .real(finished.timeIntervalSince1970)])
             if error == nil {
                 try execute(
-                    "UPDATE calls SET compensated = 1 WHERE run = ?1 AND step = ?2 AND iteration IS ?3 AND batch IS ?4",
+                    "UPDATE calls SET compensated = 1 WHERE run_seq = \(RunSeq.of("?1")) AND step = ?2 AND iteration IS ?3 AND batch IS ?4",
                     keyValues)
             }
         }
@@ -274,13 +277,13 @@ public final class SQLiteJournal: RunJournal, JournalTables {
 
     func openSession(_ runID: String, kind: String, trigger: RunTrigger, holder: ProcessIdentity, at time: Double) throws(StoreError) {
         try execute(
-            "INSERT INTO sessions (run, kind, pid, host, started, trigger) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT INTO sessions (run, kind, pid, host, started, trigger, run_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, \(RunSeq.of("?1")))",
             [.text(runID), .text(kind), .integer(Int(holder.pid)), .text(holder.host), .real(time), .text(trigger.rawValue)])
     }
 
     func closeSessions(_ runID: String, outcome: String, at time: Double) throws(StoreError) {
         try execute(
-            "UPDATE sessions SET ended = ?2, outcome = ?3 WHERE run = ?1 AND ended IS NULL",
+            "UPDATE sessions SET ended = ?2, outcome = ?3 WHERE run_seq = \(RunSeq.of("?1")) AND ended IS NULL",
             [.text(runID), .real(time), .text(outcome)])
     }
 
