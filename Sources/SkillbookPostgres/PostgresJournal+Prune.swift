@@ -98,6 +98,8 @@ extension PostgresJournal {
         let ids = try transaction.query(
             "DELETE FROM runs WHERE seq IN (SELECT seq FROM runs WHERE \(condition) LIMIT \(limit)) RETURNING id", values
         ).compactMap { $0.string("id") }
+        // The blobs only pruned runs referred to go with them (see `deleteBlobs(ofRuns:in:)`).
+        try deleteBlobs(ofRuns: ids, in: transaction)
         // The notifications claimed about a pruned run go with it (its approvals do by their key).
         if !ids.isEmpty {
             try transaction.run(

@@ -236,6 +236,8 @@ public enum StateDatabase {
         RetentionMigration.sql,
         // 14: who started each session (the run's trigger; for a resume or rollback, where it was asked: cli, console)
         "ALTER TABLE sessions ADD COLUMN trigger TEXT;",
+        // 15: long texts kept once, shared by the rows and runs that hold them (see BlobsMigration)
+        BlobsMigration.sql,
     ]
 
     /// The schema version this build writes.

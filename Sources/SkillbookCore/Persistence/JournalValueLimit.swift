@@ -18,8 +18,8 @@ public struct JournalValueLimit: Sendable, Hashable {
         self.keptBytes = min(max(keptBytes, 0), self.bytes)
     }
 
-    /// 1 MiB.
-    public static let standard = JournalValueLimit(bytes: 1 << 20)
+    /// `Limits.journalTextBytes` (1 MiB).
+    public static let standard = JournalValueLimit(bytes: Limits.journalTextBytes)
 
     /// `value` with every text longer than `bytes` cut, and whether one was.
     public func bounded(_ value: Value) -> (value: Value, cut: Bool) {

@@ -96,6 +96,8 @@ extension SQLiteJournal {
         let ids = try query(
             "DELETE FROM runs WHERE rowid IN (SELECT rowid FROM runs WHERE \(condition) LIMIT \(limit)) RETURNING id", values
         ).compactMap { $0.string("id") }
+        // The blobs only pruned runs referred to go with them (see `deleteBlobs(ofRuns:)`).
+        try deleteBlobs(ofRuns: ids)
         // The notifications claimed about a pruned run go with it (its approvals do by their key).
         if !ids.isEmpty {
             try execute(
