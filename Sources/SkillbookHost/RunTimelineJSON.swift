@@ -7,12 +7,12 @@ public import SkillbookCore
 public enum RunTimelineJSON {
     /// `2026-12-02T14:40:55.293Z`.
     public static func iso(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        UTCTimestamp.milliseconds(date)
     }
 
     /// One attempt of one call; with `key`, the call's key (`step[2]#1`) follows its step.
     public static func call(_ call: JournalCall, key: Bool = false) -> ValueObject {
-        var entry = ValueObject()
+        var entry = ValueObject(minimumCapacity: 13)
         entry["step"] = .string(call.key.step.description)
         if key { entry["key"] = .string(call.key.description) }
         entry["iteration"] = call.key.iteration.map(Value.int) ?? .null

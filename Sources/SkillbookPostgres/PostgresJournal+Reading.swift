@@ -135,6 +135,10 @@ extension PostgresJournal {
         return try rows.map { row throws(PostgresError) in try JournalRows.session(row) { malformed("session", of: runID) } }
     }
 
+    public func source(of runID: String) throws -> String {
+        try database.query("SELECT source FROM runs WHERE id = $1", [.text(runID)]).first?.string("source") ?? ""
+    }
+
     public func sourceAndReport(of runID: String) throws -> (source: String, report: Value?) {
         let row = try database.query("SELECT source, report FROM runs WHERE id = $1", [.text(runID)]).first
         return (row?.string("source") ?? "", try decode(row?.string("report"), "run report"))

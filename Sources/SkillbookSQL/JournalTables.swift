@@ -16,22 +16,24 @@ public protocol JournalTables {
     func waits(of runID: String) throws(ReadFailure) -> [JournalWait]
     /// The playbook source a run was started from and its report (`nil` until it ended).
     func sourceAndReport(of runID: String) throws(ReadFailure) -> (source: String, report: Value?)
+    /// The playbook source a run was started from.
+    func source(of runID: String) throws(ReadFailure) -> String
 }
 
 extension JournalTables {
     /// Everything the journal holds of a run; `nil` when there is no such run.
     public func timeline(_ runID: String) throws(ReadFailure) -> RunTimeline? {
-        try timeline(runID, withCalls: true)
+        try timeline(runID, withCalls: true, withReport: true)
     }
 
-    /// Everything but the calls (read those in pages).
-    public func timelineWithoutCalls(_ runID: String) throws(ReadFailure) -> RunTimeline? {
-        try timeline(runID, withCalls: false)
+    /// Everything but the calls (read those in pages), and without `withReport` but the report.
+    public func timelineWithoutCalls(_ runID: String, withReport: Bool) throws(ReadFailure) -> RunTimeline? {
+        try timeline(runID, withCalls: false, withReport: withReport)
     }
 
-    private func timeline(_ runID: String, withCalls: Bool) throws(ReadFailure) -> RunTimeline? {
+    private func timeline(_ runID: String, withCalls: Bool, withReport: Bool) throws(ReadFailure) -> RunTimeline? {
         guard let run = try run(runID) else { return nil }
-        let (source, report) = try sourceAndReport(of: runID)
+        let (source, report) = withReport ? try sourceAndReport(of: runID) : (try self.source(of: runID), nil)
         var timeline = RunTimeline(
             run: run, source: source, sessions: try sessions(of: runID), calls: withCalls ? try calls(of: runID) : [],
             steps: try steps(of: runID), compensations: try compensations(of: runID), report: report)

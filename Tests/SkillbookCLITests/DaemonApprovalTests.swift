@@ -39,8 +39,12 @@ import Testing
         #expect(sessions.map(\.kind) == ["run", "resume"])
         #expect(sessions.allSatisfy { $0.pid == daemon.pid }, "both in the daemon: \(sessions.map(\.pid))")
         #expect(sessions.last?.trigger == .schedule)
-        #expect(daemon.stderr.text.contains("approval approved nightly run=\(run.id) step=purge: going on"), "\(daemon.transcript)")
-        #expect(daemon.stderr.text.contains("run continued nightly run=\(run.id) status=succeeded"), "\(daemon.transcript)")
+        // The daemon's log is read from its pipe by another thread: wait for the lines, not only the journal.
+        let logged = await eventually(within: 10) {
+            daemon.stderr.text.contains("approval approved nightly run=\(run.id) step=purge: going on")
+                && daemon.stderr.text.contains("run continued nightly run=\(run.id) status=succeeded")
+        }
+        #expect(logged, "\(daemon.transcript)")
 
         // The daemon's 2 s check finds nothing more to do: the run is not continued twice.
         try await Task.sleep(for: .seconds(2.5))
@@ -88,7 +92,9 @@ import Testing
         let rolledBack = await eventually(within: 30) { (try? journal.run(run.id)?.status) == .rolledBack }
         #expect(rolledBack, "\(daemon.transcript)")
         #expect(try journal.approvals(ofRun: run.id).last?.decision?.verdict == .expired)
-        #expect(daemon.stderr.text.contains("approval expired nightly run=\(run.id) step=purge status=rolled_back"), "\(daemon.transcript)")
+        #expect(
+            await eventually(within: 10) { daemon.stderr.text.contains("approval expired nightly run=\(run.id) step=purge status=rolled_back") },
+            "\(daemon.transcript)")
         #expect(workspace.ledger.isEmpty)
     }
 

@@ -206,7 +206,7 @@ struct ConsoleAPI: Sendable {
                 return json(error.kind == .ambiguous ? 400 : 404, ConsoleJSON.error(error.message))
             }
             // Without its calls: they are read a page at a time and digested (`ConsoleCallDigest`).
-            guard let timeline = try await journal.timelineWithoutCalls(full) else { return json(404, ConsoleJSON.error("no run \(id)")) }
+            guard let timeline = try await journal.timelineWithoutCalls(full, withReport: false) else { return json(404, ConsoleJSON.error("no run \(id)")) }
             var digest = ConsoleCallDigest()
             try await journal.forEachCallPage(of: full) { calls in
                 for call in calls { digest.add(call) }
@@ -426,5 +426,5 @@ struct ResponseError: Error {
 func json(_ status: Int, _ value: Value) -> ServerResponse {
     ServerResponse(
         status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
-        body: .bytes(Data(JSONText.encode(value, pretty: true).utf8)))
+        body: .bytes(Data(JSONText.bytes(value, pretty: true))))
 }

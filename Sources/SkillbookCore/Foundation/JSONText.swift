@@ -16,6 +16,14 @@ public enum JSONText {
         }
     }
 
+    /// `value` as UTF-8 JSON bytes, written in one pass into a buffer that grows (for large answers
+    /// sent as bytes: no measuring pass, no `String` in between).
+    public static func bytes(_ value: Value, pretty: Bool = false) -> [UInt8] {
+        var writer = GrowingWriter()
+        write(value, into: &writer, pretty: pretty, indent: 0)
+        return writer.bytes
+    }
+
     public static func number(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
         if d.rounded() == d && abs(d) < 1e15 { return String(Int(d)) }
@@ -108,10 +116,20 @@ public enum JSONText {
         }
     }
 
+    /// A line break and 64 levels of indentation, of which a newline writes the part it needs.
+    private static let lineBreakAndIndent: [UInt8] = [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 128)
+
     private static func newline(_ out: inout some JSONOutput, pretty: Bool, indent: Int) {
         guard pretty else { return }
-        out.append(UInt8(ascii: "\n"))
-        for _ in 0..<indent { append("  ", to: &out) }
+        lineBreakAndIndent.withUnsafeBufferPointer { line in
+            var left = 1 + 2 * indent
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: line[0..<min(left, line.count)]))
+            left -= line.count
+            while left > 0 {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: line[1..<min(left + 1, line.count)]))
+                left -= line.count - 1
+            }
+        }
     }
 }
 
@@ -147,4 +165,14 @@ struct BufferWriter: JSONOutput {
         (buffer.baseAddress! + count).update(from: source, count: bytes.count)
         count += bytes.count
     }
+}
+
+/// Appends to an array that grows as needed.
+struct GrowingWriter: JSONOutput {
+    private(set) var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(1 << 16) }
+
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) { self.bytes.append(contentsOf: bytes) }
 }

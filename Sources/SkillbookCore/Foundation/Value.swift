@@ -114,7 +114,14 @@ public struct ValueObject: Sendable, Hashable, Sequence {
 
     public init() {}
 
+    /// An empty object with room for `minimumCapacity` members (no growing while it is filled).
+    public init(minimumCapacity: Int) {
+        keys.reserveCapacity(minimumCapacity)
+        storage.reserveCapacity(minimumCapacity)
+    }
+
     public init(_ pairs: some Sequence<(String, Value)>) {
+        self.init(minimumCapacity: pairs.underestimatedCount)
         for (key, value) in pairs { self[key] = value }
     }
 

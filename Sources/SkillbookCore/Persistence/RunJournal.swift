@@ -64,8 +64,9 @@ public protocol RunJournal: RunRecorder {
     /// Everything the journal holds of a run; `nil` when there is no such run.
     func timeline(_ runID: String) async throws -> RunTimeline?
     /// Everything the journal holds of a run but its calls (`calls` empty): read those in pages
-    /// (`forEachCallPage`). `nil` when there is no such run.
-    func timelineWithoutCalls(_ runID: String) async throws -> RunTimeline?
+    /// (`forEachCallPage`); without `withReport`, not the run's report either (`report` nil: a
+    /// big run's report is as big as its steps). `nil` when there is no such run.
+    func timelineWithoutCalls(_ runID: String, withReport: Bool) async throws -> RunTimeline?
     /// When the oldest run in the journal started; `nil` when it holds none.
     func oldestRunStart() async throws -> Date?
     /// The calls of a run as `ResumePlan.from` takes them: attempts numbered again in order of
@@ -104,6 +105,11 @@ public protocol RunJournal: RunRecorder {
 }
 
 extension RunJournal {
+    /// Everything the journal holds of a run but its calls, its report included.
+    public func timelineWithoutCalls(_ runID: String) async throws -> RunTimeline? {
+        try await timelineWithoutCalls(runID, withReport: true)
+    }
+
     /// The plan a resume of `runID` starts from; `decide` chooses for each call whose process died
     /// during it, `isReadOnly` says which skills run again rather than reuse a masked output (see
     /// `ResumePlan.from`).

@@ -36,7 +36,7 @@ public protocol BlockingJournal: Sendable {
     func compensations(of runID: String) throws -> [JournalCompensation]
     func sessions(of runID: String) throws -> [JournalSession]
     func timeline(_ runID: String) throws -> RunTimeline?
-    func timelineWithoutCalls(_ runID: String) throws -> RunTimeline?
+    func timelineWithoutCalls(_ runID: String, withReport: Bool) throws -> RunTimeline?
     func oldestRunStart() throws -> Date?
     func journaledCalls(of runID: String) throws -> [JournaledCall]
     func journaledSteps(of runID: String) throws -> [JournaledStep]

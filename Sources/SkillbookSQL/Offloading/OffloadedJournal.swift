@@ -132,8 +132,8 @@ public struct OffloadedJournal<Base: BlockingJournal>: RunJournal, ApprovalJourn
         try await io.run { [base] in try base.timeline(runID) }
     }
 
-    public func timelineWithoutCalls(_ runID: String) async throws -> RunTimeline? {
-        try await io.run { [base] in try base.timelineWithoutCalls(runID) }
+    public func timelineWithoutCalls(_ runID: String, withReport: Bool) async throws -> RunTimeline? {
+        try await io.run { [base] in try base.timelineWithoutCalls(runID, withReport: withReport) }
     }
 
     public func oldestRunStart() async throws -> Date? {

@@ -166,6 +166,10 @@ extension SQLiteJournal {
         return (row?.string("source") ?? "", try decode(row?.string("report"), "run report"))
     }
 
+    public func source(of runID: String) throws(StoreError) -> String {
+        try query("SELECT source FROM runs WHERE id = ?1", [.text(runID)]).first?.string("source") ?? ""
+    }
+
     /// The waits of a run's steps for resources other runs held, in order.
     public func waits(of runID: String) throws(StoreError) -> [JournalWait] {
         let rows = try query(

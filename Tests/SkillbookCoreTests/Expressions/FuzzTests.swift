@@ -2,19 +2,6 @@ import Foundation
 import SkillbookCore
 import Testing
 
-/// A small deterministic generator (SplitMix64), so a failure reproduces.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct ExpressionFuzzTests {
     static let tokens = [
         "${{", "}}", "${{ ", " }}", "$", "{", "}", "inputs", "steps", "item", "index", "run", "env", "this", "output",
@@ -25,7 +12,7 @@ private struct SeededGenerator: RandomNumberGenerator {
         "contains", "today", "now", "date", "add_days", "json", "lenght", " ", "  ", "\n", "é", "😀", "a-b",
     ]
 
-    private static func randomText(_ rng: inout SeededGenerator) -> String {
+    private static func randomText(_ rng: inout SplitMix64) -> String {
         var text = Bool.random(using: &rng) ? "${{ " : ""
         for _ in 0..<Int.random(in: 0...24, using: &rng) {
             switch Int.random(in: 0..<10, using: &rng) {
@@ -44,7 +31,7 @@ private struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func randomTemplatesNeverCrash() {
-        var rng = SeededGenerator(state: 20_261_130)
+        var rng = SplitMix64(seed: 20_261_130)
         var scope = Fixture.scope
         scope.item = .object(fields: nil)
         var context = Fixture.context
@@ -68,7 +55,7 @@ private struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func syntaxErrorOffsetsStayInsideTheText() {
-        var rng = SeededGenerator(state: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<2000 {
             let text = Self.randomText(&rng)
             do {

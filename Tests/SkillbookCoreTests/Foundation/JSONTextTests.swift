@@ -23,6 +23,17 @@ import Testing
         #expect(JSONText.encode("") == #""""#)
     }
 
+    @Test func bytesAreTheEncodedTextDeepIndentationIncluded() {
+        var deep: Value = ["leaf": "x", "n": 7]
+        for level in 0..<80 { deep = .object(["level": .int(level), "inner": [deep, .null]]) }
+        for value in [deep, ["a": [1, "x\"y"], "b": .object([:]), "c": []] as Value, "", .null, 1.5] {
+            #expect(JSONText.bytes(value) == Array(JSONText.encode(value).utf8))
+            #expect(JSONText.bytes(value, pretty: true) == Array(JSONText.encode(value, pretty: true).utf8))
+        }
+        let pretty = JSONText.encode(deep, pretty: true)
+        #expect(pretty.contains("\n" + String(repeating: " ", count: 2 * 161) + "\"leaf\": \"x\","))
+    }
+
     @Test func aLargeTextWithEscapesAtItsEndsIsWrittenWhole() throws {
         let body = String(repeating: "0123456789abcdef", count: 1 << 16)  // 1 MiB
         let text = "\"" + body + "\n\u{7}"
