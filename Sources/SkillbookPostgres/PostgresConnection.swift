@@ -178,12 +178,19 @@ private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeP
     }
 }
 
-/// Calls `body` with one C string per element (NULL for `nil`), valid for the call.
+/// Calls `body` with one C string per element (NULL for `nil`), valid for the call. Each is lent by
+/// `withCString`, which gives a native string's own NUL-terminated bytes: a 50 MB parameter is not
+/// copied on its way to libpq (which copies it once, into the message it sends).
 private func withOptionalCStrings<T>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
     guard !strings.isEmpty else { return body(nil) }
-    var owned: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0) } ?? nil }
-    defer { for pointer in owned { free(pointer) } }
-    return owned.withUnsafeMutableBufferPointer { buffer in
-        buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, buffer.count)) { body($0) }
+    var pointers = [UnsafePointer<CChar>?](repeating: nil, count: strings.count)
+    func lend(from index: Int) -> T {
+        guard index < strings.count else { return pointers.withUnsafeBufferPointer { body($0.baseAddress) } }
+        guard let string = strings[index] else { return lend(from: index + 1) }
+        return string.withCString { pointer in
+            pointers[index] = pointer
+            return lend(from: index + 1)
+        }
     }
+    return lend(from: 0)
 }

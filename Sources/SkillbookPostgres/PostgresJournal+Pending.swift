@@ -8,6 +8,8 @@ import Synchronization
 struct PendingWrites: Sendable {
     var calls: [PendingCall] = []
     var steps: [PendingStep] = []
+    /// The long texts the pending records refer to (see `JournalBlobs`), written before them.
+    var blobs: [JournalBlob] = []
 
     var isEmpty: Bool { calls.isEmpty && steps.isEmpty }
 
@@ -23,6 +25,8 @@ struct PendingWrites: Sendable {
 /// A call attempt not written yet: its start, and its end once it returned.
 struct PendingCall: Sendable {
     var record: CallRecord
+    /// The parameters as their column holds them (see `JournalBlobs`).
+    var parameters: String
     var output: String?
     var error: String?
     var finished: Double?
@@ -33,7 +37,7 @@ struct PendingCall: Sendable {
             ValueObject([
                 ("step", .string(record.key.step.description)), ("iteration", record.key.iteration.map(Value.int) ?? .null),
                 ("batch", record.key.batch.map(Value.int) ?? .null), ("skill", .string(record.skill)), ("attempt", .int(record.attempt)),
-                ("parameters", .string(JSONText.encode(.object(record.parameters)))), ("output", output.map(Value.string) ?? .null),
+                ("parameters", .string(parameters)), ("output", output.map(Value.string) ?? .null),
                 ("error", error.map(Value.string) ?? .null), ("started", .double(record.started.timeIntervalSince1970)),
                 ("finished", finished.map(Value.double) ?? .null), ("masked", .bool(masked)), ("n", .int(order)),
             ]))
@@ -93,6 +97,7 @@ extension PostgresJournal {
     func flush(_ runID: String, epoch: Int) throws {
         let batch = takePending(runID)
         guard !batch.isEmpty else { return }
+        try keep(batch.blobs, forRun: runID)
         let rows = try database.query(
             """
             WITH fence AS (SELECT id FROM runs WHERE id = $1 AND epoch = $2 AND status = 'running' FOR SHARE),
@@ -116,7 +121,7 @@ extension PostgresJournal {
         }
     }
 
-    func finishPending(_ call: CallRecord, output: String?, error: String?, finished: Double) -> Bool {
+    func finishPending(_ call: CallRecord, output: String?, blobs: [JournalBlob], error: String?, finished: Double) -> Bool {
         pending.withLock { all -> Bool in
             guard
                 let index = all[call.runID]?.calls.lastIndex(where: {
@@ -127,6 +132,7 @@ extension PostgresJournal {
             all[call.runID]?.calls[index].error = error
             all[call.runID]?.calls[index].finished = finished
             all[call.runID]?.calls[index].masked = call.outputMasked
+            all[call.runID]?.blobs += blobs
             return true
         }
     }

@@ -104,6 +104,8 @@ extension PostgresJournal {
         let seqs = SQLValue.text("{" + runs.map { String($0.0) }.joined(separator: ",") + "}")
         let ids = SQLValue.text(JSONText.encode(.array(runs.map { .string($0.1) })))
         for (statement, byID) in Self.pruneStatements { try transaction.run(statement, [byID ? ids : seqs]) }
+        // The blobs only pruned runs referred to go with them (see `deleteBlobs(ofRuns:in:)`).
+        try deleteBlobs(ofRuns: runs.map(\.1), in: transaction)
         return runs.count
     }
 

@@ -13,6 +13,8 @@ extension PostgresJournal: RunQueue {
     public func enqueue(_ run: RunRecord, file: String?, workspace: String? = nil) throws {
         let pendingFile = pendingFiles.withLock { $0.removeValue(forKey: run.runID) }
         let pendingWorkspace = pendingWorkspaces.withLock { $0.removeValue(forKey: run.runID) }
+        let inputs = JournalBlobs.encode(.object(run.inputs))
+        try keep(inputs.blobs, forRun: run.runID)
         try database.run(
             """
             INSERT INTO runs (id, playbook, file, source, source_hash, inputs, trigger, status, started, scheduled_at, queued,
@@ -21,7 +23,7 @@ extension PostgresJournal: RunQueue {
             """,
             [
                 .text(run.runID), .text(run.playbook), SQLValue(file ?? pendingFile), .text(run.source), .text(run.sourceHash),
-                .text(JSONText.encode(.object(run.inputs))), .text(run.trigger.rawValue), .real(run.started.timeIntervalSince1970),
+                .text(inputs.json), .text(run.trigger.rawValue), .real(run.started.timeIntervalSince1970),
                 run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, SQLValue(workspace ?? pendingWorkspace),
                 run.keepUntil.map { .real($0.timeIntervalSince1970) } ?? .null,
             ], doing: "queueing run \(run.runID)")

@@ -113,6 +113,8 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
         let workspace = pendingWorkspaces.withLock { $0.removeValue(forKey: run.runID) }
         let me = probe.current()
         let now = clock.now().timeIntervalSince1970
+        let inputs = JournalBlobs.encode(.object(run.inputs))
+        try keep(inputs.blobs, forRun: run.runID)
         try database.transaction(doing: "recording the start of run \(run.runID)") { transaction in
             try transaction.run(
                 """
@@ -123,7 +125,7 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
                 """,
                 [
                     .text(run.runID), .text(run.playbook), SQLValue(file), .text(run.source), .text(run.sourceHash),
-                    .text(JSONText.encode(.object(run.inputs))), .text(run.trigger.rawValue), .real(run.started.timeIntervalSince1970),
+                    .text(inputs.json), .text(run.trigger.rawValue), .real(run.started.timeIntervalSince1970),
                     .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot), SQLValue(me.start), .real(now),
                     run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, .real(leaseDuration), SQLValue(worker),
                     SQLValue(workspace), run.keepUntil.map { .real($0.timeIntervalSince1970) } ?? .null,
@@ -136,7 +138,11 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
     /// A query's start is kept pending; an action's is written at once, with what was pending.
     public func callStarted(_ call: CallRecord) throws {
         let epoch = try fence(call.runID)
-        pend(call.runID) { $0.calls.append(PendingCall(record: call)) }
+        let parameters = JournalBlobs.encode(.object(call.parameters))
+        pend(call.runID) {
+            $0.calls.append(PendingCall(record: call, parameters: parameters.json))
+            $0.blobs += parameters.blobs
+        }
         if call.hasEffects { try flush(call.runID, epoch: epoch) }
     }
 
@@ -144,11 +150,13 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
     /// once), else updates the written start.
     public func callFinished(_ call: CallRecord, output: Value?, error: String?, finished: Date) throws {
         let epoch = try fence(call.runID)
-        let outputText = output.map { JSONText.encode($0) }
-        if finishPending(call, output: outputText, error: error, finished: finished.timeIntervalSince1970) {
+        let stored = output.map(JournalBlobs.encode)
+        let outputText = stored?.json
+        if finishPending(call, output: outputText, blobs: stored?.blobs ?? [], error: error, finished: finished.timeIntervalSince1970) {
             if call.hasEffects { try flush(call.runID, epoch: epoch) }
             return
         }
+        try keep(stored?.blobs ?? [], forRun: call.runID)
         let changed = try database.run(
             """
             UPDATE calls SET output = $6, error = $7, finished = $8, masked = $9,
@@ -171,10 +179,14 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
         runID: String, step: String, status: StepStatus, output: Value?, outputMasked: Bool, error: String?
     ) throws {
         _ = try fence(runID)
+        let stored = output.map(JournalBlobs.encode)
         let end = PendingStep(
-            step: step, status: status.rawValue, output: output.map { JSONText.encode($0) }, error: error,
+            step: step, status: status.rawValue, output: stored?.json, error: error,
             finished: clock.now().timeIntervalSince1970, masked: outputMasked)
-        pend(runID) { $0.steps.append(end) }
+        pend(runID) {
+            $0.steps.append(end)
+            $0.blobs += stored?.blobs ?? []
+        }
     }
 
     public func compensationFinished(runID: String, key: CallKey, step: String, error: String?, finished: Date) throws {
@@ -210,6 +222,8 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
             return try finishInOneStatement(result, status: status, epoch: epoch)
         }
         try flush(result.runID, epoch: epoch)
+        let outputs = JournalBlobs.encode(.object(result.outputs))
+        try keep(outputs.blobs, forRun: result.runID)
         try database.transaction(doing: "recording the end of run \(result.runID)") { transaction in
             let row = try transaction.query(
                 "SELECT error, report FROM runs WHERE id = $1 AND epoch = $2 AND status = 'running' FOR UPDATE",
@@ -233,7 +247,7 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
                 """,
                 [
                     .text(result.runID), .text(status.rawValue), .text(result.interrupted ? "true" : "false"), .real(finished),
-                    SQLValue(error), .text(JSONText.encode(.object(result.outputs))), .text(JSONText.encode(report)),
+                    SQLValue(error), .text(outputs.json), .text(JSONText.encode(report)),
                     SQLValue(result.failureKind?.rawValue),
                 ])
             try closeSessions(transaction, result.runID, outcome: status.rawValue, at: finished)
@@ -245,6 +259,8 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
     /// statement (one round trip), fenced by `epoch`.
     private func finishInOneStatement(_ result: RunResult, status: JournalStatus, epoch: Int) throws {
         let batch = takePending(result.runID)
+        let outputs = JournalBlobs.encode(.object(result.outputs))
+        try keep(batch.blobs + outputs.blobs, forRun: result.runID)
         let rows = try database.query(
             """
             WITH fence AS (
@@ -262,7 +278,7 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
             [
                 .text(result.runID), .integer(epoch), .text(batch.callsJSON), .text(batch.stepsJSON), .text(status.rawValue),
                 .text(result.interrupted ? "true" : "false"), .real(result.finished.timeIntervalSince1970), SQLValue(result.error),
-                .text(JSONText.encode(.object(result.outputs))), .text(JSONText.encode(RunReport.encode(result, keeping: [:]))),
+                .text(outputs.json), .text(JSONText.encode(RunReport.encode(result, keeping: [:]))),
                 SQLValue(result.failureKind?.rawValue),
             ], doing: "recording the end of run \(result.runID)")
         if rows.first?.int("n") ?? 0 == 0 { throw leaseLost(result.runID) }
@@ -327,12 +343,17 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
     }
 
     /// A stored JSON column back as a value; a malformed one is reported with the database.
+    /// Long texts kept in `blobs` are read back into it (see `JournalBlobs`).
     func decode(_ text: String?, _ what: String) throws(PostgresError) -> Value? {
         guard let text else { return nil }
+        let decoded: Value
         do {
-            return try JSONText.decode(text)
+            decoded = try JSONText.decode(text)
         } catch {
             throw PostgresError(.malformedRow, message: "state database \(location) has a malformed \(what) (\(error)); it was probably edited by hand")
+        }
+        return try JournalBlobs.resolve(decoded, json: text, text: blobText) { hash in
+            PostgresError(.malformedRow, message: "state database \(location): the \(what) refers to a text (sha256 \(hash)) it no longer holds")
         }
     }
 }

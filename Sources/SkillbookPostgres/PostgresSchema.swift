@@ -261,10 +261,17 @@ enum PostgresSchema {
         """,
         // 7: who started each session (the run's trigger; for a resume or rollback, where it was asked: cli, console).
         "ALTER TABLE sessions ADD COLUMN IF NOT EXISTS trigger TEXT;",
-        // 8: a run's calls in order of starting, a page at a time (as the SQLite state's migration 15).
+        // 8: a run's calls in order of starting, a page at a time (SQLite reads them by its calls index).
         "CREATE INDEX IF NOT EXISTS calls_by_run_id ON calls (run, id);",
         // 9: the rows of a run keyed by its insertion order, so pruning deletes ranges (as the SQLite state's migration 15).
         PostgresRunSeq.migration,
+        // 10: long texts kept once, shared by the rows and runs that hold them (as the SQLite state's
+        // BlobsMigration; see JournalBlobs): `blobs` by SHA-256, `run_blobs` which runs refer to which.
+        """
+        CREATE TABLE IF NOT EXISTS blobs (hash TEXT PRIMARY KEY, size BIGINT NOT NULL, content TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS run_blobs (run TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (run, hash));
+        CREATE INDEX IF NOT EXISTS run_blobs_by_hash ON run_blobs (hash);
+        """,
     ]
 
     /// The schema version this build writes.

@@ -20,13 +20,22 @@ extension RunExecution {
                 return .null
             }
         }
+        // What the journal keeps of the parameters, masked first. A query's long texts are cut like
+        // its output (nothing reads them back: a resume evaluates them again); an action's, and
+        // those of a step whose `rollback:` reads them as `this.input`, are kept whole.
+        var recordedParameters = state.redactor.redact(parameters)
+        if descriptor.kind == .query, step.rollback == nil,
+            case .object(let bounded) = engine.journalValueLimit.bounded(.object(recordedParameters)).value
+        {
+            recordedParameters = bounded
+        }
         var attempt = 0
         while true {
             attempt += 1
             try Task.checkCancellation()
             let record = CallRecord(
                 runID: runID, key: key, skill: descriptor.id, attempt: attempt,
-                parameters: state.redactor.redact(parameters), started: engine.environment.now(),
+                parameters: recordedParameters, started: engine.environment.now(),
                 hasEffects: descriptor.kind != .query)
             if let recorder = engine.recorder {
                 do { try await recorder.callStarted(record) } catch {

@@ -108,6 +108,30 @@ public final class Database: @unchecked Sendable {
         return try body(handle)
     }
 
+    /// Writes `text`'s UTF-8 bytes into the blob of `table`.`column` at `row` (made with a
+    /// `zeroblob` of their length), a MiB at a time from the text's own storage: SQLite never holds
+    /// a copy of the whole, as it does of a value bound to an `INSERT` (it builds the row in memory).
+    func writeIncrementally(_ text: String, table: String, column: String, row: Int) throws(StoreError) {
+        try locked { (db) throws(StoreError) in
+            var blob: OpaquePointer?
+            var rc = sqlite3_blob_open(db, "main", table, column, Int64(row), 1, &blob)
+            guard rc == SQLITE_OK, let blob else { throw error(rc, "opening the blob of \(table) row \(row)") }
+            defer { sqlite3_blob_close(blob) }
+            var text = text
+            rc = text.withUTF8 { bytes -> Int32 in
+                var offset = 0
+                while offset < bytes.count {
+                    let count = min(1 << 20, bytes.count - offset)
+                    let rc = sqlite3_blob_write(blob, bytes.baseAddress! + offset, Int32(count), Int32(offset))
+                    if rc != SQLITE_OK { return rc }
+                    offset += count
+                }
+                return SQLITE_OK
+            }
+            guard rc == SQLITE_OK else { throw error(rc, "writing the blob of \(table) row \(row)") }
+        }
+    }
+
     /// The error SQLite reports for `code` on this connection. Call while holding the lock.
     func error(_ code: Int32, _ operation: String) -> StoreError {
         StoreError.sqlite(code: code, detail: String(cString: sqlite3_errmsg(handle)), path: path, operation: operation)

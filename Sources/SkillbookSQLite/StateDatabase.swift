@@ -238,6 +238,8 @@ public enum StateDatabase {
         "ALTER TABLE sessions ADD COLUMN trigger TEXT;",
         // 15: the rows of a run keyed by its insertion order, so pruning deletes ranges (see RunSeqMigration)
         RunSeqMigration.sql,
+        // 16: long texts kept once, shared by the rows and runs that hold them (see BlobsMigration)
+        BlobsMigration.sql,
     ]
 
     /// The schema version this build writes.

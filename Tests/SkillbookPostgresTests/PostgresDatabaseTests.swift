@@ -70,7 +70,7 @@ func freshDatabase() async throws -> PostgresDatabase {
         }
         let database = try PostgresDatabase(url)
         let versions = try database.query("SELECT version FROM skillbook_schema ORDER BY version").map { $0.int("version") }
-        #expect(versions == [1, 2, 3, 4, 5, 6, 7, 8, 9])
+        #expect(versions == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     }
 
     @Test func aPasswordNeverAppearsInMessages() throws {

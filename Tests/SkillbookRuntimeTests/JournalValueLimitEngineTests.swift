@@ -41,6 +41,7 @@ import Testing
         let echo = try #require(contents.calls.first { $0.key.step == "echo" })
         #expect(echo.output == ["value": .string(marker)])
         #expect(echo.outputMasked, "a resume runs the query again")
+        #expect(echo.parameters == ["value": .string(marker)], "a query's parameters are cut too: a resume evaluates them again")
         let save = try #require(contents.calls.first { $0.key.step == "save" })
         #expect(
             save.parameters["title"] == .string(long),

@@ -52,6 +52,12 @@ public enum Limits {
     /// Characters in one console chat message; a longer one is answered 413.
     public static let chatMessageCharacters = 4_000
 
+    /// The longest text, in UTF-8 bytes (1 MiB), the journal keeps of what a resume can work out
+    /// again (a query's output, a step's, the run's outputs); a longer one is kept as its size and
+    /// digest after its first KiB, marked, and a resume runs the query again (`JournalValueLimit`).
+    /// Texts of 4 KiB and more are kept once whoever holds them (`JournalBlobs`).
+    public static let journalTextBytes = 1 << 20
+
     /// The largest playbook, manifest, `skillbook.yaml` or inputs file read, in bytes (16 MiB);
     /// a larger one, or one that is not a regular file, is refused before it is read.
     public static let sourceFileBytes = 16 << 20

@@ -1,12 +1,14 @@
 /// How long a text the journal keeps whole.
 ///
 /// A run handles values of any size, but the journal keeps the large texts of what it can do again
-/// cut short: a query's output (a resume runs the query again), a step's output (a resume works it
-/// out again from its calls) and the run's outputs. A cut text keeps its first `keptBytes` and ends
-/// in a marker with its size and digest, and the record is marked like a masked one
-/// (`outputMasked`), so nothing reads it as the value the run used. The parameters of every call
-/// and the fields of an action's output that its undo reads are kept whole: a rollback needs them
-/// to undo the action (an action that does not say which fields it reads keeps its whole output).
+/// cut short: a query's output (a resume runs the query again) and parameters (a resume evaluates
+/// them again), a step's output (a resume works it out again from its calls) and the run's outputs.
+/// A cut text keeps its first `keptBytes` and ends in a marker with its size and digest, and an
+/// output record is marked like a masked one (`outputMasked`), so nothing reads it as the value the
+/// run used. The parameters of an action (and of a step whose `rollback:` reads them) and the fields
+/// of an action's output that its undo reads are kept whole: a rollback needs them to undo the
+/// action (an action that does not say which fields it reads keeps its whole output). What is kept
+/// whole, the journal keeps once per content (its blobs).
 public struct JournalValueLimit: Sendable, Hashable {
     /// Texts longer than this many UTF-8 bytes are cut.
     public var bytes: Int
@@ -18,8 +20,8 @@ public struct JournalValueLimit: Sendable, Hashable {
         self.keptBytes = min(max(keptBytes, 0), self.bytes)
     }
 
-    /// 1 MiB.
-    public static let standard = JournalValueLimit(bytes: 1 << 20)
+    /// `Limits.journalTextBytes` (1 MiB).
+    public static let standard = JournalValueLimit(bytes: Limits.journalTextBytes)
 
     /// `value` with every text longer than `bytes` cut, and whether one was.
     public func bounded(_ value: Value) -> (value: Value, cut: Bool) {

@@ -44,6 +44,9 @@ struct DeferredQueue {
         var parameters: [SQLValue]
         /// Set on the start of a call that has no result yet: the row the call's result goes to.
         var call: OpenCall?
+        /// The long texts the row refers to (see `JournalBlobs`), written with it, for the run `run`.
+        var blobs: [JournalBlob] = []
+        var run = ""
     }
 
     private(set) var entries: [Entry] = []
@@ -60,10 +63,11 @@ struct DeferredQueue {
     /// Gives the queued start of `call` its result and moves it to the end of the queue, so that
     /// rows are numbered in the order calls finished; `false` when its start is not queued (it was
     /// written already).
-    mutating func finish(_ call: OpenCall, result: [SQLValue]) -> Bool {
+    mutating func finish(_ call: OpenCall, result: [SQLValue], blobs: [JournalBlob]) -> Bool {
         guard let index = entries.lastIndex(where: { $0.call == call }) else { return false }
         var entry = entries.remove(at: index)
         entry.parameters.replaceSubrange(CallRow.result, with: result)
+        entry.blobs += blobs
         entry.call = nil
         entries.append(entry)
         return true
@@ -106,12 +110,14 @@ enum CallRow {
     /// Where `insert`'s parameters hold the result (output, error, finished, masked).
     static let result = 8..<12
 
-    /// The parameters of `insert` for `call`, with its result when it has one.
-    static func parameters(_ call: CallRecord, result: [SQLValue] = [.null, .null, .null, .integer(0)]) -> [SQLValue] {
-        [
+    /// The parameters of `insert` for `call` (its result still empty), and the long texts they refer to.
+    static func parameters(_ call: CallRecord) -> (values: [SQLValue], blobs: [JournalBlob]) {
+        let (json, blobs) = JournalBlobs.encode(.object(call.parameters))
+        let values: [SQLValue] = [
             .text(call.runID), .text(call.key.step.description), SQLValue(call.key.iteration), SQLValue(call.key.batch), .text(call.skill),
-            .integer(call.attempt), .text(JSONText.encode(.object(call.parameters))), .real(call.started.timeIntervalSince1970),
-        ] + result
+            .integer(call.attempt), .text(json), .real(call.started.timeIntervalSince1970), .null, .null, .null, .integer(0),
+        ]
+        return (values, blobs)
     }
 
     /// The parameters of `insertResult` for the call of row `rowID` in `runID`.
@@ -119,11 +125,12 @@ enum CallRow {
         [.integer(rowID), .text(runID)] + result
     }
 
-    /// A result as `insert` and `insertResult` take it.
-    static func result(output: Value?, error: String?, finished: Date, masked: Bool) -> [SQLValue] {
-        [
-            SQLValue(output.map { JSONText.encode($0) }), SQLValue(error), .real(finished.timeIntervalSince1970),
-            .integer(masked ? 1 : 0),
+    /// A result as `insert` and `insertResult` take it, and the long texts it refers to.
+    static func result(output: Value?, error: String?, finished: Date, masked: Bool) -> (values: [SQLValue], blobs: [JournalBlob]) {
+        let stored = output.map(JournalBlobs.encode)
+        let values: [SQLValue] = [
+            SQLValue(stored?.json), SQLValue(error), .real(finished.timeIntervalSince1970), .integer(masked ? 1 : 0),
         ]
+        return (values, stored?.blobs ?? [])
     }
 }

@@ -1,4 +1,4 @@
-/// Migration 10 of `skillbook.sqlite`: history at scale.
+/// Migration 13 of `skillbook.sqlite`: history at scale.
 ///
 /// - `keep_until`: a run whose playbook has its own `retention.days` is kept until then (seconds
 ///   since 1970); `NULL` for the others, which follow the workspace's `days` by `started`. Each

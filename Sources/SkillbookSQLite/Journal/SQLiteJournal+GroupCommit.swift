@@ -55,6 +55,7 @@ extension SQLiteJournal {
             let result = try writing(synced: synced) { () throws(StoreError) -> T in
                 try transaction { () throws(StoreError) -> T in
                     for entry in entries {
+                        try keep(entry.blobs, forRun: entry.run)
                         try execute(entry.sql, entry.parameters)
                         if let call = entry.call { started.append((call, database.lastInsertRowID)) }
                     }

@@ -109,6 +109,8 @@ extension SQLiteJournal {
         let seqs = SQLValue.text(JSONText.encode(.array(runs.map { .int($0.0) })))
         let ids = SQLValue.text(JSONText.encode(.array(runs.map { .string($0.1) })))
         for (statement, byID) in Self.pruneStatements { try execute(statement, [byID ? ids : seqs]) }
+        // The blobs only pruned runs referred to go with them (see `deleteBlobs(ofRuns:)`).
+        try deleteBlobs(ofRuns: runs.map(\.1))
         return runs.count
     }
 

@@ -130,7 +130,9 @@ public final class SQLiteJournal: RunJournal, JournalTables {
         let workspace = pendingWorkspaces.withLock { $0.removeValue(forKey: run.runID) }
         let me = probe.current()
         let now = clock.now().timeIntervalSince1970
+        let inputs = JournalBlobs.encode(.object(run.inputs))
         try commit { () throws(StoreError) in
+            try keep(inputs.blobs, forRun: run.runID)
             try execute(
                 """
                 INSERT INTO runs (id, playbook, file, source, source_hash, inputs, trigger, status, started, pid, host, boot,
@@ -139,7 +141,7 @@ public final class SQLiteJournal: RunJournal, JournalTables {
                 """,
                 [
                     .text(run.runID), .text(run.playbook), SQLValue(file), .text(run.source), .text(run.sourceHash),
-                    .text(JSONText.encode(.object(run.inputs))), .text(run.trigger.rawValue),
+                    .text(inputs.json), .text(run.trigger.rawValue),
                     .real(run.started.timeIntervalSince1970), .integer(Int(me.pid)), .text(me.host), SQLValue(me.boot),
                     SQLValue(me.start), .real(now),
                     run.scheduledAt.map { .real($0.timeIntervalSince1970) } ?? .null, SQLValue(workspace),
@@ -155,10 +157,12 @@ public final class SQLiteJournal: RunJournal, JournalTables {
     public func callStarted(_ call: CallRecord) throws {
         let row = CallRow.parameters(call)
         guard call.hasEffects else {
-            return try later(DeferredQueue.Entry(sql: CallRow.insert, parameters: row, call: OpenCall(call)))
+            return try later(
+                DeferredQueue.Entry(sql: CallRow.insert, parameters: row.values, call: OpenCall(call), blobs: row.blobs, run: call.runID))
         }
         let rowID = try commit(synced: true) { () throws(StoreError) -> Int in
-            try execute(CallRow.insert, row)
+            try keep(row.blobs, forRun: call.runID)
+            try execute(CallRow.insert, row.values)
             return database.lastInsertRowID
         }
         openCalls.withLock { $0[OpenCall(call)] = rowID }
@@ -173,17 +177,20 @@ public final class SQLiteJournal: RunJournal, JournalTables {
         if !call.hasEffects {
             // Under the database lock, so that a group commit does not take the start meanwhile.
             let queued = try database.locked { (_) throws(StoreError) -> Bool in
-                if deferred.withLock({ $0.finish(open, result: result) }) { return true }
+                if deferred.withLock({ $0.finish(open, result: result.values, blobs: result.blobs) }) { return true }
                 guard let rowID = openCalls.withLock({ $0.removeValue(forKey: open) }) else { return false }
                 try later(
                     DeferredQueue.Entry(
-                        sql: CallRow.insertResult, parameters: CallRow.resultParameters(rowID: rowID, runID: call.runID, result: result)))
+                        sql: CallRow.insertResult,
+                        parameters: CallRow.resultParameters(rowID: rowID, runID: call.runID, result: result.values), blobs: result.blobs,
+                        run: call.runID))
                 return true
             }
             if queued { return }
         }
         let known = openCalls.withLock { $0.removeValue(forKey: open) }
         try commit(synced: call.hasEffects) { () throws(StoreError) in
+            try keep(result.blobs, forRun: call.runID)
             let rowID: Int
             if let known {
                 rowID = known
@@ -200,7 +207,7 @@ public final class SQLiteJournal: RunJournal, JournalTables {
                 guard let id = rows.first?[0].intValue else { return }
                 rowID = id
             }
-            try execute(CallRow.insertResult, CallRow.resultParameters(rowID: rowID, runID: call.runID, result: result))
+            try execute(CallRow.insertResult, CallRow.resultParameters(rowID: rowID, runID: call.runID, result: result.values))
         }
     }
 
@@ -208,6 +215,7 @@ public final class SQLiteJournal: RunJournal, JournalTables {
     public func stepFinished(
         runID: String, step: String, status: StepStatus, output: Value?, outputMasked: Bool, error: String?
     ) throws {
+        let stored = output.map(JournalBlobs.encode)
         try later(
             DeferredQueue.Entry(
                 sql: """
@@ -215,9 +223,9 @@ public final class SQLiteJournal: RunJournal, JournalTables {
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, \(RunSeq.of("?1")))
                     """,
                 parameters: [
-                    .text(runID), .text(step), .text(status.rawValue), SQLValue(output.map { JSONText.encode($0) }),
+                    .text(runID), .text(step), .text(status.rawValue), SQLValue(stored?.json),
                     SQLValue(error), .real(clock.now().timeIntervalSince1970), .integer(outputMasked ? 1 : 0),
-                ]))
+                ], blobs: stored?.blobs ?? [], run: runID))
     }
 
     /// The end of a step whose output holds no secret.
@@ -245,7 +253,9 @@ public final class SQLiteJournal: RunJournal, JournalTables {
     public func runFinished(_ result: RunResult) throws {
         let status = JournalStatus(result.status)
         let finished = result.finished.timeIntervalSince1970
+        let outputs = JournalBlobs.encode(.object(result.outputs))
         try commit { () throws(StoreError) in
+            try keep(outputs.blobs, forRun: result.runID)
             var error = result.error
             var earlier: [String: Value] = [:]
             if status == .rolledBack || status == .rollbackIncomplete {
@@ -264,7 +274,7 @@ public final class SQLiteJournal: RunJournal, JournalTables {
                 """,
                 [
                     .text(result.runID), .text(status.rawValue), .integer(result.interrupted ? 1 : 0), .real(finished),
-                    SQLValue(error), .text(JSONText.encode(.object(result.outputs))), .text(JSONText.encode(report)),
+                    SQLValue(error), .text(outputs.json), .text(JSONText.encode(report)),
                     SQLValue(result.failureKind?.rawValue),
                 ])
             try closeSessions(result.runID, outcome: status.rawValue, at: finished)
@@ -328,14 +338,21 @@ public final class SQLiteJournal: RunJournal, JournalTables {
     }
 
     /// A stored JSON column back as a value; a malformed one is reported with the file.
+    /// Long texts kept in `blobs` are read back into it (see `JournalBlobs`).
     func decode(_ text: String?, _ what: String) throws(StoreError) -> Value? {
         guard let text else { return nil }
+        let decoded: Value
         do {
-            return try JSONText.decode(text)
+            decoded = try JSONText.decode(text)
         } catch {
             throw StoreError(
                 .malformedRow,
                 message: "state database \(database.path) has a malformed \(what) (\(error)); it was probably edited by hand",
+                path: database.path)
+        }
+        return try JournalBlobs.resolve(decoded, json: text, text: blobText) { hash in
+            StoreError(
+                .malformedRow, message: "state database \(database.path): the \(what) refers to a text (sha256 \(hash)) it no longer holds",
                 path: database.path)
         }
     }

@@ -172,10 +172,26 @@ enum FileOps {
     }
 
     /// Writes every byte of `bytes` to `descriptor`.
+    /// Writes `text`'s UTF-8 bytes from the string's own storage (a native string is not copied).
+    static func writeAll(_ descriptor: Int32, _ text: String, path: String) throws(SkillError) {
+        var text = text
+        let result = text.withUTF8 { bytes -> Result<Void, SkillError> in
+            Result { () throws(SkillError) in try writeAll(descriptor, UnsafeRawBufferPointer(bytes), path: path) }
+        }
+        try result.get()
+    }
+
     static func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>, path: String) throws(SkillError) {
-        var offset = bytes.startIndex
-        while offset < bytes.endIndex {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let result = bytes.withUnsafeBytes { buffer -> Result<Void, SkillError> in
+            Result { () throws(SkillError) in try writeAll(descriptor, buffer, path: path) }
+        }
+        try result.get()
+    }
+
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SkillError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw SkillError("cannot write '\(path)': \(lastError())")

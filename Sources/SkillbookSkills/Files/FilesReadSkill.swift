@@ -59,50 +59,62 @@ struct FilesReadSkill: Skill {
         default: throw SkillError("'\(file.parameter)' is not a regular file")
         }
         try Task.checkCancellation()
-        let (bytes, size) = try Self.readPrefix(file.target, upTo: maxBytes + 1, parameter: file.parameter)
-        var data = bytes.prefix(maxBytes)
-        let truncated = bytes.count > maxBytes
-        if truncated {
-            // Do not cut a character in two: drop an incomplete sequence at the end.
-            var end = data.count
-            var back = 0
-            while back < 3, end > 0, data[end - 1] & 0xC0 == 0x80 {
-                end -= 1
-                back += 1
-            }
-            if end > 0, data[end - 1] & 0xC0 == 0xC0 {
-                let lead = data[end - 1]
-                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-                if back + 1 < length { data = data.prefix(end - 1) }
-            }
-        }
-        guard let content = String(validating: data, as: UTF8.self) else {
-            throw SkillError(
-                "'\(file.parameter)' is not UTF-8 text (it may be a binary file such as an image or a PDF); "
-                    + "files.read reads text only")
-        }
+        let (content, truncated, size) = try Self.readText(file.target, maxBytes: maxBytes, parameter: file.parameter)
         return ["content": .string(content), "truncated": .bool(truncated), "size": .int(size)]
     }
 
-    /// The first `count` bytes of the file and its size.
-    static func readPrefix(_ path: String, upTo count: Int, parameter: String) throws(SkillError) -> ([UInt8], Int) {
+    /// The file's text, at most `maxBytes` of it (an incomplete character at the cut left out),
+    /// whether it was cut, and the file's size. The bytes are read straight into the string's own
+    /// storage and checked there: a large file is in memory once, not as bytes and then as a copy.
+    static func readText(_ path: String, maxBytes: Int, parameter: String) throws(SkillError) -> (String, Bool, Int) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw SkillError("cannot read '\(parameter)': \(FileOps.lastError())") }
         defer { close(descriptor) }
         var info = stat()
         let size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
-        var bytes = [UInt8](repeating: 0, count: min(count, max(size, 0) + 1))
-        var filled = 0
-        while filled < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw SkillError("cannot read '\(parameter)': \(FileOps.lastError())")
+        // One byte more than is kept, to tell whether the file is longer.
+        let capacity = min(maxBytes + 1, max(size, 0) + 1)
+        var failure: SkillError?
+        var truncated = false
+        let content = String(unsafeUninitializedCapacity: capacity) { buffer -> Int in
+            var filled = 0
+            while filled < capacity {
+                let got = read(descriptor, buffer.baseAddress! + filled, capacity - filled)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = SkillError("cannot read '\(parameter)': \(FileOps.lastError())")
+                    return 0
+                }
+                if got == 0 { break }
+                filled += got
             }
-            if got == 0 { break }
-            filled += got
+            truncated = filled > maxBytes
+            var end = min(filled, maxBytes)
+            if truncated {
+                // Do not cut a character in two: drop an incomplete sequence at the end.
+                var back = 0
+                while back < 3, end > 0, buffer[end - 1] & 0xC0 == 0x80 {
+                    end -= 1
+                    back += 1
+                }
+                if end > 0, buffer[end - 1] & 0xC0 == 0xC0 {
+                    let lead = buffer[end - 1]
+                    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                    if back + 1 < length { end -= 1 } else { end += back }
+                } else {
+                    end += back
+                }
+            }
+            // Checked in place; the string would repair (and copy) what is not UTF-8.
+            guard (try? UTF8Span(validating: UnsafeBufferPointer(rebasing: buffer[..<end]).span)) != nil else {
+                failure = SkillError(
+                    "'\(parameter)' is not UTF-8 text (it may be a binary file such as an image or a PDF); "
+                        + "files.read reads text only")
+                return 0
+            }
+            return end
         }
-        bytes.removeSubrange(filled...)
-        return (bytes, size)
+        if let failure { throw failure }
+        return (content, truncated, size)
     }
 }

@@ -66,7 +66,8 @@ struct FilesWriteSkill: Skill {
     func run(_ parameters: ValueObject, context: SkillContext) async throws -> Value {
         let parameters = parameters.applyingDefaults(of: descriptor.parameters)
         let file = try environment.pathGuard.checkChangeable(parameters["path"]?.stringValue ?? "")
-        let bytes = Array((parameters["content"]?.stringValue ?? "").utf8)
+        // Written from the value's own storage: a large text is not copied on its way to the file.
+        let content = parameters["content"]?.stringValue ?? ""
         let mode = parameters["mode"]?.stringValue ?? "create"
         guard ["create", "overwrite", "append"].contains(mode) else {
             throw SkillError("files.write mode must be create, overwrite or append, got '\(mode)'")
@@ -90,7 +91,7 @@ struct FilesWriteSkill: Skill {
                 throw SkillError(
                     "'\(file.parameter)' already exists; use mode overwrite to replace it or append to add to it")
             }
-            try Self.create(target, bytes, parameter: file.parameter)
+            try Self.create(target, content, parameter: file.parameter)
             output["created"] = true
         } else if mode == "overwrite" {
             let previous = FileOps.sizeAndModified(target)?.size ?? 0
@@ -103,7 +104,7 @@ struct FilesWriteSkill: Skill {
                 throw error
             }
             do {
-                try Self.write(target, bytes, flags: O_TRUNC, parameter: file.parameter)
+                try Self.write(target, content, flags: O_TRUNC, parameter: file.parameter)
             } catch {
                 try? FileOps.restore(backup, over: target)
                 throw error
@@ -115,7 +116,7 @@ struct FilesWriteSkill: Skill {
             guard let previous = FileOps.sizeAndModified(target)?.size, let time = FileOps.modificationTime(of: target)
             else { throw SkillError("cannot read '\(file.parameter)': \(FileOps.lastError())") }
             do {
-                try Self.write(target, bytes, flags: O_APPEND, parameter: file.parameter)
+                try Self.write(target, content, flags: O_APPEND, parameter: file.parameter)
             } catch {
                 truncate(target, off_t(previous))
                 throw error
@@ -124,8 +125,8 @@ struct FilesWriteSkill: Skill {
             output["previous_size"] = .int(previous)
             output["previous_modified_ns"] = .int(Int(time.tv_sec) * 1_000_000_000 + Int(time.tv_nsec))
         }
-        output["size"] = .int(FileOps.sizeAndModified(target)?.size ?? bytes.count)
-        output["bytes_written"] = .int(bytes.count)
+        output["size"] = .int(FileOps.sizeAndModified(target)?.size ?? content.utf8.count)
+        output["bytes_written"] = .int(content.utf8.count)
         return .object(output)
     }
 
@@ -175,8 +176,8 @@ struct FilesWriteSkill: Skill {
             path, timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000))
     }
 
-    /// A new file with `bytes`; nothing is left behind on failure.
-    static func create(_ path: String, _ bytes: [UInt8], parameter: String) throws(SkillError) {
+    /// A new file with `content`; nothing is left behind on failure.
+    static func create(_ path: String, _ content: String, parameter: String) throws(SkillError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o666)
         guard descriptor >= 0 else {
             if errno == EEXIST {
@@ -186,7 +187,7 @@ struct FilesWriteSkill: Skill {
             throw SkillError("cannot create '\(parameter)': \(FileOps.lastError())")
         }
         do throws(SkillError) {
-            try FileOps.writeAll(descriptor, bytes[...], path: parameter)
+            try FileOps.writeAll(descriptor, content, path: parameter)
             close(descriptor)
         } catch {
             close(descriptor)
@@ -195,11 +196,11 @@ struct FilesWriteSkill: Skill {
         }
     }
 
-    /// Writes `bytes` to an existing file opened with `flags` (`O_TRUNC` or `O_APPEND`).
-    static func write(_ path: String, _ bytes: [UInt8], flags: Int32, parameter: String) throws(SkillError) {
+    /// Writes `content` to an existing file opened with `flags` (`O_TRUNC` or `O_APPEND`).
+    static func write(_ path: String, _ content: String, flags: Int32, parameter: String) throws(SkillError) {
         let descriptor = open(path, O_WRONLY | flags)
         guard descriptor >= 0 else { throw SkillError("cannot write '\(parameter)': \(FileOps.lastError())") }
         defer { close(descriptor) }
-        try FileOps.writeAll(descriptor, bytes[...], path: parameter)
+        try FileOps.writeAll(descriptor, content, path: parameter)
     }
 }

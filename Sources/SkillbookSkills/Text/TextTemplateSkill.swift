@@ -35,18 +35,26 @@ struct TextTemplateSkill: Skill {
 
     /// `template` with each `{{ path }}` replaced by the value at `path`. A `{{` without a closing
     /// `}}` stays as written.
+    ///
+    /// The pieces are found first and the text is written once into storage of its final size: a
+    /// large value is copied once, into the result, with no growing buffer (whose reallocations
+    /// held two copies at once) and no copy at the end.
     static func render(_ template: String, values: ValueObject) throws(SkillError) -> String {
-        var output = ""
+        var pieces: [Substring] = []
         var rest = Substring(template)
         while let open = rest.range(of: "{{") {
             let inside = rest[open.upperBound...]
             guard let close = inside.range(of: "}}") else { break }
-            output += rest[..<open.lowerBound]
+            pieces.append(rest[..<open.lowerBound])
             let name = inside[..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-            output += try lookup(name, in: values).interpolatedText
+            pieces.append(Substring(try lookup(name, in: values).interpolatedText))
             rest = inside[close.upperBound...]
         }
-        return output + rest
+        pieces.append(rest)
+        var output = ""
+        output.reserveCapacity(pieces.reduce(0) { $0 + $1.utf8.count })
+        for piece in pieces { output += piece }
+        return output
     }
 
     private static func lookup(_ name: String, in values: ValueObject) throws(SkillError) -> Value {

@@ -8,7 +8,8 @@ import Testing
 /// body and chat message in `ConsoleSecurityTests` and `ConsoleChatTests`, `sourceFileBytes` in
 /// `SourceFileTests`, `expressionSteps` in `EvaluationLimitTests`, `suggestionNameLength` in
 /// `SuggestionTests`, `yamlImplicitKeyBytes` in `YAMLTextTests`, `playbookNesting` (five levels
-/// load, six do not) in `RollbackTests.subPlaybookCyclesAndDeepNestingAreLoadErrors`.
+/// load, six do not) in `RollbackTests.subPlaybookCyclesAndDeepNestingAreLoadErrors`,
+/// `journalTextBytes` in `JournalValueLimitTests`.
 @Suite struct LimitsTests {
     /// Every diagnostic of loading `text` as `line:column: message`.
     private func yamlProblems(_ text: String) -> [String] {

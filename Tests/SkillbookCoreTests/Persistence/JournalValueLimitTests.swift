@@ -12,6 +12,17 @@ import Testing
                 == .string("abcd… [cut by the journal: 10 bytes, fnv1a64 \(SourceHash.of("abcdefghij"))]"))
     }
 
+    /// `Limits.journalTextBytes`: a text of 1 MiB is kept whole, one byte more is cut.
+    @Test func theStandardLimitKeepsOneMebibyteAndCutsOneByteMore() {
+        #expect(Limits.journalTextBytes == 1_048_576)
+        let atLimit = String(repeating: "a", count: 1_048_576)
+        #expect(JournalValueLimit.standard.bounded(.string(atLimit)) == (.string(atLimit), false))
+        let past = atLimit + "b"
+        let (kept, cut) = JournalValueLimit.standard.bounded(.string(past))
+        #expect(cut)
+        #expect(kept == .string(String(repeating: "a", count: 1024) + "… [cut by the journal: 1048577 bytes, fnv1a64 \(SourceHash.of(past))]"))
+    }
+
     @Test func shortTextsAndOtherValuesAreKeptAsTheyAre() {
         let value: Value = [
             "title": "short", "count": 12_345_678_901, "flags": [true, .null], "ratio": 0.5,

@@ -1,0 +1,41 @@
+import SkillbookCore
+import SkillbookSQL
+
+/// Long texts kept once (see `JournalBlobs`; the tables are migration 10's on PostgreSQL, 16 on SQLite).
+extension PostgresJournal {
+    /// Writes the blobs of `blobs` the state does not hold yet, and that `runID` refers to each,
+    /// before the rows that refer to them are written. The reference comes first, so that a
+    /// pruning that starts later keeps the blob.
+    func keep(_ blobs: [JournalBlob], forRun runID: String) throws(PostgresError) {
+        for blob in blobs {
+            try database.run(
+                "INSERT INTO run_blobs (run, hash) VALUES ($1, $2) ON CONFLICT DO NOTHING", [.text(runID), .text(blob.hash)],
+                doing: "recording a long text of run \(runID)")
+            let held = try database.query("SELECT 1 AS held FROM blobs WHERE hash = $1", [.text(blob.hash)], doing: "looking up a long text")
+            guard held.isEmpty else { continue }
+            try database.run(
+                "INSERT INTO blobs (hash, size, content) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING",
+                [.text(blob.hash), .integer(blob.size), .text(blob.text)], doing: "recording a long text of run \(runID)")
+        }
+    }
+
+    /// The text kept under `hash`; `nil` when there is none.
+    func blobText(_ hash: String) throws(PostgresError) -> String? {
+        try database.query("SELECT content FROM blobs WHERE hash = $1", [.text(hash)], doing: "reading a long text").first?.string("content")
+    }
+
+    /// Forgets which blobs the runs `ids` (being pruned) refer to, and deletes those blobs no other
+    /// run refers to: one statement, by the indexes on `run_blobs` (the runs', then each hash's).
+    static func deleteBlobs(ofRuns ids: [String], in transaction: PostgresDatabase.Transaction) throws(PostgresError) {
+        guard !ids.isEmpty else { return }
+        try transaction.run(
+            """
+            WITH gone AS (
+                DELETE FROM run_blobs WHERE run IN (SELECT json_array_elements_text($1::json)) RETURNING hash
+            )
+            DELETE FROM blobs WHERE hash IN (SELECT hash FROM gone)
+                AND NOT EXISTS (
+                    SELECT 1 FROM run_blobs r WHERE r.hash = blobs.hash AND r.run NOT IN (SELECT json_array_elements_text($1::json)))
+            """, [.text(JSONText.encode(.array(ids.map(Value.string))))])
+    }
+}
