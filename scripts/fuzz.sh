@@ -31,6 +31,8 @@ shift 3  # anything after SECONDS goes to libFuzzer (-dict=…, -use_value_profi
 # LeakSanitizer also checks once more at exit, which -detect_leaks=0 does not turn off.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 mkdir -p "$dir/corpus/$name" "$dir/findings/$name" "$dir/logs"
+# A harness's dictionary (function names, operators, keys), when it has one.
+[ ! -f "Fuzz/Dictionaries/$name.dict" ] || set -- -dict="Fuzz/Dictionaries/$name.dict" "$@"
 status=0
 started=$(date +%s)
 "$binary" "$dir/corpus/$name" "Fuzz/Corpus/$name" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
