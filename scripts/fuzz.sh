@@ -3,7 +3,7 @@
 #   scripts/fuzz.sh BINARY NAME SECONDS [LIBFUZZER-FLAGS...]   run; the log is .build/fuzz/logs/NAME.log
 #   scripts/fuzz.sh --summary NAME...      print the table of the last runs' summaries
 # The summary: execs, the seconds it ran (a finding stops it early), execs per second, edges
-# covered, features, findings, and how long 10 M execs would take at that rate.
+# covered, features, findings, how long 10 M execs would take at that rate, and the CPU seconds.
 # Seeds: Fuzz/Corpus/NAME (read, never written); new inputs: .build/fuzz/corpus/NAME; a crash,
 # leak or timeout: .build/fuzz/findings/NAME/ (libFuzzer's crash-…, leak-…, timeout-… files).
 # Leak checks are off: LeakSanitizer reports the Swift runtime's and Foundation's lazily made
@@ -41,10 +41,14 @@ execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/logs/$name.log" |
 coverage=$(grep -o 'cov: [0-9]*' "$dir/logs/$name.log" | tail -1 | cut -d' ' -f2)
 features=$(grep -o 'ft: [0-9]*' "$dir/logs/$name.log" | tail -1 | cut -d' ' -f2)
 ran=$(($(date +%s) - started))  # wall seconds, start-up and seed loading included
+# The CPU seconds the harness had (user and system, all its threads): on shared cores, and under
+# nice, the wall rate says more about the neighbours than about the harness.
+times >"$dir/logs/$name.times"  # (in this shell: a pipeline's subshell has no children's times)
+cpu=$(tail -1 "$dir/logs/$name.times" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); n += p[1] * 60 + p[2] } printf "%.0f", n }')
 findings=$(find "$dir/findings/$name" -type f -newermt "@$started" | wc -l)  # this run's only
 rate=$(awk -v e="${execs:-0}" -v s="$ran" 'BEGIN { printf "%.0f", (s > 0 ? e / s : 0) }')
 tenmillion=$(awk -v r="$rate" 'BEGIN { if (r > 0) printf "%.1f h", 1e7 / r / 3600; else print "?" }')
-printf '%-16s %12s %8s %9s %8s %8s %8s %s\n' "$name" "${execs:-?}" "$ran" "$rate" "${coverage:-?}" "${features:-?}" "$findings" "$tenmillion" | tee "$dir/logs/$name.summary"
+printf '%-16s %12s %8s %9s %8s %8s %8s %s (cpu %s s)\n' "$name" "${execs:-?}" "$ran" "$rate" "${coverage:-?}" "${features:-?}" "$findings" "$tenmillion" "$cpu" | tee "$dir/logs/$name.summary"
 # Every run's line, dated, with the flags it had: runs that continue on one corpus add up here.
 printf '%s %s%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(cat "$dir/logs/$name.summary")" "${*:+ flags: $*}" >>"$dir/logs/$name.history"
 [ "$status" -eq 0 ] || { echo "skillbook: $name stopped with status $status: see $dir/logs/$name.log and $dir/findings/$name/" >&2; exit 1; }
