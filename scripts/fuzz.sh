@@ -1,9 +1,9 @@
 #!/bin/sh
 # Runs one libFuzzer harness for a while on its committed seeds, then prints one summary line.
-#   scripts/fuzz.sh BINARY NAME SECONDS    run; the log is .build/fuzz/logs/NAME.log
+#   scripts/fuzz.sh BINARY NAME SECONDS [LIBFUZZER-FLAGS...]   run; the log is .build/fuzz/logs/NAME.log
 #   scripts/fuzz.sh --summary NAME...      print the table of the last runs' summaries
 # The summary: execs, the seconds it ran (a finding stops it early), execs per second, edges
-# covered, features, findings, and how long 10 M execs would take at that rate.
+# covered, features, findings, how long 10 M execs would take at that rate, and the CPU seconds.
 # Seeds: Fuzz/Corpus/NAME (read, never written); new inputs: .build/fuzz/corpus/NAME; a crash,
 # leak or timeout: .build/fuzz/findings/NAME/ (libFuzzer's crash-…, leak-…, timeout-… files).
 # Leak checks are off: LeakSanitizer reports the Swift runtime's and Foundation's lazily made
@@ -20,20 +20,35 @@ if [ "$1" = "--summary" ]; then
     for name in "$@"; do cat "$dir/logs/$name.summary" 2>/dev/null || printf '%-16s (not run)\n' "$name"; done
     exit 0
 fi
+# Swift's own crash handler would take a failed oracle's abort first: it prints a backtrace for
+# tens of seconds and then upsets AddressSanitizer; libFuzzer's handler writes the finding.
+SWIFT_BACKTRACE=enable=no
+export SWIFT_BACKTRACE
 binary=$1 name=$2 seconds=$3
+shift 3  # anything after SECONDS goes to libFuzzer (-dict=…, -use_value_profile=1)
+# An input's time limit is wall time: under `nice -n 19` on busy cores an input can wait longer
+# than 10 s for a core (a false timeout), so a niced run sets FUZZ_TIMEOUT higher.
 # LeakSanitizer also checks once more at exit, which -detect_leaks=0 does not turn off.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 mkdir -p "$dir/corpus/$name" "$dir/findings/$name" "$dir/logs"
+# A harness's dictionary (function names, operators, keys), when it has one.
+[ ! -f "Fuzz/Dictionaries/$name.dict" ] || set -- -dict="Fuzz/Dictionaries/$name.dict" "$@"
 status=0
 started=$(date +%s)
-"$binary" "$dir/corpus/$name" "Fuzz/Corpus/$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$dir/findings/$name/" >"$dir/logs/$name.log" 2>&1 || status=$?
+"$binary" "$dir/corpus/$name" "Fuzz/Corpus/$name" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
+    -max_len=65536 -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$dir/findings/$name/" "$@" >"$dir/logs/$name.log" 2>&1 || status=$?
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/logs/$name.log" | tail -1)
 coverage=$(grep -o 'cov: [0-9]*' "$dir/logs/$name.log" | tail -1 | cut -d' ' -f2)
 features=$(grep -o 'ft: [0-9]*' "$dir/logs/$name.log" | tail -1 | cut -d' ' -f2)
 ran=$(($(date +%s) - started))  # wall seconds, start-up and seed loading included
+# The CPU seconds the harness had (user and system, all its threads): on shared cores, and under
+# nice, the wall rate says more about the neighbours than about the harness.
+times >"$dir/logs/$name.times"  # (in this shell: a pipeline's subshell has no children's times)
+cpu=$(tail -1 "$dir/logs/$name.times" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); n += p[1] * 60 + p[2] } printf "%.0f", n }')
 findings=$(find "$dir/findings/$name" -type f -newermt "@$started" | wc -l)  # this run's only
 rate=$(awk -v e="${execs:-0}" -v s="$ran" 'BEGIN { printf "%.0f", (s > 0 ? e / s : 0) }')
 tenmillion=$(awk -v r="$rate" 'BEGIN { if (r > 0) printf "%.1f h", 1e7 / r / 3600; else print "?" }')
-printf '%-16s %12s %8s %9s %8s %8s %8s %s\n' "$name" "${execs:-?}" "$ran" "$rate" "${coverage:-?}" "${features:-?}" "$findings" "$tenmillion" | tee "$dir/logs/$name.summary"
+printf '%-16s %12s %8s %9s %8s %8s %8s %s (cpu %s s)\n' "$name" "${execs:-?}" "$ran" "$rate" "${coverage:-?}" "${features:-?}" "$findings" "$tenmillion" "$cpu" | tee "$dir/logs/$name.summary"
+# Every run's line, dated, with the flags it had: runs that continue on one corpus add up here.
+printf '%s %s%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(cat "$dir/logs/$name.summary")" "${*:+ flags: $*}" >>"$dir/logs/$name.history"
 [ "$status" -eq 0 ] || { echo "skillbook: $name stopped with status $status: see $dir/logs/$name.log and $dir/findings/$name/" >&2; exit 1; }

@@ -1,4 +1,5 @@
 // fuzz-modules: Core SQL SQLite Postgres System Skills Runtime Agent Schedule MCP Host Console
+import Dispatch
 import Foundation
 import SkillbookCore
 import SkillbookHost
@@ -52,13 +53,17 @@ enum FuzzConsole {
     static let port = 8600
 
     /// Runs async work to its end from libFuzzer's thread (the main thread), keeping the main
-    /// run loop turning for what runs on the main actor (the chats).
+    /// run loop turning for what runs on the main actor (the chats). The answer wakes the loop
+    /// (an empty block on the main queue) instead of the loop polling every millisecond.
     static func wait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
         let result = Answer<T>()
-        Task { result.give(await work()) }
+        Task {
+            result.give(await work())
+            DispatchQueue.main.async {}
+        }
         while true {
             if let value = result.value { return value }
-            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
         }
     }
 

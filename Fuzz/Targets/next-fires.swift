@@ -55,17 +55,54 @@ enum FuzzNextFires {
         return calendar
     }()
 
-    static func matches(_ expression: CronExpression, wall: Int64) -> Bool {
-        let parts = calendar.dateComponents([.month, .day, .hour, .minute, .weekday], from: Date(timeIntervalSince1970: Double(wall)))
-        guard let month = parts.month, let day = parts.day, let hour = parts.hour, let minute = parts.minute, let weekday = parts.weekday
-        else { return false }
-        return expression.minutes & (1 << UInt64(minute)) != 0 && expression.hours & (1 << UInt32(hour)) != 0
-            && expression.matchesDay(day: day, month: month, weekday: weekday - 1)
+    /// A wall hour's month, day, hour and weekday through Foundation's calendar, asked once per
+    /// hour of a scan (the minute is the wall time's own: a UTC wall has no leap seconds).
+    struct WallHours {
+        private var hours: [Int64: (month: Int, day: Int, hour: Int, weekday: Int)] = [:]
+
+        mutating func matches(_ expression: CronExpression, wall: Int64) -> Bool {
+            let start = wall - wall.modulo(3600)
+            let fields: (month: Int, day: Int, hour: Int, weekday: Int)
+            if let known = hours[start] {
+                fields = known
+            } else {
+                let parts = calendar.dateComponents([.month, .day, .hour, .weekday], from: Date(timeIntervalSince1970: Double(start)))
+                guard let month = parts.month, let day = parts.day, let hour = parts.hour, let weekday = parts.weekday
+                else { return false }
+                fields = (month, day, hour, weekday)
+                hours[start] = fields
+            }
+            let minute = Int(wall.modulo(3600) / 60)
+            return expression.minutes & (1 << UInt64(minute)) != 0 && expression.hours & (1 << UInt32(fields.hour)) != 0
+                && expression.matchesDay(day: fields.day, month: fields.month, weekday: fields.weekday - 1)
+        }
     }
+
+    /// Every DST change of these zones (in 2026) is at a whole or half hour of UTC, so a zone's
+    /// offset is asked once per half hour of a scan; checked for every case at start-up.
+    static let halfHour: Int64 = 1800
+    static let changesAreOnHalfHours: Bool = {
+        for (zone, change) in cases.dropFirst() {  // the first, UTC's, is an ordinary day
+            let before = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(change - 1)))
+            let after = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(change)))
+            check(change.modulo(halfHour) == 0 && before != after, "\(zone.identifier)'s change at \(change) is not on a half hour")
+        }
+        return true
+    }()
 
     /// Every real minute in (start, end], by Debian cron's rules.
     static func scan(_ expression: CronExpression, zone: TimeZone, after start: Int64, through end: Int64) -> [Int64] {
-        func offset(_ instant: Int64) -> Int64 { Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant)))) }
+        check(changesAreOnHalfHours, "the zones' changes")
+        var offsets: [Int64: Int64] = [:]
+        func offset(_ instant: Int64) -> Int64 {
+            let slot = instant - instant.modulo(halfHour)
+            if let known = offsets[slot] { return known }
+            let seconds = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(slot))))
+            offsets[slot] = seconds
+            return seconds
+        }
+        var walls = WallHours()
+        func matches(_ expression: CronExpression, wall: Int64) -> Bool { walls.matches(expression, wall: wall) }
         var fires: [Int64] = []
         var minute = start - start.modulo(60) + 60
         var previousOffset = offset(minute - 60)
@@ -101,7 +138,7 @@ enum FuzzNextFires {
 }
 
 extension Int64 {
-    fileprivate func modulo(_ divisor: Int64) -> Int64 {
+    func modulo(_ divisor: Int64) -> Int64 {
         let remainder = self % divisor
         return remainder < 0 ? remainder + divisor : remainder
     }

@@ -183,12 +183,19 @@ public indirect enum ExprType: Sendable, Hashable, CustomStringConvertible {
 
     var isNumeric: Bool { self == .integer || self == .number }
 
-    /// The type of `default(a, b)`: `a` without null, or `b` where `a` may be null.
+    /// The type of `default(a, b)`: `a` without null, or `b`. Whatever `a`'s type says, it may be
+    /// null when evaluated (null fits every type: an absent optional field, `first` of an empty
+    /// list or text, `min` of an empty list), so `b` is always an alternative:
+    /// `default(first(''), 1)` is `string | integer`, not `string` (the `expressions` fuzzer's
+    /// type-soundness oracle, issue 28). A fallback that fits `a` (`[]` for a list, `'none'` for
+    /// a string) keeps `a`'s type.
     static func defaulted(_ a: ExprType, _ b: ExprType) -> ExprType {
         switch a {
-        case .null: b
-        case .union where a.isNullable: alternatives([a.withoutNull, b])
-        default: a
+        case .null: return b
+        case .any: return .any
+        default:
+            let kept = a.withoutNull
+            return b.fits(kept) ? kept : alternatives([kept, b])
         }
     }
 

@@ -1,4 +1,4 @@
-import SkillbookCore
+@testable import SkillbookCore
 import Testing
 
 @Suite struct TypeCheckingTests {
@@ -113,6 +113,29 @@ import Testing
             let result = try check("${{ \(source) }}")
             #expect(result.type == type, "\(source)")
             #expect(result.errors.isEmpty, "\(source)")
+        }
+    }
+
+    /// Issue 28, the `expressions` fuzzer's type-soundness oracle: a value whose type says it is
+    /// never null can still be null when evaluated (`first` of an empty text or list, `min` of an
+    /// empty list, an absent field), so `default`'s fallback is one of its types, always: the
+    /// checker typed `default(first(''), 1)` as a string and it evaluated to the integer 1.
+    @Test func defaultsFallbackIsAlwaysOneOfItsTypes() throws {
+        let expected: [(String, ExprType)] = [
+            ("default(first(''), 1)", .union([.string, .integer])),
+            ("default(last(split('', ',')), 2)", .union([.string, .integer])),
+            ("default(min(split('', ',')), false)", .union([.string, .boolean])),
+            ("default(inputs.count, 2.5)", .number),
+            ("default(inputs.day, 'x')", .string),
+            ("default(inputs.feeds, [])", .array(.string)),
+            ("default(inputs.ratio, 1)", .number),
+        ]
+        for (source, type) in expected {
+            let result = try check("${{ \(source) }}")
+            #expect(result.type == type, "\(source)")
+            #expect(result.errors.isEmpty, "\(source)")
+            let value = try evaluate("${{ \(source) }}")
+            #expect(TypeChecker.type(of: value).fits(result.type), "\(source) is \(value)")
         }
     }
 
