@@ -57,9 +57,11 @@ public struct SecondOpinion: Sendable {
 
     static let rules = """
         You choose which one of the skills and playbooks listed does what the request asks, and fill its parameters from the request. \
-        Answer with JSON only, on one line: {"choice": ID, "with": {PARAMETER: VALUE, ...}}, or {"choice": "none"} when none of them \
-        does what the request asks. Give only the parameters the request gives a value for; copy paths, addresses, titles and other \
-        values from the request exactly.
+        Answer with JSON only, on one line: {"choice": ID, "with": {PARAMETER: VALUE, ...}}. \
+        Requests are often short, misspelt or worded differently from the descriptions: choose the one whose description \
+        fits what the person wants done. Answer {"choice": "none"} only when the request asks for something none of them does. \
+        Give only the parameters the request gives a value for (leave the others out); copy paths, addresses, names, titles and \
+        other values from the request exactly.
         Dates: a date is YYYY-MM-DD, a date-time YYYY-MM-DDTHH:MM:SS+HH:MM; words like tomorrow 9am are also accepted.
         """
 
@@ -103,8 +105,11 @@ public struct SecondOpinion: Sendable {
     }
 
     /// Asks the model once (temperature 0, within the budget's seconds) which of `offers` does `request`.
-    public func choose(_ request: String, offers: [PlanOffer]) async -> Verdict {
-        guard !offers.isEmpty else { return .none }
+    /// The offers are trimmed for the request (`PlanOffer.trimmed(for:)`): an optional parameter
+    /// with a default that the request does not name is not shown, so the model does not fill it.
+    public func choose(_ request: String, offers given: [PlanOffer]) async -> Verdict {
+        guard !given.isEmpty else { return .none }
+        let offers = given.map { $0.trimmed(for: request) }
         let asked = ChatRequest(
             messages: messages(request: request, offers: offers), temperature: 0, maxTokens: Self.answerTokens,
             responseFormat: PlanSchema.responseFormat(schema: Self.schema(offers: offers, request: request)),
@@ -130,7 +135,8 @@ public struct SecondOpinion: Sendable {
 
 extension SecondOpinion.Verdict {
     /// The chosen inputs coerced to their schemas (dates against the prompt's clock); a value that
-    /// does not fit, or names no parameter, is left out (the flow then asks for it when required).
+    /// does not fit, names no parameter or is the parameter's default is left out (the flow then
+    /// asks for it when required).
     func fitting(_ offer: PlanOffer, prompt: PromptBuilder) -> Self {
         guard case .chose(let name, let given) = self else { return self }
         let coercion = Coercion(dates: DateParser(now: prompt.now, timeZone: prompt.timeZone))
@@ -138,6 +144,8 @@ extension SecondOpinion.Verdict {
         for (key, value) in given {
             guard let schema = offer.parameters.property(key) else { continue }
             let coerced = coercion.coerce(value, to: schema)
+            // Its default says nothing the route would not do anyway.
+            if coerced == schema.defaultValue { continue }
             if SchemaValidator.validate(coerced, against: schema).isEmpty { inputs[key] = coerced }
         }
         return .chose(name, inputs: inputs)

@@ -79,9 +79,10 @@ import Testing
         let long = String(repeating: "x", count: 5000)
         let (dropped, _) = try await respond(Self.tie, answers: [Self.choice(#"{"choice":"notes.create","with":{"title":"\#(long)"}}"#)])
         #expect(dropped.decision.missing == ["title"])
-        // A fitting one is taken, and -i still overrides it.
+        // A fitting one is taken, one equal to its default is left out, and -i still overrides.
         let options = AgentFlow.Options(inputTexts: [.init(key: "body", text: "eggs")], decideOnly: true)
-        let (given, _) = try await respond(Self.tie, answers: [Self.choice(#"{"choice":"notes.create","with":{"title":"Shopping"}}"#)], options: options)
+        let (given, _) = try await respond(
+            Self.tie, answers: [Self.choice(#"{"choice":"notes.create","with":{"title":"Shopping","tags":[],"body":"x"}}"#)], options: options)
         guard case .decided = given.outcome else {
             Issue.record("not decided: \(given.outcome)")
             return
