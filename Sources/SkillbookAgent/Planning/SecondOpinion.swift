@@ -129,23 +129,26 @@ public struct SecondOpinion: Sendable {
         guard let offer = offers.first(where: { $0.name == choice }) else {
             return .failed("the model chose '\(choice)', which was not offered")
         }
-        return .chose(choice, inputs: value["with"]?.objectValue ?? [:]).fitting(offer, prompt: prompt)
+        return .chose(choice, inputs: value["with"]?.objectValue ?? [:]).fitting(offer, request: request, prompt: prompt)
     }
 }
 
 extension SecondOpinion.Verdict {
     /// The chosen inputs coerced to their schemas (dates against the prompt's clock); a value that
-    /// does not fit, names no parameter or is the parameter's default is left out (the flow then
-    /// asks for it when required).
-    func fitting(_ offer: PlanOffer, prompt: PromptBuilder) -> Self {
+    /// does not fit, names no parameter, is the parameter's default, or is a date where the request
+    /// names none is left out (the flow then asks for it when required).
+    func fitting(_ offer: PlanOffer, request: String, prompt: PromptBuilder) -> Self {
         guard case .chose(let name, let given) = self else { return self }
         let coercion = Coercion(dates: DateParser(now: prompt.now, timeZone: prompt.timeZone))
+        let namesDate = PlanSkeleton.datePhrase(in: request, dates: coercion.dates) != nil
         var inputs: ValueObject = [:]
         for (key, value) in given {
             guard let schema = offer.parameters.property(key) else { continue }
             let coerced = coercion.coerce(value, to: schema)
-            // Its default says nothing the route would not do anyway.
+            // Its default says nothing the route would not do anyway; a date the request does not
+            // name is the model's (today, mostly), not the person's.
             if coerced == schema.defaultValue { continue }
+            if schema.format == "date" || schema.format == "date-time", !namesDate { continue }
             if SchemaValidator.validate(coerced, against: schema).isEmpty { inputs[key] = coerced }
         }
         return .chose(name, inputs: inputs)

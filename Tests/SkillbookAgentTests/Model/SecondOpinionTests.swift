@@ -124,4 +124,22 @@ import Testing
         #expect(branches[0]["properties"]?["with"]?["properties"]?["root"]?["pattern"] == #"^(/tmp/x)[^"\\]*$"#)
         #expect(branches[2] == ["type": "object", "properties": ["choice": ["enum": ["none"]]], "required": ["choice"], "additionalProperties": false])
     }
+
+    /// A date is taken only when the request names one: otherwise it is the model's (today).
+    @Test func aDateTheRequestDoesNotNameIsLeftOut() async throws {
+        let answer = #"{"choice":"reminders.create","with":{"title":"call Anna","due":"2026-12-02T09:00:00+01:00"}}"#
+        let cases: [(request: String, due: Value?)] = [
+            ("remind me to call Anna", nil), ("remind me tomorrow at 9 to call Anna", .string("2026-12-02T09:00:00+01:00")),
+        ]
+        for (request, due) in cases {
+            let verdict = try await withLocalHTTPServer { server in
+                server.route("/v1/chat/completions", Self.choice(answer))
+                let client = OpenAIChatClient(http: SystemHTTPClient(), baseURL: URL(string: server.url("/v1"))!)
+                return await SecondOpinion(client: client, prompt: berlinPrompt).choose(request, offers: offers("reminders.create", "reminders.list"))
+            }
+            var inputs: ValueObject = ["title": "call Anna"]
+            if let due { inputs["due"] = due }
+            #expect(verdict == .chose("reminders.create", inputs: inputs), "\(request)")
+        }
+    }
 }
