@@ -12,7 +12,10 @@ import SkillbookSystem
 /// - `…_matcher_top1`: % of those rows the matcher alone routes right (uncovered rows refused);
 /// - `…_model_top1` / `…_model_exact`: % routed right / with exactly the written inputs once the
 ///   model chose (its "none", or a failed call, keeps the matcher's decision);
+/// - `…_near_ties` / `…_near_ties_model_top1`: how many of them are near ties, and % of those the
+///   model routes right;
 /// - `…_latency_p50` / `…_latency_p95`: seconds the model call adds to such a request.
+/// `SKILLBOOK_EVAL_HALF=tuning` runs only the tuning half.
 /// Needs `SKILLBOOK_MODEL_URL` (and `SKILLBOOK_MODEL`); without it only the `_unsure` counts are
 /// printed. Each row's verdict goes to stderr for the tuning half only (`SKILLBOOK_ROUTING_FAILURES=1`),
 /// never the held-out half's.
@@ -35,8 +38,10 @@ struct AgentSecondOpinionBench: Sendable {
             FileHandle.standardError.write(Data("agent_second_opinion: SKILLBOOK_MODEL_URL is not set (make model prints it); only the counts\n".utf8))
         }
         let printTuning = environment["SKILLBOOK_ROUTING_FAILURES"] == "1"
+        // SKILLBOOK_EVAL_HALF=tuning: only the tuning half (while tuning the prompt).
+        let halves = RoutingSet.Half.allCases.filter { environment["SKILLBOOK_EVAL_HALF"].map($0.rawValue.elementsEqual) ?? true }
         var figures: [Figure] = []
-        for half in RoutingSet.Half.allCases {
+        for half in halves {
             let name = "agent_second_opinion_\(half.rawValue)"
             let unsure = set.rows(in: half).compactMap { row -> (RoutingSet.Row, RouteDecision)? in
                 let decision = matcher.decide(row.request, clock: clock)
@@ -47,7 +52,7 @@ struct AgentSecondOpinionBench: Sendable {
             let opinion = SecondOpinion(
                 client: client, prompt: PromptBuilder(now: clock.now, timeZone: clock.timeZone),
                 budget: PlanningBudget(maxSeconds: Double(environment["SKILLBOOK_EVAL_SECONDS"] ?? "") ?? 120))
-            var matcherRight = 0, modelRight = 0, modelExact = 0
+            var matcherRight = 0, modelRight = 0, modelExact = 0, ties = 0, tiesRight = 0
             var times: [Double] = []
             for (i, (row, decision)) in unsure.enumerated() {
                 if RoutingSet.outcome(row, decision).routed { matcherRight += 1 }
@@ -61,6 +66,10 @@ struct AgentSecondOpinionBench: Sendable {
                 }
                 let outcome = RoutingSet.outcome(row, chosen)
                 if outcome.routed { modelRight += 1 }
+                if decision.question != nil {
+                    ties += 1
+                    if outcome.routed { tiesRight += 1 }
+                }
                 if outcome.exact { modelExact += 1 }
                 if half == .tuning, printTuning {
                     let wanted = "\(row.layer) \(row.target ?? "-") \(JSONText.encode(row.inputs))"
@@ -75,6 +84,8 @@ struct AgentSecondOpinionBench: Sendable {
                 Figure(name: "\(name)_matcher_top1", value: percent(matcherRight), unit: "%"),
                 Figure(name: "\(name)_model_top1", value: percent(modelRight), unit: "%"),
                 Figure(name: "\(name)_model_exact", value: percent(modelExact), unit: "%"),
+                Figure(name: "\(name)_near_ties", value: Double(ties), unit: "rows"),
+                Figure(name: "\(name)_near_ties_model_top1", value: 100 * Double(tiesRight) / Double(max(1, ties)), unit: "%"),
                 Figure(name: "\(name)_latency_p50", value: percentile(0.5), unit: "s"),
                 Figure(name: "\(name)_latency_p95", value: percentile(0.95), unit: "s"),
             ]

@@ -56,10 +56,10 @@ public struct SecondOpinion: Sendable {
     }
 
     static let rules = """
-        You choose which one of the skills and playbooks listed does what the request asks, and fill its parameters from the request. \
-        Answer with JSON only, on one line: {"choice": ID, "with": {PARAMETER: VALUE, ...}}. \
-        Requests are often short, misspelt or worded differently from the descriptions: choose the one whose description \
-        fits what the person wants done. Answer {"choice": "none"} only when the request asks for something none of them does. \
+        A request was matched by its words to the skills and playbooks listed, and the match is unsure. Say which one of them \
+        does what the person asks, and fill its parameters from the request. Requests are often short, misspelt or worded \
+        differently from the descriptions. Answer with JSON only, on one line: {"choice": ID, "with": {PARAMETER: VALUE, ...}}, \
+        ID one of those listed; when the request asks for something none of them does, the choice is none. \
         Give only the parameters the request gives a value for (leave the others out); copy paths, addresses, names, titles and \
         other values from the request exactly.
         Dates: a date is YYYY-MM-DD, a date-time YYYY-MM-DDTHH:MM:SS+HH:MM; words like tomorrow 9am are also accepted.
