@@ -65,8 +65,8 @@ public struct SecondOpinion: Sendable {
         Dates: a date is YYYY-MM-DD, a date-time YYYY-MM-DDTHH:MM:SS+HH:MM; words like tomorrow 9am are also accepted.
         """
 
-    /// The messages: the rules, then the date when a candidate takes one, the candidates (their
-    /// parameters, `*` required, no outputs) and the request, masked like a plan's.
+    /// The messages: the rules, then the date when a candidate takes one, the candidates (each its
+    /// id first, then its parameters, `*` required, no outputs) and the request, masked like a plan's.
     public func messages(request: String, offers: [PlanOffer]) -> [ChatMessage] {
         var user = ""
         if offers.contains(where: \.takesDate) {
@@ -74,7 +74,13 @@ public struct SecondOpinion: Sendable {
             user += "Today is \(DateParser.formatDate(prompt.now, timeZone: prompt.timeZone)).\n"
         }
         user += "Skills and playbooks (* required):\n"
-        for offer in offers { user += prompt.describe(offer, outputs: []) }
+        // `- reminders.list (query): …`: the id first, as the answer writes it (after `- skill ` a
+        // small model wrote "skill reminders.list", which the schema refuses, and chose none).
+        for offer in offers {
+            let described = prompt.describe(offer, outputs: [])
+            let kind = "- \(offer.layer == .skill ? "skill" : "playbook") "
+            user += described.hasPrefix(kind) ? "- " + described.dropFirst(kind.count) : described
+        }
         user += "Request: \(prompt.redactor.redact(request))"
         return [ChatMessage(.system, Self.rules), ChatMessage(.user, user)]
     }

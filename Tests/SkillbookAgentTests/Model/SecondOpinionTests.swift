@@ -62,7 +62,7 @@ import Testing
         #expect(branches.map { $0["properties"]?["choice"]?["enum"] } == candidates.map { .array([.string($0)]) } + [["none"]])
         let user = try #require(sent["messages"]?.arrayValue?.last?["content"]?.stringValue)
         #expect(user.hasSuffix("Request: \(Self.tie)"))
-        #expect(user.contains("- skill notes.list (query)"))
+        #expect(user.contains("\n- notes.list (query): "))
         #expect(!user.contains("output:"))
     }
 
