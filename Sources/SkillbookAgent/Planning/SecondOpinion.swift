@@ -141,8 +141,9 @@ public struct SecondOpinion: Sendable {
 
 extension SecondOpinion.Verdict {
     /// The chosen inputs coerced to their schemas (dates against the prompt's clock); a value that
-    /// does not fit, names no parameter, is the parameter's default, or is a date where the request
-    /// names none is left out (the flow then asks for it when required).
+    /// does not fit, names no parameter, is the parameter's default, is a date where the request
+    /// names none, or is a free text the request does not hold is left out (the flow then asks for
+    /// it when required).
     func fitting(_ offer: PlanOffer, request: String, prompt: PromptBuilder) -> Self {
         guard case .chose(let name, let given) = self else { return self }
         let coercion = Coercion(dates: DateParser(now: prompt.now, timeZone: prompt.timeZone))
@@ -155,6 +156,12 @@ extension SecondOpinion.Verdict {
             // name is the model's (today, mostly), not the person's.
             if coerced == schema.defaultValue { continue }
             if schema.format == "date" || schema.format == "date-time", !namesDate { continue }
+            // A free text the request does not hold is the model's ("Alarm for 6", a tag "none").
+            if schema.type == .string, schema.format == nil, schema.enumValues == nil, let text = coerced.stringValue,
+                !request.localizedCaseInsensitiveContains(text.trimmingCharacters(in: .whitespaces))
+            {
+                continue
+            }
             if SchemaValidator.validate(coerced, against: schema).isEmpty { inputs[key] = coerced }
         }
         return .chose(name, inputs: inputs)

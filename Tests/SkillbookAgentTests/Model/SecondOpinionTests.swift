@@ -79,15 +79,15 @@ import Testing
         let long = String(repeating: "x", count: 5000)
         let (dropped, _) = try await respond(Self.tie, answers: [Self.choice(#"{"choice":"notes.create","with":{"title":"\#(long)"}}"#)])
         #expect(dropped.decision.missing == ["title"])
-        // A fitting one is taken, one equal to its default is left out, and -i still overrides.
+        // A fitting one is taken, one equal to its default or not in the request is left out, and -i still overrides.
         let options = AgentFlow.Options(inputTexts: [.init(key: "body", text: "eggs")], decideOnly: true)
         let (given, _) = try await respond(
-            Self.tie, answers: [Self.choice(#"{"choice":"notes.create","with":{"title":"Shopping","tags":[],"body":"x"}}"#)], options: options)
+            Self.tie, answers: [Self.choice(#"{"choice":"notes.create","with":{"title":"My notes","tags":[],"body":"x"}}"#)], options: options)
         guard case .decided = given.outcome else {
             Issue.record("not decided: \(given.outcome)")
             return
         }
-        #expect(given.decision.inputs == ["title": "Shopping", "body": "eggs"])
+        #expect(given.decision.inputs == ["title": "My notes", "body": "eggs"])
     }
 
     @Test func noneOrAFailedModelKeepsTheMatchersDecision() async throws {
@@ -141,5 +141,16 @@ import Testing
             if let due { inputs["due"] = due }
             #expect(verdict == .chose("reminders.create", inputs: inputs), "\(request)")
         }
+    }
+
+    /// A free text the request does not hold is the model's invention, not the person's value.
+    @Test func aTextTheRequestDoesNotHoldIsLeftOut() async throws {
+        let answer = #"{"choice":"reminders.create","with":{"title":"Alarm for 6","notes":"call Anna"}}"#
+        let verdict = try await withLocalHTTPServer { server in
+            server.route("/v1/chat/completions", Self.choice(answer))
+            let client = OpenAIChatClient(http: SystemHTTPClient(), baseURL: URL(string: server.url("/v1"))!)
+            return await SecondOpinion(client: client, prompt: berlinPrompt).choose("set a wake-up at six to Call Anna", offers: offers("reminders.create"))
+        }
+        #expect(verdict == .chose("reminders.create", inputs: ["notes": "call Anna"]))
     }
 }
