@@ -6,8 +6,9 @@ import SkillbookSystem
 
 /// `agent_second_opinion_*`: the model as a second opinion (`SecondOpinion`) on the rows of the
 /// routing set (`Tests/SkillbookAgentTests/Fixtures/routing_set.json`, run from the package root)
-/// where the matcher is unsure (`SecondOpinion.applies`: one clause, layer none, a near tie or a
-/// best candidate from 0.2 up to the threshold), for each half of its split (`RoutingSet.half`):
+/// where the matcher is unsure (`SecondOpinion.applies` with `underThreshold`: one clause, layer
+/// none, a near tie or a best candidate from 0.2 up to the threshold; the flow asks about near ties
+/// only), for each half of its split (`RoutingSet.half`):
 /// - `…_{tuning,held-out}_unsure`: how many rows of the half that is;
 /// - `…_matcher_top1`: % of those rows the matcher alone routes right (uncovered rows refused);
 /// - `…_model_top1` / `…_model_exact`: % routed right / with exactly the written inputs once the
@@ -45,7 +46,7 @@ struct AgentSecondOpinionBench: Sendable {
             let name = "agent_second_opinion_\(half.rawValue)"
             let unsure = set.rows(in: half).compactMap { row -> (RoutingSet.Row, RouteDecision)? in
                 let decision = matcher.decide(row.request, clock: clock)
-                return SecondOpinion.applies(to: decision, request: row.request) ? (row, decision) : nil
+                return SecondOpinion.applies(to: decision, request: row.request, underThreshold: true) ? (row, decision) : nil
             }
             figures.append(Figure(name: "\(name)_unsure", value: Double(unsure.count), unit: "rows"))
             guard let client else { continue }

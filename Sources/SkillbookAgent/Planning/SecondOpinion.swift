@@ -41,10 +41,15 @@ public struct SecondOpinion: Sendable {
     }
 
     /// Whether `decision` (for `request`) is one the matcher is unsure of: layer `none` with a near
-    /// tie or a best candidate from `floor` up to the acceptance threshold, for a request of one
-    /// clause (two clauses are the planner's: one skill must not swallow them).
-    public static func applies(to decision: RouteDecision, request: String) -> Bool {
+    /// tie — with `underThreshold`, also a best candidate from `floor` up to the acceptance
+    /// threshold — for a request of one clause (two clauses are the planner's: one skill must not
+    /// swallow them). The flow asks about near ties only: measured on the routing set
+    /// (`skillbook-bench agent_second_opinion`), Qwen2.5-Coder-1.5B cannot tell a request under the
+    /// threshold that something here does from one nothing here does (most of them), and either
+    /// answered none for all or picked a target for most.
+    public static func applies(to decision: RouteDecision, request: String, underThreshold: Bool = false) -> Bool {
         guard decision.layer == .none, let best = decision.candidates.first, best.confidence >= floor else { return false }
+        guard decision.question != nil || underThreshold else { return false }
         return CompoundSplitter.clauses(of: request).count < 2
     }
 

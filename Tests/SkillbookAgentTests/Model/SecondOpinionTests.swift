@@ -38,6 +38,12 @@ import Testing
         // Two clauses are the planner's: one skill must not swallow them.
         let two = "my notes please? and then remind me"
         #expect(!SecondOpinion.applies(to: shippedMatcher.decide(two, clock: berlinClock), request: two))
+        // Under the threshold without a tie: only when asked for (the bench measures it; the flow does not ask).
+        let under = "order a large pizza"
+        let weak = shippedMatcher.decide(under, clock: berlinClock)
+        #expect(weak.layer == .none && weak.question == nil && (weak.candidates.first?.confidence ?? 0) >= SecondOpinion.floor)
+        #expect(!SecondOpinion.applies(to: weak, request: under))
+        #expect(SecondOpinion.applies(to: weak, request: under, underThreshold: true))
         // A sure route, and a request nothing comes near, are not put to the model.
         #expect(!SecondOpinion.applies(to: shippedMatcher.decide("list my notes", clock: berlinClock), request: "list my notes"))
         #expect(!SecondOpinion.applies(to: shippedMatcher.decide("deliver it to my office", clock: berlinClock), request: "deliver it to my office"))
