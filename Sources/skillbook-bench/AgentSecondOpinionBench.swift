@@ -15,6 +15,7 @@ import SkillbookSystem
 ///   model chose (its "none", or a failed call, keeps the matcher's decision);
 /// - `…_near_ties` / `…_near_ties_model_top1`: how many of them are near ties, and % of those the
 ///   model routes right;
+/// - `…_flow_top1`: % right as the flow decides them (the model for near ties only);
 /// - `…_latency_p50` / `…_latency_p95`: seconds the model call adds to such a request.
 /// `SKILLBOOK_EVAL_HALF=tuning` runs only the tuning half.
 /// Needs `SKILLBOOK_MODEL_URL` (and `SKILLBOOK_MODEL`); without it only the `_unsure` counts are
@@ -53,10 +54,11 @@ struct AgentSecondOpinionBench: Sendable {
             let opinion = SecondOpinion(
                 client: client, prompt: PromptBuilder(now: clock.now, timeZone: clock.timeZone),
                 budget: PlanningBudget(maxSeconds: Double(environment["SKILLBOOK_EVAL_SECONDS"] ?? "") ?? 120))
-            var matcherRight = 0, modelRight = 0, modelExact = 0, ties = 0, tiesRight = 0
+            var matcherRight = 0, modelRight = 0, modelExact = 0, ties = 0, tiesRight = 0, flowRight = 0
             var times: [Double] = []
             for (i, (row, decision)) in unsure.enumerated() {
-                if RoutingSet.outcome(row, decision).routed { matcherRight += 1 }
+                let alone = RoutingSet.outcome(row, decision).routed
+                if alone { matcherRight += 1 }
                 let started = ContinuousClock.now
                 let verdict = await opinion.choose(row.request, offers: SecondOpinion.offers(for: decision, from: offers))
                 let elapsed = ContinuousClock.now - started
@@ -71,6 +73,8 @@ struct AgentSecondOpinionBench: Sendable {
                     ties += 1
                     if outcome.routed { tiesRight += 1 }
                 }
+                // As the flow does: the model's choice for a near tie, the matcher's decision otherwise.
+                if decision.question != nil ? outcome.routed : alone { flowRight += 1 }
                 if outcome.exact { modelExact += 1 }
                 if half == .tuning, printTuning {
                     let wanted = "\(row.layer) \(row.target ?? "-") \(JSONText.encode(row.inputs))"
@@ -87,6 +91,7 @@ struct AgentSecondOpinionBench: Sendable {
                 Figure(name: "\(name)_model_exact", value: percent(modelExact), unit: "%"),
                 Figure(name: "\(name)_near_ties", value: Double(ties), unit: "rows"),
                 Figure(name: "\(name)_near_ties_model_top1", value: 100 * Double(tiesRight) / Double(max(1, ties)), unit: "%"),
+                Figure(name: "\(name)_flow_top1", value: percent(flowRight), unit: "%"),
                 Figure(name: "\(name)_latency_p50", value: percentile(0.5), unit: "s"),
                 Figure(name: "\(name)_latency_p95", value: percentile(0.95), unit: "s"),
             ]
