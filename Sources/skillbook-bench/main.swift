@@ -46,6 +46,10 @@ func runBenchmarks(state: URL) async throws {
         ("agent", { try AgentRoutingBench(registry: registry).run() }),
         // The matcher's generalisation: both halves of the routing set (see AgentRoutingSetBench).
         ("agent_routing", { try AgentRoutingSetBench(shipped: AgentRoutingBench(registry: registry)).run() }),
+        // The model as a second opinion on the routing set's rows where the matcher is unsure (see AgentSecondOpinionBench).
+        ("agent_second_opinion", {
+            try await AgentSecondOpinionBench(shipped: AgentRoutingBench(registry: registry)).run(environment: ProcessInfo.processInfo.environment)
+        }),
         // The queue on a throw-away local PostgreSQL: throughput, enqueue→start latency, failover (see PostgresBench).
         ("postgres", { try await PostgresBench(state: state).run() }),
         // Reading the history at 1k…1M runs, SQLite then PostgreSQL (see HistoryBench); not in the default pass.

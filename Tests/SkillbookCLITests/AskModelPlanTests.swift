@@ -82,8 +82,10 @@ import Testing
             #expect(run.code == 2)
             #expect(run.errLines.contains("skillbook: error: the model's plan did not pass the checker after a repair; nothing ran"))
             #expect(run.errLines.contains { $0.hasPrefix("  - ") && $0.contains("web.search") })
-            // The first answer, two samples, one repair.
+            // The first answer, two samples, one repair; the refusal says so, and what to do instead.
             #expect(server.requests.count == 4)
+            #expect(run.errLines.contains { $0.hasPrefix("  - tried 4 model calls in ") && $0.hasSuffix("repair at temperature 0, skeleton schema: a plan that failed the checks") }, "\(run.err)")
+            #expect(run.errLines.contains("  - " + "to do it anyway, say the steps one by one with their values (\"read /tmp/a.txt, then save it as a note titled A\"), or write them as a playbook (skillbook new)"))
             #expect(try askNotes(in: directory).isEmpty)
             #expect(try await journaledRuns(in: directory).isEmpty)
         }
@@ -133,6 +135,23 @@ import Testing
             #expect(run.code == 2)
             #expect(run.errLines.last == "skillbook: the model asks: Which file should I read?")
             #expect(try await journaledRuns(in: directory).isEmpty)
+        }
+    }
+
+    /// Issue 26: a near tie with a model configured is put to it; its choice runs as a route and
+    /// `ask` says whose choice it was.
+    @Test func anUnsureRouteIsChosenByTheModelAndSaysSo() async throws {
+        try await Self.withModel([#"{"choice":"notes.list","with":{}}"#]) { directory, environment, server throws in
+            let run = await skillbook(["ask", "my notes please?", "--yes"] + berlin, in: directory, environment: environment)
+            #expect(run.code == 0, "\(run.err)")
+            #expect(run.errLines.first?.hasPrefix("Unsure between day-note, notes.create, notes.list") == true, "\(run.err)")
+            #expect(run.errLines.first?.hasSuffix("; asking the model (qwen)…") == true, "\(run.err)")
+            #expect(run.err.contains("Understood: skill notes.list (the model's choice; the matcher was unsure, at 0."), "\(run.err)")
+            #expect(server.requests.count == 1)
+            let explained = await skillbook(["ask", "my notes please?", "--explain", "--json"] + berlin, in: directory, environment: environment)
+            #expect(explained.code == 0, "\(explained.err)")
+            #expect(try JSONText.decode(explained.out)["second_opinion"] == true)
+            #expect(try JSONText.decode(explained.out)["target"] == "notes.list")
         }
     }
 }

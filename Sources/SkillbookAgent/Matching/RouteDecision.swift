@@ -37,6 +37,8 @@ public struct RouteDecision: Sendable {
     /// something anyway. On `Fixtures/plan_requests.json` the declines' best part scores 0.01–0.30
     /// and every request a model should plan has a part at 0.57 or more.
     public var coversSomePart = true
+    /// The matcher was unsure and the model chose this target among its candidates (`SecondOpinion`).
+    public var secondOpinion = false
 
     public init(
         layer: Layer, target: String? = nil, inputs: ValueObject = [:], confidence: Double = 0,
@@ -55,7 +57,8 @@ public struct RouteDecision: Sendable {
     }
 
     /// `{"layer", "target", "inputs", "confidence", "candidates": [{"layer", "target", "confidence"}…],
-    /// "plan", "question"}`; confidences rounded to three decimals.
+    /// "plan", "question"}`, and `"second_opinion": true` when the model chose the target;
+    /// confidences rounded to three decimals.
     public var json: Value {
         var object: ValueObject = [:]
         object["layer"] = .string(layer.rawValue)
@@ -71,6 +74,7 @@ public struct RouteDecision: Sendable {
             })
         object["plan"] = plan.map(Value.array) ?? .null
         object["question"] = question.map(Value.string) ?? .null
+        if secondOpinion { object["second_opinion"] = true }
         return .object(object)
     }
 

@@ -4,7 +4,11 @@ public import SkillbookCore
 /// Problems the checker lets through but that make a plan wrong, found in what models write:
 /// - a query step whose output no later step uses (its work is lost; the last step is the result);
 /// - Jinja-style `{{ steps.x… }}` without `$`, which validates as plain text;
-/// - a `|` filter inside `${{ }}`: "no | filters; use join(list, sep)".
+/// - a `|` filter inside `${{ }}`: "no | filters; use join(list, sep)";
+/// - a regular expression that finds nothing as written (`RegexLint`: a backspace for `\b`,
+///   `^`/`$` without `(?m)` over a text of many lines);
+/// - a path the request names that no step uses while a path parameter takes an earlier output
+///   (`NamedPathLint`).
 public enum PlanLint {
     /// `kinds`: each skill's kind, by id (an unknown id is left to the checker); `fields`: each
     /// skill's output fields as reference paths, named in the message of an unused query;
@@ -31,6 +35,9 @@ public enum PlanLint {
                     }
                 }
             }
+            if !step.isPlaybook, let schema = parameters[step.target] {
+                diagnostics += RegexLint.lint(step, index: i, parameters: schema)
+            }
             guard !step.isPlaybook, kinds[step.target] == .query, i < plan.steps.count - 1 else { continue }
             let used = plan.steps[(i + 1)...].contains { later in
                 later.with.contains { _, value in strings(in: value).contains { $0.contains("steps.\(step.id).") } }
@@ -52,7 +59,7 @@ public enum PlanLint {
                 diagnostics.append(.error(message, path: "steps[\(i)]"))
             }
         }
-        return diagnostics
+        return diagnostics + NamedPathLint.lint(plan, parameters: parameters, request: request)
     }
 
     /// A reference to `query`'s output for a later step: the parameter is a plain text of a later

@@ -8,9 +8,24 @@ import SkillbookCore
 /// (`PlanSchema.schema(_:values:)`), so the model fills in values and passes data, and cannot
 /// reorder the steps, add one, refer to itself or to a later step, or leave a query's output unused.
 ///
-/// A request with one clause, or with a clause that nothing matches well enough
-/// (`floor`), has no skeleton: the model then plans freely over the offers.
+/// A request with one clause, or whose clauses nothing matches well enough (`floor`), has no
+/// skeleton: the model then plans freely over the offers. A skeleton the matcher is unsure of
+/// carries `doubts` (a clause under `floor` beside one that is sure, a clause holding more actions
+/// than one step, a search worded clause whose best match changes something, a playbook matched
+/// only through a word of a path); the planner then lets the model propose the order of the steps
+/// from the offers instead of following it.
 public struct PlanSkeleton: Sendable {
+    /// Why the skeleton may be wrong, for one clause.
+    public struct Doubt: Sendable, Hashable {
+        public var clause: String
+        public var reason: String
+
+        public init(clause: String, reason: String) {
+            self.clause = clause
+            self.reason = reason
+        }
+    }
+
     /// One step of the plan: the clause it does (`nil` for an adapter) and the targets it may name,
     /// each with the date its clause names fixed (`PlanOffer.fixingDates`: "remind me tomorrow at
     /// 9am …" allows reminders.create's `due` only as 2026-12-02T09:00:00+01:00).
@@ -31,9 +46,23 @@ public struct PlanSkeleton: Sendable {
     /// The targets that may join a list into a text between two slots.
     public var adapters: [PlanOffer]
 
-    public init(slots: [Slot], adapters: [PlanOffer] = []) {
+    /// Why the matcher's reading may be wrong; empty when it is sure enough to follow.
+    public var doubts: [Doubt]
+
+    public init(slots: [Slot], adapters: [PlanOffer] = [], doubts: [Doubt] = []) {
         self.slots = slots
         self.adapters = adapters
+        self.doubts = doubts
+    }
+
+    /// The skeleton of an order of steps the model proposed (`PromptBuilder.sequenceQuestion`):
+    /// one slot per id, no clause, no adapter to insert (the model chose them); `nil` when the list
+    /// is empty or names something not among `offers`.
+    public static func proposed(_ names: [String], offers: [PlanOffer]) -> PlanSkeleton? {
+        let byName = Dictionary(offers.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let chosen = names.compactMap { byName[$0] }
+        guard !names.isEmpty, chosen.count == names.count else { return nil }
+        return PlanSkeleton(slots: chosen.map { Slot(clause: nil, offers: [$0]) })
     }
 
     /// A clause's best target must reach this for the request to have a skeleton; a runner-up
@@ -68,9 +97,37 @@ public struct PlanSkeleton: Sendable {
         guard clauses.count >= 2 else { return nil }
         let coercion = Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone))
         var slots: [Slot] = []
+        var doubts: [Doubt] = []
+        let someSure = clauses.contains { (ranked($0).first?.confidence ?? 0) >= matcher.thresholds.accept }
         for clause in clauses {
             let list = ranked(clause)
-            guard let best = list.first, best.confidence >= floor else { return nil }
+            let actions = actionParts(of: clause)
+            if actions.count > 1 {
+                doubts.append(
+                    Doubt(clause: clause, reason: "'\(clause)' holds \(actions.count) actions ('\(actions.joined(separator: "', '"))'), more than one step"))
+            }
+            guard let best = list.first, best.confidence >= floor else {
+                // Beside a clause the matcher is sure of, a weak one is a doubt, not the end of the skeleton.
+                guard someSure, let best = list.first, best.confidence > 0 else { return nil }
+                doubts.append(
+                    Doubt(
+                        clause: clause,
+                        reason: "'\(clause)' matches \(best.target) best, at \(RouteDecision.rounded(best.confidence)), under \(floor)"))
+                slots.append(Slot(clause: clause, offers: list.prefix(perClause).compactMap { byName[$0.target] }))
+                continue
+            }
+            if asksToFind(clause), byName[best.target]?.kind == .action,
+                let query = list.prefix(4).first(where: { byName[$0.target]?.kind == .query })
+            {
+                doubts.append(
+                    Doubt(
+                        clause: clause,
+                        reason: "'\(clause)' asks to find or list, but its best match \(best.target) changes something (\(query.target) is a query)"))
+            }
+            if byName[best.target]?.layer == .playbook, let path = matchedThroughPath(clause, best: best.target, ranked: ranked) {
+                doubts.append(
+                    Doubt(clause: clause, reason: "'\(clause)' matches playbook \(best.target) only through the path '\(path)'"))
+            }
             let runnerUp = list.count > 1 ? list[1].confidence : 0
             let sure =
                 best.confidence >= matcher.thresholds.accept
@@ -83,7 +140,72 @@ public struct PlanSkeleton: Sendable {
             let fixed = taken.compactMap { byName[$0.target] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }
             slots.append(Slot(clause: clause, offers: fixed))
         }
-        return PlanSkeleton(slots: slots, adapters: offers.filter(\.isAdapter))
+        return PlanSkeleton(slots: slots, adapters: offers.filter(\.isAdapter), doubts: doubts)
+    }
+
+    /// Words that ask to find or list things: a step for them is a query.
+    static let findingWords: Set<String> = ["find", "list", "show", "search", "look", "locate", "which", "what", "where"]
+    static let findingPrefixes = ["找", "查找", "搜索", "列出", "查", "看看", "哪些"]
+
+    /// Whether `clause` asks to find or list ("find the .log files in /tmp/x", "找出…").
+    static func asksToFind(_ clause: String) -> Bool {
+        let words = clause.lowercased().split(whereSeparator: { !$0.isLetter })
+        if let first = words.first(where: { !["please", "just", "then", "also", "first", "me"].contains($0) }),
+            findingWords.contains(String(first))
+        {
+            return true
+        }
+        let text = clause.trimmingCharacters(in: .whitespaces)
+        let body = ["请", "帮我", "先"].reduce(text) { $0.hasPrefix($1) ? String($0.dropFirst($1.count)) : $0 }
+        return findingPrefixes.contains(where: body.hasPrefix)
+    }
+
+    /// The actions of a clause: its comma-separated parts, a part that starts with a verb of its
+    /// own (`CompoundSplitter.startsWithVerb`) beginning another ("find the logs, move them to
+    /// /tmp/old" is two).
+    static func actionParts(of clause: String) -> [String] {
+        var actions: [String] = []
+        for part in clause.components(separatedBy: ", ").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+            if actions.isEmpty || CompoundSplitter.startsWithVerb(part) {
+                actions.append(part)
+            } else {
+                actions[actions.count - 1] += ", " + part
+            }
+        }
+        return actions
+    }
+
+    /// The path or address of `clause` without which `best` is no longer its best match: a word
+    /// inside it ("/tmp/日记") matched the target's trigger, not what the clause asks.
+    static func matchedThroughPath(_ clause: String, best: String, ranked: (String) -> [RouteCandidate]) -> String? {
+        for value in pathRuns(in: clause) + RequestValues(clause).addresses {
+            let without = clause.replacingOccurrences(of: value, with: " ")
+            if ranked(without).first?.target != best { return value }
+        }
+        return nil
+    }
+
+    /// The paths of `clause` as written, going on in Chinese (`看看/tmp/日记`: `/tmp/日记`): from a `/`,
+    /// `~/`, `./` or `../` after a space, a Chinese character or the start, to a space or punctuation.
+    static func pathRuns(in clause: String) -> [String] {
+        let chars = Array(clause)
+        let stops: Set<Character> = ["，", "。", "、", "；", "：", ",", ";", "!", "?", "！", "？", "(", ")", "（", "）", "\"", "'"]
+        var runs: [String] = []
+        var i = 0
+        while i < chars.count {
+            let rest = String(chars[i...].prefix(3))
+            let before = i == 0 ? nil : chars[i - 1]
+            let opens = before.map { $0.isWhitespace || TextFolding.isCJK($0) } ?? true
+            if opens, ["/", "~/", "./", "../"].contains(where: rest.hasPrefix), rest != "/" || chars.count > i + 1 {
+                var end = i
+                while end < chars.count, !chars[end].isWhitespace, !stops.contains(chars[end]) { end += 1 }
+                runs.append(String(chars[i..<end]))
+                i = end
+            } else {
+                i += 1
+            }
+        }
+        return runs
     }
 
     /// The longest phrase of `clause` the shared date parser reads ("tomorrow at 9am", "明天"),
@@ -182,6 +304,6 @@ public struct PlanSkeleton: Sendable {
     public func trimmed(for request: String) -> PlanSkeleton {
         PlanSkeleton(
             slots: slots.map { slot in Slot(clause: slot.clause, offers: slot.offers.map { $0.trimmed(for: slot.clause ?? request) }) },
-            adapters: adapters.map { $0.trimmed(for: request) })
+            adapters: adapters.map { $0.trimmed(for: request) }, doubts: doubts)
     }
 }

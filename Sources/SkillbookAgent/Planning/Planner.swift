@@ -4,9 +4,14 @@ import SkillbookCore
 /// Asks a model for a plan and keeps only one that passes the checker and the lint.
 ///
 /// The first answer is asked at temperature 0. When it fails (unreadable, unknown skill, wrong
-/// types, lint), `budget.samples` candidates are sampled at a higher temperature — repeating the
-/// same prompt at 0 mostly returns the same answer — and the first that passes is taken; then one
-/// repair is asked with the diagnostics. Nothing is run here: a refused plan simply never leaves.
+/// types, lint, or the server's HTTP 500 when it cannot make the model's output fit the schema),
+/// `budget.samples` candidates are sampled at a higher temperature — repeating the same prompt at
+/// 0 mostly returns the same answer — and the first that passes is taken. Then, when no answer
+/// could even be read, one more at 0 with a simpler schema (`PlanSchema.simple`: free steps, the
+/// skill an enum of the offered ids); when some answer was read and failed the checks, one repair
+/// with its diagnostics. Every call is counted against `budget`, and none is started that the
+/// time left cannot hold (less than the quickest call so far took). Nothing is run here: a
+/// refused plan simply never leaves, and its diagnostics say what was tried.
 public struct Planner: Sendable {
     public let client: any ChatCompletions
     public let checker: PlanChecker
@@ -25,7 +30,8 @@ public struct Planner: Sendable {
         case plan(PlanChecker.Checked)
         /// The model asks the person something.
         case question(String)
-        /// Every plan the model gave failed; the last one's problems.
+        /// Every plan the model gave failed, or none could be read: why, the last plan's problems
+        /// and what was tried (`PlanAttempt.summary`).
         case refused(String, diagnostics: [String])
         /// The model could not be asked (HTTP error, timeout, budget).
         case failed(String)
@@ -35,7 +41,14 @@ public struct Planner: Sendable {
         public var outcome: Outcome
         public var calls: Int
         public var tokens: Int
+        /// Each call, in order.
+        public var attempts: [PlanAttempt] = []
     }
+
+    /// What a refusal adds for the person: how to get the work done anyway.
+    public static let refusalHint =
+        "to do it anyway, say the steps one by one with their values (\"read /tmp/a.txt, then save it as a note titled A\"), "
+        + "or write them as a playbook (skillbook new)"
 
     /// `minSteps`: the plan's least number of steps (`PromptBuilder.minimumSteps`: one per clause the
     /// matcher takes); `covering`: clauses and the target each must be planned with
@@ -43,109 +56,36 @@ public struct Planner: Sendable {
     /// model cannot drop "… and save it as a note". `skeleton`: the plan's shape as the matcher
     /// reads it (`PlanSkeleton.make`); when some sequence of it can be written
     /// (`PlanSchema.shape`), the answer schema follows it, the prompt lists only its targets and
-    /// states the order, and `offers` and `minSteps` are not used.
+    /// states the order, and `offers` and `minSteps` are not used. A skeleton in doubt
+    /// (`PlanSkeleton.doubts`) is not followed: the model first proposes the order of the steps from
+    /// `offers` (`PromptBuilder.sequenceQuestion`), and the plan is asked along that.
     public func plan(
         _ request: String, offers given: [PlanOffer], name: String = "plan", minSteps: Int = 1,
         covering: [(clause: String, target: String)] = [], skeleton: PlanSkeleton? = nil
     ) async -> Report {
-        let clock = ContinuousClock()
-        let start = clock.now
-        var calls = 0
-        var tokens = 0
-        let question = prompt.question(
-            request: request, offers: given, minSteps: minSteps, maxSteps: Self.maxSteps(for: request, cap: budget.maxSteps),
-            skeleton: skeleton)
-        let (format, messages) = (question.responseFormat, question.messages)
+        var run = PlanningRun(planner: self, request: request, name: name, covering: covering)
+        let maxSteps = Self.maxSteps(for: request, cap: budget.maxSteps)
+        var followed = skeleton
+        if let doubted = skeleton, !doubted.doubts.isEmpty {
+            followed = await run.proposeSequence(offers: Self.offers(given, adding: doubted), minSteps: minSteps, maxSteps: maxSteps)
+            if let outcome = run.finalOutcome { return run.report(outcome) }
+        }
+        let question = prompt.question(request: request, offers: given, minSteps: minSteps, maxSteps: maxSteps, skeleton: followed)
+        let asked = PlanningRun.Asked(
+            messages: question.messages, format: question.responseFormat, kind: question.shape == nil ? .full : .skeleton)
+        let offered = question.shape?.offers ?? given.map { $0.trimmed(for: request) }
+        return await run.plan(asked, simple: PlanSchema.responseFormat(schema: PlanSchema.simple(offered, minSteps: minSteps, maxSteps: maxSteps)))
+    }
 
-        enum Step {
-            case done(Outcome)
-            case failedCheck(answer: String, problems: [String])
+    /// `given` and every target of `skeleton`'s slots not among them: the model proposing the order
+    /// may choose what the matcher ranked first as well as what it offered.
+    static func offers(_ given: [PlanOffer], adding skeleton: PlanSkeleton) -> [PlanOffer] {
+        var names = Set(given.map(\.name))
+        var all = given
+        for offer in skeleton.slots.flatMap(\.offers) + skeleton.adapters where names.insert(offer.name).inserted {
+            all.append(offer)
         }
-
-        func ask(_ messages: [ChatMessage], temperature: Double) async -> Step {
-            guard calls < budget.maxCalls else {
-                return .done(.failed("planning stopped: the budget of \(budget.maxCalls) model call\(budget.maxCalls == 1 ? "" : "s") is spent"))
-            }
-            guard tokens < budget.maxTokens else {
-                return .done(.failed("planning stopped: the budget of \(budget.maxTokens) tokens is spent (\(tokens) used)"))
-            }
-            let left = budget.maxSeconds - (clock.now - start).secondsValue
-            guard left > 0 else {
-                return .done(.failed("planning stopped: the budget of \(Self.seconds(budget.maxSeconds)) is spent"))
-            }
-            calls += 1
-            let response: ChatResponse
-            do {
-                response = try await client.complete(
-                    ChatRequest(
-                        messages: messages, temperature: temperature, maxTokens: budget.maxAnswerTokens, responseFormat: format,
-                        timeout: left))
-            } catch let error as ChatError where error.kind == .timedOut {
-                return .done(.failed("the model did not answer within the planning budget of \(Self.seconds(budget.maxSeconds))"))
-            } catch let error as ChatError {
-                return .done(.failed("the model could not be asked: \(error.message)"))
-            } catch is CancellationError {
-                return .done(.failed("planning was cancelled"))
-            } catch {
-                return .done(.failed("the model could not be asked: \(error)"))
-            }
-            let answerText = response.content ?? response.toolCalls.map { "\($0.name)(\($0.arguments))" }.joined(separator: "\n")
-            tokens += response.totalTokens ?? (messages.reduce(0) { $0 + $1.content.count } + answerText.count) / 4
-            let answer: ModelAnswer
-            do {
-                answer = try PlanParser.parse(response)
-            } catch {
-                return .failedCheck(answer: answerText, problems: [error.message])
-            }
-            switch answer {
-            case .question(let question):
-                return .done(.question(question))
-            case .plan(let plan):
-                let checked = checker.check(plan, name: name, description: request)
-                let targets = Set(plan.steps.map(\.target))
-                let uncovered = covering.filter { !targets.contains($0.target) }.map { clause, target in
-                    "the request's '\(clause)' is for \(target), which no step uses; add a step with \"skill\": \"\(target)\""
-                }
-                if checked.passes && uncovered.isEmpty { return .done(.plan(checked)) }
-                if checked.passes { return .failedCheck(answer: answerText, problems: uncovered) }
-                let problems = checked.diagnostics.filter { $0.severity == .error }.map { $0.path.map { p in "\(p): " } ?? "" }
-                let messages = checked.diagnostics.filter { $0.severity == .error }.map(\.message)
-                return .failedCheck(answer: answerText, problems: zip(problems, messages).map { $0 + $1 })
-            }
-        }
-
-        var last = await ask(messages, temperature: 0)
-        for _ in 0..<budget.samples {
-            guard case .failedCheck = last else { break }
-            let sample = await ask(messages, temperature: budget.sampleTemperature)
-            if case .done(.failed) = sample { break }
-            last = sample
-        }
-        if case .failedCheck(let answer, let problems) = last {
-            let repair =
-                messages + [
-                    ChatMessage(.assistant, answer),
-                    ChatMessage(
-                        .user,
-                        "That plan has these problems:\n" + problems.map { "- \($0)" }.joined(separator: "\n")
-                            + "\nAnswer with the corrected plan, as JSON only."),
-                ]
-            let repaired = await ask(repair, temperature: 0)
-            if case .done(.failed(let why)) = repaired {
-                return Report(
-                    outcome: .refused("the model's plan did not pass the checker; \(why)", diagnostics: problems), calls: calls,
-                    tokens: tokens)
-            }
-            last = repaired
-        }
-        switch last {
-        case .done(let outcome):
-            return Report(outcome: outcome, calls: calls, tokens: tokens)
-        case .failedCheck(_, let problems):
-            return Report(
-                outcome: .refused("the model's plan did not pass the checker after a repair", diagnostics: problems), calls: calls,
-                tokens: tokens)
-        }
+        return all
     }
 
     /// A plan for `request` with what the matcher reads off it: the offers chosen from `all`
@@ -155,19 +95,27 @@ public struct Planner: Sendable {
         _ request: String, choosingFrom all: [PlanOffer], matcher: Matcher, clock: Matcher.ReferenceTime,
         limit: Int = PromptBuilder.defaultOffers, name: String = "plan"
     ) async -> Report {
-        await plan(
+        let skeleton = PlanSkeleton.make(for: request, offers: all, matcher: matcher, clock: clock)
+        // A clause in doubt ("find the logs …" whose best match deletes) binds no step to its best match.
+        let doubted = skeleton?.doubts.map(\.clause) ?? []
+        let covering = PromptBuilder.sureTargets(for: request, matcher: matcher, clock: clock).filter { sure in
+            !doubted.contains { $0.contains(sure.clause) || sure.clause.contains($0) }
+        }
+        return await plan(
             request,
             offers: PromptBuilder.choose(all, for: request, matcher: matcher, clock: clock, limit: limit),
             name: name,
             minSteps: PromptBuilder.minimumSteps(for: request, matcher: matcher, clock: clock),
-            covering: PromptBuilder.sureTargets(for: request, matcher: matcher, clock: clock),
-            skeleton: PlanSkeleton.make(for: request, offers: all, matcher: matcher, clock: clock))
+            covering: covering,
+            skeleton: skeleton)
     }
 
     /// A plan has at most one step more than the request has clauses ("… and …", "…然后…"): room
     /// for one step that passes data between two, none for a run of invented steps.
+    /// A clause holding more actions ("find the logs, move them to /tmp/old") counts each.
     public static func maxSteps(for request: String, cap: Int) -> Int {
-        max(1, min(cap, CompoundSplitter.clauses(of: request).count + 1))
+        let actions = CompoundSplitter.clauses(of: request).reduce(0) { $0 + PlanSkeleton.actionParts(of: $1).count }
+        return max(1, min(cap, actions + 1))
     }
 
     static func seconds(_ value: Double) -> String {

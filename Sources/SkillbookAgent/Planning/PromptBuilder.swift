@@ -150,7 +150,8 @@ public struct PromptBuilder: Sendable {
     /// `then text.join if a list must become a text`. Clauses are redacted like the request.
     func order(_ sequences: [[PlanSkeleton.Slot]]) -> String {
         func named(_ slot: PlanSkeleton.Slot) -> String {
-            slot.names.joined(separator: " or ") + (slot.clause.map { " ('\(redactor.redact($0))')" } ?? " (joins a list into a text)")
+            let about = slot.offers.allSatisfy(\.isAdapter) ? " (joins a list into a text)" : ""
+            return slot.names.joined(separator: " or ") + (slot.clause.map { " ('\(redactor.redact($0))')" } ?? about)
         }
         guard let longest = sequences.max(by: { $0.count < $1.count }) else { return "" }
         if sequences.count == 1 {

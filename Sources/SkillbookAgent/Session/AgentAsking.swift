@@ -55,6 +55,9 @@ public struct AgentInputQuestion: Sendable {
 public enum AgentStep: Sendable {
     /// A playbook or skill route with every required input, checked (layers 1 and 2).
     case understood(RouteDecision)
+    /// The matcher is unsure; the model is asked which of these candidates does the request
+    /// (`SecondOpinion`).
+    case consulting([String])
     /// The model is asked to plan the request.
     case planning
     /// The model's plan passed the checker; `actions` are the ids of its steps that change something.

@@ -1,7 +1,8 @@
 public import SkillbookCore
 
-/// The one agent flow `ask`, `chat` and the console render: decide → complete the inputs (ask for
-/// the missing ones, or report them) → route (layers 1 and 2) or plan with the model (layer 3) →
+/// The one agent flow `ask`, `chat` and the console render: decide (with a model, the model
+/// chooses where the matcher is unsure: `SecondOpinion`) → complete the inputs (ask for the
+/// missing ones, or report them) → route (layers 1 and 2) or plan with the model (layer 3) →
 /// check → confirm what changes something (never a read-only query) → run → result.
 ///
 /// The person is asked through an `AgentAsking` port; the host provides the runner and the
@@ -107,6 +108,17 @@ public struct AgentFlow: Sendable {
         var decision = matcher.decide(request, clock: clock)
         func end(_ outcome: Outcome, _ run: PendingRun? = nil) -> Result { Result(outcome: outcome, decision: decision, run: run) }
         if request.trimmingWhiteSpace().isEmpty { return end(.emptyRequest) }
+        // Unsure (under the threshold or a near tie), with a model: it chooses among the candidates.
+        if let planner, SecondOpinion.applies(to: decision, request: request) {
+            let candidates = SecondOpinion.offers(for: decision, from: offers)
+            if !candidates.isEmpty {
+                try await asking.note(.consulting(candidates.map(\.name)))
+                let verdict = await SecondOpinion(planner: planner(clock)).choose(request, offers: candidates)
+                if case .chose(let name, let inputs) = verdict, let routed = matcher.routed(decision, to: name, inputs: inputs) {
+                    decision = routed
+                }
+            }
+        }
         switch decision.layer {
         case .playbook, .skill:
             guard let target = decision.target, let routeTarget = matcher.targets.first(where: { $0.name == target }) else {

@@ -153,7 +153,7 @@ public final class AgentSession {
             phase = .running(completed: 0, total: max(1, run.steps.count))
         case .progress(let completed, let total):
             if case .running = phase { phase = .running(completed: completed, total: total) }
-        case .understood, .planned:
+        case .understood, .planned, .consulting:
             break
         }
     }

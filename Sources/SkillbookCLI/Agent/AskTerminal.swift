@@ -50,6 +50,10 @@ final class AskTerminal: AgentAsking {
         switch step {
         case .understood(let decision):
             if !flow.json { console.writeErr(workspace.secrets.redact(RouteText.understood(decision, inputs: decision.inputs))) }
+        case .consulting(let names):
+            if !flow.json {
+                console.err("Unsure between \(names.joined(separator: ", ")); asking the model (\(flow.host.configuration.model?.model ?? "default model"))…")
+            }
         case .planning:
             if !flow.json { console.err("Planning with the model (\(flow.host.configuration.model?.model ?? "default model"))…") }
         case .planned(let checked, let actions):

@@ -7,7 +7,11 @@ enum RouteText {
     /// `playbook morning-briefing (confidence 0.93)` and the inputs, one per line.
     static func understood(_ decision: RouteDecision, inputs: ValueObject) -> String {
         let layer = decision.layer == .playbook ? "playbook" : "skill"
-        var text = "Understood: \(layer) \(decision.target ?? "?") (layer \(decision.layer == .playbook ? 1 : 2), confidence \(rounded(decision.confidence)))\n"
+        let how =
+            decision.secondOpinion
+            ? "the model's choice; the matcher was unsure, at \(rounded(decision.confidence))"
+            : "layer \(decision.layer == .playbook ? 1 : 2), confidence \(rounded(decision.confidence))"
+        var text = "Understood: \(layer) \(decision.target ?? "?") (\(how))\n"
         text += inputLines(inputs)
         return text
     }

@@ -28,8 +28,9 @@ enum AskCommand: Command {
             The request (English or Chinese) is matched offline against the playbooks' triggers (layer 1)
             and the skills' examples (layer 2); what it captures ("tomorrow", a URL, a path, a title)
             becomes the inputs, coerced to their types. A missing required input is asked for on a
-            terminal, otherwise reported (exit 2). Only a request nothing covers, or one that needs
-            several skills in a row, goes to a language model (layer 3), configured by
+            terminal, otherwise reported (exit 2). Only a request nothing covers, one that needs
+            several skills in a row, or one the matcher is unsure of (the model then chooses among
+            the nearest playbooks and skills), goes to a language model (layer 3), configured by
             SKILLBOOK_MODEL_URL (an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1),
             SKILLBOOK_MODEL and SKILLBOOK_API_KEY. A model's plan is checked like a playbook (only
             listed skills, typed parameters, references to earlier outputs), shown, and every action

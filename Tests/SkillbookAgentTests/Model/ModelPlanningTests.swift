@@ -120,21 +120,107 @@ import SkillbookSystem
                 return
             }
             #expect(reason == "the model's plan did not pass the checker after a repair")
-            #expect(diagnostics == ["step 'ls' parameter 'limit' expects integer, got string"])
+            #expect(diagnostics.first == "step 'ls' parameter 'limit' expects integer, got string")
+            // Then what was tried, and what the person can do instead.
+            #expect(diagnostics.count == 3)
+            #expect(diagnostics[1].hasPrefix("tried 3 model calls in "))
+            #expect(
+                diagnostics[1].hasSuffix(
+                    "temperature 0, full schema: a plan that failed the checks; temperature 0.8, full schema: a plan that failed the checks; "
+                        + "repair at temperature 0, full schema: a plan that failed the checks"))
+            #expect(diagnostics[2] == Planner.refusalHint)
             #expect(report.calls == 3)
         }
     }
 
-    @Test func aPlanThatFailsTwiceIsRefusedAndNothingIsKept() async throws {
-        try await Self.withModel([Self.content("I cannot do that.")], budget: PlanningBudget(samples: 0)) { planner, _ in
+    /// Issue 26: an answer that cannot be read is asked again with the simpler schema, not repaired
+    /// (there is no plan to repair); still unreadable, it is refused, saying what was tried.
+    @Test func anAnswerThatCannotBeReadIsAskedWithTheSimpleSchemaThenRefused() async throws {
+        try await Self.withModel([Self.content("I cannot do that.")], budget: PlanningBudget(samples: 0)) { planner, server in
             let report = await Self.plan(planner)
             guard case .refused(let reason, let diagnostics) = report.outcome else {
                 Issue.record("not refused: \(report.outcome)")
                 return
             }
-            #expect(reason == "the model's plan did not pass the checker after a repair")
-            #expect(diagnostics == ["the model's answer holds no JSON object: 'I cannot do that.'"])
+            #expect(reason == "the model's answers could not be read as a plan")
+            #expect(diagnostics.first == "the model's answer holds no JSON object: 'I cannot do that.'")
+            #expect(diagnostics[1].hasPrefix("tried 2 model calls in "))
+            #expect(
+                diagnostics[1].hasSuffix(
+                    "temperature 0, full schema: the model's answer holds no JSON object: 'I cannot do that.'; "
+                        + "temperature 0, simple schema: the model's answer holds no JSON object: 'I cannot do that.'"))
             #expect(report.calls == 2)
+            #expect(report.attempts.map(\.schema) == [.full, .simple])
+            let kinds = try server.requests.map { try Self.schemaKind($0) }
+            #expect(kinds == ["full", "simple"])
+        }
+    }
+
+    /// The answer schema a request was sent with: `simple` (`skill` an enum of ids), `full`
+    /// (`skill` a const per offer), `skeleton` (`prefixItems`), or `sequence` (ids only).
+    static func schemaKind(_ request: LocalHTTPServer.Request) throws -> String {
+        let schema = try JSONText.decode(request.text)["response_format"]?["json_schema"]?["schema"]
+        let steps = schema?["anyOf"]?.arrayValue?.first?["properties"]?["steps"]
+        if steps?["prefixItems"] != nil { return "skeleton" }
+        if steps?["items"]?["enum"] != nil { return "sequence" }
+        if steps?["items"]?["properties"]?["skill"]?["enum"] != nil { return "simple" }
+        if steps?["items"]?["anyOf"]?.arrayValue?.first?["properties"]?["skill"]?["const"] != nil { return "full" }
+        return "unknown"
+    }
+
+    /// Issue 26, class 11: llama.cpp's HTTP 500 when it cannot fit the model's output to the schema,
+    /// then an answer of code fences, then a plan: sampled after the 500, the simpler schema after
+    /// the garbage, and the plan is kept.
+    @Test func aServerErrorThenGarbageThenAPlanIsRetriedWithSamplingThenTheSimpleSchema() async throws {
+        let mismatch = LocalHTTPServer.Response.text(
+            #"{"error":{"code":500,"message":"the model produced output that does not match the expected JSON format","type":"server_error"}}"#,
+            status: 500, contentType: "application/json")
+        let fences = Self.content(String(repeating: "```\n", count: 40))
+        try await Self.withModel([mismatch, fences, Self.content(Self.good)]) { planner, server in
+            let report = await Self.plan(planner)
+            #expect(steps(report) == ["web.summary", "notes.create"])
+            #expect(report.calls == 3)
+            let sent = try server.requests.map { try JSONText.decode($0.text) }
+            #expect(sent.map { $0["temperature"]?.doubleValue } == [0, 0.8, 0])
+            let kinds = try server.requests.map { try Self.schemaKind($0) }
+            #expect(kinds == ["full", "full", "simple"])
+            #expect(report.attempts.map(\.schema) == [.full, .full, .simple])
+            #expect(report.attempts.map(\.temperature) == [0, 0.8, 0])
+            guard report.attempts.count == 3, case .serverError(let why) = report.attempts[0].result else {
+                Issue.record("not a server error first: \(report.attempts)")
+                return
+            }
+            #expect(why.hasPrefix("HTTP 500: "))
+            #expect(why.contains("does not match the expected JSON format"))
+            guard case .unreadable = report.attempts[1].result else {
+                Issue.record("not unreadable second: \(report.attempts[1])")
+                return
+            }
+            #expect(report.attempts[2].result == .plan)
+            // The simpler schema: free steps, `skill` one of the offered ids, `with` any object.
+            let simple = try #require(sent[2]["response_format"]?["json_schema"]?["schema"]?["anyOf"]?.arrayValue?.first)
+            let item = simple["properties"]?["steps"]?["items"]
+            #expect(item?["properties"]?["skill"]?["enum"] == ["web.summary", "notes.create", "notes.list", "files.list"])
+            #expect(item?["properties"]?["with"] == ["type": "object"])
+            #expect(simple["properties"]?["steps"]?["maxItems"] == 3)
+        }
+    }
+
+    /// A request the time left cannot hold is not sent: after a call of about 3 s, 2 s of a 5 s
+    /// budget are left, so the plan that failed is refused after one call, not after a sample
+    /// cut off by the budget.
+    @Test func aCallTheTimeLeftCannotHoldIsNotStarted() async throws {
+        try await Self.withModel([Self.content(Self.unknownSkill).delayed(by: 3)], budget: PlanningBudget(maxSeconds: 5, samples: 2)) {
+            planner, server in
+            let report = await Self.plan(planner)
+            guard case .refused(let reason, let diagnostics) = report.outcome else {
+                Issue.record("not refused: \(report.outcome)")
+                return
+            }
+            #expect(reason.hasPrefix("the model's plan did not pass the checker; planning stopped: "))
+            #expect(server.requests.count == 1)
+            #expect(report.calls == 1)
+            #expect(diagnostics.first == "step 'page' uses unknown skill 'web.search'; did you mean 'web.fetch'?")
         }
     }
 
@@ -165,16 +251,35 @@ import SkillbookSystem
         }
     }
 
-    @Test(arguments: [429, 500])
-    func anHTTPErrorIsReported(_ status: Int) async throws {
-        try await Self.withModel([.status(status, "slow down")]) { planner, server in
+    @Test func anHTTPErrorIsReported() async throws {
+        try await Self.withModel([.status(429, "slow down")]) { planner, server in
             let report = await Self.plan(planner)
             guard case .failed(let message) = report.outcome else {
                 Issue.record("not failed: \(report.outcome)")
                 return
             }
-            #expect(message == "the model could not be asked: \(server.url("/v1/chat/completions")) answered HTTP \(status): slow down")
+            #expect(message == "the model could not be asked: \(server.url("/v1/chat/completions")) answered HTTP 429: slow down")
             #expect(!message.contains("sk-test-123"))
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    /// A 500 on every try (the first, the sample, the simpler schema) fails, naming each.
+    @Test func anHTTP500OnEveryTryFailsAfterTheSimpleSchema() async throws {
+        try await Self.withModel([.status(500, "slow down")]) { planner, server in
+            let report = await Self.plan(planner)
+            guard case .failed(let message) = report.outcome else {
+                Issue.record("not failed: \(report.outcome)")
+                return
+            }
+            #expect(message.hasPrefix("the model could not be asked: \(server.url("/v1/chat/completions")) answered HTTP 500: slow down; tried 3 model calls in "))
+            #expect(
+                message.hasSuffix(
+                    "temperature 0, full schema: HTTP 500: slow down; temperature 0.8, full schema: HTTP 500: slow down; "
+                        + "temperature 0, simple schema: HTTP 500: slow down"))
+            #expect(!message.contains("sk-test-123"))
+            let kinds = try server.requests.map { try Self.schemaKind($0) }
+            #expect(kinds == ["full", "full", "simple"])
         }
     }
 

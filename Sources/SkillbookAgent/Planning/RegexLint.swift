@@ -1,0 +1,76 @@
+import Foundation
+import SkillbookCore
+
+/// Regular expressions in a plan that check and still find nothing, as models write them:
+/// - `\b` written in JSON as `"\b"`, which is a backspace (U+0008), not a word boundary;
+/// - `^` or `$` without `(?m)` over a text of many lines (a file's content, an earlier step's
+///   output), where they match only at the very start and end of the whole text.
+/// A parameter is a regular expression when it is named `regex` or its description says
+/// "regular expression" (`text.extract`'s `regex`).
+enum RegexLint {
+    static func lint(_ step: Plan.Step, index: Int, parameters: Schema) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for (name, schema) in parameters.properties where isRegex(name: name, schema) {
+            guard let pattern = step.with[name]?.stringValue, !pattern.utf8.containsTemplateOpening else { continue }
+            let path = "steps[\(index)].with.\(name)"
+            if pattern.contains("\u{8}") {
+                let shown = pattern.replacingOccurrences(of: "\u{8}", with: "\\b")
+                diagnostics.append(
+                    .error(
+                        "step '\(step.id)' parameter '\(name)' holds a backspace character where a word boundary was meant: "
+                            + "in JSON \"\\b\" is a backspace; write \"\\\\b\" for \\b ('\(shown)')", path: path))
+            }
+            if anchorsLines(pattern), searchesManyLines(step, besides: name) {
+                diagnostics.append(
+                    .error(
+                        "step '\(step.id)' parameter '\(name)' '\(pattern)' anchors with ^ or $, which match only at the start and end "
+                            + "of the whole text, and this text has many lines; start it with (?m) to match at every line: '(?m)\(pattern)'",
+                        path: path))
+            }
+        }
+        return diagnostics
+    }
+
+    static func isRegex(name: String, _ schema: Schema) -> Bool {
+        guard schema.type == .string else { return false }
+        return name == "regex" || (schema.description?.localizedCaseInsensitiveContains("regular expression") ?? false)
+    }
+
+    /// `^` at the start (or after `|`/`(`) or `$` at the end (or before `|`/`)`), outside a class
+    /// and not escaped, in a pattern without an `m` flag (`(?m)`, `(?im)`).
+    static func anchorsLines(_ pattern: String) -> Bool {
+        if pattern.range(of: #"\(\?[a-zA-Z]*m[a-zA-Z]*[):]"#, options: .regularExpression) != nil { return false }
+        let chars = Array(pattern)
+        var inClass = false
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if c == "\\" {
+                i += 2
+                continue
+            }
+            if inClass {
+                if c == "]" { inClass = false }
+            } else if c == "[" {
+                inClass = true
+            } else if c == "^" {
+                let before = i == 0 ? nil : chars[i - 1]
+                if before == nil || before == "|" || before == "(" { return true }
+            } else if c == "$" {
+                let after = i + 1 < chars.count ? chars[i + 1] : nil
+                if after == nil || after == "|" || after == ")" { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// Whether the text the step searches may have many lines: another text parameter is a
+    /// reference to an earlier step's output, or a literal with a line break.
+    static func searchesManyLines(_ step: Plan.Step, besides regex: String) -> Bool {
+        step.with.contains { name, value in
+            guard name != regex, let text = value.stringValue else { return false }
+            return text.utf8.containsTemplateOpening || text.contains("\n")
+        }
+    }
+}

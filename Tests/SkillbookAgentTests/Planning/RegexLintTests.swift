@@ -1,0 +1,57 @@
+import SkillbookAgent
+import SkillbookCore
+import Testing
+
+/// Issue 26, classes 9 and 10: plans that check and still do the wrong thing, caught by the lint.
+@Suite struct RegexLintTests {
+    static func errors(_ steps: [Plan.Step], request: String = "") -> [String] {
+        shippedChecker.check(Plan(steps: steps), name: "plan", description: request).diagnostics.filter { $0.severity == .error }.map(\.message)
+    }
+
+    static let read = Plan.Step(id: "s1", target: "files.read", with: ["path": "/tmp/app.log"])
+
+    static func extract(_ regex: String, text: Value = "${{ steps.s1.output.content }}") -> Plan.Step {
+        Plan.Step(id: "s2", target: "text.extract", with: ["text": text, "regex": .string(regex)])
+    }
+
+    @Test func aBackspaceWhereAWordBoundaryWasMeantIsAnError() {
+        // JSON "\bERROR\b" decodes to backspaces around ERROR: it finds nothing.
+        #expect(
+            Self.errors([Self.read, Self.extract("\u{8}ERROR\u{8}")]) == [
+                #"step 's2' parameter 'regex' holds a backspace character where a word boundary was meant: in JSON "\b" is a backspace; write "\\b" for \b ('\bERROR\b')"#
+            ])
+        #expect(Self.errors([Self.read, Self.extract(#"\bERROR\b"#)]).isEmpty)
+    }
+
+    @Test func anchorsWithoutMultilineOverAFileAreAnError() {
+        #expect(
+            Self.errors([Self.read, Self.extract("^TODO.*$")]) == [
+                "step 's2' parameter 'regex' '^TODO.*$' anchors with ^ or $, which match only at the start and end of the whole text, "
+                    + "and this text has many lines; start it with (?m) to match at every line: '(?m)^TODO.*$'"
+            ])
+        // (?m), an escaped or bracketed ^ or $, or a one-line literal text: nothing to say.
+        #expect(Self.errors([Self.read, Self.extract("(?m)^TODO.*$")]).isEmpty)
+        #expect(Self.errors([Self.read, Self.extract("(?im)^todo")]).isEmpty)
+        #expect(Self.errors([Self.read, Self.extract(#"costs \$5|[^a-z]x"#)]).isEmpty)
+        #expect(Self.errors([Self.extract("^v[0-9]+$", text: "v12")]).isEmpty)
+        #expect(Self.errors([Self.extract("^- ", text: "- a\n- b")]).count == 1)
+    }
+
+    @Test func aPathTheRequestNamesThatNoStepUsesWhileAnOutputIsWiredInIsAnError() {
+        let request = "make the folder /tmp/new and pack /tmp/docs into /tmp/docs.tar.gz"
+        let mkdir = Plan.Step(id: "s1", target: "files.mkdir", with: ["path": "/tmp/new"])
+        let wired = Plan.Step(
+            id: "s2", target: "archive.create", with: ["paths": ["${{ steps.s1.output.path }}"], "archive": "/tmp/docs.tar.gz"])
+        #expect(
+            Self.errors([mkdir, wired], request: request) == [
+                "the request names '/tmp/docs', which no step uses, and step 's2' parameter 'paths' takes ${{ steps.s1.output.path }} "
+                    + "instead; write '/tmp/docs' there if that is the path the request means"
+            ])
+        let literal = Plan.Step(id: "s2", target: "archive.create", with: ["paths": ["/tmp/docs"], "archive": "/tmp/docs.tar.gz"])
+        #expect(Self.errors([mkdir, literal], request: request).isEmpty)
+        // Every path used, an output passed on as the request means: nothing to say.
+        let list = Plan.Step(id: "s1", target: "files.list", with: ["root": "/tmp/x"])
+        let pack = Plan.Step(id: "s2", target: "archive.create", with: ["paths": "${{ steps.s1.output.items.*.path }}", "archive": "/tmp/x.tar.gz"])
+        #expect(Self.errors([list, pack], request: "list the files in /tmp/x and pack them into /tmp/x.tar.gz").isEmpty)
+    }
+}
