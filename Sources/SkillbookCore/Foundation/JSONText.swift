@@ -21,7 +21,7 @@ public enum JSONText {
     public static func bytes(_ value: Value, pretty: Bool = false) -> [UInt8] {
         var writer = GrowingWriter()
         write(value, into: &writer, pretty: pretty, indent: 0)
-        return writer.bytes
+        return writer.finish()
     }
 
     public static func number(_ d: Double) -> String {
@@ -167,12 +167,45 @@ struct BufferWriter: JSONOutput {
     }
 }
 
-/// Appends to an array that grows as needed.
+/// Appends to memory of its own that doubles when full (no uniqueness or bounds checks of an array
+/// per byte); `finish` hands the bytes over as an array and frees it.
 struct GrowingWriter: JSONOutput {
-    private(set) var bytes: [UInt8] = []
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
 
-    init() { bytes.reserveCapacity(1 << 16) }
+    init(capacity: Int = 1 << 16) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
 
-    mutating func append(_ byte: UInt8) { bytes.append(byte) }
-    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) { self.bytes.append(contentsOf: bytes) }
+    private mutating func reserve(_ more: Int) {
+        guard count + more > capacity else { return }
+        var grown = capacity * 2
+        while grown < count + more { grown *= 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = grown
+    }
+
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// The bytes written; the writer's memory is freed (do not use it again).
+    consuming func finish() -> [UInt8] {
+        defer { base.deallocate() }
+        return Array(UnsafeBufferPointer(start: base, count: count))
+    }
 }

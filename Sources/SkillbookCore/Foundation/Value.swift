@@ -107,17 +107,20 @@ extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Expres
     public init(nilLiteral: ()) { self = .null }
 }
 
-/// An object whose keys keep their insertion order.
+/// An object whose keys keep their insertion order. Members are kept in two arrays in that order
+/// (walking them hashes nothing) with an index from key to position.
 public struct ValueObject: Sendable, Hashable, Sequence {
     public private(set) var keys: [String] = []
-    private var storage: [String: Value] = [:]
+    private var values: [Value] = []
+    private var positions: [String: Int] = [:]
 
     public init() {}
 
     /// An empty object with room for `minimumCapacity` members (no growing while it is filled).
     public init(minimumCapacity: Int) {
         keys.reserveCapacity(minimumCapacity)
-        storage.reserveCapacity(minimumCapacity)
+        values.reserveCapacity(minimumCapacity)
+        positions.reserveCapacity(minimumCapacity)
     }
 
     public init(_ pairs: some Sequence<(String, Value)>) {
@@ -129,40 +132,60 @@ public struct ValueObject: Sendable, Hashable, Sequence {
     public var isEmpty: Bool { keys.isEmpty }
 
     public subscript(key: String) -> Value? {
-        get { storage[key] }
+        get { positions[key].map { values[$0] } }
         set {
             if let newValue {
-                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if storage.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+                if let position = positions[key] {
+                    values[position] = newValue
+                } else {
+                    positions[key] = keys.count
+                    keys.append(key)
+                    values.append(newValue)
+                }
+            } else if let position = positions.removeValue(forKey: key) {
+                keys.remove(at: position)
+                values.remove(at: position)
+                for later in position..<keys.count { positions[keys[later]] = later }
             }
         }
     }
 
     public func makeIterator() -> Iterator {
-        Iterator(keys: keys, storage: storage)
+        Iterator(keys: keys, values: values)
     }
 
     /// The members in insertion order. A concrete type, not `AnyIterator`: a generic box is made
     /// by the runtime on first use, which looks up its conformances (costly at start-up).
     public struct Iterator: IteratorProtocol {
         let keys: [String]
-        let storage: [String: Value]
+        let values: [Value]
         var index = 0
 
         public mutating func next() -> (key: String, value: Value)? {
             guard index < keys.count else { return nil }
             defer { index += 1 }
-            return (keys[index], storage[keys[index]]!)
+            return (keys[index], values[index])
         }
     }
 
+    /// Equal when they hold the same members, in any order.
     public static func == (lhs: ValueObject, rhs: ValueObject) -> Bool {
-        lhs.storage == rhs.storage
+        guard lhs.count == rhs.count else { return false }
+        for index in lhs.keys.indices where rhs[lhs.keys[index]] != lhs.values[index] { return false }
+        return true
     }
 
+    /// In any order, as `==` compares: the members' own hashes are summed.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage)
+        var sum = 0
+        for index in keys.indices {
+            var member = Hasher()
+            member.combine(keys[index])
+            member.combine(values[index])
+            sum &+= member.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(sum)
     }
 }
 
