@@ -1,4 +1,5 @@
 public import Foundation
+import SkillbookCore
 
 /// `2026-12-02T14:40:55.293Z`: a date in UTC with milliseconds, as `Date.ISO8601FormatStyle(
 /// includingFractionalSeconds: true)` writes it (the milliseconds cut, not rounded, from the
@@ -20,7 +21,7 @@ public enum UTCTimestamp {
             secondOfDay += 86_400
             day -= 1
         }
-        let (year, month, dayOfMonth) = civil(daysSince1970: day)
+        let (year, month, dayOfMonth) = CivilTime.civil(fromDays: day)
         return String(unsafeUninitializedCapacity: 24) { buffer in
             var at = 0
             func put(_ value: Int, digits: Int) {
@@ -51,19 +52,5 @@ public enum UTCTimestamp {
             put("Z")
             return at
         }
-    }
-
-    /// The proleptic Gregorian date `days` after 1970-01-01 (the days-to-civil algorithm: count
-    /// 400-year eras from 0000-03-01, so that the leap day ends a year).
-    static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -38,3 +38,8 @@ let shippedMatcher = Matcher(targets: shippedTargets)
 /// Tuesday 2026-12-01 09:15 in Berlin (UTC+1): "tomorrow" is 2026-12-02.
 let berlinClock = Matcher.ReferenceTime(
     now: Date(timeIntervalSince1970: 1_796_112_900), timeZone: TimeZone(identifier: "Europe/Berlin")!)
+
+/// Whether `request` holds a CJK ideograph (the request sets count their Chinese rows by it).
+func isChinese(_ request: String) -> Bool {
+    request.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) }
+}

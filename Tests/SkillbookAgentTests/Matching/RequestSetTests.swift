@@ -28,7 +28,7 @@ struct RequestRow: Sendable, CustomTestStringConvertible {
     @Test func theSetIsLargeMixedAndHasUncoveredRequests() {
         let rows = RequestRow.all
         #expect(rows.count >= 150)
-        let chinese = rows.filter { $0.request.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) } }
+        let chinese = rows.filter { isChinese($0.request) }
         #expect(Double(chinese.count) / Double(rows.count) >= 0.45)
         let uncovered = rows.filter { $0.layer == "none" }
         #expect(Double(uncovered.count) / Double(rows.count) >= 0.2)

@@ -24,7 +24,7 @@ struct RoutingSetRow: Sendable, CustomTestStringConvertible {
     @Test func theSetIsLargeHalfChineseAndAFifthUncovered() {
         let rows = RoutingSetRow.set.rows
         #expect(rows.count >= 600)
-        let chinese = rows.filter { $0.request.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) } }
+        let chinese = rows.filter { isChinese($0.request) }
         #expect(Double(chinese.count) / Double(rows.count) >= 0.48)
         #expect(Double(rows.filter { $0.layer == "none" }.count) / Double(rows.count) >= 0.2)
         #expect(Set(rows.map(\.request)).count == rows.count, "a request is written twice")

@@ -24,7 +24,7 @@ let sharedRunJudge: PlanRunJudge = try! PlanRunJudge(skills: packageRoot.appendi
     @Test func theSetIsLargeHalfChineseWithDeclinesAndTwoToFourSteps() {
         let references = PlanJudgeTests.references
         #expect(references.count >= 80)
-        let chinese = references.filter { $0.request.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) } }
+        let chinese = references.filter { isChinese($0.request) }
         #expect(Double(chinese.count) / Double(references.count) >= 0.48)
         #expect(references.filter(\.decline).count >= 8)
         #expect(Set(references.map(\.request)).count == references.count, "a request is written twice")
