@@ -73,7 +73,8 @@ import Testing
         let cancel = try await console.post("/api/v1/runs/\(id)/cancel", [:], session: session)
         #expect(cancel.status == 202)
         let run = try await console.finishedRun(id, session: session)
-        #expect(Date().timeIntervalSince(started) < 5)
+        // Stopped, not run out: the step sleeps 30 s (a loaded parallel pass took 7.9 s to cancel).
+        #expect(Date().timeIntervalSince(started) < 20)
         #expect(run["status"] == "interrupted" || run["status"] == "rolled_back")
         #expect(run["actions"]?.objectValue?["cancel"]?.objectValue?["allowed"] == false)
     }
