@@ -97,11 +97,9 @@ public struct TestState: Sendable {
 
 /// The pid of a process that has exited (and been reaped): known dead on this machine.
 public func deadProcessID() throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/true")
-    try process.run()
-    process.waitUntilExit()
-    return process.processIdentifier
+    let child = try ChildProgram("/bin/true")
+    _ = child.waitUntilExit()
+    return child.pid
 }
 
 /// A probe whose current process is `identity`, judging others like the real one.

@@ -120,14 +120,7 @@ public struct PlanScene: Sendable {
             ["-c", "user.name=Skillbook", "-c", "user.email=bench@example.com", "commit", "-q", "-m", "start"],
         ]
         for arguments in steps {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["git"] + arguments
-            process.currentDirectoryURL = folder
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
+            _ = try ChildProgram("/usr/bin/env", ["git"] + arguments, in: folder).waitUntilExit()
         }
         try Data("draft\n".utf8).write(to: folder.appendingPathComponent("draft.txt"))
     }

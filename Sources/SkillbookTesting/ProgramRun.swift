@@ -16,11 +16,8 @@ public final class OutputFile: Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 
-    /// Everything written so far.
-    public var text: String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
-
-    /// A handle that writes to the file, for a child's stdout or stderr.
-    public func writer() throws -> FileHandle { try FileHandle(forWritingTo: url) }
+    /// Everything written so far (a character cut in half by a write still under way shows as U+FFFD).
+    public var text: String { String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }
 }
 
 /// How a program run by `runProgram` ended.
@@ -44,41 +41,22 @@ public struct ProgramTimeout: Error, CustomStringConvertible {
 
 /// Runs `executable ARGUMENTS` to its end: `input` (then end of input) on stdin, stdout and stderr
 /// collected in files, the exit waited for by polling so that no thread of the test pool blocks,
-/// and the process killed (and `ProgramTimeout` thrown) after `seconds`.
+/// and the process killed (and `ProgramTimeout` thrown) after `seconds`. `code` is the exit status,
+/// or 128 + the signal that ended it.
 public func runProgram(
     _ executable: URL, _ arguments: [String], input: String? = nil, in directory: URL? = nil,
     environment: [String: String]? = nil, upTo seconds: Double = 60
 ) async throws -> ProgramResult {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    if let environment { process.environment = environment }
     let stdout = OutputFile()
     let stderr = OutputFile()
-    let stdin = OutputFile()
-    try Data((input ?? "").utf8).write(to: stdin.url)
-    let out = try stdout.writer()
-    let err = try stderr.writer()
-    let inputHandle = try FileHandle(forReadingFrom: stdin.url)
-    defer {
-        try? out.close()
-        try? err.close()
-        try? inputHandle.close()
+    let child = try ChildProgram(
+        executable.path, arguments, environment: environment, in: directory, input: .bytes(Data((input ?? "").utf8)),
+        output: .file(stdout), error: .file(stderr))
+    guard await child.exit(within: seconds) != nil, let code = child.exitCode else {
+        child.signal(SIGKILL)
+        throw ProgramTimeout(
+            command: ([executable.lastPathComponent] + arguments).joined(separator: " "), seconds: seconds,
+            out: stdout.text, err: stderr.text)
     }
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = inputHandle
-    try process.run()
-    let deadline = Date().addingTimeInterval(seconds)
-    while process.isRunning {
-        if Date() > deadline {
-            kill(process.processIdentifier, SIGKILL)
-            throw ProgramTimeout(
-                command: ([executable.lastPathComponent] + arguments).joined(separator: " "), seconds: seconds,
-                out: stdout.text, err: stderr.text)
-        }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return ProgramResult(code: process.terminationStatus, out: stdout.text, err: stderr.text)
+    return ProgramResult(code: code, out: stdout.text, err: stderr.text)
 }
