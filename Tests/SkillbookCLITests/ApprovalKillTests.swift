@@ -33,21 +33,14 @@ import Testing
         workspace.directory.write("Skills/purge.yaml", Self.manifest)
         workspace.directory.write("Playbooks/nightly.yaml", Self.playbook)
 
-        let process = Process()
-        process.executableURL = try builtExecutable()
-        process.arguments = ["run", "nightly", "--json"] + workspace.state
-        process.currentDirectoryURL = workspace.directory.url
-        process.environment = ["HOME": workspace.directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let process = try ChildProgram(
+            try builtExecutable().path, ["run", "nightly", "--json"] + workspace.state,
+            environment: ["HOME": workspace.directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"],
+            in: workspace.directory.url, output: .pipe)
 
         // Read the events one byte at a time up to the end of `confirmation.answered`, then no more:
         // the next line (`run.waiting`) fills the pipe and the process blocks inside that write.
-        let descriptor = output.fileHandleForReading.fileDescriptor
+        let descriptor = try #require(process.outputPipe)
         var line: [UInt8] = []
         var lines: [String] = []
         var answered = false
@@ -73,8 +66,8 @@ import Testing
         // Blocked in its write: the run is still recorded as running, not as waiting.
         try await Task.sleep(for: .milliseconds(200))
         #expect(try journal.database.query("SELECT status FROM runs WHERE id = ?1", [.text(runID)]).first?[0].stringValue == "running")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        _ = await process.exit(within: 60)
 
         #expect(try journal.run(runID)?.status == .interrupted)
         #expect(workspace.ledger.isEmpty, "nothing ran")

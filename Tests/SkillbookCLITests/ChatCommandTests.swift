@@ -109,26 +109,19 @@ import Testing
     /// Ctrl-C at `run it? [y/N]>` answers no: nothing runs and the chat goes on (issue 27).
     @Test func ctrlCAtTheConfirmationPromptDeclinesAndTheChatGoesOn() async throws {
         let directory = askWorkspace()
-        let process = Process()
-        process.executableURL = try builtExecutable()
-        process.arguments = ["chat", "--state", directory.state.path] + berlin
-        process.currentDirectoryURL = directory.url
-        process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        let input = Pipe()
         let out = OutputFile()
         let err = OutputFile()
-        process.standardInput = input
-        process.standardOutput = try out.writer()
-        process.standardError = try err.writer()
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        input.fileHandleForWriting.write(Data("remind me tomorrow 9am to call Ada\n".utf8))
+        let process = try ChildProgram(
+            try builtExecutable().path, ["chat", "--state", directory.state.path] + berlin,
+            environment: ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"], in: directory.url,
+            input: .pipe, output: .file(out), error: .file(err))
+        try process.write("remind me tomorrow 9am to call Ada\n")
         #expect(await eventually(within: 20) { out.text.contains("run it? [y/N]> ") }, "\(out.text)\(err.text)")
-        kill(process.processIdentifier, SIGINT)
+        process.signal(SIGINT)
         #expect(await eventually(within: 20) { out.text.contains("agent: Not run. Say y to run it after all, or ask for something else.\n> ") })
-        input.fileHandleForWriting.write(Data("/quit\n".utf8))
+        try process.write("/quit\n")
         #expect(await eventually(within: 20) { !process.isRunning })
-        #expect(process.terminationStatus == 0)
+        #expect(process.termination == .exited(0))
         #expect(try reminders(in: directory).isEmpty)
     }
 }

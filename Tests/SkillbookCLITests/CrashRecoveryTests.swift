@@ -78,7 +78,7 @@ import Testing
         let child = try SkillbookChild(["run", file.path, "--json"] + state, in: directory.url)
         let killed = try await child.kill(SIGKILL, after: point == .duringSleep ? 0.75 : 0) { point.reached($0) }
         try #require(killed, "never reached \(point)\n\(child.transcript)")
-        #expect(child.process.terminationReason == .uncaughtSignal, "\(child.transcript)")
+        #expect(child.process.termination == .signalled(SIGKILL), "\(child.transcript)")
         let runID = try #require(child.events.first?["run"] as? String)
 
         // `skillbook runs` finds it interrupted, in the table and in JSON.

@@ -53,8 +53,8 @@ import Testing
 
         #expect(try await first.waitForExit(seconds: 60))
         #expect(try await second.waitForExit(seconds: 60))
-        #expect(first.process.terminationStatus == 0, "stderr:\n\(first.err.text)")
-        #expect(second.process.terminationStatus == 0, "stderr:\n\(second.err.text)")
+        #expect(first.process.termination == .exited(0), "stderr:\n\(first.err.text)")
+        #expect(second.process.termination == .exited(0), "stderr:\n\(second.err.text)")
 
         let firstID = try runID(first)
         let secondID = try runID(second)
@@ -92,7 +92,7 @@ import Testing
         let exited = try await waiter.waitForExit(seconds: 10)
         try #require(exited, "the waiting run did not exit after SIGINT; stderr:\n\(waiter.err.text)")
         #expect(Date().timeIntervalSince(signalled) < 1, "it ended within a second of Ctrl-C")
-        #expect(waiter.process.terminationStatus == 130)
+        #expect(waiter.process.termination == .exited(130))
         let finished = try #require(try jsonLines(waiter.out.text).last)
         #expect(finished["status"] as? String == "rolled_back")
         #expect(finished["interrupted"] as? Bool == true)

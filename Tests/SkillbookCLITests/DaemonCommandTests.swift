@@ -29,7 +29,7 @@ import Testing
         // Refused while the first daemon runs (it gets its SIGTERM only below), not after
         // waiting for it to end. (No bound in seconds: a start takes up to 7 s on a loaded machine.)
         #expect(daemon.process.isRunning)
-        #expect(second.process.terminationStatus == 2)
+        #expect(second.process.termination == .exited(2))
         #expect(second.stderr.text.contains("skillbook: error: another skillbook daemon (pid \(daemon.pid)) is running on this state"))
 
         // The first fire is at once, then one every 2 s: about five in 10 s.
@@ -37,7 +37,7 @@ import Testing
         kill(daemon.pid, SIGTERM)
         let stopped = Date()
         #expect(await eventually(within: 10) { !daemon.process.isRunning })
-        #expect(daemon.process.terminationStatus == 0)
+        #expect(daemon.process.termination == .exited(0))
         let log = daemon.stderr.text
         #expect(log.contains("skillbook: daemon signal=SIGTERM: no more fires"))
         #expect(log.hasSuffix("skillbook: daemon stopped\n"))
@@ -85,7 +85,7 @@ import Testing
         let signalled = Date()
         kill(daemon.pid, SIGTERM)
         #expect(await eventually(within: 15) { !daemon.process.isRunning })
-        #expect(daemon.process.terminationStatus == 0)
+        #expect(daemon.process.termination == .exited(0))
         #expect(Date().timeIntervalSince(signalled) < 10)
         let end = daemon.stderr.text
         #expect(end.contains("skillbook: daemon stopping running=1 grace=1s\n"))

@@ -23,20 +23,12 @@ import Testing
                 with: { seconds: 600 }
 
             """)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["run", file.path, "--json", "--state", directory.state.path]
-        process.currentDirectoryURL = directory.url
-        process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        let out = PipeReader(stdout)
-        let err = PipeReader(stderr)
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let out = OutputFile()
+        let err = OutputFile()
+        let process = try ChildProgram(
+            executable.path, ["run", file.path, "--json", "--state", directory.state.path],
+            environment: ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"], in: directory.url,
+            output: .file(out), error: .file(err))
 
         let sleeping = await eventually(within: 30) {
             out.text.contains(#""type":"step.started","step":"wait""#) || !process.isRunning
@@ -45,13 +37,12 @@ import Testing
         // The note of the first step exists while the second one runs.
         #expect(try NotesStore(stateDirectory: directory.state).list(tag: nil, limit: 10).map(\.title) == ["should be undone"])
 
-        kill(process.processIdentifier, SIGINT)
+        process.signal(SIGINT)
         // A bound for a process that never exits, not a speed check (a loaded machine is slow to roll back).
-        let exited = await eventually(within: 15) { !process.isRunning && out.closed && err.closed }
+        let exited = await process.exit(within: 15) != nil
         try #require(exited, "skillbook did not exit within 15 seconds of SIGINT; stdout:\n\(out.text)\nstderr:\n\(err.text)")
 
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 130)
+        #expect(process.termination == .exited(130))
         let events = try jsonLines(out.text)
         let finished = try #require(events.last)
         #expect(finished.type == "run.finished")
@@ -90,7 +81,7 @@ import Testing
         kill(child.pid, SIGINT)
         let exited = try await child.waitForExit(seconds: 10)
         try #require(exited, "skillbook did not exit after SIGINT; stderr:\n\(child.err.text)")
-        #expect(child.process.terminationStatus == 130)
+        #expect(child.process.termination == .exited(130))
         let events = try jsonLines(child.out.text)
         let finished = try #require(events.last)
         #expect(finished["status"] as? String == "rolled_back")

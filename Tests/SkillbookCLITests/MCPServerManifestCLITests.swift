@@ -117,7 +117,7 @@ import Testing
         let child = try SkillbookChild(["run", "napper", "--json", "--state", directory.state.path], in: directory.url)
         let signalled = try await child.kill(SIGINT, after: 0.5) { $0["type"] as? String == "step.started" && $0["step"] as? String == "nap" }
         #expect(signalled, "\(child.transcript)")
-        #expect(child.process.terminationStatus == 130, "\(child.transcript)")
+        #expect(child.process.termination == .exited(130), "\(child.transcript)")
         let finished = try #require(child.events.last)
         #expect(finished["type"] as? String == "run.finished")
         #expect(finished["status"] as? String == "rolled_back")

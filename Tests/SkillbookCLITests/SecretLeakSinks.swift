@@ -44,7 +44,7 @@ extension SecretLeakTests {
         let initialized = try await server.request(
             "initialize", ["protocolVersion": "2025-11-25", "capabilities": [:], "clientInfo": ["name": "leak", "version": "1"]])
         #expect(initialized["result"]?["protocolVersion"] == "2025-11-25", "\(initialized)")
-        server.notify("notifications/initialized")
+        try server.notify("notifications/initialized")
         let listed = try await server.request("tools/list", [:])
         #expect(listed["result"]?["tools"]?.arrayValue?.isEmpty == false, "\(listed)")
         let succeeded = try await server.request(
@@ -69,7 +69,7 @@ extension SecretLeakTests {
     /// (followed on the event stream) and a dry run, every answer searched.
     func leaksThroughTheConsole(_ directory: TemporaryDirectory, state: [String], runs: [String]) async throws -> [String] {
         let serve = try SkillbookChild(["serve", "--listen", "127.0.0.1:0"] + state, in: directory.url, environment: Self.environment)
-        defer { if serve.process.isRunning { kill(serve.pid, SIGKILL) } }
+        defer { serve.process.signal(SIGKILL) }
         #expect(await eventually(within: 60) { serve.stdout.text.contains("/login?token=") }, "\(serve.transcript)")
         let login = try #require(
             serve.stdout.text.split(separator: "\n").first { $0.contains("/login?token=") }.map {
@@ -98,7 +98,7 @@ extension SecretLeakTests {
         }
 
         let stream = try SkillbookChild(["-s", "-N", "-b", jar, base + "/api/v1/events"], in: directory.url, executable: curl)
-        defer { if stream.process.isRunning { kill(stream.pid, SIGKILL) } }
+        defer { stream.process.signal(SIGKILL) }
         #expect(await eventually(within: 30) { stream.stdout.text.contains("subscribed") }, "\(stream.transcript)")
         let started = try JSONText.decode(try await post("/api/v1/playbooks/leak/run", ["inputs": .object(Self.secretArguments)]))
         let consoleRun = try #require(started["run"]?.stringValue, "\(started)")

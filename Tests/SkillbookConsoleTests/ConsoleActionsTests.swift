@@ -1,4 +1,5 @@
 import Foundation
+import SkillbookTesting
 import SkillbookConsole
 import SkillbookCore
 import SkillbookHost
@@ -86,16 +87,9 @@ import Testing
         defer { Task { await console.stop() } }
         let session = try await console.logIn()
 
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: binary)
-        child.arguments = ["run", "stuck", "--state", console.server.host.configuration.stateDirectory.path]
-        child.currentDirectoryURL = console.directory
-        child.environment = ["HOME": console.directory.path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        child.standardInput = FileHandle.nullDevice
-        try child.run()
-        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        let child = try ChildProgram(
+            binary, ["run", "stuck", "--state", console.server.host.configuration.stateDirectory.path],
+            environment: ["HOME": console.directory.path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"], in: console.directory)
 
         // Wait until the child is inside `sleep 30`.
         var id = ""
@@ -116,11 +110,11 @@ import Testing
         let cancel = try await console.post("/api/v1/runs/\(id)/cancel", [:], session: session)
         #expect(cancel.status == 409)
         let message = try console.json(cancel)["error"]?.stringValue ?? ""
-        #expect(message.contains("is running in process \(child.processIdentifier), not in this console"), "\(message)")
+        #expect(message.contains("is running in process \(child.pid), not in this console"), "\(message)")
         #expect(try await console.post("/api/v1/runs/\(id)/resume", [:], session: session).status == 409)
 
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        child.signal(SIGKILL)
+        _ = await child.exit(within: 60)
         let killed = try console.json(try await console.send("GET", "/api/v1/runs/\(id)", session: session))
         #expect(killed["status"] == "interrupted")
         #expect(killed["actions"]?.objectValue?["resume"]?.objectValue?["allowed"] == true)
@@ -171,16 +165,9 @@ import Testing
 
             """
         try text.write(to: console.directory.appendingPathComponent("Playbooks/guarded.yaml"), atomically: true, encoding: .utf8)
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: binary)
-        child.arguments = ["run", "guarded", "-i", "token=first-secret-value", "--state", console.server.host.configuration.stateDirectory.path]
-        child.currentDirectoryURL = console.directory
-        child.environment = ["HOME": console.directory.path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        child.standardInput = FileHandle.nullDevice
-        try child.run()
-        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        let child = try ChildProgram(
+            binary, ["run", "guarded", "-i", "token=first-secret-value", "--state", console.server.host.configuration.stateDirectory.path],
+            environment: ["HOME": console.directory.path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"], in: console.directory)
         var id = ""
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline, id.isEmpty {
@@ -192,8 +179,8 @@ import Testing
         // Killed while its first step sleeps: eight seconds leave room for a loaded machine to see the
         // run appear (the resume sleeps again, as the sleep never recorded its end).
         try await Task.sleep(nanoseconds: 300_000_000)
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        child.signal(SIGKILL)
+        _ = await child.exit(within: 60)
 
         let ask = try await console.post("/api/v1/runs/\(id)/resume", [:], session: session)
         #expect(ask.status == 409)

@@ -2,7 +2,6 @@ import Foundation
 import SkillbookCore
 import SkillbookHost
 import SkillbookTesting
-import Synchronization
 import Testing
 
 /// The console in a real browser: `skillbook serve` (the debug build) on a temporary workspace and
@@ -43,7 +42,7 @@ import Testing
         try #require(
             FileManager.default.isExecutableFile(atPath: python) && FileManager.default.isExecutableFile(atPath: chromium),
             "the browser tests need Playwright in .build/venv and Debian's chromium: run 'make venv deps'")
-        let check = try run(python, ["-c", "import playwright"])
+        let check = try await run(python, ["-c", "import playwright"])
         try #require(check.code == 0, "Playwright is missing from .build/venv: run 'make venv deps' (\(check.err))")
         try #require(FileManager.default.isExecutableFile(atPath: binary), "no \(binary): run 'swift build' first")
 
@@ -77,18 +76,14 @@ import Testing
         try await Self.recordFiresNotStarted(
             PlaybookHost(HostConfiguration(playbooksDirectory: playbooks, stateDirectory: state, currentDirectory: workspace)))
 
-        let serve = Process()
-        serve.executableURL = URL(fileURLWithPath: binary)
-        serve.arguments = ["serve", "--listen", "127.0.0.1:0", "--state", state.path]
-        serve.currentDirectoryURL = workspace
-        serve.environment = ProcessInfo.processInfo.environment.merging(["SKILLBOOK_MODEL_URL": modelURL, "SKILLBOOK_MODEL": "qwen"]) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        serve.standardOutput = out
-        serve.standardError = err
-        try serve.run()
-        defer { if serve.isRunning { serve.terminate() } }
-        let firstLine = try #require(readLine(out.fileHandleForReading), "skillbook serve printed no URL")
+        let out = OutputFile()
+        let err = OutputFile()
+        let serve = try ChildProgram(
+            binary, ["serve", "--listen", "127.0.0.1:0", "--state", state.path],
+            environment: ProcessInfo.processInfo.environment.merging(["SKILLBOOK_MODEL_URL": modelURL, "SKILLBOOK_MODEL": "qwen"]) { $1 },
+            in: workspace, output: .file(out), error: .file(err))
+        defer { serve.signal(SIGTERM) }
+        let firstLine = try #require(await ServeCommandTests.firstLine(out, of: serve), "skillbook serve printed no URL\n\(err.text)")
         #expect(firstLine.hasPrefix("http://127.0.0.1:") && firstLine.contains("/login?token="))
 
         let shots = Self.root.appendingPathComponent(
@@ -96,17 +91,17 @@ import Testing
         ).path
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
         let flow = Self.root.appendingPathComponent("Tests/SkillbookConsoleTests/Browser/console_flow.py").path
-        let result = try run(
+        let result = try await run(
             python, [flow, firstLine, shots],
-            environment: ["CHROMIUM": chromium, "SKILLBOOK_BIN": binary, "SKILLBOOK_STATE": state.path, "SKILLBOOK_WORKSPACE": workspace.path])
+            environment: ["CHROMIUM": chromium, "SKILLBOOK_BIN": binary, "SKILLBOOK_STATE": state.path, "SKILLBOOK_WORKSPACE": workspace.path],
+            upTo: 900)
         #expect(result.code == 0, "the browser flow failed:\n\(result.out)\n\(result.err)")
         #expect(result.out.contains("ok markup shown as text"))
 
         // The journal holds what was clicked, with trigger console.
         let stopping = Date()
-        serve.terminate()  // SIGTERM: a graceful stop
-        serve.waitUntilExit()
-        #expect(serve.terminationStatus == 0)
+        serve.signal(SIGTERM)  // a graceful stop
+        #expect(await serve.exit(within: 60) == .exited(0))
         #expect(Date().timeIntervalSince(stopping) < 5)
         let host = PlaybookHost(
             HostConfiguration(playbooksDirectory: playbooks, stateDirectory: state, currentDirectory: workspace))
@@ -142,41 +137,12 @@ import Testing
         }
     }
 
-    private func readLine(_ handle: FileHandle) -> String? {
-        var bytes: [UInt8] = []
-        while true {
-            let data = handle.readData(ofLength: 1)
-            guard let byte = data.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(byte)
-        }
+    private func run(
+        _ program: String, _ arguments: [String], environment: [String: String] = [:], upTo seconds: Double = 60
+    ) async throws -> (code: Int32, out: String, err: String) {
+        let result = try await runProgram(
+            URL(fileURLWithPath: program), arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            upTo: seconds)
+        return (result.code, result.out, result.err)
     }
-
-    private func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (code: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read while it runs: a full pipe would block it.
-        let outData = ChildOutput()
-        let reader = Thread { outData.set(out.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        while !outData.done { usleep(10_000) }
-        return (process.terminationStatus, String(decoding: outData.value, as: UTF8.self), errText)
-    }
-}
-
-/// The stdout of a child, read on a thread of its own.
-private final class ChildOutput: Sendable {
-    private let state = Mutex<(data: Data, finished: Bool)>((Data(), false))
-    func set(_ value: Data) { state.withLock { $0 = (value, true) } }
-    var done: Bool { state.withLock { $0.finished } }
-    var value: Data { state.withLock { $0.data } }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import SkillbookCore
 import SkillbookHost
+import SkillbookTesting
 import Testing
 
 /// `skillbook serve` as a program (the debug build): where it may listen, and the token file.
 @Suite struct ServeCommandTests {
     static let binary = ConsoleBrowserTests.root.appendingPathComponent(".build/debug/skillbook").path
 
-    @Test func aNonLoopbackAddressNeedsATokenFileAndAPublicURL() throws {
+    @Test func aNonLoopbackAddressNeedsATokenFileAndAPublicURL() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no \(Self.binary): run 'swift build' first")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -20,14 +21,14 @@ import Testing
             ["serve", "--listen", "0.0.0.0:0"], ["serve", "--listen", "0.0.0.0:0", "--token-file", tokenFile.path],
             ["serve", "--listen", "0.0.0.0:0", "--public-url", "https://skillbook.example.org"],
         ] {
-            let refused = try Self.run(arguments, in: directory)
+            let refused = try await Self.run(arguments, in: directory)
             #expect(refused.code == 2)
             #expect(refused.err.contains(message), "\(arguments): \(refused.err)")
         }
-        let badURL = try Self.run(["serve", "--public-url", "https://skillbook.example.org/console"], in: directory)
+        let badURL = try await Self.run(["serve", "--public-url", "https://skillbook.example.org/console"], in: directory)
         #expect(badURL.code == 2)
         #expect(badURL.err.contains("--public-url expects http(s)://HOST[:PORT] with no path"))
-        let bad = try Self.run(["serve", "--listen", "nonsense"])
+        let bad = try await Self.run(["serve", "--listen", "nonsense"])
         #expect(bad.code == 2)
         #expect(bad.err.contains("--listen expects ADDRESS:PORT"))
     }
@@ -41,28 +42,23 @@ import Testing
         try "a-long-enough-token-0123456789abcdef\n".write(to: tokenFile, atomically: true, encoding: .utf8)
         let short = directory.appendingPathComponent("short")
         try "0123456789abcdef0123456789abcde".write(to: short, atomically: true, encoding: .utf8)
-        let tooShort = try Self.run(["serve", "--listen", "127.0.0.1:0", "--token-file", short.path], in: directory)
+        let tooShort = try await Self.run(["serve", "--listen", "127.0.0.1:0", "--token-file", short.path], in: directory)
         #expect(tooShort.code == 2)
         #expect(tooShort.err.contains("must be one word of at least 32 characters"))
 
-        let serve = Process()
-        serve.executableURL = URL(fileURLWithPath: Self.binary)
-        serve.arguments = ["serve", "--listen", "127.0.0.1:0", "--token-file", tokenFile.path, "--state", directory.appendingPathComponent("state").path]
-        serve.currentDirectoryURL = directory
-        let out = Pipe()
-        serve.standardOutput = out
-        serve.standardError = FileHandle.nullDevice
-        try serve.run()
-        defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
-        let url = try #require(Self.firstLine(out.fileHandleForReading))
+        let out = OutputFile()
+        let serve = try ChildProgram(
+            Self.binary,
+            ["serve", "--listen", "127.0.0.1:0", "--token-file", tokenFile.path, "--state", directory.appendingPathComponent("state").path],
+            in: directory, output: .file(out))
+        let url = try #require(await Self.firstLine(out, of: serve))
         #expect(url.hasSuffix("/login?token=a-long-enough-token-0123456789abcdef"))
         for _ in 0..<2 {
-            let login = try Self.run(["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url], program: "/usr/bin/curl")
+            let login = try await Self.run(["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url], program: "/usr/bin/curl")
             #expect(login.out == "303")
         }
-        kill(serve.processIdentifier, SIGINT)
-        serve.waitUntilExit()
-        #expect(serve.terminationStatus == 0)
+        serve.signal(SIGINT)
+        #expect(await serve.exit(within: 60) == .exited(0))
     }
 
     /// `serve --schedules`: the console and the daemon's scheduler in one process, under the daemon's
@@ -85,17 +81,12 @@ import Testing
         try text.write(to: playbooks.appendingPathComponent("tick.yaml"), atomically: true, encoding: .utf8)
         let state = directory.appendingPathComponent("state")
 
-        let serve = Process()
-        serve.executableURL = URL(fileURLWithPath: Self.binary)
-        serve.arguments = ["serve", "--listen", "127.0.0.1:0", "--schedules", "--state", state.path]
-        serve.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        serve.standardOutput = out
-        serve.standardError = err
-        try serve.run()
-        defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
-        let url = try #require(Self.firstLine(out.fileHandleForReading))
+        let out = OutputFile()
+        let err = OutputFile()
+        let serve = try ChildProgram(
+            Self.binary, ["serve", "--listen", "127.0.0.1:0", "--schedules", "--state", state.path], in: directory,
+            output: .file(out), error: .file(err))
+        let url = try #require(await Self.firstLine(out, of: serve))
         #expect(url.contains("/login?token="))
 
         // Its schedules fire: a run with trigger schedule appears in the journal.
@@ -110,9 +101,9 @@ import Testing
 
         // The Schedules API of the same process: it fires them, and shows the last fire and its status.
         let jar = directory.appendingPathComponent("jar").path
-        _ = try Self.run(["/usr/bin/curl", "-s", "-c", jar, "-o", "/dev/null", url], program: "/usr/bin/curl")
+        _ = try await Self.run(["/usr/bin/curl", "-s", "-c", jar, "-o", "/dev/null", url], program: "/usr/bin/curl")
         let base = String(url.prefix(while: { $0 != "/" }) + "//" + url.dropFirst("http://".count).prefix(while: { $0 != "/" }))
-        let answer = try Self.run(["/usr/bin/curl", "-s", "-b", jar, base + "/api/v1/schedules"], program: "/usr/bin/curl")
+        let answer = try await Self.run(["/usr/bin/curl", "-s", "-b", jar, base + "/api/v1/schedules"], program: "/usr/bin/curl")
         guard case .object(let schedules) = try JSONText.decode(answer.out) else { throw FixtureError("not JSON: \(answer.out)") }
         #expect(schedules["fired_here"] == true)
         let entry = try #require(schedules["schedules"]?.arrayValue?.first?.objectValue)
@@ -120,19 +111,18 @@ import Testing
         #expect(entry["last"]?.objectValue?["status"] == "succeeded", "\(entry)")
 
         // The daemon's lock: a second scheduler on the same state is refused.
-        let second = try Self.run(["serve", "--listen", "127.0.0.1:0", "--schedules", "--state", state.path], in: directory)
+        let second = try await Self.run(["serve", "--listen", "127.0.0.1:0", "--schedules", "--state", state.path], in: directory)
         #expect(second.code == 2)
-        #expect(second.err.contains("another skillbook daemon (pid \(serve.processIdentifier)) fires this state's schedules"), "\(second.err)")
-        let daemon = try Self.run(["daemon", "--state", state.path], in: directory)
+        #expect(second.err.contains("another skillbook daemon (pid \(serve.pid)) fires this state's schedules"), "\(second.err)")
+        let daemon = try await Self.run(["daemon", "--state", state.path], in: directory)
         #expect(daemon.code == 2)
-        #expect(daemon.err.contains("another skillbook daemon (pid \(serve.processIdentifier))"), "\(daemon.err)")
+        #expect(daemon.err.contains("another skillbook daemon (pid \(serve.pid))"), "\(daemon.err)")
 
         let stopping = Date()
-        kill(serve.processIdentifier, SIGTERM)
-        serve.waitUntilExit()
-        #expect(serve.terminationStatus == 0)
+        serve.signal(SIGTERM)
+        #expect(await serve.exit(within: 60) == .exited(0))
         #expect(Date().timeIntervalSince(stopping) < 5)
-        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = err.text
         #expect(log.contains("stopping the console and the schedules"), "\(log)")
         #expect(log.contains("daemon stopped"), "\(log)")
         // Both stopped: no fire after the exit, and the lock is free again.
@@ -142,25 +132,19 @@ import Testing
         #expect(throws: Never.self) { _ = try DaemonLock(stateDirectory: state) }
     }
 
-    static func firstLine(_ handle: FileHandle) -> String? {
-        var bytes: [UInt8] = []
-        while let byte = handle.readData(ofLength: 1).first, byte != UInt8(ascii: "\n") { bytes.append(byte) }
-        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    /// The first line `child` writes to `out`, once it is complete; `nil` when the child ends (or
+    /// a minute passes) without one.
+    static func firstLine(_ out: OutputFile, of child: ChildProgram) async -> String? {
+        _ = await eventually(within: 60) { out.text.contains("\n") || !child.isRunning }
+        let text = out.text
+        let line = text.prefix { $0 != "\n" }
+        guard text.contains("\n") || !child.isRunning, !line.isEmpty else { return nil }
+        return String(line)
     }
 
-    static func run(_ arguments: [String], in directory: URL? = nil, program: String = binary) throws -> (code: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = program == binary ? arguments : Array(arguments.dropFirst())
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    static func run(_ arguments: [String], in directory: URL? = nil, program: String = binary) async throws -> (code: Int32, out: String, err: String) {
+        let result = try await runProgram(
+            URL(fileURLWithPath: program), program == binary ? arguments : Array(arguments.dropFirst()), in: directory)
+        return (result.code, result.out, result.err)
     }
 }

@@ -47,7 +47,7 @@ import Testing
         let url = try #require(metricsURL(in: daemon.stderr.text), "\(daemon.transcript)")
         #expect(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/metrics"))
 
-        let scrape = try MetricsScrape.scrape(url)
+        let scrape = try await MetricsScrape.scrape(url)
         #expect(scrape.contentType == "text/plain; version=0.0.4; charset=utf-8")
         #expect(scrape.types["skillbook_runs_started"] == "counter")
         #expect(scrape.types["skillbook_run_duration_seconds"] == "histogram")
@@ -84,7 +84,7 @@ import Testing
         // Counters only grow: a later scrape has at least as many runs.
         let runs = try #require(scrape.value("skillbook_runs_finished_total", ["playbook": "pulse", "status": "succeeded"]))
         try await Task.sleep(for: .seconds(1.5))
-        let later = try MetricsScrape.scrape(url)
+        let later = try await MetricsScrape.scrape(url)
         #expect(try #require(later.value("skillbook_runs_finished_total", ["playbook": "pulse", "status": "succeeded"])) >= runs)
     }
 
@@ -100,7 +100,7 @@ import Testing
         let console = String(login[..<login.range(of: "/login")!.lowerBound])
         let client = CurlHTTPClient()
         for _ in 0..<3 { _ = try await client.send(HTTPRequest(url: URL(string: console + "/api/v1/runs")!, timeout: 10)) }
-        let scrape = try MetricsScrape.scrape(url)
+        let scrape = try await MetricsScrape.scrape(url)
         #expect(scrape.value("skillbook_http_requests_total", ["method": "GET", "code": "401"]) == 3, "\(scrape.samples.filter { $0.name.hasPrefix("skillbook_http") })")
         #expect(scrape.value("skillbook_build_info", ["command": "serve"]) == 1)
         // Only /metrics, and only GET.
@@ -123,7 +123,7 @@ import Testing
         try #require(
             await eventually(within: 60) { worker.stderr.text.components(separatedBy: "\"event\":\"run finished\"").count == 3 }, "\(worker.transcript)")
         let url = try #require(metricsURL(in: worker.stderr.text), "\(worker.transcript)")
-        let scrape = try MetricsScrape.scrape(url)
+        let scrape = try await MetricsScrape.scrape(url)
         #expect(scrape.value("skillbook_worker_claims_total", ["kind": "queued"]) == 2)
         #expect(scrape.value("skillbook_queue_depth") == 0)
         #expect(scrape.value("skillbook_worker_running_runs") == 0)

@@ -1,4 +1,6 @@
 import Foundation
+import SkillbookCore
+import SkillbookTesting
 import Testing
 
 /// One scrape of a `--metrics` endpoint, parsed by the official Prometheus client's parser
@@ -19,26 +21,23 @@ struct MetricsScrape {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// Scrapes `url`; fails the test (with the parser's message) when it does not parse.
-    static func scrape(_ url: String) throws -> MetricsScrape {
+    static func scrape(_ url: String) async throws -> MetricsScrape {
         let python = root.appendingPathComponent(".build/venv/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw ChildProcessError("\(python) is missing: run 'make venv' (or 'make test', which creates it with prometheus_client)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [root.appendingPathComponent("scripts/scrape_metrics.py").path, url]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let problem = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let out = OutputFile()
+        let err = OutputFile()
+        let process = try ChildProgram(
+            python, [root.appendingPathComponent("scripts/scrape_metrics.py").path, url], output: .file(out), error: .file(err))
+        guard await process.exit(within: 60) != nil else {
+            process.signal(SIGKILL)
+            throw ChildProcessError("scrape_metrics.py \(url) did not finish in 60 s: \(err.text)")
+        }
+        guard process.termination == .exited(0), let object = try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [String: Any],
             let families = object["families"] as? [[String: Any]]
         else {
-            throw ChildProcessError("scrape_metrics.py \(url) exited \(process.terminationStatus): \(problem)")
+            throw ChildProcessError("scrape_metrics.py \(url) \(process.termination.map { "\($0)" } ?? "did not end"): \(err.text)")
         }
         var types: [String: String] = [:]
         var samples: [Sample] = []

@@ -1,7 +1,6 @@
 import SkillbookTesting
 import SkillbookCore
 import Foundation
-import Synchronization
 
 /// The built `skillbook` executable: next to the test bundle, else in the package's `.build`.
 func builtExecutable() throws -> URL {
@@ -26,46 +25,24 @@ struct MissingExecutable: Error, CustomStringConvertible {
     }
 }
 
-/// What a child process has written to one pipe so far, and whether it closed it.
-final class PipeReader: Sendable {
-    private let state = Mutex<(data: Data, closed: Bool)>((Data(), false))
-
-    init(_ pipe: Pipe) {
-        pipe.fileHandleForReading.readabilityHandler = { [self] handle in
-            let chunk = handle.availableData
-            state.withLock { state in
-                if chunk.isEmpty { state.closed = true } else { state.data.append(chunk) }
-            }
-            if chunk.isEmpty { handle.readabilityHandler = nil }
-        }
-    }
-
-    var text: String { state.withLock { String(decoding: $0.data, as: UTF8.self) } }
-    var closed: Bool { state.withLock { $0.closed } }
-}
-
-/// A `skillbook` child process with its output read while it runs.
+/// A `skillbook` child process with its output collected as it comes.
 struct ChildSkillbook {
-    let process = Process()
-    let out: PipeReader
-    let err: PipeReader
+    let process: ChildProgram
+    let out: OutputFile
+    let err: OutputFile
 
     init(_ arguments: [String], in directory: TemporaryDirectory) throws {
-        process.executableURL = try builtExecutable()
-        process.arguments = arguments + ["--state", directory.state.path]
-        process.currentDirectoryURL = directory.url
-        process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        out = PipeReader(stdout)
-        err = PipeReader(stderr)
-        try process.run()
+        let out = OutputFile()
+        let err = OutputFile()
+        process = try ChildProgram(
+            try builtExecutable().path, arguments + ["--state", directory.state.path],
+            environment: ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"], in: directory.url,
+            output: .file(out), error: .file(err))
+        self.out = out
+        self.err = err
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
     /// Waits until stdout contains `text` (or the process ends); whether it appeared while running.
     func waitFor(_ text: String, seconds: Double = 30) async throws -> Bool {
@@ -73,17 +50,12 @@ struct ChildSkillbook {
         return seen && process.isRunning
     }
 
-    /// Waits for the process to exit, then for its pipes to close, so that everything it wrote has
-    /// been read. A pipe stays open after the exit only while another process holds a copy of its
-    /// write end (one forked elsewhere in the test process just as this one started); the output is
-    /// then read for up to a second more instead of waiting for that other process to end.
+    /// Waits for the process to exit (and be reaped): everything it wrote is in the files then.
     func waitForExit(seconds: Double) async throws -> Bool {
-        guard await eventually(within: seconds, { !process.isRunning }) else { return false }
-        _ = await eventually(within: 1) { out.closed && err.closed }
-        return true
+        await process.exit(within: seconds) != nil
     }
 
     func killIfRunning() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.signal(SIGKILL)
     }
 }

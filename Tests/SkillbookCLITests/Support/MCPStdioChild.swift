@@ -5,42 +5,31 @@ import SkillbookTesting
 /// `skillbook mcp ARGS` as a real child process spoken to as an MCP client does: JSON-RPC lines on
 /// its stdin (kept open until `close()`), its answers collected from stdout.
 final class MCPStdioChild {
-    let process = Process()
-    let input = Pipe()
-    let stdout = OutputFile()
-    let stderr = OutputFile()
+    let process: ChildProgram
+    let stdout: OutputFile
+    let stderr: OutputFile
     private var nextID = 0
 
     init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
-        process.executableURL = try builtExecutable()
-        process.arguments = ["mcp"] + arguments
-        process.currentDirectoryURL = directory
-        process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-        let out = try stdout.writer()
-        let err = try stderr.writer()
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let stdout = OutputFile()
+        let stderr = OutputFile()
+        process = try ChildProgram(
+            try builtExecutable().path, ["mcp"] + arguments,
+            environment: ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"].merging(environment) { $1 },
+            in: directory, input: .pipe, output: .file(stdout), error: .file(stderr))
+        self.stdout = stdout
+        self.stderr = stderr
     }
 
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
-    func notify(_ method: String) {
-        write(["jsonrpc": "2.0", "method": .string(method)])
+    func notify(_ method: String) throws {
+        try write(["jsonrpc": "2.0", "method": .string(method)])
     }
 
     /// Sends a request and waits (up to `seconds`) for the answer with its id: that line's object.
     func request(_ method: String, _ params: ValueObject, upTo seconds: Double = 60) async throws -> Value {
         nextID += 1
         let id = nextID
-        write(["jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": .object(params)])
+        try write(["jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": .object(params)])
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             for line in stdout.text.split(separator: "\n") {
@@ -54,13 +43,11 @@ final class MCPStdioChild {
 
     /// Closes stdin (the server ends) and waits for the exit.
     func close() async throws {
-        try input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(20)
-        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.closeInput()
+        if await process.exit(within: 20) == nil { process.signal(SIGKILL) }
     }
 
-    private func write(_ message: ValueObject) {
-        input.fileHandleForWriting.write(Data((JSONText.encode(.object(message)) + "\n").utf8))
+    private func write(_ message: ValueObject) throws {
+        try process.write(JSONText.encode(.object(message)) + "\n")
     }
 }

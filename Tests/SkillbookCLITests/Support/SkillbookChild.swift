@@ -10,35 +10,24 @@ struct ChildProcessError: Error, CustomStringConvertible {
 
 /// `skillbook ARGS` as a real child process, its output collected as it comes.
 final class SkillbookChild {
-    let process = Process()
-    let stdout = OutputFile()
-    let stderr = OutputFile()
+    let process: ChildProgram
+    let stdout: OutputFile
+    let stderr: OutputFile
 
     /// `executable` (default: the built `skillbook`) with `arguments`, in `directory`, with
     /// `environment` added to the child's small fixed environment.
     init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil) throws {
-        process.executableURL = try executable ?? builtExecutable()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-            .merging(environment) { $1 }
-        let out = try stdout.writer()
-        let err = try stderr.writer()
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let stdout = OutputFile()
+        let stderr = OutputFile()
+        process = try ChildProgram(
+            try (executable ?? builtExecutable()).path, arguments,
+            environment: ["HOME": directory.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"].merging(environment) { $1 },
+            in: directory, output: .file(stdout), error: .file(stderr))
+        self.stdout = stdout
+        self.stderr = stderr
     }
 
-    deinit {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-    }
-
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
     /// The `--json` events printed so far (complete lines only).
     var events: [[String: Any]] { Self.events(in: stdout.text) }
@@ -69,7 +58,7 @@ final class SkillbookChild {
         _ signal: Int32 = SIGKILL, after delay: Double = 0, upTo seconds: Double = 30,
         when matches: @escaping @Sendable ([String: Any]) -> Bool
     ) async throws -> Bool {
-        let pid = self.pid
+        let process = process
         let output = stdout
         let matched = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let thread = Thread {
@@ -78,7 +67,7 @@ final class SkillbookChild {
                     let events = Self.events(in: output.text)
                     if events.contains(where: matches) {
                         if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-                        Foundation.kill(pid, signal)
+                        process.signal(signal)
                         return continuation.resume(returning: true)
                     }
                     if events.contains(where: { $0["type"] as? String == "run.finished" }) { break }
@@ -94,18 +83,15 @@ final class SkillbookChild {
 
     /// Sends `signal` and waits until the process has ended and been reaped.
     func kill(_ signal: Int32 = SIGKILL) async throws {
-        Foundation.kill(pid, signal)
+        process.signal(signal)
         _ = try await waitForExit()
     }
 
-    /// Waits for the process to end; its exit code, or `nil` after `seconds`.
+    /// Waits for the process to end; its exit code (128 + the signal that ended it), or `nil`
+    /// after `seconds`.
     func waitForExit(upTo seconds: Double = 60) async throws -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning {
-            if Date() > deadline { return nil }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return process.terminationStatus
+        _ = await process.exit(within: seconds)
+        return process.exitCode
     }
 
     var transcript: String { "stdout:\n\(stdout.text)\nstderr:\n\(stderr.text)" }

@@ -4,6 +4,7 @@ import SkillbookCore
 import SkillbookSkills
 import Testing
 import SkillbookSystem
+import SkillbookTesting
 
 /// The libmicrohttpd wrapper on its own: requests reach the handler parsed, limits answer before
 /// it, a slow handler is cut off, and `stop()` ends open streams.
@@ -49,28 +50,16 @@ import SkillbookSystem
             ServerResponse(status: 200, contentType: "text/plain", text: "ok")
         }
         defer { server.stop() }
-        // curl runs on a thread of its own: waiting for it must not hold a thread of the cooperative
-        // pool, which the server's handlers need.
+        // Waiting for curl polls: it must not hold a thread of the cooperative pool, which the
+        // server's handlers need.
         func post(_ count: Int) async throws -> (code: Int32, out: String) {
-            try await withCheckedThrowingContinuation { continuation in
-                Thread {
-                    continuation.resume(with: Result { try curl(count) })
-                }.start()
-            }
-        }
-        @Sendable func curl(_ count: Int) throws -> (code: Int32, out: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = [
-                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "-H", "Transfer-Encoding: chunked", "-H", "Expect:",
-                "--data-binary", String(repeating: "a", count: count), "http://127.0.0.1:\(server.port)/",
-            ]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, out)
+            let result = try await runProgram(
+                URL(fileURLWithPath: "/usr/bin/curl"),
+                [
+                    "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "-H", "Transfer-Encoding: chunked", "-H", "Expect:",
+                    "--data-binary", String(repeating: "a", count: count), "http://127.0.0.1:\(server.port)/",
+                ])
+            return (result.code, result.out)
         }
         #expect(try await post(1000).out == "200")
         #expect(try await post(2000).out == "413")

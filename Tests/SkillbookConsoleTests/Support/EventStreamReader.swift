@@ -1,39 +1,24 @@
 import Foundation
-import Synchronization
+import SkillbookTesting
 
 /// Follows a server-sent-event stream with the curl program (`-N`: unbuffered), collecting what
 /// arrives, so a test sees the events as a browser would.
 final class EventStreamReader: Sendable {
-    private let process: Process
+    private let process: ChildProgram
     /// What arrived so far.
-    private final class Collected: Sendable {
-        let text = Mutex("")
-    }
-
-    private let collected = Collected()
+    private let collected: OutputFile
 
     init(url: String, cookie: String, extraHeaders: [String] = []) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sN", "--max-time", "20", "-H", "Cookie: skillbook_session_\(URLComponents(string: url)?.port ?? 0)=\(cookie)", "-H", "Accept: text/event-stream"]
-            + extraHeaders.flatMap { ["-H", $0] } + [url]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        let collected = collected
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                return
-            }
-            collected.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
-        self.process = process
+        let collected = OutputFile()
+        self.collected = collected
+        process = try ChildProgram(
+            "/usr/bin/curl",
+            ["-sN", "--max-time", "20", "-H", "Cookie: skillbook_session_\(URLComponents(string: url)?.port ?? 0)=\(cookie)", "-H", "Accept: text/event-stream"]
+                + extraHeaders.flatMap { ["-H", $0] } + [url],
+            output: .file(collected))
     }
 
-    var text: String { collected.text.withLock { $0 } }
+    var text: String { collected.text }
 
     /// Waits until the stream holds `needle` (10 s at most).
     func waitFor(_ needle: String, seconds: Double = 10) async throws {
@@ -44,9 +29,8 @@ final class EventStreamReader: Sendable {
         }
     }
 
-    /// Ends curl with SIGKILL (a child of the test runner may start with SIGTERM blocked); does not
-    /// block the cooperative pool while it goes.
+    /// Ends curl with SIGKILL; does not block the cooperative pool while it goes.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.signal(SIGKILL)
     }
 }

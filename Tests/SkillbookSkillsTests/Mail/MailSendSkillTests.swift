@@ -49,13 +49,13 @@ final class SMTPTestServer {
         """#
 
     let directory = TemporaryDirectory(prefix: "skillbook-smtp")
-    let process = Process()
+    let process: ChildProgram
     let port: Int
     /// The certificate to trust (STARTTLS mode).
     let certificate: String
     let received: URL
 
-    init(startTLS: Bool) throws {
+    init(startTLS: Bool) async throws {
         certificate = directory.url.appendingPathComponent("cert.pem").path
         received = directory.url.appendingPathComponent("received.jsonl")
         let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -69,36 +69,30 @@ final class SMTPTestServer {
         var arguments = [script.path, received.path, startTLS ? "starttls" : "plain"]
         if startTLS {
             let key = directory.url.appendingPathComponent("key.pem").path
-            let openssl = Process()
-            openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            openssl.arguments = [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-            ]
-            openssl.standardOutput = FileHandle.nullDevice
-            openssl.standardError = FileHandle.nullDevice
-            try openssl.run()
-            openssl.waitUntilExit()
-            #expect(openssl.terminationStatus == 0)
+            let openssl = try await runProgram(
+                URL(fileURLWithPath: "/usr/bin/openssl"),
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                ])
+            #expect(openssl.code == 0)
             arguments += [certificate, key]
         }
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let output = OutputFile()
+        let process = try ChildProgram(python, arguments, output: .file(output))
+        self.process = process
+        _ = await eventually(within: 60) { output.text.contains("\n") || !process.isRunning }
+        let line = output.text
         guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
+            process.signal(SIGTERM)
             throw SkillError("the SMTP test server did not start: '\(line)'")
         }
         self.port = port
     }
 
     deinit {
-        process.terminate()
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        _ = process.waitUntilExit()
     }
 
     /// The mails received so far.
@@ -121,7 +115,7 @@ final class SMTPTestServer {
     }
 
     @Test func sendsWithSTARTTLSAndEachLoginMechanism() async throws {
-        let server = try SMTPTestServer(startTLS: true)
+        let server = try await SMTPTestServer(startTLS: true)
         try await withHarness { harness in
             for mechanism in ["PLAIN", "LOGIN"] {
                 let output = try await harness.run(
@@ -150,8 +144,8 @@ final class SMTPTestServer {
     }
 
     @Test func aWrongPasswordOrAServerWithoutSTARTTLSFailsClearlyAndSendsNothing() async throws {
-        let tls = try SMTPTestServer(startTLS: true)
-        let plain = try SMTPTestServer(startTLS: false)
+        let tls = try await SMTPTestServer(startTLS: true)
+        let plain = try await SMTPTestServer(startTLS: false)
         try await withHarness { harness in
             do {
                 _ = try await harness.run(
@@ -181,7 +175,7 @@ final class SMTPTestServer {
     }
 
     @Test func sendsInTheClearToALocalRelayWhenToldAndEncodesAnUnicodeText() async throws {
-        let server = try SMTPTestServer(startTLS: false)
+        let server = try await SMTPTestServer(startTLS: false)
         try await withHarness { harness in
             _ = try await harness.run(
                 "mail.send",
