@@ -50,7 +50,7 @@ extension PlaybookHost {
         let journal = try openJournal()
         return try await HostError.journaling {
             var runs = 0
-            let batch = 1000
+            let batch = JournalRetention.explicitBatch
             while true {
                 let deleted = try await journal.pruneBatch(
                     RetentionRules(workspace: configuration.retention), now: configuration.clock.now(), limit: batch)

@@ -229,6 +229,24 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with a page cache of at least `kibibytes` KiB (`PRAGMA cache_size`), then sets the
+    /// previous size back, which frees what was cached beyond it. SQLite's default (2 MB) is smaller
+    /// than the pages a transaction deleting thousands of runs changes: the rest spill to the WAL
+    /// before the commit, and each is read back from it and written over its frame when changed
+    /// again (100k runs in transactions of 10,000, in `sqlite3`: 4.4 s of CPU with the default
+    /// cache, 3.7 s with 128 MB, and half the wall time). The cache grows only as pages are used.
+    public func withPageCache<T>(kibibytes: Int, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try locked { (db) throws(StoreError) -> T in
+            let previous = try query("PRAGMA cache_size").first?[0].intValue ?? -2000
+            // A negative size is in KiB, a positive one in pages (of 4 KiB here).
+            let previousKiB = previous < 0 ? -previous : previous * 4
+            guard kibibytes > previousKiB else { return try body() }
+            try Self.exec(db, "PRAGMA cache_size = -\(kibibytes)", path: path)
+            defer { try? Self.exec(db, "PRAGMA cache_size = \(previous)", path: path) }
+            return try body()
+        }
+    }
+
     // MARK: Transactions
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

@@ -6,6 +6,9 @@ import SkillbookTesting
 /// 100k and 1M runs the bench makes itself (see `HistoryJournal`), on SQLite and then on the
 /// throw-away PostgreSQL cluster (`history_pg_…`). `SKILLBOOK_BENCH_HISTORY_MAX` caps the sizes
 /// (say 100000 for a quicker pass), `SKILLBOOK_BENCH_HISTORY_PG_MAX` PostgreSQL's alone.
+/// `SKILLBOOK_BENCH_HISTORY_PRUNE_ONLY=1` fills the journals and prints only the pruning figures;
+/// `SKILLBOOK_BENCH_HISTORY_SQLITE_FILLED=DIR` keeps a copy of the filled SQLite state in DIR (made
+/// on the first pass) and starts each later pass from a copy of it instead of filling again.
 ///
 /// At each size N (`…_<N>_…`, as `1k`, `1m`):
 /// - `history_<db>_<N>_runs_ms`: `skillbook runs` (the newest 20), a whole release process;
@@ -14,8 +17,10 @@ import SkillbookTesting
 /// - `history_<db>_<N>_console_page_ms`, `…_console_page_100_ms`: the console's runs page (50 rows),
 ///   the first and the one 100 pages deep (by the cursor of the page before), in process, as its API reads it.
 /// At the largest size: `history_<db>_prune_<k>_ms` prunes the oldest k runs by age, k = 1k, 10k,
-/// 100k (each with its calls, step ends and sessions); `history_<db>_prune_batch_ms` one background
-/// pass (`pruneBatch`, 200 runs, best of 5); and a run of 100,000 calls is added:
+/// 100k (each with its calls, step ends and sessions), through a connection opened as `skillbook
+/// runs prune` opens it (not the fill's, whose page cache is large); `history_<db>_prune_batch_ms`
+/// one background pass (`pruneBatch`, 200 runs, best of 5); with `--cpu` these are the bench's CPU
+/// time (PostgreSQL's own work is not in it). Then a run of 100,000 calls is added:
 /// `history_<db>_big_show_ms`/`_mb`, `history_<db>_big_json_ms`/`_mb` (`runs show`, `--json`) and
 /// `history_<db>_big_preview_ms`/`_mb` (`rollback` of it without `--yes` and no terminal: the
 /// preview, then the refusal), each a release process, its wall time and peak RSS.
@@ -33,12 +38,16 @@ struct HistoryBench {
         let skillbook = try ColdStartBench.skillbookBinary()
         let work = state.appendingPathComponent("history")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let sqlite = try SQLiteHistoryJournal(folder: work.appendingPathComponent("state"))
-        try await measure(sqlite, name: "sqlite", sizes: sizes.filter { $0 <= cap }, skillbook: skillbook, work: work)
+        let pruneOnly = environment["SKILLBOOK_BENCH_HISTORY_PRUNE_ONLY"] == "1"
+        let sqliteSizes = sizes.filter { $0 <= cap }
+        let filled = environment["SKILLBOOK_BENCH_HISTORY_SQLITE_FILLED"].map { URL(fileURLWithPath: $0) }
+        let sqlite = try SQLiteHistoryJournal(
+            folder: work.appendingPathComponent("state"), filledCopy: filled, runs: sqliteSizes.last ?? 0)
+        try await measure(sqlite, name: "sqlite", sizes: sqliteSizes, skillbook: skillbook, work: work, pruneOnly: pruneOnly)
         let pgSizes = sizes.filter { $0 <= pgCap }
         if !pgSizes.isEmpty {
             let postgres = try PostgresHistoryJournal(connection: PostgresCluster.shared.makeDatabase())
-            try await measure(postgres, name: "pg", sizes: pgSizes, skillbook: skillbook, work: work)
+            try await measure(postgres, name: "pg", sizes: pgSizes, skillbook: skillbook, work: work, pruneOnly: pruneOnly)
         }
         return []
     }
@@ -48,21 +57,27 @@ struct HistoryBench {
     }
 
     private func measure(
-        _ store: any HistoryJournal, name: String, sizes: [Int], skillbook: String, work: URL
+        _ store: any HistoryJournal, name: String, sizes: [Int], skillbook: String, work: URL, pruneOnly: Bool
     ) async throws {
         func emit(_ figure: Figure) {
             // Unbuffered: each line shows as soon as it is measured.
             FileHandle.standardOutput.write(Data((figure.line + "\n").utf8))
         }
         let total = sizes.last ?? 0
-        let base = Date().timeIntervalSince1970 - Double(total) - 86_400
-        var have = 0
+        // A state restored from a kept copy has its runs already, from its own first start on.
+        let restored = try store.restoredBase()
+        let base = restored ?? Date().timeIntervalSince1970 - Double(total) - 86_400
+        var have = restored == nil ? 0 : total
         let clock = ContinuousClock()
-        for size in sizes {
-            let fill = try clock.measure { try store.addRuns(from: have, to: size, base: base) }.seconds
-            have = size
+        // From a kept copy, only the largest size is there to read.
+        for size in restored == nil ? sizes : [total] where size > have || !pruneOnly {
+            if size > have {
+                let fill = try clock.measure { try store.addRuns(from: have, to: size, base: base) }.seconds
+                have = size
+                emit(Figure(name: "history_\(name)_\(Self.label(size))_fill_s", value: fill, unit: "s"))
+            }
+            if pruneOnly { continue }
             let label = "history_\(name)_\(Self.label(size))"
-            emit(Figure(name: "\(label)_fill_s", value: fill, unit: "s"))
             let prefix = String(try store.someRunID().prefix(8))
             let cli = { (arguments: [String]) throws -> Double in
                 try Self.bestProcess([skillbook] + arguments + ["--state", store.state], in: work)
@@ -86,12 +101,15 @@ struct HistoryBench {
                     name: "\(label)_console_page_100_ms",
                     value: try await Measure.best(runs: 5) { try await Self.consolePage(journal, after: deep) } * 1000, unit: "ms"))
         }
-        // Pruning by age, oldest first: 1k, then 10k, then 100k runs (as many as there are).
+        if restored == nil { try store.keepFilled() }
+        // Pruning by age, oldest first: 1k, then 10k, then 100k runs (as many as there are), through
+        // a journal opened as `skillbook runs prune` opens it.
+        let pruning = try store.journalAsOpenedByTheHost()
         var pruned = 0
         for count in [1_000, 10_000, 100_000] where pruned + count <= total / 2 {
             let cutoff = Date(timeIntervalSince1970: base + Double(pruned + count))
             var deleted = 0
-            let seconds = try await clock.measure { deleted = try await store.journal.prune(olderThan: cutoff, keepingNewest: nil) }.seconds
+            let seconds = try await Self.time { deleted = try await pruning.prune(olderThan: cutoff, keepingNewest: nil) }
             guard deleted == count else { throw BenchError("history: pruning \(count) runs deleted \(deleted)") }
             pruned += count
             let figure = Figure(name: "history_\(name)_prune_\(Self.label(count))_ms", value: seconds * 1000, unit: "ms")
@@ -104,13 +122,14 @@ struct HistoryBench {
             let rules = RetentionRules(workspace: RetentionPolicy(days: 0, maxRuns: Int.max / 2))
             let now = Date(timeIntervalSince1970: base + Double(pruned))
             var deleted = 0
-            let seconds = try await clock.measure {
-                deleted = try await store.journal.pruneBatch(rules, now: now, limit: JournalRetention.batch)
-            }.seconds
+            let seconds = try await Self.time {
+                deleted = try await pruning.pruneBatch(rules, now: now, limit: JournalRetention.batch)
+            }
             guard deleted == JournalRetention.batch else { throw BenchError("history: a pruning pass deleted \(deleted)") }
             batch = min(batch, seconds)
         }
         if batch.isFinite { emit(Figure(name: "history_\(name)_prune_batch_ms", value: batch * 1000, unit: "ms")) }
+        if pruneOnly { return }
         // One run of 100,000 calls.
         let big = try store.addBigRun(calls: bigRunCalls, started: base + Double(total) + 10)
         let cases: [(String, [String])] = [
@@ -126,6 +145,16 @@ struct HistoryBench {
                 emit(figure)
             }
         }
+    }
+
+    /// Seconds `body` takes: elapsed, or with `--cpu` the process's CPU time.
+    static func time(_ body: () async throws -> Void) async rethrows -> Double {
+        if Measure.processorTime {
+            let start = Measure.processSeconds()
+            try await body()
+            return Measure.processSeconds() - start
+        }
+        return try await ContinuousClock().measure { try await body() }.seconds
     }
 
     /// The console's runs page (50 rows) after `cursor`, as `ConsoleAPI` reads it.

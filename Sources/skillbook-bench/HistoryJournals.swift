@@ -19,6 +19,12 @@ protocol HistoryJournal {
     func addBigRun(calls: Int, started: Double) throws -> String
     /// A run id from the middle of the journal.
     func someRunID() throws -> String
+    /// The journal as a `skillbook` process opens it (its own connection, default settings).
+    func journalAsOpenedByTheHost() throws -> any RunJournal
+    /// When the journal was restored from a kept copy of a filled one: the `base` it was filled with.
+    func restoredBase() throws -> Double?
+    /// Keeps a copy of the filled journal for later passes, when asked to.
+    func keepFilled() throws
 }
 
 enum HistoryRows {
@@ -48,9 +54,23 @@ final class SQLiteHistoryJournal: HistoryJournal {
     let database: Database
     let journal: any RunJournal
 
-    init(folder: URL) throws {
+    /// Where a filled state is kept between passes (`SKILLBOOK_BENCH_HISTORY_SQLITE_FILLED`), and how
+    /// many runs it must hold to be used.
+    let filledCopy: URL?
+    let runs: Int
+    private(set) var restored = false
+
+    init(folder: URL, filledCopy: URL? = nil, runs: Int = 0) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.folder = folder
+        self.filledCopy = filledCopy
+        self.runs = runs
+        let file = StateDatabase.url(in: folder)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        if let kept = filledCopy.map({ StateDatabase.url(in: $0) }), FileManager.default.fileExists(atPath: kept.path) {
+            try FileManager.default.copyItem(at: kept, to: file)
+            restored = true
+        }
         database = try StateDatabase.open(stateDirectory: folder)
         journal = try SQLiteJournal(database: database)
         // A page cache of 512 MB for the fill: a million random ids go into the primary key's index
@@ -125,6 +145,26 @@ final class SQLiteHistoryJournal: HistoryJournal {
         let rows = try database.query("SELECT id FROM runs WHERE playbook = 'p7' ORDER BY started LIMIT 1 OFFSET (SELECT count(*) / 100 FROM runs)")
         guard let id = rows.first?.string("id") else { throw BenchError("history: no run in \(folder.path)") }
         return id
+    }
+
+    func journalAsOpenedByTheHost() throws -> any RunJournal {
+        try SQLiteJournal(database: StateDatabase.openSeparately(stateDirectory: folder))
+    }
+
+    func restoredBase() throws -> Double? {
+        guard restored else { return nil }
+        let held = try database.query("SELECT coalesce(sum(runs), 0) AS n FROM run_counts").first?.int("n") ?? 0
+        guard held == runs else {
+            throw BenchError("history: the kept state in \(filledCopy?.path ?? "") holds \(held) runs, not \(runs); remove it")
+        }
+        return try database.query("SELECT min(started) AS base FROM runs").first?.double("base")
+    }
+
+    func keepFilled() throws {
+        guard let filledCopy else { return }
+        try FileManager.default.createDirectory(at: filledCopy, withIntermediateDirectories: true)
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try FileManager.default.copyItem(at: StateDatabase.url(in: folder), to: StateDatabase.url(in: filledCopy))
     }
 }
 
@@ -206,4 +246,12 @@ final class PostgresHistoryJournal: HistoryJournal {
         guard let id = rows.first?.string("id") else { throw BenchError("history: no run in \(state)") }
         return id
     }
+
+    /// A process connects as this one did: the same journal does.
+    func journalAsOpenedByTheHost() throws -> any RunJournal { journal }
+
+    /// The cluster is thrown away after each pass: nothing is kept.
+    func restoredBase() throws -> Double? { nil }
+
+    func keepFilled() throws {}
 }

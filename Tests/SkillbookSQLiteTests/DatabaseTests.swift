@@ -231,6 +231,27 @@ import SkillbookSQL
         }
     }
 
+    /// Pruning's transactions get a page cache for the pages they change, and the connection gets
+    /// its own back afterwards, also when the body throws; a smaller size than the connection's
+    /// leaves it as it is.
+    @Test func aLargerPageCacheHoldsForItsBodyOnly() async throws {
+        try await withTemporaryDirectory { dir in
+            let db = try Database(url: dir.appendingPathComponent("cache.sqlite"))
+            let before = try db.query("PRAGMA cache_size").first?[0]
+            let inside = try db.withPageCache(kibibytes: 65_536) { () throws(StoreError) in
+                try db.query("PRAGMA cache_size").first?[0]
+            }
+            #expect(inside == .integer(-65_536))
+            #expect(try db.query("PRAGMA cache_size").first?[0] == before)
+            #expect(throws: StoreError.self) {
+                try db.withPageCache(kibibytes: 65_536) { () throws(StoreError) in _ = try db.query("SELECT * FROM missing") }
+            }
+            #expect(try db.query("PRAGMA cache_size").first?[0] == before)
+            let small = try db.withPageCache(kibibytes: 16) { () throws(StoreError) in try db.query("PRAGMA cache_size").first?[0] }
+            #expect(small == before)
+        }
+    }
+
     @Test func connectionIsSharedSafelyAcrossTasks() async throws {
         try await withTemporaryDirectory { dir in
             let db = try Database(url: dir.appendingPathComponent("t.sqlite"))

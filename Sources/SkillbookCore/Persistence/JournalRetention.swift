@@ -70,6 +70,10 @@ public struct RetentionRules: Sendable, Hashable {
 /// few milliseconds; each run prunes again, so the journal converges on its policy.
 public enum JournalRetention {
     public static let batch = 200
+    /// How many runs one transaction of `skillbook runs prune` deletes (by retention, a pass of
+    /// `pruneBatch` this size): larger transactions write the pages of an index keyed by random ids
+    /// fewer times over (see `SQLiteJournal.pruneChunk`), and nobody waits on a run for it.
+    public static let explicitBatch = 50_000
     /// The statuses a run may be pruned in: finished ones, and `interrupted` (its process ended).
     /// Anything else (running, queued, waiting, or a status this build does not know) is kept.
     public static let prunableStatuses: [String] = [

@@ -10,10 +10,20 @@ import SkillbookSQL
 extension SQLiteJournal {
     /// How many runs one transaction of `prune` deletes. The runs' primary key is the one index
     /// still keyed by the random id: its entries of the oldest runs are spread over all its pages,
-    /// and each page a transaction changes is written once (to the WAL, then checkpointed), so
-    /// fewer, larger transactions write fewer pages. 10,000 keeps the write lock well inside
-    /// another writer's 5 s busy timeout.
-    static let pruneChunk = 10_000
+    /// and a transaction deleting k of n runs changes about 1 − (1 − k/n)^90 of them (90 ids a
+    /// page): 10,000 of 1M runs, 60 %; 50,000, 99 %. Each page a transaction changes is written to
+    /// the WAL and again at the checkpoint, so 100,000 runs in transactions of 10,000 wrote the
+    /// index six times over, in transactions of 50,000 twice. A transaction of 50,000 holds the
+    /// write lock about a second on an idle machine (another writer waits up to its 5 s busy
+    /// timeout); the background pass (`pruneBatch`, `JournalRetention.batch`) stays small.
+    static let pruneChunk = JournalRetention.explicitBatch
+
+    /// The page cache of a transaction of pruning, per run it may delete (KiB): the pages it
+    /// changes (about 1.5 KiB a run at 50,000 of 1M runs: the rows' pages, each index's share, the
+    /// primary key's) and those it reads, so that none is written before the commit (see
+    /// `Database.withPageCache`). At most 256 MiB; below SQLite's 2 MB default, the default.
+    static let pruneCachePerRun = 4
+    static let pruneCacheMax = 262_144
 
     /// Deletes the runs that started before `olderThan`, and all but the newest `keepingNewest`, in
     /// transactions of `pruneChunk` runs. A run that is not finished (running, queued, waiting) is
@@ -26,7 +36,7 @@ extension SQLiteJournal {
         if let cutoff {
             try transaction { () throws(StoreError) in try forgetMissedFires(before: cutoff, limit: Int(Int32.max)) }
             while true {
-                let count = try pruningTransaction { () throws(StoreError) -> Int in
+                let count = try pruningTransaction(runs: Self.pruneChunk) { () throws(StoreError) -> Int in
                     try deleteRuns(
                         "started < ?1 AND \(prunable) ORDER BY started", [.real(cutoff.timeIntervalSince1970)], dead: dead,
                         limit: Self.pruneChunk)
@@ -37,7 +47,7 @@ extension SQLiteJournal {
         }
         if let keep {
             while true {
-                let count = try pruningTransaction { () throws(StoreError) -> Int in
+                let count = try pruningTransaction(runs: Self.pruneChunk) { () throws(StoreError) -> Int in
                     try deleteOverCap(playbook: nil, cap: max(0, keep), limit: Self.pruneChunk, prunable: prunable, dead: dead)
                 }
                 deleted += count
@@ -52,7 +62,7 @@ extension SQLiteJournal {
     /// the oldest of the playbook over its own cap, then the oldest over the journal's cap.
     @discardableResult
     public func pruneBatch(_ rules: RetentionRules, now: Date, limit: Int) throws(StoreError) -> Int {
-        try pruningTransaction { () throws(StoreError) -> Int in
+        try pruningTransaction(runs: limit) { () throws(StoreError) -> Int in
             var left = max(0, limit)
             if left > 0 {
                 left -= try deleteRuns(
@@ -75,11 +85,14 @@ extension SQLiteJournal {
         }
     }
 
-    /// One transaction of pruning, with foreign keys off (see `Database.withoutForeignKeys`): its
-    /// statements delete every row of a run themselves (`pruneStatements`). Between two of them the
-    /// connection is free for the process's other threads.
-    private func pruningTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try database.withoutForeignKeys { () throws(StoreError) -> T in try transaction(body) }
+    /// One transaction of pruning up to `runs` runs, with foreign keys off (see
+    /// `Database.withoutForeignKeys`): its statements delete every row of a run themselves
+    /// (`pruneStatements`); and with a page cache for what it changes (`pruneCachePerRun`). Between
+    /// two of them the connection is free for the process's other threads.
+    private func pruningTransaction<T>(runs: Int, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try database.withPageCache(kibibytes: min(Self.pruneCacheMax, runs * Self.pruneCachePerRun)) { () throws(StoreError) -> T in
+            try database.withoutForeignKeys { () throws(StoreError) -> T in try transaction(body) }
+        }
     }
 
     /// `status IN (…)` of the statuses a run may be pruned in. `+status`: not a constraint for an
