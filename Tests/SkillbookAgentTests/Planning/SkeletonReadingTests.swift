@@ -64,4 +64,20 @@ import Testing
         #expect(decision.target != "files.delete")
         #expect(Self.shapes("search /srv/app for old .log files and move them to /srv/old")[0] == ["files.list|files.delete", "files.move"])
     }
+
+    /// The plan along that reading passes: the clause's own words (files.delete) are not required
+    /// of it as a clause the matcher is sure of would be.
+    @Test func aPlanThatDeletesWhatWasListedPasses() async throws {
+        let plan = #"{"steps":[{"skill":"reminders.list","with":{"due_on":"2026-12-04"}},{"skill":"reminders.delete","with":{"ids":"${{ steps.s1.output.items.*.id }}"}}]}"#
+        let model = ScriptedModel(contents: [plan])
+        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
+        let report = await planner.plan(
+            "list my reminders for Friday and delete them", choosingFrom: PlanSkeletonTests.all, matcher: shippedMatcher, clock: berlinClock)
+        guard case .plan(let checked) = report.outcome else {
+            Issue.record("not a plan: \(report.outcome)")
+            return
+        }
+        #expect(checked.plan.steps.map(\.target) == ["reminders.list", "reminders.delete"])
+        #expect(report.calls == 1)
+    }
 }
