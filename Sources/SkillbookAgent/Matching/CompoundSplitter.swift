@@ -14,6 +14,7 @@ enum CompoundSplitter {
         "remove", "move", "copy", "list", "show", "read", "write", "create", "add", "summarize", "summarise",
         "fetch", "download", "archive", "pack", "compress", "back", "backup", "tidy", "remind", "translate", "open",
         "run", "put", "store", "append", "mark", "sort", "filter", "extract", "join", "check", "make",
+        "find", "pull", "get", "compute", "calculate", "count", "search", "look", "grab",
     ]
 
     /// Chinese verbs (and 把/将, which put the object before the verb) that start an action of
@@ -21,6 +22,7 @@ enum CompoundSplitter {
     static let chineseVerbs = [
         "把", "将", "保存", "存到", "写入", "写到", "追加", "复制", "移动", "删除", "列出", "读取", "下载", "总结", "提醒",
         "通知", "发", "打包", "压缩", "创建", "新建", "查看", "计算", "找出", "备份", "整理", "获取",
+        "提取", "查找", "搜索",
     ]
 
     /// Whether a clause starts with one of `verbs` (after "then", "also" or "please"), or with one
@@ -34,6 +36,16 @@ enum CompoundSplitter {
         return verbs.contains(String(first))
     }
 
+    /// Words that hold a marker without chaining anything: "合并" (join) is no "…并…".
+    static let unsplit = ["合并", "再次", "不再"]
+
+    /// What a piece starts with when it only says more about the one before ("…保存为笔记，标签为
+    /// quotes", "…, titled Week"): it stays part of that clause.
+    static let attributes = [
+        "标签为", "标签是", "标题为", "标题是", "标题叫", "名字叫", "名为", "内容为", "内容是", "titled ", "called ", "tagged ",
+        "with the title ", "with the tag ",
+    ]
+
     static func clauses(of request: String) -> [String] {
         var pieces = [request]
         for marker in english {
@@ -44,18 +56,42 @@ enum CompoundSplitter {
                 pieces = pieces.flatMap { split($0, at: marker) }
             }
         }
-        return pieces.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        var clauses: [String] = []
+        for piece in pieces.map({ $0.trimmingCharacters(in: .whitespaces) }) where !piece.isEmpty {
+            if let last = clauses.last, attributes.contains(where: { piece.lowercased().hasPrefix($0) }) {
+                clauses[clauses.count - 1] = last + (piece.contains(where: TextFolding.isCJK) ? "，" : ", ") + piece
+            } else {
+                clauses.append(piece)
+            }
+        }
+        return clauses
     }
 
     /// Splits at `marker` without regard to case.
+    /// Splits at `marker` without regard to case, never inside one of `unsplit`.
     private static func split(_ text: String, at marker: String) -> [String] {
         var out: [String] = []
         var rest = Substring(text)
-        while let range = rest.range(of: marker, options: .caseInsensitive) {
+        var from = rest.startIndex
+        while let range = rest.range(of: marker, options: .caseInsensitive, range: from..<rest.endIndex) {
+            if unsplit.contains(where: { word in Self.holds(rest, word, around: range) }) {
+                from = range.upperBound
+                continue
+            }
             out.append(String(rest[..<range.lowerBound]))
             rest = rest[range.upperBound...]
+            from = rest.startIndex
         }
         out.append(String(rest))
         return out
+    }
+
+    /// Whether `word` is written in `text` over `range` (the marker found there is part of it).
+    private static func holds(_ text: Substring, _ word: String, around range: Range<Substring.Index>) -> Bool {
+        var start = range.lowerBound
+        for _ in 0..<word.count where start > text.startIndex { start = text.index(before: start) }
+        let window = text[start..<(text.index(range.upperBound, offsetBy: word.count, limitedBy: text.endIndex) ?? text.endIndex)]
+        guard let found = window.range(of: word) else { return false }
+        return found.lowerBound <= range.lowerBound && found.upperBound >= range.upperBound
     }
 }

@@ -92,7 +92,15 @@ public struct PlanSkeleton: Sendable {
             let each =
                 parts.count > 1
                 && parts.allSatisfy { (ranked($0).first?.confidence ?? 0) >= matcher.thresholds.accept }
-            clauses += each ? parts : [clause]
+            if each {
+                clauses += parts
+                continue
+            }
+            // "read /tmp/a.log, find the lines with ERROR": parts that each start an action of their
+            // own and each match something are a step each, not one clause of two actions.
+            let actions = actionParts(of: clause)
+            let split = actions.count > 1 && actions.allSatisfy { (ranked($0).first?.confidence ?? 0) >= matcher.thresholds.accept }
+            clauses += split ? actions : [clause]
         }
         guard clauses.count >= 2 else { return nil }
         let coercion = Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone))
@@ -136,11 +144,41 @@ public struct PlanSkeleton: Sendable {
                 sure
                 ? [best]
                 : Array(list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare })
+            var names = taken.map(\.target)
+            if let previous = slots.last, let kin = sameAction(as: best.target, after: previous, clause: clause, among: byName) {
+                names = [kin]
+            }
             let date = datePhrase(in: clause, dates: coercion.dates)
-            let fixed = taken.compactMap { byName[$0.target] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }
+            let fixed = names.compactMap { byName[$0] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }
             slots.append(Slot(clause: clause, offers: fixed))
         }
         return PlanSkeleton(slots: slots, adapters: offers.filter(\.isAdapter), doubts: doubts)
+    }
+
+    /// For a clause that refers back to the step before ("delete them", "删除它们"), whose best
+    /// match acts on existing items (`itemActions`) and is of another family than that step's targets (files.delete after notes.list), the
+    /// same action of the step's family (notes.delete), when there is one: what "them" are decides
+    /// which skill deletes them, not the words of the clause alone.
+    static func sameAction(as best: String, after previous: Slot, clause: String, among byName: [String: PlanOffer]) -> String? {
+        guard refersBack(clause), let dot = best.lastIndex(of: "."), itemActions.contains(String(best[best.index(after: dot)...])) else {
+            return nil
+        }
+        let action = best[dot...]
+        let family = best[..<dot]
+        let families = previous.names.compactMap { name in name.lastIndex(of: ".").map { String(name[..<$0]) } }
+        guard !families.isEmpty, !families.contains(String(family)) else { return nil }
+        return families.lazy.map { $0 + action }.first { byName[$0] != nil }
+    }
+
+    /// Actions done to items that already exist, which each family has its own skill for (a note
+    /// is deleted by notes.delete); "save them" makes something new, of any family.
+    static let itemActions: Set<String> = ["delete", "complete", "move", "copy"]
+
+    /// Whether `clause` names its object by a word that points back ("them", "it", "这些", "它们").
+    static func refersBack(_ clause: String) -> Bool {
+        let words = Set(clause.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init))
+        if !words.isDisjoint(with: ["them", "it", "these", "those", "they", "each"]) { return true }
+        return ["它们", "它", "这些", "那些"].contains(where: clause.contains)
     }
 
     /// Words that ask to find or list things: a step for them is a query.

@@ -98,8 +98,12 @@ public struct Planner: Sendable {
         let skeleton = PlanSkeleton.make(for: request, offers: all, matcher: matcher, clock: clock)
         // A clause in doubt ("find the logs …" whose best match deletes) binds no step to its best match.
         let doubted = skeleton?.doubts.map(\.clause) ?? []
+        // Nor does a clause the skeleton reads otherwise ("delete them" after notes.list: notes.delete,
+        // not the files.delete its words alone match).
+        let read = skeleton?.slots ?? []
         let covering = PromptBuilder.sureTargets(for: request, matcher: matcher, clock: clock).filter { sure in
             !doubted.contains { $0.contains(sure.clause) || sure.clause.contains($0) }
+                && !read.contains { $0.clause == sure.clause && !$0.names.contains(sure.target) }
         }
         return await plan(
             request,

@@ -1,0 +1,83 @@
+import SkillbookAgent
+import SkillbookCore
+import Testing
+
+/// Issue 26, the classes the plan set's tuning half showed after the skeleton and the doubts:
+/// what the matcher reads off a compound request, each class in new wording.
+@Suite struct SkeletonReadingTests {
+    static func shapes(_ request: String) -> [[String]] {
+        PlanSkeletonTests.shapes(PlanSkeletonTests.skeleton(request))
+    }
+
+    @Test func savingToAFileIsAFileWriteInEitherLanguage() {
+        #expect(Self.shapes("fetch https://example.org/feed.xml and save it to /tmp/feed.xml") == [["web.fetch", "files.write"]])
+        #expect(Self.shapes("read /srv/app/today.log and append it to /srv/app/all.log") == [["files.read", "files.write"]])
+        #expect(Self.shapes("读取 /srv/a.txt 然后追加到 /srv/全部.txt") == [["files.read", "files.write"]])
+        #expect(Self.shapes("抓取 https://example.org/价格.csv 然后保存到 /srv/价格.csv") == [["web.fetch", "files.write"]])
+        // "save it as a note" is still a note.
+        #expect(Self.shapes("read /srv/a.txt and save it as a note") == [["files.read", "notes.create"]])
+    }
+
+    @Test func aClauseOfTwoActionsThatEachMatchIsTwoSteps() {
+        let request = "read /srv/app.log, pull out the lines with WARN and write them to /srv/warn.txt"
+        #expect(
+            Self.shapes(request) == [
+                ["files.read", "text.extract", "files.write"], ["files.read", "text.extract", "text.join", "files.write"],
+            ])
+        // The free plan has room for the adapter too: three actions and one more.
+        #expect(Planner.maxSteps(for: request, cap: 8) == 4)
+    }
+
+    @Test func deletingThemDeletesWhatTheStepBeforeListed() {
+        #expect(Self.shapes("list my reminders for Friday and delete them") == [["reminders.list", "reminders.delete"]])
+        #expect(Self.shapes("列出标签为 old 的笔记然后删掉它们") == [["notes.list", "notes.delete"]])
+        // Files listed are deleted as files; "save them" makes something new of any family.
+        #expect(Self.shapes("list the files in /srv/tmp and delete them") == [["files.list", "files.delete"]])
+        #expect(Self.shapes("list my reminders for Friday and save them as a note")[0] == ["reminders.list", "notes.create|notes.create_many"])
+    }
+
+    @Test func theListSavedAsANoteIsOneNote() {
+        #expect(
+            Self.shapes("list the files in /srv/www and save the list as a note") == [
+                ["files.list", "notes.create"], ["files.list", "text.join", "notes.create"],
+            ])
+    }
+
+    @Test func theTitleOfAPageIsItsSummary() {
+        #expect(Self.shapes("get the title of https://example.org/news and send me a notification with it") == [["web.summary", "notify.send"]])
+    }
+
+    @Test func whatSaysMoreAboutAClauseStaysInIt() {
+        #expect(
+            PromptBuilder.clauses(of: "抓取 https://example.org/a.txt 然后保存为笔记，标题为 摘录")
+                == ["抓取 https://example.org/a.txt", "保存为笔记，标题为 摘录"])
+        // 合并 (join) holds 并 (and) without chaining anything.
+        #expect(PromptBuilder.clauses(of: "读取 /srv/a.txt，把每行合并成一段文本，然后通知我") == ["读取 /srv/a.txt", "把每行合并成一段文本", "通知我"])
+        #expect(Self.shapes("抓取 https://example.org/a.txt 然后保存为笔记，标签为 摘录") == [["web.fetch", "notes.create"]])
+    }
+
+    /// A search is no longer taken for the deletion its words resemble: the list is first, and
+    /// alone it is no sure route to files.delete.
+    @Test func aSearchIsFirstOfAllAList() {
+        let decision = shippedMatcher.decide("search /srv/app for old .log files", clock: berlinClock)
+        #expect(decision.candidates.first?.target == "files.list")
+        #expect(decision.target != "files.delete")
+        #expect(Self.shapes("search /srv/app for old .log files and move them to /srv/old")[0] == ["files.list|files.delete", "files.move"])
+    }
+
+    /// The plan along that reading passes: the clause's own words (files.delete) are not required
+    /// of it as a clause the matcher is sure of would be.
+    @Test func aPlanThatDeletesWhatWasListedPasses() async throws {
+        let plan = #"{"steps":[{"skill":"reminders.list","with":{"due_on":"2026-12-04"}},{"skill":"reminders.delete","with":{"ids":"${{ steps.s1.output.items.*.id }}"}}]}"#
+        let model = ScriptedModel(contents: [plan])
+        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
+        let report = await planner.plan(
+            "list my reminders for Friday and delete them", choosingFrom: PlanSkeletonTests.all, matcher: shippedMatcher, clock: berlinClock)
+        guard case .plan(let checked) = report.outcome else {
+            Issue.record("not a plan: \(report.outcome)")
+            return
+        }
+        #expect(checked.plan.steps.map(\.target) == ["reminders.list", "reminders.delete"])
+        #expect(report.calls == 1)
+    }
+}
