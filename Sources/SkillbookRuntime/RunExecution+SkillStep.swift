@@ -68,7 +68,7 @@ extension RunExecution {
         do {
             if !dryRun, step.foreach == nil, let parameters = plan.takeSingleCall() {
                 return try await callWithRetry(
-                    skill, parameters, step: step, index: index, key: CallKey(step: id), label: "",
+                    skill, consume parameters, step: step, index: index, key: CallKey(step: id), label: "",
                     progress: Progress(total: 1), handOver: true)
             }
             return try await runCalls(step, skill: skill, index: index, plan: plan)

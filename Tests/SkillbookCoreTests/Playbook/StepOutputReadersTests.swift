@@ -57,26 +57,6 @@ import Testing
         #expect(try readers(yaml).releasedAfter == [[], [], ["c"]])
     }
 
-    @Test func readingStepsAsAWholeKeepsEveryOutput() throws {
-        let yaml = """
-            name: whole
-            description: Reads a step by an index.
-            steps:
-              - id: a
-                skill: debug.echo
-                with: { value: "one" }
-              - id: b
-                skill: debug.echo
-                with: { value: "${{ steps['a'] }}" }
-              - id: c
-                skill: debug.echo
-                with: { value: "two" }
-
-            """
-        #expect(try readers(yaml).releasedAfter == [[], [], []])
-        #expect(try readers(yaml).released(after: 7) == [])
-    }
-
     @Test func foreachAndItsPerItemWhenAreReads() throws {
         let yaml = """
             name: loop
@@ -96,5 +76,6 @@ import Testing
 
             """
         #expect(try readers(yaml).releasedAfter == [[], [], ["list", "limit", "each"]])
+        #expect(try readers(yaml).released(after: 7) == [], "past the last step: nothing")
     }
 }
