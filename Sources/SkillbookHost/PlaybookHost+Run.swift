@@ -17,6 +17,9 @@ public struct RunRequest: Sendable {
     public var trigger: RunTrigger
     /// The fire's scheduled instant, for a run with trigger `schedule` (journaled as `scheduled_at`).
     public var scheduledAt: Date?
+    /// The result's step reports carry each step's output (see `Engine.RunOptions.keepsStepOutputs`);
+    /// `skillbook run`, which shows only the run's outputs, says `false`.
+    public var keepsStepOutputs = true
 
     public init(
         playbook: String, inputs: ValueObject = [:], inputsFile: String? = nil, inputTexts: [(key: String, text: String)] = [],
@@ -72,7 +75,7 @@ extension PlaybookHost {
             work: .run(
                 Engine.RunOptions(
                     dryRun: request.dryRun, trigger: request.trigger, source: file.text, scheduledAt: request.scheduledAt,
-                    secrets: provided.values)),
+                    secrets: provided.values, keepsStepOutputs: request.keepsStepOutputs)),
             heldStatus: nil, workspace: WorkspaceFolder.of(playbookFile: url).path)
     }
 

@@ -46,12 +46,18 @@ public struct Engine: Sendable {
         public var workspace: String
         /// The values of the secrets `secret('NAME')` reads, from their providers; never recorded.
         public var secrets: [String: String] = [:]
+        /// The result's step reports carry each step's output (`StepReport.output`). A caller that
+        /// reads only the run's outputs says `false`: a step's output is then let go of once no
+        /// later step reads it, rather than held to the end for the report (a large value is not
+        /// held twice). The events, the journal and the run's outputs are the same either way.
+        public var keepsStepOutputs = true
 
         public init(
             dryRun: Bool = false, trigger: RunTrigger = .cli, source: String = "",
             resume: (runID: String, plan: ResumePlan)? = nil, scheduledAt: Date? = nil, workspace: String = "",
-            secrets: [String: String] = [:]
+            secrets: [String: String] = [:], keepsStepOutputs: Bool = true
         ) {
+            self.keepsStepOutputs = keepsStepOutputs
             self.secrets = secrets
             self.workspace = workspace
             self.scheduledAt = scheduledAt
@@ -88,7 +94,7 @@ public struct Engine: Sendable {
         let execution = RunExecution(
             engine: self, playbook: playbook, inputs: inputs, runID: runID, started: started,
             deadline: playbook.timeout.map { started.addingTimeInterval($0) }, dryRun: options.dryRun, onEvent: onEvent,
-            state: state, resume: options.resume.map { ResumeIndex($0.plan) })
+            state: state, resume: options.resume.map { ResumeIndex($0.plan) }, keepsStepOutputs: options.keepsStepOutputs)
         onEvent(.runStarted(runID: runID, playbook: playbook.name, inputs: state.redactor.redact(inputs)))
         if let recorder, !options.dryRun, options.resume == nil {
             do {

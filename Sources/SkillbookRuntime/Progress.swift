@@ -26,10 +26,14 @@ final class Progress: Sendable {
         self.totalItems = totalItems
     }
 
-    /// One more call done, carrying `parameters`: the calls and items done so far.
-    func advance(_ parameters: ValueObject) -> (calls: Int, items: Int) {
-        let items = driver.flatMap { parameters[$0]?.arrayValue?.count } ?? 0
-        return done.withLock {
+    /// How many items of the driving list a call with `parameters` carries.
+    func items(in parameters: ValueObject) -> Int {
+        driver.flatMap { parameters[$0]?.arrayValue?.count } ?? 0
+    }
+
+    /// One more call done, carrying `items` items: the calls and items done so far.
+    func advance(items: Int) -> (calls: Int, items: Int) {
+        done.withLock {
             $0.calls += 1
             $0.items += items
             return $0

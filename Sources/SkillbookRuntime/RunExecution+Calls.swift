@@ -4,19 +4,25 @@ import SkillbookCore
 extension RunExecution {
     /// One call with the step's retries, journaled before and after; recorded for rollback when it
     /// completes. A resumed run reuses calls that completed before instead of making them again.
+    ///
+    /// With `handOver` (the caller holds no other copy of `parameters`), the last attempt of a
+    /// call nothing undoes hands the parameters over to the skill (see `CallParameters`).
     func callWithRetry(
-        _ skill: any Skill, _ parameters: ValueObject, step: PlaybookStep, index: Int, key: CallKey, label: String,
-        progress: Progress
+        _ skill: any Skill, _ parameters: consuming ValueObject, step: PlaybookStep, index: Int, key: CallKey, label: String,
+        progress: Progress, handOver: Bool = false
     ) async throws -> Value {
+        // Owned here, so that handing them over leaves no copy behind.
+        var parameters = parameters
         let descriptor = skill.descriptor
         let id = path(of: step)
+        let items = progress.items(in: parameters)
         if let resume {
             if let recorded = resume.completed[key] {
-                advance(progress, id, parameters)
+                advance(progress, id, items: items)
                 return recorded.call.output
             }
             if resume.plan.uncertain[key] == .skip {
-                advance(progress, id, parameters)
+                advance(progress, id, items: items)
                 return .null
             }
         }
@@ -29,6 +35,8 @@ extension RunExecution {
         {
             recordedParameters = bounded
         }
+        // A query without `rollback:` steps is never undone: nothing needs its parameters after the call.
+        let undone = descriptor.kind != .query || step.rollback != nil
         var attempt = 0
         while true {
             attempt += 1
@@ -45,19 +53,24 @@ extension RunExecution {
                 }
             }
             do {
-                let output = try await call(skill, parameters, step: step, attempt: attempt)
+                let handing = handOver && !undone && attempt >= step.retry.attempts
+                let given = CallParameters(parameters, handedOver: handing)
+                if handing { parameters = ValueObject() }
+                let output = try await call(skill, given, step: step, attempt: attempt)
                 if let first = SchemaValidator.validate(output, against: descriptor.output).first {
                     throw StepFailure(
                         message: "skill '\(descriptor.id)' returned an output that breaks its schema: \(first)", kind: .skill)
                 }
                 // A value the skill's output schema marks secret is masked from now on.
                 state.addSecrets(in: output, schema: descriptor.output)
-                // The call is done whatever the journal says: rollback must know of it.
+                // The call is done whatever the journal says: rollback must know of it. A query
+                // that is never undone keeps neither its parameters nor its output (which may be a
+                // large text a later step no longer needs) for it.
                 state.complete(
                     CompletedUnit(
                         stepIndex: reportIndex(index), stepID: id, key: key, skill: skill,
-                        call: CompletedCall(parameters: parameters, output: output), rollback: step.rollback,
-                        playbook: playbook))
+                        call: undone ? CompletedCall(parameters: parameters, output: output) : CompletedCall(parameters: [:], output: .null),
+                        rollback: step.rollback, playbook: playbook))
                 if let recorder = engine.recorder {
                     let redacted = state.redactor.redact(output)
                     // Large texts are kept cut short, except what an action's undo reads: a resume runs
@@ -74,7 +87,7 @@ extension RunExecution {
                     }
                 }
                 if !isNested { state.report(index) { $0.attempts = max($0.attempts, attempt) } }
-                advance(progress, id, parameters)
+                advance(progress, id, items: items)
                 return output
             } catch {
                 // A journal failure after the call completed is final: the call is not made again.
@@ -115,8 +128,9 @@ extension RunExecution {
         }
     }
 
-    func advance(_ progress: Progress, _ id: StepPath, _ parameters: ValueObject) {
-        let done = progress.advance(parameters)
+    /// A call of `items` items of the driving list is done.
+    func advance(_ progress: Progress, _ id: StepPath, items: Int) {
+        let done = progress.advance(items: items)
         if progress.total > 1 {
             onEvent(.stepProgress(step: id, completed: done.calls, total: progress.total, unit: progress.unit(items: done.items)))
         }
@@ -158,6 +172,10 @@ extension RunExecution {
 
     /// Calls the skill under the step's timeout (and what is left of the playbook's).
     func call(_ skill: any Skill, _ parameters: ValueObject, step: PlaybookStep, attempt: Int) async throws -> Value {
+        try await call(skill, CallParameters(parameters), step: step, attempt: attempt)
+    }
+
+    func call(_ skill: any Skill, _ parameters: CallParameters, step: PlaybookStep, attempt: Int) async throws -> Value {
         var limit = step.timeout ?? skill.descriptor.timeout
         var wholeRun = false
         if let deadline {
@@ -179,7 +197,7 @@ extension RunExecution {
         // The skill's own result always decides: after a timeout (or an interrupt) the skill is
         // cancelled and awaited, so an effect it completed anyway is still recorded and can be undone.
         let (result, timedOut) = await Deadlines.shared.run(timeout: seconds) {
-            try await skill.run(parameters, context: context)
+            try await skill.run(handedOver: parameters, context: context)
         }
         switch result {
         case .success(let value): return value

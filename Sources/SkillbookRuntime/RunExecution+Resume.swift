@@ -31,7 +31,7 @@ extension RunExecution {
                 if let output = finished.output { contents.outputs[id] = output }
                 if let index = playbook.steps.firstIndex(where: { $0.id == id }) {
                     contents.reports[index].status = finished.status
-                    contents.reports[index].output = finished.output.map(redactor.redact)
+                    contents.reports[index].output = keepsStepOutputs ? finished.output.map(redactor.redact) : nil
                 }
             }
         }

@@ -18,14 +18,29 @@ struct CallPlan: Sendable {
     var calls: Int { batches.reduce(0) { $0 + $1.count } }
     /// The first call's parameters, for events (before redaction).
     var firstParameters: ValueObject { iterations.first ?? ValueObject() }
+
+    /// The parameters of a plan of one unbatched call, which then holds them no longer (so that
+    /// the call can hand them over); `nil`, and the plan unchanged, for any other plan.
+    mutating func takeSingleCall() -> ValueObject? {
+        guard driver == nil, skipped.isEmpty, batches.count == 1, batches[0].count == 1 else { return nil }
+        let parameters = batches[0][0]
+        iterations = []
+        batches = []
+        return parameters
+    }
 }
 
 extension RunExecution {
     /// A skill step: once, batched, or once per foreach element. `nil` output in a dry-run of an action.
-    func runSkillStep(_ step: PlaybookStep, skill: any Skill, index: Int, context: EvaluationContext) async throws -> Value? {
+    ///
+    /// Once its calls are planned the step has read what it reads: `context` lets go of the
+    /// outputs it held, and so does the run of those no later step reads.
+    func runSkillStep(_ step: PlaybookStep, skill: any Skill, index: Int, context: inout EvaluationContext) async throws -> Value? {
         let descriptor = skill.descriptor
         let id = path(of: step)
-        let plan = try planCalls(step, descriptor, context: context)
+        var plan = try planCalls(step, descriptor, context: context)
+        context.steps = [:]
+        releaseOutputs(after: index)
 
         if dryRun && (descriptor.kind == .action || !plan.unknown.isEmpty) {
             onEvent(.stepPlanned(plannedAction(step, descriptor, plan)))
@@ -51,6 +66,11 @@ extension RunExecution {
         }
 
         do {
+            if !dryRun, step.foreach == nil, let parameters = plan.takeSingleCall() {
+                return try await callWithRetry(
+                    skill, consume parameters, step: step, index: index, key: CallKey(step: id), label: "",
+                    progress: Progress(total: 1), handOver: true)
+            }
             return try await runCalls(step, skill: skill, index: index, plan: plan)
         } catch let failure as StepFailure where dryRun && !Task.isCancelled && failure.kind == .skill {
             // A query may read what an action planned before it would create: not checkable yet.

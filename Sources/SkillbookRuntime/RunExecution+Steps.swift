@@ -25,6 +25,8 @@ extension RunExecution {
                     status: rollbackOrStop(), failure: "interrupted before step '\(prefix)\(step.id)'", kind: .interrupted,
                     interrupted: true)
             }
+            // Whatever becomes of the step, later steps read only what they read.
+            defer { releaseOutputs(after: index) }
             do {
                 try await runStep(step, index: index)
             } catch let pause as ApprovalPause {
@@ -104,7 +106,7 @@ extension RunExecution {
                 guard let skill = engine.registry[step.skill] else {
                     throw StepFailure(message: "unknown skill '\(step.skill)'", kind: .unavailable)
                 }
-                output = try await runSkillStep(step, skill: skill, index: index, context: context)
+                output = try await runSkillStep(step, skill: skill, index: index, context: &context)
             }
         } catch let failure as PartialFailure {
             output = failure.output
@@ -136,7 +138,7 @@ extension RunExecution {
             if let output { contents.outputs[id] = output }
             if !isNested {
                 contents.reports[index].status = .succeeded
-                contents.reports[index].output = redacted
+                contents.reports[index].output = keepsStepOutputs ? redacted : nil
                 contents.reports[index].duration = duration
             }
         }

@@ -27,7 +27,7 @@ extension RunExecution {
         let nested = RunExecution(
             engine: engine, playbook: sub, inputs: inputs, runID: runID, started: started, deadline: deadline,
             dryRun: dryRun, onEvent: onEvent, state: state, scope: path(of: step), topIndex: reportIndex(index),
-            resume: resume)
+            resume: resume, keepsStepOutputs: keepsStepOutputs)
         let outcome = await nested.runSteps()
         if let pause = outcome.pause { throw ApprovalPause(request: pause) }
         if outcome.status != .succeeded && outcome.status != .succeededWithErrors {

@@ -23,11 +23,15 @@ struct RunExecution: Sendable {
     let topIndex: Int?
     /// What an earlier process of this run already did.
     let resume: ResumeIndex?
+    /// When each step's output is no longer read (see `releaseOutputs(after:)`).
+    let readers: StepOutputReaders
+    /// The run's result carries each step's output in its report (see `Engine.RunOptions.keepsStepOutputs`).
+    let keepsStepOutputs: Bool
 
     init(
         engine: Engine, playbook: Playbook, inputs: ValueObject, runID: String, started: Date, deadline: Date?,
         dryRun: Bool, onEvent: @escaping RunEventHandler, state: RunState, scope: StepPath? = nil, topIndex: Int? = nil,
-        resume: ResumeIndex?
+        resume: ResumeIndex?, keepsStepOutputs: Bool = true
     ) {
         self.engine = engine
         self.playbook = playbook
@@ -42,6 +46,20 @@ struct RunExecution: Sendable {
         self.prefix = scope.map { "\($0)/" } ?? ""
         self.topIndex = topIndex
         self.resume = resume
+        self.readers = StepOutputReaders(playbook)
+        self.keepsStepOutputs = keepsStepOutputs
+    }
+
+    /// Lets go of the outputs nothing reads once step `index` has read its expressions: a large
+    /// value is then held no longer than a later step needs it. The journal keeps what it keeps
+    /// (a resume restores finished steps' outputs from it), and the report keeps the output when
+    /// the result is to carry it.
+    func releaseOutputs(after index: Int) {
+        let names = readers.released(after: index)
+        guard !names.isEmpty else { return }
+        state.update { contents in
+            for name in names { contents.outputs[prefix + name] = nil }
+        }
     }
 
     var isNested: Bool { topIndex != nil }

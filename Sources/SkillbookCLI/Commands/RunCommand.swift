@@ -30,9 +30,11 @@ enum RunCommand: Command {
         let inputTexts = try Invocation.keyValues(arguments[.input], command: spec.name)
         let start = try invocation.workspaceStart(forPlaybook: arguments.positionals[0], command: spec.name)
         let host = try invocation.host(arguments, confirmation: invocation.confirmation(approveAll: arguments[.yes]), from: start)
-        let request = RunRequest(
+        var request = RunRequest(
             playbook: arguments.positionals[0], inputsFile: arguments[.inputsFile], inputTexts: inputTexts,
             dryRun: arguments[.dryRun], trigger: .cli)
+        // It shows the run's outputs, never a step's: a step's output need not be held to the end.
+        request.keepsStepOutputs = false
         if arguments[.queue] {
             guard !arguments[.dryRun] else { throw UsageError(message: "--queue and --dry-run exclude each other", command: spec.name) }
             guard host.configuration.persistence != nil else {

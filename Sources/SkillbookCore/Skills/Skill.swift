@@ -13,6 +13,10 @@ public protocol Skill: Sendable {
     /// Runs the skill with parameters already validated against `descriptor.parameters`.
     func run(_ parameters: ValueObject, context: SkillContext) async throws -> Value
 
+    /// `run` with parameters the engine may have handed over (see `CallParameters`): a skill that
+    /// can use a large parameter's storage for its output takes them; by default, `run`.
+    func run(handedOver parameters: CallParameters, context: SkillContext) async throws -> Value
+
     /// Undoes a completed call.
     func compensate(_ call: CompletedCall, context: SkillContext) async throws
 
@@ -23,6 +27,10 @@ public protocol Skill: Sendable {
 }
 
 extension Skill {
+    public func run(handedOver parameters: CallParameters, context: SkillContext) async throws -> Value {
+        try await run(parameters.take(), context: context)
+    }
+
     public func compensate(_ call: CompletedCall, context: SkillContext) async throws {
         throw SkillError("skill '\(descriptor.id)' cannot be undone")
     }

@@ -1,5 +1,6 @@
 import SkillbookCore
 import SkillbookSkills
+import SkillbookTesting
 import Testing
 
 @Suite struct TextTemplateSkillTests {
@@ -58,5 +59,72 @@ import Testing
 
     @Test func emptyPlaceholderIsAnError() async throws {
         await #expect(throws: SkillError.self) { try await render("a {{ }} b") }
+    }
+
+    /// Where a text's bytes are: the same address before and after means it was not copied.
+    static func address(of text: String) -> UInt {
+        var text = text
+        return text.withUTF8 { UInt(bitPattern: $0.baseAddress) }
+    }
+
+    @Test func handedOverValuesHaveTheLargestTextFilledInPlace() async throws {
+        try await withHarness { harness in
+            let skill = try harness.skill("text.template")
+            let made = Recorder<UInt>()
+            func text() -> Value {
+                // Room to spare, as a text read from a file into whole pages has.
+                let text = String(unsafeUninitializedCapacity: 10_000) { buffer in
+                    for index in 0..<5_000 { buffer[index] = UInt8(ascii: "x") }
+                    return 5_000
+                }
+                made.append(Self.address(of: text))
+                return .string(text)
+            }
+            let output = try await skill.run(
+                handedOver: CallParameters(
+                    params(["template": "{{ n }}: {{body}} ({{short}})", "values": ["body": text(), "n": 2, "short": "s"]]),
+                    handedOver: true),
+                context: harness.context)
+            let filled = try #require(output["text"]?.stringValue)
+            #expect(filled == "2: " + String(repeating: "x", count: 5_000) + " (s)")
+            #expect(Self.address(of: filled) == made.values.first)
+
+            // Not handed over (the engine keeps its copy): the text is copied, and stays as it was.
+            let kept = text()
+            let copied = try await skill.run(
+                handedOver: CallParameters(params(["template": "<{{body}}>", "values": ["body": kept]])), context: harness.context)
+            #expect(copied["text"]?.stringValue == "<" + String(repeating: "x", count: 5_000) + ">")
+            #expect(Self.address(of: copied["text"]?.stringValue ?? "") != made.values.last)
+            #expect(kept == .string(String(repeating: "x", count: 5_000)))
+        }
+    }
+
+    static func outcome(_ body: () async throws -> Value) async -> Result<Value, any Error> {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
+
+    @Test func handedOverValuesGiveWhatTheValuesGive() async throws {
+        let cases: [(String, Value)] = [
+            ("Hi {{name}}, it is {{  day }} ({{name}}).", ["name": "Anna", "day": "Friday"]),
+            ("{{person.name}} lives in {{ person.address.city }}", ["person": ["name": "Anna", "address": ["city": "Berlin"]]]),
+            ("{{n}} {{list}} [{{none}}] {{long}}", ["n": 3, "list": [1, "a"], "none": nil, "long": "a longer text"]),
+            ("no placeholders", [:]),
+            ("{{missing}}", ["there": "x"]),
+        ]
+        try await withHarness { harness in
+            let skill = try harness.skill("text.template")
+            for (template, values) in cases {
+                let parameters = params(["template": .string(template), "values": values])
+                let plain = await Self.outcome { try await skill.run(parameters, context: harness.context) }
+                let handed = await Self.outcome {
+                    try await skill.run(handedOver: CallParameters(parameters, handedOver: true), context: harness.context)
+                }
+                switch (plain, handed) {
+                case (.success(let one), .success(let other)): #expect(one == other, "\(template)")
+                case (.failure(let one), .failure(let other)): #expect("\(one)" == "\(other)", "\(template)")
+                default: Issue.record("\(template): \(plain) and \(handed) differ")
+                }
+            }
+        }
     }
 }
