@@ -28,11 +28,12 @@ struct RunShowWriter {
         write(String(whole[..<range.lowerBound]) + "[")
         var count = 0
         var page: [UInt8] = []
-        try await journal.forEachStoredCallPage(of: timeline.run.id) { calls in
+        var calls = CallJSONWriter()
+        try await journal.forEachStoredCallPage(of: timeline.run.id) { stored in
             page.removeAll(keepingCapacity: true)
-            for call in calls {
-                Self.append(count == 0 ? "\n    " : ",\n    ", to: &page)
-                Self.callJSON(call, into: &page)
+            for call in stored {
+                CallJSONWriter.append(count == 0 ? "\n    " : ",\n    ", to: &page)
+                calls.append(call, to: &page)
                 count += 1
             }
             write(String(decoding: page, as: UTF8.self))
@@ -41,65 +42,12 @@ struct RunShowWriter {
     }
 
     /// `JSONText.encode(.object(RunTimelineJSON.call(call)), pretty: true, indent: 2)` of the call
-    /// decoded, written straight as text: no dictionary built per call (a third of the time of a big
-    /// run's export), the parameters and output copied at their indentation when stored canonical.
+    /// decoded (see `CallJSONWriter`).
     static func callJSON(_ call: StoredCall) -> String {
         var bytes: [UInt8] = []
-        callJSON(call, into: &bytes)
+        var writer = CallJSONWriter()
+        writer.append(call, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// `callJSON(call)` appended to `out`: one buffer for a page of calls, no string per field.
-    static func callJSON(_ call: StoredCall, into out: inout [UInt8]) {
-        func member(_ key: StaticString) {
-            append("\n      \"", to: &out)
-            out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-            append("\": ", to: &out)
-        }
-        func number(_ value: Int?) { append(value.map(String.init) ?? "null", to: &out) }
-        func text(_ value: String?) { append(value.map(JSONText.quoted) ?? "null", to: &out) }
-        append("{", to: &out)
-        member("step")
-        text(call.key.step.description)
-        out.append(UInt8(ascii: ","))
-        member("iteration")
-        number(call.key.iteration)
-        out.append(UInt8(ascii: ","))
-        member("batch")
-        number(call.key.batch)
-        out.append(UInt8(ascii: ","))
-        member("skill")
-        text(call.skill)
-        out.append(UInt8(ascii: ","))
-        member("attempt")
-        number(call.attempt)
-        out.append(UInt8(ascii: ","))
-        member("parameters")
-        call.parameters.pretty(indent: 3, into: &out)
-        out.append(UInt8(ascii: ","))
-        member("output")
-        if let output = call.output { output.pretty(indent: 3, into: &out) } else { append("null", to: &out) }
-        out.append(UInt8(ascii: ","))
-        member("error")
-        text(call.error)
-        out.append(UInt8(ascii: ","))
-        member("started")
-        text(RunTimelineJSON.iso(call.started))
-        out.append(UInt8(ascii: ","))
-        member("finished")
-        text(call.finished.map(RunTimelineJSON.iso))
-        out.append(UInt8(ascii: ","))
-        member("uncertain")
-        append(call.isUncertain ? "true" : "false", to: &out)
-        out.append(UInt8(ascii: ","))
-        member("compensated")
-        append(call.compensated ? "true" : "false", to: &out)
-        append("\n    }", to: &out)
-    }
-
-    private static func append(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { out.append(contentsOf: $0) }
     }
 
     // MARK: Text
