@@ -90,6 +90,17 @@ extension PostgresJournal {
         return CallPage(calls: calls, next: rows.count < size ? nil : last)
     }
 
+    /// The same page as `calls(of:after:limit:)`, the parameters and outputs as stored.
+    public func storedCalls(of runID: String, after position: Int64?, limit: Int) throws -> StoredCallPage {
+        let size = max(1, limit)
+        let rows = try database.query(
+            Self.callPageQuery, [.text(runID), .integer(Int(position ?? 0)), .integer(size)], doing: "reading the calls of run \(runID)")
+        let calls = try JournalRows.storedCalls(
+            rows, decode: { (text, what) throws(PostgresError) in try decoded(text, what) }, malformed: { malformed($0, of: runID) })
+        let last = rows.last.flatMap { $0.int("id") }.map(Int64.init)
+        return StoredCallPage(calls: calls, next: rows.count < size ? nil : last)
+    }
+
     static let callColumns = "id, step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked"
 
     /// The statement of one page of a run's calls: $1 the run, $2 the last row read, $3 the page's size.

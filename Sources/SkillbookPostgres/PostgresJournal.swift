@@ -346,6 +346,11 @@ public final class PostgresJournal: RunJournal, JournalTables, LeaseHolding {
     /// Long texts kept in `blobs` are read back into it (see `JournalBlobs`).
     func decode(_ text: String?, _ what: String) throws(PostgresError) -> Value? {
         guard let text else { return nil }
+        return try decoded(text, what)
+    }
+
+    /// A stored JSON text back as a value (see `decode`).
+    func decoded(_ text: String, _ what: String) throws(PostgresError) -> Value {
         let decoded: Value
         do {
             decoded = try JSONText.decode(text)

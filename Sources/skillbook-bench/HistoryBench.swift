@@ -5,7 +5,9 @@ import SkillbookTesting
 /// `skillbook-bench history`: what reading the history costs as it grows, on journals of 1k, 10k,
 /// 100k and 1M runs the bench makes itself (see `HistoryJournal`), on SQLite and then on the
 /// throw-away PostgreSQL cluster (`history_pg_…`). `SKILLBOOK_BENCH_HISTORY_MAX` caps the sizes
-/// (say 100000 for a quicker pass), `SKILLBOOK_BENCH_HISTORY_PG_MAX` PostgreSQL's alone.
+/// (say 100000 for a quicker pass), `SKILLBOOK_BENCH_HISTORY_PG_MAX` PostgreSQL's alone (0: SQLite
+/// only). `SKILLBOOK_BENCH_HISTORY_BIG_ONLY=N` measures only the run of 100,000 calls, in otherwise
+/// empty journals, each of its processes N times (a figure per time): seconds rather than minutes.
 /// `SKILLBOOK_BENCH_HISTORY_PRUNE_ONLY=1` fills the journals and prints only the pruning figures;
 /// `SKILLBOOK_BENCH_HISTORY_SQLITE_FILLED=DIR` keeps a copy of the filled SQLite state in DIR (made
 /// on the first pass) and starts each later pass from a copy of it instead of filling again.
@@ -35,6 +37,9 @@ struct HistoryBench {
         let environment = ProcessInfo.processInfo.environment
         let cap = environment["SKILLBOOK_BENCH_HISTORY_MAX"].flatMap(Int.init) ?? Int.max
         let pgCap = min(cap, environment["SKILLBOOK_BENCH_HISTORY_PG_MAX"].flatMap(Int.init) ?? Int.max)
+        let bigOnly = environment["SKILLBOOK_BENCH_HISTORY_BIG_ONLY"].flatMap(Int.init)
+        let sizes = bigOnly == nil ? self.sizes : []
+        let repeats = max(bigOnly ?? 1, 1)
         let skillbook = try ColdStartBench.skillbookBinary()
         let work = state.appendingPathComponent("history")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -43,11 +48,11 @@ struct HistoryBench {
         let filled = environment["SKILLBOOK_BENCH_HISTORY_SQLITE_FILLED"].map { URL(fileURLWithPath: $0) }
         let sqlite = try SQLiteHistoryJournal(
             folder: work.appendingPathComponent("state"), filledCopy: filled, runs: sqliteSizes.last ?? 0)
-        try await measure(sqlite, name: "sqlite", sizes: sqliteSizes, skillbook: skillbook, work: work, pruneOnly: pruneOnly)
+        try await measure(sqlite, name: "sqlite", sizes: sqliteSizes, repeats: repeats, skillbook: skillbook, work: work, pruneOnly: pruneOnly)
         let pgSizes = sizes.filter { $0 <= pgCap }
-        if !pgSizes.isEmpty {
+        if bigOnly == nil ? !pgSizes.isEmpty : pgCap > 0 {
             let postgres = try PostgresHistoryJournal(connection: PostgresCluster.shared.makeDatabase())
-            try await measure(postgres, name: "pg", sizes: pgSizes, skillbook: skillbook, work: work, pruneOnly: pruneOnly)
+            try await measure(postgres, name: "pg", sizes: pgSizes, repeats: repeats, skillbook: skillbook, work: work, pruneOnly: pruneOnly)
         }
         return []
     }
@@ -57,7 +62,7 @@ struct HistoryBench {
     }
 
     private func measure(
-        _ store: any HistoryJournal, name: String, sizes: [Int], skillbook: String, work: URL, pruneOnly: Bool
+        _ store: any HistoryJournal, name: String, sizes: [Int], repeats: Int, skillbook: String, work: URL, pruneOnly: Bool
     ) async throws {
         func emit(_ figure: Figure) {
             // Unbuffered: each line shows as soon as it is measured.
@@ -136,13 +141,15 @@ struct HistoryBench {
             ("show", ["runs", "show", big]), ("json", ["runs", "show", big, "--json"]), ("preview", ["rollback", big]),
         ]
         for (what, arguments) in cases {
-            let full = [skillbook] + arguments + ["--state", store.state]
-            let (seconds, kilobytes) = try Self.process(full, in: work)
-            for figure in [
-                Figure(name: "history_\(name)_big_\(what)_ms", value: seconds * 1000, unit: "ms"),
-                Figure(name: "history_\(name)_big_\(what)_mb", value: Double(kilobytes) / 1024, unit: "MB"),
-            ] {
-                emit(figure)
+            for _ in 0..<repeats {
+                let full = [skillbook] + arguments + ["--state", store.state]
+                let (seconds, kilobytes) = try Self.process(full, in: work)
+                for figure in [
+                    Figure(name: "history_\(name)_big_\(what)_ms", value: seconds * 1000, unit: "ms"),
+                    Figure(name: "history_\(name)_big_\(what)_mb", value: Double(kilobytes) / 1024, unit: "MB"),
+                ] {
+                    emit(figure)
+                }
             }
         }
     }

@@ -14,7 +14,8 @@ struct RunShowWriter {
     // MARK: JSON
 
     /// `--json`: the record as `JournalText.json` makes it, with every call attempt in `calls`,
-    /// and `extra` fields at the end.
+    /// and `extra` fields at the end. The calls are read as stored (`forEachStoredCallPage`): their
+    /// parameters and outputs in the writer's own form are re-indented, not decoded and encoded again.
     func json(_ timeline: RunTimeline, extra: ValueObject) async throws {
         guard case .object(var object) = JournalText.json(timeline) else { return }
         // The calls go where the placeholder is: the text before it, the calls, the text after it.
@@ -26,39 +27,27 @@ struct RunShowWriter {
         guard let range = whole.range(of: quoted) else { return write(whole + "\n") }
         write(String(whole[..<range.lowerBound]) + "[")
         var count = 0
-        try await journal.forEachCallPage(of: timeline.run.id) { calls in
-            var text = ""
-            for call in calls {
-                text += (count == 0 ? "\n    " : ",\n    ")
-                text += Self.callJSON(call)
+        var page: [UInt8] = []
+        var calls = CallJSONWriter()
+        try await journal.forEachStoredCallPage(of: timeline.run.id) { stored in
+            page.removeAll(keepingCapacity: true)
+            for call in stored {
+                CallJSONWriter.append(count == 0 ? "\n    " : ",\n    ", to: &page)
+                calls.append(call, to: &page)
                 count += 1
             }
-            write(text)
+            write(String(decoding: page, as: UTF8.self))
         }
         write((count == 0 ? "]" : "\n  ]") + String(whole[range.upperBound...]) + "\n")
     }
 
-    /// `JSONText.encode(.object(RunTimelineJSON.call(call)), pretty: true, indent: 2)`, written
-    /// straight as text: no dictionary built per call (a third of the time of a big run's export).
-    static func callJSON(_ call: JournalCall) -> String {
-        let inner = "\n      "
-        func member(_ key: String, _ value: String) -> String { inner + "\"" + key + "\": " + value }
-        func optional(_ value: Int?) -> String { value.map(String.init) ?? "null" }
-        func text(_ value: String?) -> String { value.map(JSONText.quoted) ?? "null" }
-        var out = "{"
-        out += member("step", JSONText.quoted(call.key.step.description)) + ","
-        out += member("iteration", optional(call.key.iteration)) + ","
-        out += member("batch", optional(call.key.batch)) + ","
-        out += member("skill", JSONText.quoted(call.skill)) + ","
-        out += member("attempt", String(call.attempt)) + ","
-        out += member("parameters", JSONText.encode(.object(call.parameters), pretty: true, indent: 3)) + ","
-        out += member("output", call.output.map { JSONText.encode($0, pretty: true, indent: 3) } ?? "null") + ","
-        out += member("error", text(call.error)) + ","
-        out += member("started", JSONText.quoted(RunTimelineJSON.iso(call.started))) + ","
-        out += member("finished", text(call.finished.map(RunTimelineJSON.iso))) + ","
-        out += member("uncertain", call.isUncertain ? "true" : "false") + ","
-        out += member("compensated", call.compensated ? "true" : "false")
-        return out + "\n    }"
+    /// `JSONText.encode(.object(RunTimelineJSON.call(call)), pretty: true, indent: 2)` of the call
+    /// decoded (see `CallJSONWriter`).
+    static func callJSON(_ call: StoredCall) -> String {
+        var bytes: [UInt8] = []
+        var writer = CallJSONWriter()
+        writer.append(call, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Text

@@ -121,6 +121,11 @@ public enum JSONText {
 
     private static func newline(_ out: inout some JSONOutput, pretty: Bool, indent: Int) {
         guard pretty else { return }
+        newline(&out, indent: indent)
+    }
+
+    /// A line break and `indent` levels of two spaces.
+    static func newline(_ out: inout some JSONOutput, indent: Int) {
         lineBreakAndIndent.withUnsafeBufferPointer { line in
             var left = 1 + 2 * indent
             out.append(contentsOf: UnsafeBufferPointer(rebasing: line[0..<min(left, line.count)]))

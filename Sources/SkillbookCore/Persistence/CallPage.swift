@@ -28,4 +28,16 @@ extension RunJournal {
             after = page.next
         } while after != nil
     }
+
+    /// As `forEachCallPage`, the parameters and outputs as stored (`storedCalls`).
+    public func forEachStoredCallPage(
+        of runID: String, pageSize: Int = Self.callPageSize, _ body: ([StoredCall]) async throws -> Void
+    ) async throws {
+        var after: Int64?
+        repeat {
+            let page = try await storedCalls(of: runID, after: after, limit: pageSize)
+            if !page.calls.isEmpty { try await body(page.calls) }
+            after = page.next
+        } while after != nil
+    }
 }

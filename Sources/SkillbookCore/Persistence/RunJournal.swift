@@ -50,6 +50,10 @@ public protocol RunJournal: RunRecorder {
     /// (`CallPage.next`; from the first when `nil`): an indexed range of the run's calls. See
     /// `forEachCallPage`.
     func calls(of runID: String, after position: Int64?, limit: Int) async throws -> CallPage
+    /// The same page, each attempt's parameters and output as stored (`StoredCall`): for a reader
+    /// that only writes them out again (`runs show --json`), canonical texts are not decoded. See
+    /// `forEachStoredCallPage`.
+    func storedCalls(of runID: String, after position: Int64?, limit: Int) async throws -> StoredCallPage
     /// The attempts of a run's calls of skills other than `excludedSkills`, in order of starting:
     /// what a rollback preview reads (the calls of reads are left in the journal, not decoded).
     func calls(of runID: String, excludingSkills excludedSkills: Set<String>) async throws -> [JournalCall]

@@ -30,6 +30,7 @@ public protocol BlockingJournal: Sendable {
     func resolveRunID(_ prefix: String) throws -> String
     func calls(of runID: String) throws -> [JournalCall]
     func calls(of runID: String, after position: Int64?, limit: Int) throws -> CallPage
+    func storedCalls(of runID: String, after position: Int64?, limit: Int) throws -> StoredCallPage
     func calls(of runID: String, excludingSkills excludedSkills: Set<String>) throws -> [JournalCall]
     func sourceAndReport(of runID: String) throws -> (source: String, report: Value?)
     func steps(of runID: String) throws -> [JournalStep]

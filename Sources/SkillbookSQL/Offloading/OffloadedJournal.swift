@@ -108,6 +108,10 @@ public struct OffloadedJournal<Base: BlockingJournal>: RunJournal, ApprovalJourn
         try await io.run { [base] in try base.calls(of: runID, after: position, limit: limit) }
     }
 
+    public func storedCalls(of runID: String, after position: Int64?, limit: Int) async throws -> StoredCallPage {
+        try await io.run { [base] in try base.storedCalls(of: runID, after: position, limit: limit) }
+    }
+
     public func calls(of runID: String, excludingSkills excludedSkills: Set<String>) async throws -> [JournalCall] {
         try await io.run { [base] in try base.calls(of: runID, excludingSkills: excludedSkills) }
     }

@@ -104,6 +104,16 @@ extension SQLiteJournal {
         return CallPage(calls: calls, next: rows.count < size ? nil : last)
     }
 
+    /// The same page as `calls(of:after:limit:)`, the parameters and outputs as stored.
+    public func storedCalls(of runID: String, after position: Int64?, limit: Int) throws(StoreError) -> StoredCallPage {
+        let size = max(1, limit)
+        let rows = try query(Self.callPageQuery, [.text(runID), .integer(Int(position ?? 0)), .integer(size)])
+        let calls = try JournalRows.storedCalls(
+            rows, decode: { (text, what) throws(StoreError) in try decoded(text, what) }, malformed: { malformed($0, of: runID) })
+        let last = rows.last.flatMap { $0.int("position") }.map(Int64.init)
+        return StoredCallPage(calls: calls, next: rows.count < size ? nil : last)
+    }
+
     static let callColumns = "id, step, iteration, batch, skill, attempt, parameters, output, error, started, finished, compensated, seq, masked"
 
     /// The statement of one page of a run's calls: ?1 the run, ?2 the `calls.seq` of the last row

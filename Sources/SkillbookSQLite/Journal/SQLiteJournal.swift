@@ -341,6 +341,11 @@ public final class SQLiteJournal: RunJournal, JournalTables {
     /// Long texts kept in `blobs` are read back into it (see `JournalBlobs`).
     func decode(_ text: String?, _ what: String) throws(StoreError) -> Value? {
         guard let text else { return nil }
+        return try decoded(text, what)
+    }
+
+    /// A stored JSON text back as a value (see `decode`).
+    func decoded(_ text: String, _ what: String) throws(StoreError) -> Value {
         let decoded: Value
         do {
             decoded = try JSONText.decode(text)
