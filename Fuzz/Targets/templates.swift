@@ -56,7 +56,13 @@ public func fuzzTemplates(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     }
     if case .text(let last)? = template.segments.last { check(text.hasSuffix(last), "the last literal is not the text's end") }
     guard template.singleExpression == nil, case .string(let value)? = try? template.evaluate(in: FuzzExpressionWorld.context) else { return 0 }
-    if case .text(let first)? = template.segments.first { check(value.hasPrefix(first), "\(value.debugDescription) does not start with \(first.debugDescription)") }
-    if case .text(let last)? = template.segments.last { check(value.hasSuffix(last), "\(value.debugDescription) does not end with \(last.debugDescription)") }
+    // Compared as bytes: an expression's value ending in CR before a literal starting with LF makes
+    // one CR LF character in the result, which `hasSuffix` (by characters) would not find.
+    if case .text(let first)? = template.segments.first {
+        check(value.utf8.starts(with: first.utf8), "\(value.debugDescription) does not start with \(first.debugDescription)")
+    }
+    if case .text(let last)? = template.segments.last {
+        check(value.utf8.reversed().starts(with: last.utf8.reversed()), "\(value.debugDescription) does not end with \(last.debugDescription)")
+    }
     return 0
 }
