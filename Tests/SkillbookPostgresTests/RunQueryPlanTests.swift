@@ -136,4 +136,28 @@ import Testing
             #expect(!lines.contains { $0.contains("Seq Scan") }, "\(sql): \(lines)")
         }
     }
+
+    /// A run that has just written 20,000 calls into a journal whose statistics were taken when it was
+    /// empty (autovacuum has not analysed it yet): a page is read with `callPageSettings`, still a range
+    /// of the index in order. Left to itself, PostgreSQL reads all of the run's calls after the page's
+    /// start in a bitmap scan and sorts them, every page.
+    @Test func postgresReadsAFreshRunsCallsInIndexOrder() async throws {
+        let string = try await PostgresCluster.freshDatabase()
+        let database = try PostgresDatabase(try #require(PostgresURL(string)))
+        _ = PostgresJournal(database: database)
+        try database.run("ANALYZE")
+        try database.run("INSERT INTO runs (id, playbook, status, trigger, started) VALUES ('r', 'p', 'succeeded', 'cli', 1)")
+        try database.run(
+            """
+            INSERT INTO calls (run, step, skill, attempt, parameters, started, seq)
+            SELECT 'r', 'a', 'debug.echo', 1, '{}', 1, i FROM generate_series(1, 20000) AS i
+            """)
+        let plan = try database.transaction { transaction in
+            try transaction.query(PostgresJournal.callPageSettings)
+            return try transaction.query("EXPLAIN " + PostgresJournal.callPageQuery, [.text("r"), .integer(10_000), .integer(1000)])
+                .compactMap { $0.string("QUERY PLAN") }
+        }
+        #expect(plan.contains { $0.contains("Index Scan using calls_by_run_seq_id") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("Bitmap") || $0.contains("Sort") || $0.contains("Seq Scan on calls") }, "\(plan)")
+    }
 }
