@@ -65,17 +65,8 @@ public struct StoredCall: Sendable {
     }
 }
 
-/// A page of a run's call attempts as stored (see `CallPage`).
-public struct StoredCallPage: Sendable {
-    public var calls: [StoredCall]
-    /// As `CallPage.next`.
-    public var next: Int64?
-
-    public init(calls: [StoredCall], next: Int64?) {
-        self.calls = calls
-        self.next = next
-    }
-}
+/// A page of call attempts as stored (`RunJournal.storedCalls`); `next` as `CallPage.next`.
+public typealias StoredCallPage = JournalCallPage<StoredCall>
 
 extension StoredCall {
     /// `call`, its values decoded already.
