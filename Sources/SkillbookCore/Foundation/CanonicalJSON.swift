@@ -46,12 +46,12 @@ public enum CanonicalJSON {
         text.withUTF8 { bytes in reindent(bytes, indent: indent, into: &output) }
     }
 
-    private static func reindent(_ bytes: UnsafeBufferPointer<UInt8>, indent: Int, into out: inout some JSONOutput) {
+    private static func reindent(_ bytes: UnsafeBufferPointer<UInt8>, indent: Int, into out: inout some JSONOutput & ~Copyable) {
         var depth = indent
         var index = 0
         var start = 0  // the first byte not yet copied
         let count = bytes.count
-        func copy(upTo end: Int, _ out: inout some JSONOutput) {
+        func copy(upTo end: Int, _ out: inout some JSONOutput & ~Copyable) {
             if end > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end])) }
         }
         while index < count {

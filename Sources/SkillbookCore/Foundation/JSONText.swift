@@ -44,7 +44,7 @@ public enum JSONText {
 
     /// `s` as a JSON string literal: `"` and `\\` escaped, control characters as `\n`, `\r`, `\t`
     /// or `\u00XX`, everything else (all of Unicode) as it is.
-    private static func quote(_ s: String, into out: inout some JSONOutput) {
+    private static func quote(_ s: String, into out: inout some JSONOutput & ~Copyable) {
         var text = s
         text.withUTF8 { bytes in
             out.append(UInt8(ascii: "\""))
@@ -73,12 +73,12 @@ public enum JSONText {
         }
     }
 
-    private static func append(_ text: String, to out: inout some JSONOutput) {
+    private static func append(_ text: String, to out: inout some JSONOutput & ~Copyable) {
         var text = text
         text.withUTF8 { out.append(contentsOf: $0) }
     }
 
-    private static func write(_ value: Value, into out: inout some JSONOutput, pretty: Bool, indent: Int) {
+    private static func write(_ value: Value, into out: inout some JSONOutput & ~Copyable, pretty: Bool, indent: Int) {
         switch value {
         case .null: append("null", to: &out)
         case .bool(let b): append(b ? "true" : "false", to: &out)
@@ -119,13 +119,13 @@ public enum JSONText {
     /// A line break and 64 levels of indentation, of which a newline writes the part it needs.
     private static let lineBreakAndIndent: [UInt8] = [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 128)
 
-    private static func newline(_ out: inout some JSONOutput, pretty: Bool, indent: Int) {
+    private static func newline(_ out: inout some JSONOutput & ~Copyable, pretty: Bool, indent: Int) {
         guard pretty else { return }
         newline(&out, indent: indent)
     }
 
     /// A line break and `indent` levels of two spaces.
-    static func newline(_ out: inout some JSONOutput, indent: Int) {
+    static func newline(_ out: inout some JSONOutput & ~Copyable, indent: Int) {
         lineBreakAndIndent.withUnsafeBufferPointer { line in
             var left = 1 + 2 * indent
             out.append(contentsOf: UnsafeBufferPointer(rebasing: line[0..<min(left, line.count)]))
@@ -139,7 +139,7 @@ public enum JSONText {
 }
 
 /// Where `JSONText` writes bytes: a counter (to size the text), then the text's storage.
-protocol JSONOutput {
+protocol JSONOutput: ~Copyable {
     mutating func append(_ byte: UInt8)
     mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
 }
@@ -173,8 +173,9 @@ struct BufferWriter: JSONOutput {
 }
 
 /// Appends to memory of its own that doubles when full (no uniqueness or bounds checks of an array
-/// per byte); `finish` hands the bytes over as an array and frees it.
-struct GrowingWriter: JSONOutput {
+/// per byte); `finish` hands the bytes over as an array and frees it. Not copyable: the memory has
+/// one owner, freed once (by `finish`, or by `deinit` when the writer is dropped unfinished).
+struct GrowingWriter: JSONOutput, ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
@@ -208,9 +209,13 @@ struct GrowingWriter: JSONOutput {
         count += bytes.count
     }
 
-    /// The bytes written; the writer's memory is freed (do not use it again).
+    /// The bytes written; the writer's memory is freed.
     consuming func finish() -> [UInt8] {
-        defer { base.deallocate() }
-        return Array(UnsafeBufferPointer(start: base, count: count))
+        let bytes = Array(UnsafeBufferPointer(start: base, count: count))
+        base.deallocate()
+        discard self
+        return bytes
     }
+
+    deinit { base.deallocate() }
 }
