@@ -280,24 +280,26 @@ enum PostgresSchema {
     /// Any advisory-lock key will do as long as every skillbook process uses the same one.
     private static let lockKey = 0x736b_6c62_6b00  // "sklbk"
 
+    static let versionQuery = "SELECT coalesce(max(version), 0) AS v FROM skillbook_schema"
+
     /// Brings the schema up to date in one transaction, serialised across processes by an
-    /// advisory lock; refuses a database migrated by a newer skillbook.
+    /// advisory lock; refuses a database migrated by a newer skillbook. A schema already up to date
+    /// (every process's start but the first after an upgrade) costs one read and no lock.
     static func migrate(_ connection: PostgresConnection) throws(PostgresError) {
         let operation = "migrating the schema"
+        // No table yet (or any other failure) takes the locked path, which creates it or reports why.
+        if let stored = try? connection.query(versionQuery, doing: operation).rows.first?.int("v") {
+            if stored == version { return }
+            if stored > version { throw newerSchema(stored, at: connection.location) }
+        }
         try connection.query("BEGIN", doing: operation)
         do throws(PostgresError) {
             try connection.query("SELECT pg_advisory_xact_lock($1)", [.integer(lockKey)], doing: operation)
             try connection.query(
                 "CREATE TABLE IF NOT EXISTS skillbook_schema (version INTEGER PRIMARY KEY, applied DOUBLE PRECISION NOT NULL)",
                 doing: operation)
-            let current = try connection.query("SELECT coalesce(max(version), 0) AS v FROM skillbook_schema", doing: operation)
-                .rows.first?.int("v") ?? 0
-            guard current <= version else {
-                throw PostgresError(
-                    .newerSchema,
-                    message: "state database \(connection.location) has schema version \(current), newer than this "
-                        + "skillbook's \(version); upgrade skillbook")
-            }
+            let current = try connection.query(versionQuery, doing: operation).rows.first?.int("v") ?? 0
+            guard current <= version else { throw newerSchema(current, at: connection.location) }
             for step in current..<version {
                 try connection.execute(script: migrations[step], doing: "\(operation) to version \(step + 1)")
                 try connection.query(
@@ -309,5 +311,11 @@ enum PostgresSchema {
             _ = try? connection.query("ROLLBACK", doing: operation)
             throw error
         }
+    }
+
+    private static func newerSchema(_ stored: Int, at location: PostgresURL) -> PostgresError {
+        PostgresError(
+            .newerSchema,
+            message: "state database \(location) has schema version \(stored), newer than this skillbook's \(version); upgrade skillbook")
     }
 }

@@ -70,7 +70,7 @@ extension PostgresState {
             throw PostgresError(.connection, message: "'\(PostgresURL.redactedGuess(connectionString))' is not a PostgreSQL connection string")
         }
         let database = try PostgresDatabase.open(location)
-        let stored = try database.query("SELECT coalesce(max(version), 0) AS v FROM skillbook_schema", doing: "reading the schema version")
+        let stored = try database.query(PostgresSchema.versionQuery, doing: "reading the schema version")
             .first?.int("v") ?? 0
         return (stored, PostgresSchema.version)
     }

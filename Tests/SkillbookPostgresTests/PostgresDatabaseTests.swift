@@ -73,6 +73,18 @@ func freshDatabase() async throws -> PostgresDatabase {
         #expect(versions == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     }
 
+    @Test func aDatabaseMigratedByANewerSkillbookIsRefusedAndLeftAsItIs() async throws {
+        let url = try #require(PostgresURL(try await PostgresCluster.freshDatabase()))
+        let database = try PostgresDatabase(url)
+        func versions() throws -> [Int?] { try database.query("SELECT version FROM skillbook_schema ORDER BY version").map { $0.int("version") } }
+        let current = try versions()
+        try database.run("INSERT INTO skillbook_schema (version, applied) VALUES (99, 0)")
+        let error = try #require(throws: PostgresError.self) { try PostgresDatabase(url) }
+        #expect(error.kind == .newerSchema)
+        #expect(error.message.hasSuffix("has schema version 99, newer than this skillbook's \(current.count); upgrade skillbook"))
+        #expect(try versions() == current + [99])
+    }
+
     @Test func aPasswordNeverAppearsInMessages() throws {
         let url = try #require(PostgresURL("postgresql://skillbook:s3cr3t-pw@127.0.0.1:1/nowhere"))
         #expect(url.redacted == "postgresql://skillbook:***@127.0.0.1:1/nowhere")
