@@ -22,9 +22,12 @@ final class PostgresConnection: @unchecked Sendable {
         if let missing = skb_pq_load() {
             throw PostgresError(.connection, message: "cannot connect to state database \(location): \(String(cString: missing))")
         }
-        // `dbname` holding a URL is expanded by libpq and overrides the keywords before it.
-        let keywords = ["connect_timeout", "application_name", "dbname"]
-        let values = ["10", "skillbook", location.connectionString]
+        // `dbname` holding a URL is expanded by libpq and overrides the keywords before it. Notices
+        // (a shutdown's "terminating connection", `IF NOT EXISTS`) are not for the person at the
+        // terminal: the server is asked not to send them (set at the connection's start, no
+        // statement of its own) and the notice processor drops any that still come.
+        let keywords = ["connect_timeout", "application_name", "options", "dbname"]
+        let values = ["10", "skillbook", "-c client_min_messages=warning", location.connectionString]
         let connection = withCStrings(keywords) { keys in
             withCStrings(values) { vals in skb_pq_connectdb_params(keys, vals, 1) }
         }
@@ -41,9 +44,7 @@ final class PostgresConnection: @unchecked Sendable {
                 serverMessage: detail)
         }
         handle = connection
-        // Notices (a shutdown's "terminating connection") are not for the person at the terminal.
         skb_pq_set_notice_processor(connection, { _, _ in }, nil)
-        _ = try query("SET client_min_messages = warning", doing: "setting up the connection")
     }
 
     deinit { skb_pq_finish(handle) }
