@@ -38,7 +38,7 @@ public struct PromptBuilder: Sendable {
         let ranked = matcher.rank(request, clock: clock).filter { byName[$0.target] != nil }
         guard !ranked.isEmpty else { return Array(offers.prefix(limit)) }
         var names: [String] = []
-        let lists = clauses(of: request).map { clause -> [String] in
+        let lists = clauses(of: request, matcher: matcher, clock: clock).map { clause -> [String] in
             let list = matcher.rank(clause, clock: clock).filter { byName[$0.target] != nil }
             guard let best = list.first else { return [] }
             let runnerUp = list.count > 1 ? list[1].confidence : 0
@@ -63,7 +63,7 @@ public struct PromptBuilder: Sendable {
     /// runner-up by `margin`), with that target: a plan must use each (`Planner`'s `covering`), so
     /// "… and save it as a note" cannot be dropped.
     public static func sureTargets(for request: String, matcher: Matcher, clock: Matcher.ReferenceTime) -> [(clause: String, target: String)] {
-        clauses(of: request).compactMap { clause in
+        clauses(of: request, matcher: matcher, clock: clock).compactMap { clause in
             let list = matcher.rank(clause, clock: clock)
             guard let best = list.first else { return nil }
             let runnerUp = list.count > 1 ? list[1].confidence : 0
@@ -75,7 +75,7 @@ public struct PromptBuilder: Sendable {
     /// The least number of steps a plan for `request` has: one for each clause whose best target
     /// reaches the matcher's acceptance ("summarize X" and "save it as a note": two).
     public static func minimumSteps(for request: String, matcher: Matcher, clock: Matcher.ReferenceTime) -> Int {
-        let taken = clauses(of: request).filter { clause in
+        let taken = clauses(of: request, matcher: matcher, clock: clock).filter { clause in
             (matcher.rank(clause, clock: clock).first?.confidence ?? 0) >= matcher.thresholds.accept
         }
         return max(1, taken.count)
@@ -84,6 +84,12 @@ public struct PromptBuilder: Sendable {
     /// The clauses of a request as the matcher splits it ("… and then …", "…然后…").
     public static func clauses(of request: String) -> [String] {
         CompoundSplitter.clauses(of: request)
+    }
+
+    /// The clauses as the skeleton reads them (`PlanSkeleton.steps`): "read X, find …" is two
+    /// when each part starts an action the matcher reaches `accept` for.
+    public static func clauses(of request: String, matcher: Matcher, clock: Matcher.ReferenceTime) -> [String] {
+        PlanSkeleton.steps(of: request, accept: matcher.thresholds.accept) { matcher.rank($0, clock: clock).first?.confidence ?? 0 }
     }
 
     static let rules = """
