@@ -111,7 +111,7 @@ public struct PlanOffer: Sendable {
     /// The offer with the dates the matcher captured from its clause fixed: a captured date or
     /// date-time parameter allows only that value (`tomorrow at 9am` is 2026-12-02T09:00:00+01:00,
     /// not the current time of day tomorrow), and its other optional date parameters are left out
-    /// (a request's "tomorrow" is one date, not also a `due_before`).
+    /// (a request's "tomorrow" is one date, not also a `due_before`); a fixed one is required.
     func fixingDates(_ captured: ValueObject) -> PlanOffer {
         func isDate(_ schema: Schema) -> Bool {
             schema.format == "date" || schema.format == "date-time"
@@ -131,10 +131,12 @@ public struct PlanOffer: Sendable {
             }
             return required.contains(name) ? (name, schema) : nil
         }
+        // The clause names the date: a step must give it (a repair otherwise drops a reminder's `due`).
+        let fixed = properties.map(\.0).filter { !required.contains($0) && captured[$0]?.stringValue != nil }
         var offer = self
         offer.parameters = Schema(
             type: parameters.type, description: parameters.description, properties: properties,
-            required: parameters.required,
+            required: parameters.required + fixed,
             additionalProperties: parameters.additionalProperties)
         return offer
     }

@@ -288,6 +288,8 @@ import Testing
             Self.parameter(reminder, "due")?["enum"] == [
                 "2026-12-02T09:00:00+01:00"
             ])
+        // The clause names it: the step must give it.
+        #expect(reminder["properties"]?["with"]?["required"]?.arrayValue?.contains("due") == true)
         let list = try Self.steps(
             try Self.schema("list my reminders for tomorrow and save them as a note"))[0]
         let parameters = try #require(list["properties"]?["with"]?["properties"]?.objectValue)
