@@ -104,7 +104,10 @@ public struct PlanSkeleton: Sendable {
                     Doubt(
                         clause: clause,
                         reason: "'\(clause)' matches \(best.target) best, at \(RouteDecision.rounded(best.confidence)), under \(floor)"))
-                slots.append(Slot(clause: clause, offers: list.prefix(perClause).compactMap { byName[$0.target] }))
+                // Its runner-up only when near it: a target at 0.00 beside files.move at 0.24 is noise
+                // a small model then adds as a step of its own.
+                let near = list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare }
+                slots.append(Slot(clause: clause, offers: near.compactMap { byName[$0.target] }))
                 continue
             }
             if asksToFind(clause), byName[best.target]?.kind == .action,

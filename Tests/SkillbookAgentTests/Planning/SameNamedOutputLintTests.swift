@@ -31,6 +31,17 @@ import Testing
             ])
     }
 
+    @Test func aTitleThatIsAWholeClauseOfTheRequestIsAnError() {
+        let reminder = Plan.Step(
+            id: "s2", target: "reminders.create",
+            with: ["title": "提醒我下周五下午3点读一下", "notes": "${{ steps.s1.output.description }}", "due": "2026-12-11T15:00:00+01:00"])
+        #expect(
+            Self.errors([Self.summary, reminder], request: "总结 https://example.com 然后提醒我下周五下午3点读一下") == [
+                "step 's2' parameter 'title' is the text '提醒我下周五下午3点读一下', which is a clause of the request, not a value it gives, "
+                    + #"while step 's1' (web.summary) gives 'title': write "title": "${{ steps.s1.output.title }}""#
+            ])
+    }
+
     @Test func aTitleTheRequestGivesOrNoSameNamedFieldIsFine() {
         let titled = Plan.Step(id: "s2", target: "notes.create", with: ["title": "Todo", "body": "${{ steps.s1.output.description }}"])
         #expect(Self.errors([Self.summary, titled], request: "summarize https://example.com and save it as a note titled Todo").isEmpty)
