@@ -25,8 +25,9 @@ public struct PromptBuilder: Sendable {
     /// The offers for a request, at most `limit`. Each clause of the request ("… and then …",
     /// "…然后…"; the whole request when it has one) contributes its best target alone when the
     /// matcher is sure of it (it reaches `thresholds.accept` and leads the runner-up by
-    /// `thresholds.margin`), else its best `perClause`, taken in turns so every clause's skill is
-    /// offered; then up to `extra` targets the matcher scores highest for the whole request; then
+    /// `thresholds.margin`), else its best `perClause` that reach `PlanSkeleton.runnerUpShare` of
+    /// its best, taken in turns so every clause's skill is offered; then up to `extra` targets the
+    /// matcher scores above 0 for the whole request, highest first; then
     /// any adapter (`isAdapter`: a list in, a text out, such as text.join) when an offer gives a list
     /// and another takes a text, since a text parameter can refer only to a text.
     /// Fewer offers make a shorter prompt, which a small local model reads at a few tokens a second.
@@ -45,13 +46,17 @@ public struct PromptBuilder: Sendable {
             if best.confidence >= matcher.thresholds.accept, best.confidence - runnerUp >= matcher.thresholds.margin {
                 return [best.target]
             }
-            return list.prefix(perClause).map(\.target)
+            // Its runner-up only when near it (`PlanSkeleton.runnerUpShare`), as the skeleton offers it: a
+            // playbook at 0.00 beside files.move at 0.24 is noise a small model adds as a step.
+            return list.prefix(perClause).filter { $0.confidence >= best.confidence * PlanSkeleton.runnerUpShare }.map(\.target)
         }
         for turn in 0..<perClause {
             for list in lists where turn < list.count && !names.contains(list[turn]) { names.append(list[turn]) }
         }
         let total = min(limit, names.count + extra)
-        for candidate in ranked where names.count < total && !names.contains(candidate.target) { names.append(candidate.target) }
+        for candidate in ranked where names.count < total && candidate.confidence > 0 && !names.contains(candidate.target) {
+            names.append(candidate.target)
+        }
         let chosen = names.compactMap { byName[$0] }
         if chosen.contains(where: \.givesList), chosen.contains(where: \.takesText) {
             for adapter in offers where adapter.isAdapter && !names.contains(adapter.name) { names.append(adapter.name) }
