@@ -8,7 +8,11 @@ public import SkillbookCore
 /// - a regular expression that finds nothing as written (`RegexLint`: a backspace for `\b`,
 ///   `^`/`$` without `(?m)` over a text of many lines);
 /// - a path the request names that no step uses while a path parameter takes an earlier output
-///   (`NamedPathLint`).
+///   (`NamedPathLint`);
+/// - a text the request does not give where an earlier step gives a field of the same name (a
+///   note's `title` after web.summary, `SameNamedOutputLint`);
+/// - a query's optional filter word the request does not name (notes.list `tag: "important"`,
+///   `InventedFilterLint`).
 public enum PlanLint {
     /// `kinds`: each skill's kind, by id (an unknown id is left to the checker); `fields`: each
     /// skill's output fields as reference paths, named in the message of an unused query;
@@ -36,7 +40,7 @@ public enum PlanLint {
                 }
             }
             if !step.isPlaybook, let schema = parameters[step.target] {
-                diagnostics += RegexLint.lint(step, index: i, parameters: schema)
+                diagnostics += RegexLint.lint(step, index: i, parameters: schema, request: request)
             }
             guard !step.isPlaybook, kinds[step.target] == .query, i < plan.steps.count - 1 else { continue }
             let used = plan.steps[(i + 1)...].contains { later in
@@ -60,6 +64,8 @@ public enum PlanLint {
             }
         }
         return diagnostics + NamedPathLint.lint(plan, parameters: parameters, request: request)
+            + SameNamedOutputLint.lint(plan, fields: fields, types: types, parameters: parameters, request: request)
+            + InventedFilterLint.lint(plan, kinds: kinds, parameters: parameters, request: request)
     }
 
     /// A reference to `query`'s output for a later step: the parameter is a plain text of a later

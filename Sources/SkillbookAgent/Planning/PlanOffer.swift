@@ -65,6 +65,11 @@ public struct PlanOffer: Sendable {
     /// one of a set of values with a default (`mode`, `order`; kept when the request names another
     /// of its values, such as `append`), a list with a default (`tags`), or an object or a list of
     /// objects (`headers`, `copies`).
+    /// An adapter's optional texts (text.join's `prefix`, `suffix`) likewise: it turns a list into
+    /// a text between two steps, and a model that is shown them adds a line break after each item.
+    /// A word that names the skill's own action (`move` of `files.move`) names the skill, not a
+    /// parameter: "move them into X" does not ask for `moves`, a list of `{ from, to }` the request
+    /// names no value of, which a small model then fills beside `paths` (and the checker refuses).
     /// A small model fills every parameter it is shown, each costing tokens written at a few a
     /// second; those it would fill are rarely what the request asks.
     public func trimmed(for request: String) -> PlanOffer {
@@ -72,14 +77,17 @@ public struct PlanOffer: Sendable {
         var words = Set(folded.split { !$0.isLetter && !$0.isNumber }.map(String.init))
         // A Chinese request names a parameter or a value in Chinese: "追加到 …" is mode append.
         for (chinese, english) in Self.chineseWords where request.contains(chinese) { words.insert(english) }
+        let action = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
         let kept = parameters.properties.filter { name, schema in
-            guard !required.contains(name), Self.isTrimmable(schema) else { return true }
+            guard !required.contains(name), Self.isTrimmable(schema) || isAdapter && schema.type == .string else { return true }
             var stem = String(name.lowercased().prefix { $0 != "_" }.prefix(6))
             if stem.count > 3, stem.hasSuffix("s") { stem.removeLast() }  // tags: "tagged"
             let values = (schema.enumValues ?? []).compactMap(\.stringValue).filter {
                 .string($0) != schema.defaultValue
             }
-            return folded.contains(stem) || words.contains { $0.hasPrefix(stem) } || values.contains { words.contains($0.lowercased()) }
+            let namesAction = layer == .skill && action.count > 2 && (action.hasPrefix(stem) || stem.hasPrefix(action))
+            return !namesAction && (folded.contains(stem) || words.contains { $0.hasPrefix(stem) })
+                || values.contains { words.contains($0.lowercased()) }
         }
         guard kept.count != parameters.properties.count else { return self }
         var offer = self
@@ -103,7 +111,7 @@ public struct PlanOffer: Sendable {
     /// The offer with the dates the matcher captured from its clause fixed: a captured date or
     /// date-time parameter allows only that value (`tomorrow at 9am` is 2026-12-02T09:00:00+01:00,
     /// not the current time of day tomorrow), and its other optional date parameters are left out
-    /// (a request's "tomorrow" is one date, not also a `due_before`).
+    /// (a request's "tomorrow" is one date, not also a `due_before`); a fixed one is required.
     func fixingDates(_ captured: ValueObject) -> PlanOffer {
         func isDate(_ schema: Schema) -> Bool {
             schema.format == "date" || schema.format == "date-time"
@@ -123,10 +131,12 @@ public struct PlanOffer: Sendable {
             }
             return required.contains(name) ? (name, schema) : nil
         }
+        // The clause names the date: a step must give it (a repair otherwise drops a reminder's `due`).
+        let fixed = properties.map(\.0).filter { !required.contains($0) && captured[$0]?.stringValue != nil }
         var offer = self
         offer.parameters = Schema(
             type: parameters.type, description: parameters.description, properties: properties,
-            required: parameters.required,
+            required: parameters.required + fixed,
             additionalProperties: parameters.additionalProperties)
         return offer
     }

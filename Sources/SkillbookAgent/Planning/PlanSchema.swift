@@ -108,16 +108,20 @@ public enum PlanSchema {
             var slots: [PlanSkeleton.Slot] = []
             for (k, slot) in sequence.enumerated() {
                 let scope = ReferenceScope(sources: (0..<k).map { ("s\($0 + 1)", slots[$0].offers) })
+                // An adapter (text.join) joins a list of texts or numbers, not of objects (a note, a
+                // file), whatever the step before it is (notes.list or notes.create_many).
+                let scalars = ReferenceScope(sources: (0..<k).map { ("s\($0 + 1)", slots[$0].offers.map(\.keepingScalarLists)) })
                 let query = k > 0 && slots[k - 1].offers.allSatisfy { $0.kind == .query } ? slots[k - 1].offers : nil
                 var written = slot
                 written.offers = []
                 var steps: [Value] = []
                 for offer in slot.offers {
-                    // An adapter (text.join) joins a list of texts or numbers, not of objects (a note, a file).
                     let passOn = query.map { given in
                         ReferenceScope(sources: [("s\(k)", offer.isAdapter ? given.map(\.keepingScalarLists) : given)])
                     }
-                    guard let step = step(offer, scope: scope, values: values, passingOn: passOn) else { continue }
+                    guard let step = step(offer, scope: offer.isAdapter ? scalars : scope, values: values, passingOn: passOn) else {
+                        continue
+                    }
                     steps.append(step)
                     written.offers.append(offer)
                 }

@@ -84,24 +84,7 @@ public struct PlanSkeleton: Sendable {
         func ranked(_ clause: String) -> [RouteCandidate] {
             matcher.rank(clause, clock: clock).filter { byName[$0.target] != nil }
         }
-        var clauses: [String] = []
-        for clause in CompoundSplitter.clauses(of: request) {
-            let parts = clause.components(separatedBy: ", ").map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }.filter { !$0.isEmpty }
-            let each =
-                parts.count > 1
-                && parts.allSatisfy { (ranked($0).first?.confidence ?? 0) >= matcher.thresholds.accept }
-            if each {
-                clauses += parts
-                continue
-            }
-            // "read /tmp/a.log, find the lines with ERROR": parts that each start an action of their
-            // own and each match something are a step each, not one clause of two actions.
-            let actions = actionParts(of: clause)
-            let split = actions.count > 1 && actions.allSatisfy { (ranked($0).first?.confidence ?? 0) >= matcher.thresholds.accept }
-            clauses += split ? actions : [clause]
-        }
+        let clauses = steps(of: request, accept: matcher.thresholds.accept) { ranked($0).first?.confidence ?? 0 }
         guard clauses.count >= 2 else { return nil }
         let coercion = Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone))
         var slots: [Slot] = []
@@ -121,7 +104,10 @@ public struct PlanSkeleton: Sendable {
                     Doubt(
                         clause: clause,
                         reason: "'\(clause)' matches \(best.target) best, at \(RouteDecision.rounded(best.confidence)), under \(floor)"))
-                slots.append(Slot(clause: clause, offers: list.prefix(perClause).compactMap { byName[$0.target] }))
+                // Its runner-up only when near it: a target at 0.00 beside files.move at 0.24 is noise
+                // a small model then adds as a step of its own.
+                let near = list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare }
+                slots.append(Slot(clause: clause, offers: near.compactMap { byName[$0.target] }))
                 continue
             }
             if asksToFind(clause), byName[best.target]?.kind == .action,
@@ -198,6 +184,28 @@ public struct PlanSkeleton: Sendable {
         return findingPrefixes.contains(where: body.hasPrefix)
     }
 
+    /// The clauses of `request` as steps: its clauses ("… and then …", "…然后…"), and a clause
+    /// "a, b" as two when each comma part reaches `accept` (`best` is a part's best confidence) or
+    /// when it holds parts that each start an action of their own and each reach it ("read
+    /// /tmp/a.log, find the lines with ERROR": a step each, not one clause of two actions). The
+    /// skeleton, the offers and the targets a plan must use read a request the same way.
+    static func steps(of request: String, accept: Double, best: (String) -> Double) -> [String] {
+        var clauses: [String] = []
+        for clause in CompoundSplitter.clauses(of: request) {
+            let parts = clause.components(separatedBy: ", ").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.filter { !$0.isEmpty }
+            if parts.count > 1, parts.allSatisfy({ best($0) >= accept }) {
+                clauses += parts
+                continue
+            }
+            let actions = actionParts(of: clause)
+            let split = actions.count > 1 && actions.allSatisfy { best($0) >= accept }
+            clauses += split ? actions : [clause]
+        }
+        return clauses
+    }
+
     /// The actions of a clause: its comma-separated parts, a part that starts with a verb of its
     /// own (`CompoundSplitter.startsWithVerb`) beginning another ("find the logs, move them to
     /// /tmp/old" is two).
@@ -246,10 +254,17 @@ public struct PlanSkeleton: Sendable {
         return runs
     }
 
+    /// Which side of a date a clause asks for: "before Friday", "until 5pm", "周五之前" (`before`);
+    /// "after Friday", "since Monday", "周五之后" (`after`).
+    enum DateBound: Sendable {
+        case before, after
+    }
+
     /// The longest phrase of `clause` the shared date parser reads ("tomorrow at 9am", "明天"),
-    /// over its words and Chinese characters, with whether it has a time of day; `nil` for "now"
-    /// and for a bound ("before Friday", "周五之前"), which is no date a parameter is fixed to.
-    static func datePhrase(in clause: String, dates: DateParser) -> (text: String, hasTime: Bool)? {
+    /// over its words and Chinese characters, with whether it has a time of day and whether it is
+    /// a bound ("before next Friday", "下周五之前"); `nil` for "now" and for "by Friday" (its end
+    /// or its start?).
+    static func datePhrase(in clause: String, dates: DateParser) -> (text: String, hasTime: Bool, bound: DateBound?)? {
         var units: [(text: String, cjk: Bool)] = []
         for word in clause.split(separator: " ") {
             var latin = ""
@@ -282,21 +297,38 @@ public struct PlanSkeleton: Sendable {
         // "due before Friday", "until 5pm", "周五之前": a bound, not the date itself.
         let before = best.start > 0 ? units[best.start - 1].text.lowercased() : ""
         let after = best.end + 1 < units.count ? units[(best.end + 1)...].prefix(2).map(\.text).joined() : ""
-        let bounds = ["之前", "以前", "之后", "以后"]
-        if ["before", "until", "till", "after", "since", "by"].contains(before) || bounds.contains(where: after.hasPrefix) {
-            return nil
+        if before == "by" { return nil }
+        if ["before", "until", "till"].contains(before) || ["之前", "以前"].contains(where: after.hasPrefix) {
+            return (best.text, best.hasTime, .before)
         }
-        return (best.text, best.hasTime)
+        if ["after", "since"].contains(before) || ["之后", "以后"].contains(where: after.hasPrefix) {
+            return (best.text, best.hasTime, .after)
+        }
+        return (best.text, best.hasTime, nil)
+    }
+
+    /// Whether parameter `name` is a bound of a date (`due_before`, `created_after`): it takes a
+    /// date the clause names only as that bound, and a bound only it takes.
+    static func bound(of name: String) -> DateBound? {
+        let words = name.lowercased().split(separator: "_")
+        if words.contains(where: { ["before", "until"].contains($0) }) { return .before }
+        if words.contains(where: { ["after", "since"].contains($0) }) { return .after }
+        return nil
     }
 
     /// `phrase` as the value of each of `offer`'s date parameters it fits: a phrase with a time
     /// fills the date-time ones, one without the date ones (`list my reminders for tomorrow`
-    /// fills `due_on`, not `due_before`).
-    static func dates(_ phrase: (text: String, hasTime: Bool)?, for offer: PlanOffer, coercion: Coercion) -> ValueObject {
+    /// fills `due_on`, not `due_before`); a bound fills only the parameters of that bound
+    /// (`… due before next Friday` fills `due_before` with 2026-12-04T00:00, and `fixingDates`
+    /// leaves `due_on` out).
+    static func dates(_ phrase: (text: String, hasTime: Bool, bound: DateBound?)?, for offer: PlanOffer, coercion: Coercion) -> ValueObject {
         guard let phrase else { return [:] }
         var values: ValueObject = [:]
-        for (name, schema) in offer.parameters.properties
-        where schema.format == (phrase.hasTime ? "date-time" : "date") {
+        for (name, schema) in offer.parameters.properties where bound(of: name) == phrase.bound {
+            // A bound is a point in time whatever the phrase holds ("before next Friday" is its
+            // start); a date itself goes to the parameter of its kind (a day, or a day and time).
+            if phrase.bound == nil, schema.format != (phrase.hasTime ? "date-time" : "date") { continue }
+            if phrase.bound != nil, schema.format != "date-time", schema.format != "date" { continue }
             let value = coercion.coerce(.string(phrase.text), to: schema)
             if let text = value.stringValue, FormatCheck.problem(text, format: schema.format ?? "") == nil {
                 values[name] = value

@@ -25,8 +25,9 @@ public struct PromptBuilder: Sendable {
     /// The offers for a request, at most `limit`. Each clause of the request ("… and then …",
     /// "…然后…"; the whole request when it has one) contributes its best target alone when the
     /// matcher is sure of it (it reaches `thresholds.accept` and leads the runner-up by
-    /// `thresholds.margin`), else its best `perClause`, taken in turns so every clause's skill is
-    /// offered; then up to `extra` targets the matcher scores highest for the whole request; then
+    /// `thresholds.margin`), else its best `perClause` that reach `PlanSkeleton.runnerUpShare` of
+    /// its best, taken in turns so every clause's skill is offered; then up to `extra` targets the
+    /// matcher scores above 0 for the whole request, highest first; then
     /// any adapter (`isAdapter`: a list in, a text out, such as text.join) when an offer gives a list
     /// and another takes a text, since a text parameter can refer only to a text.
     /// Fewer offers make a shorter prompt, which a small local model reads at a few tokens a second.
@@ -38,20 +39,24 @@ public struct PromptBuilder: Sendable {
         let ranked = matcher.rank(request, clock: clock).filter { byName[$0.target] != nil }
         guard !ranked.isEmpty else { return Array(offers.prefix(limit)) }
         var names: [String] = []
-        let lists = clauses(of: request).map { clause -> [String] in
+        let lists = clauses(of: request, matcher: matcher, clock: clock).map { clause -> [String] in
             let list = matcher.rank(clause, clock: clock).filter { byName[$0.target] != nil }
             guard let best = list.first else { return [] }
             let runnerUp = list.count > 1 ? list[1].confidence : 0
             if best.confidence >= matcher.thresholds.accept, best.confidence - runnerUp >= matcher.thresholds.margin {
                 return [best.target]
             }
-            return list.prefix(perClause).map(\.target)
+            // Its runner-up only when near it (`PlanSkeleton.runnerUpShare`), as the skeleton offers it: a
+            // playbook at 0.00 beside files.move at 0.24 is noise a small model adds as a step.
+            return list.prefix(perClause).filter { $0.confidence >= best.confidence * PlanSkeleton.runnerUpShare }.map(\.target)
         }
         for turn in 0..<perClause {
             for list in lists where turn < list.count && !names.contains(list[turn]) { names.append(list[turn]) }
         }
         let total = min(limit, names.count + extra)
-        for candidate in ranked where names.count < total && !names.contains(candidate.target) { names.append(candidate.target) }
+        for candidate in ranked where names.count < total && candidate.confidence > 0 && !names.contains(candidate.target) {
+            names.append(candidate.target)
+        }
         let chosen = names.compactMap { byName[$0] }
         if chosen.contains(where: \.givesList), chosen.contains(where: \.takesText) {
             for adapter in offers where adapter.isAdapter && !names.contains(adapter.name) { names.append(adapter.name) }
@@ -63,7 +68,7 @@ public struct PromptBuilder: Sendable {
     /// runner-up by `margin`), with that target: a plan must use each (`Planner`'s `covering`), so
     /// "… and save it as a note" cannot be dropped.
     public static func sureTargets(for request: String, matcher: Matcher, clock: Matcher.ReferenceTime) -> [(clause: String, target: String)] {
-        clauses(of: request).compactMap { clause in
+        clauses(of: request, matcher: matcher, clock: clock).compactMap { clause in
             let list = matcher.rank(clause, clock: clock)
             guard let best = list.first else { return nil }
             let runnerUp = list.count > 1 ? list[1].confidence : 0
@@ -75,7 +80,7 @@ public struct PromptBuilder: Sendable {
     /// The least number of steps a plan for `request` has: one for each clause whose best target
     /// reaches the matcher's acceptance ("summarize X" and "save it as a note": two).
     public static func minimumSteps(for request: String, matcher: Matcher, clock: Matcher.ReferenceTime) -> Int {
-        let taken = clauses(of: request).filter { clause in
+        let taken = clauses(of: request, matcher: matcher, clock: clock).filter { clause in
             (matcher.rank(clause, clock: clock).first?.confidence ?? 0) >= matcher.thresholds.accept
         }
         return max(1, taken.count)
@@ -84,6 +89,12 @@ public struct PromptBuilder: Sendable {
     /// The clauses of a request as the matcher splits it ("… and then …", "…然后…").
     public static func clauses(of request: String) -> [String] {
         CompoundSplitter.clauses(of: request)
+    }
+
+    /// The clauses as the skeleton reads them (`PlanSkeleton.steps`): "read X, find …" is two
+    /// when each part starts an action the matcher reaches `accept` for.
+    public static func clauses(of request: String, matcher: Matcher, clock: Matcher.ReferenceTime) -> [String] {
+        PlanSkeleton.steps(of: request, accept: matcher.thresholds.accept) { matcher.rank($0, clock: clock).first?.confidence ?? 0 }
     }
 
     static let rules = """

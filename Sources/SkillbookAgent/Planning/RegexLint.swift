@@ -4,11 +4,14 @@ import SkillbookCore
 /// Regular expressions in a plan that check and still find nothing, as models write them:
 /// - `\b` written in JSON as `"\b"`, which is a backspace (U+0008), not a word boundary;
 /// - `^` or `$` without `(?m)` over a text of many lines (a file's content, an earlier step's
-///   output), where they match only at the very start and end of the whole text.
+///   output), where they match only at the very start and end of the whole text;
+/// - for a request that asks for lines ("the lines that start with ERROR", "以 ERROR 开头的行"), a
+///   pattern anchored at the start of a line that stops before its end (`(?m)^ERROR`), whose
+///   matches are the first word of each line, not the line.
 /// A parameter is a regular expression when it is named `regex` or its description says
 /// "regular expression" (`text.extract`'s `regex`).
 enum RegexLint {
-    static func lint(_ step: Plan.Step, index: Int, parameters: Schema) -> [Diagnostic] {
+    static func lint(_ step: Plan.Step, index: Int, parameters: Schema, request: String = "") -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for (name, schema) in parameters.properties where isRegex(name: name, schema) {
             guard let pattern = step.with[name]?.stringValue, !pattern.utf8.containsTemplateOpening else { continue }
@@ -20,15 +23,47 @@ enum RegexLint {
                         "step '\(step.id)' parameter '\(name)' holds a backspace character where a word boundary was meant: "
                             + "in JSON \"\\b\" is a backspace; write \"\\\\b\" for \\b ('\(shown)')", path: path))
             }
-            if anchorsLines(pattern), searchesManyLines(step, besides: name) {
+            let whole = asksForLines(request) ? wholeLines(pattern) : nil
+            if whole == nil, anchorsLines(pattern), searchesManyLines(step, besides: name) {
                 diagnostics.append(
                     .error(
                         "step '\(step.id)' parameter '\(name)' '\(pattern)' anchors with ^ or $, which match only at the start and end "
                             + "of the whole text, and this text has many lines; start it with (?m) to match at every line: '(?m)\(pattern)'",
                         path: path))
             }
+            if let whole {
+                diagnostics.append(
+                    .error(
+                        "step '\(step.id)' parameter '\(name)' '\(pattern)' finds only the start of each line, not the lines the "
+                            + "request asks for; match up to the line's end: '\(whole)'", path: path))
+            }
         }
         return diagnostics
+    }
+
+    /// Whether a request asks for lines of a text ("the lines that start with ERROR", "每一行",
+    /// "以 ERROR 开头的行").
+    static func asksForLines(_ request: String) -> Bool {
+        let words = Set(request.lowercased().split { !$0.isLetter }.map(String.init))
+        return !words.isDisjoint(with: ["line", "lines"]) || ["的行", "每行", "每一行", "那些行", "这些行"].contains(where: request.contains)
+    }
+
+    /// For a pattern anchored at the start of a line (`^` first, after any `(?…)` flags) that
+    /// stops before the line's end (no `$`, `.*`, `.+` or `[^\n]` in it), the same pattern taken up
+    /// to the end of the line, with `(?m)`: `(?m)^ERROR` → `(?m)^ERROR.*$`; `nil` otherwise.
+    static func wholeLines(_ pattern: String) -> String? {
+        var body = Substring(pattern)
+        var flags = ""
+        if body.hasPrefix("(?"), let close = body.firstIndex(of: ")"),
+            body[body.index(body.startIndex, offsetBy: 2)..<close].allSatisfy(\.isLetter)
+        {
+            flags = String(body[..<body.index(after: close)])
+            body = body[body.index(after: close)...]
+        }
+        guard body.hasPrefix("^"), !body.contains("|") else { return nil }
+        if ["$", ".*", ".+", "[^\\n]", "\\N"].contains(where: body.contains) { return nil }
+        let multiline = flags.contains("m") ? flags : flags.isEmpty ? "(?m)" : String(flags.dropLast()) + "m)"
+        return multiline + body + ".*$"
     }
 
     static func isRegex(name: String, _ schema: Schema) -> Bool {

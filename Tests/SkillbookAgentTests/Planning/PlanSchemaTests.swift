@@ -70,11 +70,13 @@ import Testing
         #expect(offer.trimmed(for: "list the files in /tmp recursively").parameters.properties.map(\.name) == ["root", "glob", "recursive"])
         #expect(offer.trimmed(for: "list the files in /tmp").parameters.properties.map(\.name) == ["root", "glob"])
         let join = try #require(shippedOffers["text.join"])
-        // prefix and suffix default to empty text, like a note's body (where an earlier step's text goes): kept.
-        #expect(join.trimmed(for: "join the titles").parameters.properties.map(\.name) == ["items", "prefix", "suffix"])
+        // An adapter's optional texts (prefix, suffix) only when named; a note's body, whose default
+        // is empty too, is where an earlier step's text goes: kept.
+        #expect(join.trimmed(for: "join the titles").parameters.properties.map(\.name) == ["items"])
         #expect(
             join.trimmed(for: "join the titles with a comma separator").parameters.properties.map(\.name)
-                == ["items", "separator", "prefix", "suffix"])
+                == ["items", "separator"])
+        #expect(join.trimmed(for: "join the titles with the prefix '- '").parameters.properties.map(\.name) == ["items", "prefix"])
         let note = try #require(shippedOffers["notes.create"])
         #expect(note.trimmed(for: "save it as a note").parameters.properties.map(\.name) == ["title", "body"])
         #expect(note.trimmed(for: "save it as a note tagged a").parameters.properties.map(\.name) == ["title", "body", "tags"])
@@ -90,6 +92,9 @@ import Testing
         #expect(fetch.trimmed(for: "fetch https://example.org with the headers X").parameters.properties.map(\.name) == ["url", "headers"])
         let copy = try #require(shippedOffers["files.copy"])
         #expect(copy.trimmed(for: "copy /tmp/a into /tmp/b").parameters.properties.map(\.name) == ["paths", "into"])
+        // The skill's own verb names the skill, not its list of { from, to }: "move them" is not `moves`.
+        let move = try #require(shippedOffers["files.move"])
+        #expect(move.trimmed(for: "move them into /tmp/old-logs").parameters.properties.map(\.name) == ["paths", "into"])
     }
 
     @Test func aPlanHasAtMostOneStepMoreThanTheRequestHasClauses() throws {
@@ -240,6 +245,41 @@ import Testing
         #expect("${{ steps.s1.output.items }}".wholeMatch(of: items) == nil)
     }
 
+    @Test func anAdapterJoinsAListOfTextsAlsoAfterASlotWithAnAction() throws {
+        // The first slot is notes.list or notes.create_many (an action): text.join still takes
+        // only lists of texts or numbers, never the notes themselves.
+        let schema = try Self.schema("list the notes tagged ideas and write their titles to /tmp/ideas.txt")
+        let joins = Self.steps(named: "text.join", in: schema)
+        #expect(!joins.isEmpty)
+        for join in joins {
+            // A list of literals, or a reference: every reference pattern takes item fields only.
+            let patterns = Self.patterns(in: try #require(Self.parameter(join, "items")))
+            #expect(!patterns.isEmpty)
+            for pattern in patterns {
+                let items = try Regex(pattern)
+                #expect("${{ steps.s1.output.items.*.title }}".wholeMatch(of: items) != nil)
+                #expect("${{ steps.s1.output.items }}".wholeMatch(of: items) == nil)
+            }
+        }
+    }
+
+    /// Every `pattern` in `schema`.
+    static func patterns(in schema: Value) -> [String] {
+        if let object = schema.objectValue {
+            return (object["pattern"]?.stringValue.map { [$0] } ?? []) + object.flatMap { patterns(in: $0.value) }
+        }
+        return schema.arrayValue?.flatMap { patterns(in: $0) } ?? []
+    }
+
+    /// Every step schema in `schema` that names `skill`.
+    static func steps(named skill: String, in schema: Value) -> [Value] {
+        if let object = schema.objectValue {
+            if object["properties"]?["skill"]?["const"] == .string(skill) { return [schema] }
+            return object.flatMap { steps(named: skill, in: $0.value) }
+        }
+        return schema.arrayValue?.flatMap { steps(named: skill, in: $0) } ?? []
+    }
+
     @Test func aDateTheMatcherReadInTheClauseIsFixed() throws {
         let reminder = try Self.steps(
             try Self.schema("summarize https://example.com/blog and remind me tomorrow at 9am to read it")
@@ -248,6 +288,8 @@ import Testing
             Self.parameter(reminder, "due")?["enum"] == [
                 "2026-12-02T09:00:00+01:00"
             ])
+        // The clause names it: the step must give it.
+        #expect(reminder["properties"]?["with"]?["required"]?.arrayValue?.contains("due") == true)
         let list = try Self.steps(
             try Self.schema("list my reminders for tomorrow and save them as a note"))[0]
         let parameters = try #require(list["properties"]?["with"]?["properties"]?.objectValue)
@@ -256,10 +298,17 @@ import Testing
         #expect(parameters["due_before"] == nil)
         let chinese = try Self.steps(try Self.schema("列出明天的提醒然后发通知给我"))[0]
         #expect(Self.parameter(chinese, "due_on")?["enum"] == ["2026-12-02"])
-        // A bound is not the date itself: "due before Friday" fixes nothing.
-        let bound = try Self.steps(try Self.schema("list my reminders due before Friday and save them as a note"))[0]
+        // A bound fixes the parameter of that bound, at the start of the day it names, and no
+        // date besides: "due before next Friday" is due_before 2026-12-04T00:00, no due_on.
+        let bound = try Self.steps(try Self.schema("list my reminders due before next Friday and save them as a note"))[0]
         let bounded = try #require(bound["properties"]?["with"]?["properties"]?.objectValue)
-        #expect(bounded["due_on"]?["enum"] == nil)
-        #expect(bounded["due_before"] != nil)
+        #expect(bounded["due_on"] == nil)
+        #expect(Self.parameter(bound, "due_before")?["enum"] == ["2026-12-04T00:00:00+01:00"])
+        let chineseBound = try Self.steps(try Self.schema("列出下周五之前的提醒然后发通知给我"))[0]
+        #expect(Self.parameter(chineseBound, "due_on") == nil)
+        #expect(Self.parameter(chineseBound, "due_before")?["enum"] == ["2026-12-11T00:00:00+01:00"])
+        // "by Friday" (its start or its end?) fixes nothing.
+        let by = try Self.steps(try Self.schema("list my reminders due by next Friday and save them as a note"))[0]
+        #expect(Self.parameter(by, "due_before")?["enum"] == nil)
     }
 }

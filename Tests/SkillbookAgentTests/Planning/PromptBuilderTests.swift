@@ -103,7 +103,7 @@ import Testing
 
     @Test func aDateTheRequestNamesIsListedAsItsOneValueWithoutToday() throws {
         let user = try Self.messages("summarize https://example.com/blog and remind me tomorrow at 9am to read it")
-        #expect(user.contains("due (string, date-time, one of 2026-12-02T09:00:00+01:00)"))
+        #expect(user.contains("due* (string, date-time, one of 2026-12-02T09:00:00+01:00)"))
         #expect(!user.contains("Now: "))
     }
 

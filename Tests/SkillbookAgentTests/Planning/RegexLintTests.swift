@@ -37,6 +37,25 @@ import Testing
         #expect(Self.errors([Self.extract("^- ", text: "- a\n- b")]).count == 1)
     }
 
+    @Test func aLineStartThatStopsBeforeTheLineEndIsAnErrorWhenTheRequestAsksForLines() {
+        let request = "read /tmp/app.log, find the lines that start with ERROR and save them to /tmp/errors.txt"
+        #expect(
+            Self.errors([Self.read, Self.extract("(?m)^ERROR")], request: request) == [
+                "step 's2' parameter 'regex' '(?m)^ERROR' finds only the start of each line, not the lines the request asks for; "
+                    + "match up to the line's end: '(?m)^ERROR.*$'"
+            ])
+        // Without (?m) the one message says both.
+        #expect(
+            Self.errors([Self.read, Self.extract("^ERROR")], request: "读取 /tmp/app.log 然后找出以 ERROR 开头的行") == [
+                "step 's2' parameter 'regex' '^ERROR' finds only the start of each line, not the lines the request asks for; "
+                    + "match up to the line's end: '(?m)^ERROR.*$'"
+            ])
+        #expect(Self.errors([Self.read, Self.extract("(?m)^ERROR.*$")], request: request).isEmpty)
+        #expect(Self.errors([Self.read, Self.extract("(?im)^error.+")], request: request).isEmpty)
+        // A request that asks for words, not lines: the start is what it wants.
+        #expect(Self.errors([Self.read, Self.extract("(?m)^ERROR")], request: "count the errors in /tmp/app.log").isEmpty)
+    }
+
     @Test func aPathTheRequestNamesThatNoStepUsesWhileAnOutputIsWiredInIsAnError() {
         let request = "make the folder /tmp/new and pack /tmp/docs into /tmp/docs.tar.gz"
         let mkdir = Plan.Step(id: "s1", target: "files.mkdir", with: ["path": "/tmp/new"])

@@ -1,0 +1,33 @@
+import Foundation
+import SkillbookCore
+
+/// A filter the model added to a query that the request does not name: "列出我的笔记然后把标题写入
+/// F" planned with notes.list `tag: "important"`, which lists none of the notes asked for. An
+/// optional plain text parameter of a query (no format, no set of values) whose literal is a word
+/// or words (letters, digits, spaces) the request does not hold is the model's, not the person's;
+/// a pattern such as a glob (`*.log`) is left alone, since a request names it in other words.
+enum InventedFilterLint {
+    static func lint(_ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], request: String) -> [Diagnostic] {
+        guard !request.isEmpty else { return [] }
+        let folded = request.lowercased()
+        var diagnostics: [Diagnostic] = []
+        for (i, step) in plan.steps.enumerated() where !step.isPlaybook && kinds[step.target] == .query {
+            guard let schema = parameters[step.target] else { continue }
+            for (name, value) in step.with.sorted(by: { $0.key < $1.key }) where !schema.required.contains(name) {
+                guard let property = schema.property(name), property.type == .string, property.format == nil,
+                    property.enumValues == nil, let text = value.stringValue, !text.utf8.containsTemplateOpening
+                else { continue }
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " }),
+                    !folded.contains(trimmed.lowercased())
+                else { continue }
+                diagnostics.append(
+                    .error(
+                        "step '\(step.id)' (\(step.target)) parameter '\(name)' is '\(text)', which the request does not name; "
+                            + "leave '\(name)' out unless the request gives it",
+                        path: "steps[\(i)].with.\(name)"))
+            }
+        }
+        return diagnostics
+    }
+}
