@@ -118,7 +118,9 @@ extension SQLiteJournal {
         }
         try database.execute(Self.pruningTable)
         // The runs go into `temp.pruning` and no further: the statements below read them there, by
-        // its keys, with no list to parse or sort (see `pruningTable`).
+        // its keys, with no list to parse or sort (see `pruningTable`). It is empty here (emptied
+        // below, or by the rollback of a pass that failed); emptied again for certain, at no cost.
+        try execute("DELETE FROM temp.pruning")
         let count = try execute("INSERT INTO temp.pruning (seq, id) SELECT seq, id FROM runs WHERE \(condition) LIMIT \(limit)", values)
         guard count > 0 else { return 0 }
         for statement in Self.pruneStatements { try execute(statement) }
