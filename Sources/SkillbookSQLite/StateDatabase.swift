@@ -240,6 +240,8 @@ public enum StateDatabase {
         RunSeqMigration.sql,
         // 16: long texts kept once, shared by the rows and runs that hold them (see BlobsMigration)
         BlobsMigration.sql,
+        // 17: deleting runs without a statement journal, `runs_by_status` dropped (see RunDeletesMigration)
+        RunDeletesMigration.sql,
     ]
 
     /// The schema version this build writes.

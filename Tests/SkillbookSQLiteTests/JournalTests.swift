@@ -21,7 +21,7 @@ import SkillbookSQL
             #expect(try journal.run("before")?.workspace == "/home/me/routines")
             #expect(try journal.run("after")?.workspace == "/home/me/other")
             #expect(try journal.run("none")?.workspace == nil)
-            #expect(StateDatabase.schemaVersion == 16, "migration 8 adds runs.workspace, 9 call_results, 10 approvals, 11 missed_fires, 12 notifications, 13 retention, 14 sessions.trigger, 15 runs.seq, 16 blobs")
+            #expect(StateDatabase.schemaVersion == 17, "migration 8 adds runs.workspace, 9 call_results, 10 approvals, 11 missed_fires, 12 notifications, 13 retention, 14 sessions.trigger, 15 runs.seq, 16 blobs, 17 run deletes")
         }
     }
 

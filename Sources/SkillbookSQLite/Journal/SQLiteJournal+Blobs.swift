@@ -33,14 +33,13 @@ extension SQLiteJournal {
         }
     }
 
-    /// Forgets which blobs the runs `ids` (being pruned) refer to, and deletes those blobs no
-    /// other run refers to: two statements, each by an index (the run's rows, then each hash's).
-    func deleteBlobs(ofRuns ids: [String]) throws(StoreError) {
-        guard !ids.isEmpty else { return }
+    /// Forgets which blobs the runs of `temp.pruning` (being pruned, see `pruningTable`) refer to,
+    /// and deletes those blobs no other run refers to: two statements, each by an index (the run's
+    /// rows, then each hash's).
+    func deleteBlobsOfPrunedRuns() throws(StoreError) {
         let hashes = try database.locked { (_) throws(StoreError) in
-            try statements.statement(
-                "DELETE FROM run_blobs WHERE run IN (SELECT value FROM json_each(?1)) RETURNING hash", in: database
-            ).query([.text(JSONText.encode(.array(ids.map(Value.string))))])
+            try statements.statement("DELETE FROM run_blobs WHERE run IN (SELECT id FROM temp.pruning) RETURNING hash", in: database)
+                .query([])
         }.compactMap { $0.string("hash") }
         guard !hashes.isEmpty else { return }
         try execute(
