@@ -11,34 +11,30 @@ import Testing
 
     static let summary = Plan.Step(id: "s1", target: "web.summary", with: ["url": "https://example.com"])
 
-    @Test func anInventedTitleWhereAnEarlierStepGivesATitleIsAnError() {
-        let note = Plan.Step(
-            id: "s2", target: "notes.create", with: ["title": "Summarized from example.com", "body": "${{ steps.s1.output.description }}"])
-        #expect(
-            Self.errors([Self.summary, note], request: "summarize https://example.com and save it as a note") == [
-                "step 's2' parameter 'title' is the text 'Summarized from example.com', which the request does not give, while step 's1' "
-                    + #"(web.summary) gives 'title': write "title": "${{ steps.s1.output.title }}""#
-            ])
-    }
+    /// A title the model wrote, the request, and why the lint says it is not the request's.
+    static let wrongTitles: [(target: String, with: ValueObject, request: String, why: String)] = [
+        (
+            "notes.create", ["title": "Summarized from example.com", "body": "${{ steps.s1.output.description }}"],
+            "summarize https://example.com and save it as a note", "which the request does not give"
+        ),
+        (
+            "reminders.create", ["title": "read it", "notes": "${{ steps.s1.output.description }}", "due": "2026-12-02T09:00:00+01:00"],
+            "summarize https://example.com and remind me tomorrow at 9am to read it", "which only points back at what an earlier step found"
+        ),
+        (
+            "reminders.create", ["title": "提醒我下周五下午3点读一下", "notes": "${{ steps.s1.output.description }}", "due": "2026-12-11T15:00:00+01:00"],
+            "总结 https://example.com 然后提醒我下周五下午3点读一下", "which is a clause of the request, not a value it gives"
+        ),
+    ]
 
-    @Test func aTitleThatOnlyPointsBackIsAnError() {
-        let reminder = Plan.Step(
-            id: "s2", target: "reminders.create", with: ["title": "read it", "notes": "${{ steps.s1.output.description }}", "due": "2026-12-02T09:00:00+01:00"])
+    @Test(arguments: wrongTitles.indices)
+    func aTitleTheRequestDoesNotGiveWhereAnEarlierStepGivesATitleIsAnError(_ index: Int) {
+        let (target, with, request, why) = Self.wrongTitles[index]
+        let step = Plan.Step(id: "s2", target: target, with: with)
         #expect(
-            Self.errors([Self.summary, reminder], request: "summarize https://example.com and remind me tomorrow at 9am to read it") == [
-                "step 's2' parameter 'title' is the text 'read it', which only points back at what an earlier step found, while step 's1' "
+            Self.errors([Self.summary, step], request: request) == [
+                "step 's2' parameter 'title' is the text '\(with["title"]?.stringValue ?? "")', \(why), while step 's1' "
                     + #"(web.summary) gives 'title': write "title": "${{ steps.s1.output.title }}""#
-            ])
-    }
-
-    @Test func aTitleThatIsAWholeClauseOfTheRequestIsAnError() {
-        let reminder = Plan.Step(
-            id: "s2", target: "reminders.create",
-            with: ["title": "提醒我下周五下午3点读一下", "notes": "${{ steps.s1.output.description }}", "due": "2026-12-11T15:00:00+01:00"])
-        #expect(
-            Self.errors([Self.summary, reminder], request: "总结 https://example.com 然后提醒我下周五下午3点读一下") == [
-                "step 's2' parameter 'title' is the text '提醒我下周五下午3点读一下', which is a clause of the request, not a value it gives, "
-                    + #"while step 's1' (web.summary) gives 'title': write "title": "${{ steps.s1.output.title }}""#
             ])
     }
 
