@@ -123,14 +123,14 @@ import Testing
         let latest = try plan(PostgresJournal.latestQuery, [])
         #expect(!latest.contains { $0.contains("Seq Scan on runs") }, "latest: \(latest)")
         #expect(latest.contains { $0.contains("runs_by_playbook") }, "latest: \(latest)")
-        // A page of a run's calls: a range of (run, id), nothing sorted.
+        // A page of a run's calls: a range of (run, id), nothing sorted (read as the journal reads it).
         try database.run(
             """
             INSERT INTO calls (run, step, skill, attempt, parameters, started, seq)
             SELECT id, 'a', 'debug.echo', 1, '{}', started, 1 FROM runs
             """)
         try database.run("ANALYZE")
-        let calls = try plan(PostgresJournal.callPageQuery, [.text("r"), .integer(10), .integer(1000)])
+        let calls = try Self.callPagePlan(database, run: "r", after: 10)
         #expect(calls.contains { $0.contains("calls_by_run_seq_id") }, "calls: \(calls)")
         #expect(!calls.contains { $0.contains("Seq Scan") || $0.contains("Sort") }, "calls: \(calls)")
         // Pruning deletes the calls and the runs by their index on the run's seq, not by reading
@@ -157,12 +157,46 @@ import Testing
             INSERT INTO calls (run, step, skill, attempt, parameters, started, seq)
             SELECT 'r', 'a', 'debug.echo', 1, '{}', 1, i FROM generate_series(1, 20000) AS i
             """)
-        let plan = try database.transaction { transaction in
-            try transaction.query(PostgresJournal.callPageSettings)
-            return try transaction.query("EXPLAIN " + PostgresJournal.callPageQuery, [.text("r"), .integer(10_000), .integer(1000)])
-                .compactMap { $0.string("QUERY PLAN") }
-        }
+        let plan = try Self.callPagePlan(database, run: "r", after: 10_000)
         #expect(plan.contains { $0.contains("Index Scan using calls_by_run_seq_id") }, "\(plan)")
         #expect(!plan.contains { $0.contains("Bitmap") || $0.contains("Sort") || $0.contains("Seq Scan on calls") }, "\(plan)")
+    }
+
+    /// A journal of two runs of 100,000 calls each, analysed, and a run of one call: the statistics say
+    /// a run has about 67,000 calls, and with `run_seq = …` PostgreSQL walked the primary key in id
+    /// order, filtering on the run (200,000 rows read for one). The page is a range of `calls_by_run_seq_id`.
+    @Test func postgresReadsASmallRunsCallsBesideBigRunsFromItsIndex() async throws {
+        let string = try await PostgresCluster.freshDatabase()
+        let database = try PostgresDatabase(try #require(PostgresURL(string)))
+        _ = PostgresJournal(database: database)
+        for run in ["big1", "big2", "small"] {
+            try database.run("INSERT INTO runs (id, playbook, status, trigger, started) VALUES ($1, 'p', 'succeeded', 'cli', 1)", [.text(run)])
+        }
+        try database.run(
+            """
+            INSERT INTO calls (run, step, skill, attempt, parameters, started, seq)
+            SELECT CASE WHEN i <= 100000 THEN 'big1' ELSE 'big2' END, 'a', 'debug.echo', 1, '{}', 1, i FROM generate_series(1, 200000) AS i
+            """)
+        try database.run("INSERT INTO calls (run, step, skill, attempt, parameters, started, seq) VALUES ('small', 'a', 'debug.echo', 1, '{}', 1, 1)")
+        try database.run("ANALYZE")
+        let plan = try Self.callPagePlan(database, run: "small", after: 0)
+        #expect(plan.contains { $0.contains("Index Scan using calls_by_run_seq_id") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("calls_pkey") || $0.contains("Sort") || $0.contains("Seq Scan on calls") }, "\(plan)")
+        let journal = PostgresJournal(database: database)
+        #expect(try journal.calls(of: "small", after: nil, limit: 1000).calls.count == 1)
+        // Every call of a big run, once each, in order, a page at a time.
+        var orders: [Int] = []
+        try await journal.forEachCallPage(of: "big2", pageSize: 3000) { calls in orders += calls.map(\.order) }
+        #expect(orders == Array(100_001...200_000))
+    }
+
+    /// The plan of a page of `run`'s calls after the row `after`, in the transaction and with the
+    /// settings the journal reads it with.
+    static func callPagePlan(_ database: PostgresDatabase, run: String, after: Int) throws -> [String] {
+        try database.transaction { transaction in
+            try transaction.query(PostgresJournal.callPageSettings)
+            return try transaction.query("EXPLAIN " + PostgresJournal.callPageQuery, [.text(run), .integer(after), .integer(1000)])
+                .compactMap { $0.string("QUERY PLAN") }
+        }
     }
 }
