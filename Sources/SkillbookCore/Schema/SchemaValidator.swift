@@ -119,7 +119,7 @@ public enum SchemaValidator {
             }
         }
         if let pattern = fields.pattern, !matches(text, pattern) {
-            fail((try? Regex(pattern)) == nil ? "has an invalid pattern '\(pattern)' in its schema" : "must match the pattern '\(pattern)'")
+            fail(SchemaPatterns.regex(pattern) == nil ? "has an invalid pattern '\(pattern)' in its schema" : "must match the pattern '\(pattern)'")
         }
         if let format = fields.format, let problem = FormatCheck.problem(text, format: format, secret: fields.secret) {
             fail(problem)
@@ -128,8 +128,8 @@ public enum SchemaValidator {
 
     /// Whether `pattern` (an ECMA-262-style regular expression, unanchored) occurs in `text`.
     static func matches(_ text: String, _ pattern: String) -> Bool {
-        guard let regex = try? Regex(pattern) else { return false }
-        return (try? regex.matchingSemantics(.unicodeScalar).firstMatch(in: text)) != nil
+        guard let regex = SchemaPatterns.regex(pattern) else { return false }
+        return (try? regex.firstMatch(in: text)) != nil
     }
 
     private static func checkArray(
