@@ -111,14 +111,15 @@ public struct JournalSession: Sendable {
     }
 }
 
-/// One attempt of one call.
-public struct JournalCall: Sendable {
+/// One attempt of one call, its parameters and output as `Parameters` and `Output`: decoded
+/// (`JournalCall`) or as the journal stores them (`StoredCall`).
+public struct JournalCallAttempt<Parameters: Sendable, Output: Sendable>: Sendable {
     public var key: CallKey
     public var skill: String
     public var attempt: Int
-    /// Secrets redacted.
-    public var parameters: ValueObject
-    public var output: Value?
+    /// An object; secrets redacted.
+    public var parameters: Parameters
+    public var output: Output?
     public var error: String?
     public var started: Date
     public var finished: Date?
@@ -131,14 +132,9 @@ public struct JournalCall: Sendable {
     /// Started, and neither returned nor failed: its process died during the call.
     public var isUncertain: Bool { output == nil && error == nil }
 
-    public var journaled: JournaledCall {
-        JournaledCall(
-            key: key, skill: skill, attempt: attempt, parameters: parameters, output: output, error: error, order: order,
-            compensated: compensated, outputMasked: outputMasked)
-    }
-
     public init(
-        key: CallKey, skill: String, attempt: Int, parameters: ValueObject, output: Value?, error: String?, started: Date, finished: Date?, compensated: Bool, order: Int, outputMasked: Bool = false
+        key: CallKey, skill: String, attempt: Int, parameters: Parameters, output: Output?, error: String?, started: Date, finished: Date?,
+        compensated: Bool, order: Int, outputMasked: Bool = false
     ) {
         self.key = key
         self.skill = skill
@@ -151,6 +147,17 @@ public struct JournalCall: Sendable {
         self.compensated = compensated
         self.order = order
         self.outputMasked = outputMasked
+    }
+}
+
+/// One attempt of one call, its values decoded.
+public typealias JournalCall = JournalCallAttempt<ValueObject, Value>
+
+extension JournalCall {
+    public var journaled: JournaledCall {
+        JournaledCall(
+            key: key, skill: skill, attempt: attempt, parameters: parameters, output: output, error: error, order: order,
+            compensated: compensated, outputMasked: outputMasked)
     }
 }
 

@@ -1,5 +1,3 @@
-public import Foundation
-
 /// A value column as the journal holds it, for a reader that only writes it out again: its stored
 /// JSON text when that is canonical (`CanonicalJSON.isCanonical`: written back unchanged, so it
 /// need not be decoded), otherwise the value it stands for (a text not in the writer's form, or
@@ -26,44 +24,9 @@ public enum StoredValue: Sendable, Equatable {
     }
 }
 
-/// One attempt of one call as `JournalCall` has it, its parameters and output as stored
+/// One attempt of one call as `JournalCall` has it, its parameters (an object) and output as stored
 /// (`StoredValue`): what `runs show --json` writes, read without decoding what it only copies.
-public struct StoredCall: Sendable {
-    public var key: CallKey
-    public var skill: String
-    public var attempt: Int
-    /// An object; secrets redacted.
-    public var parameters: StoredValue
-    public var output: StoredValue?
-    public var error: String?
-    public var started: Date
-    public var finished: Date?
-    public var compensated: Bool
-    /// Order of finishing (or, unfinished, of starting) within the run.
-    public var order: Int
-    /// Secrets were masked in `output`.
-    public var outputMasked: Bool
-
-    /// Started, and neither returned nor failed: its process died during the call.
-    public var isUncertain: Bool { output == nil && error == nil }
-
-    public init(
-        key: CallKey, skill: String, attempt: Int, parameters: StoredValue, output: StoredValue?, error: String?, started: Date,
-        finished: Date?, compensated: Bool, order: Int, outputMasked: Bool
-    ) {
-        self.key = key
-        self.skill = skill
-        self.attempt = attempt
-        self.parameters = parameters
-        self.output = output
-        self.error = error
-        self.started = started
-        self.finished = finished
-        self.compensated = compensated
-        self.order = order
-        self.outputMasked = outputMasked
-    }
-}
+public typealias StoredCall = JournalCallAttempt<StoredValue, StoredValue>
 
 /// A page of call attempts as stored (`RunJournal.storedCalls`); `next` as `CallPage.next`.
 public typealias StoredCallPage = JournalCallPage<StoredCall>
