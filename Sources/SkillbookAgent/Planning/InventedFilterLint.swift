@@ -14,9 +14,7 @@ enum InventedFilterLint {
         for (i, step) in plan.steps.enumerated() where !step.isPlaybook && kinds[step.target] == .query {
             guard let schema = parameters[step.target] else { continue }
             for (name, value) in step.with.sorted(by: { $0.key < $1.key }) where !schema.required.contains(name) {
-                guard let property = schema.property(name), property.type == .string, property.format == nil,
-                    property.enumValues == nil, let text = value.stringValue, !text.utf8.containsTemplateOpening
-                else { continue }
+                guard let property = schema.property(name), let text = value.freeTextLiteral(for: property) else { continue }
                 let trimmed = text.trimmingCharacters(in: .whitespaces)
                 guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " }),
                     !folded.contains(trimmed.lowercased())

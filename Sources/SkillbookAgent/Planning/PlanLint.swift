@@ -80,8 +80,7 @@ public enum PlanLint {
         var options: [(step: String, parameter: String, field: String, invented: Bool)] = []
         for step in later where !step.isPlaybook {
             guard let schema = parameters[step.target] else { continue }
-            for (name, property) in schema.properties
-            where property.type == .string && property.format == nil && property.enumValues == nil {
+            for (name, property) in schema.properties where property.isFreeText {
                 let text = step.with[name]?.stringValue
                 if let text, text.utf8.containsTemplateOpening { continue }
                 let fitting = fields.filter { (types[$0] ?? .any).isAssignable(to: property) }

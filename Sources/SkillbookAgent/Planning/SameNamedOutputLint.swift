@@ -19,9 +19,7 @@ enum SameNamedOutputLint {
         for (i, step) in plan.steps.enumerated() where !step.isPlaybook && i > 0 {
             guard let schema = parameters[step.target] else { continue }
             for (name, value) in step.with.sorted(by: { $0.key < $1.key }) {
-                guard let property = schema.property(name), property.type == .string, property.format == nil,
-                    property.enumValues == nil, let text = value.stringValue, !text.utf8.containsTemplateOpening
-                else { continue }
+                guard let property = schema.property(name), let text = value.freeTextLiteral(for: property) else { continue }
                 let trimmed = text.trimmingCharacters(in: .whitespaces)
                 let invented = trimmed.isEmpty || !folded.contains(trimmed.lowercased())
                 let wholeClause = clauses.contains(trimmed.lowercased())

@@ -162,7 +162,7 @@ extension SecondOpinion.Verdict {
             if coerced == schema.defaultValue { continue }
             if schema.format == "date" || schema.format == "date-time", !namesDate { continue }
             // A free text the request does not hold is the model's ("Alarm for 6", a tag "none").
-            if schema.type == .string, schema.format == nil, schema.enumValues == nil, let text = coerced.stringValue,
+            if schema.isFreeText, let text = coerced.stringValue,
                 !request.localizedCaseInsensitiveContains(text.trimmingCharacters(in: .whitespaces))
             {
                 continue
