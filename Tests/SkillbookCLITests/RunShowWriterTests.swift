@@ -25,7 +25,10 @@ import Testing
                 output: nil, error: nil, started: started, finished: nil, compensated: false, order: 7),
         ]
         for call in calls {
-            #expect(RunShowWriter.callJSON(StoredCall(call)) == JSONText.encode(.object(RunTimelineJSON.call(call)), pretty: true, indent: 2))
+            var bytes: [UInt8] = []
+            var writer = CallJSONWriter()
+            writer.append(StoredCall(call), to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == JSONText.encode(.object(RunTimelineJSON.call(call)), pretty: true, indent: 2))
         }
     }
 }

@@ -41,15 +41,6 @@ struct RunShowWriter {
         write((count == 0 ? "]" : "\n  ]") + String(whole[range.upperBound...]) + "\n")
     }
 
-    /// `JSONText.encode(.object(RunTimelineJSON.call(call)), pretty: true, indent: 2)` of the call
-    /// decoded (see `CallJSONWriter`).
-    static func callJSON(_ call: StoredCall) -> String {
-        var bytes: [UInt8] = []
-        var writer = CallJSONWriter()
-        writer.append(call, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     // MARK: Text
 
     /// The run's facts, then every event in time order — consecutive calls of one foreach or batch
