@@ -35,7 +35,8 @@ enum SameNamedOutputLint {
                 diagnostics.append(
                     .error(
                         "step '\(step.id)' parameter '\(name)' is the text '\(text)', \(why), while step '\(source.id)' (\(source.target)) "
-                            + "gives '\(name)': write \"\(name)\": \"${{ steps.\(source.id).output.\(name) }}\"",
+                            + "gives '\(name)': write \"\(name)\": \"${{ steps.\(source.id).output.\(name) }}\""
+                            + (schema.required.contains(name) ? "" : ", or leave '\(name)' out (it is optional)"),
                         path: "steps[\(i)].with.\(name)"))
             }
         }

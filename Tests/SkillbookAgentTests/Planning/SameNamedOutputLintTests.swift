@@ -38,6 +38,17 @@ import Testing
             ])
     }
 
+    /// notify.send's `title` is optional: the message says it may be left out, which the repair
+    /// can do instead of wiring the page's title in.
+    @Test func anOptionalParameterMayBeLeftOut() {
+        let notify = Plan.Step(id: "s2", target: "notify.send", with: ["title": "Page summary", "message": "${{ steps.s1.output.description }}"])
+        #expect(
+            Self.errors([Self.summary, notify], request: "summarize https://example.com and send me a notification") == [
+                "step 's2' parameter 'title' is the text 'Page summary', which the request does not give, while step 's1' "
+                    + #"(web.summary) gives 'title': write "title": "${{ steps.s1.output.title }}", or leave 'title' out (it is optional)"#
+            ])
+    }
+
     @Test func aTitleTheRequestGivesOrNoSameNamedFieldIsFine() {
         let titled = Plan.Step(id: "s2", target: "notes.create", with: ["title": "Todo", "body": "${{ steps.s1.output.description }}"])
         #expect(Self.errors([Self.summary, titled], request: "summarize https://example.com and save it as a note titled Todo").isEmpty)
