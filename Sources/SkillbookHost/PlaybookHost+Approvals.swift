@@ -57,8 +57,16 @@ extension PlaybookHost {
     /// decision; empty when the run never waited or the state keeps no approvals.
     public func approvalHistory(ofRun run: String) async throws(HostError) -> [ApprovalRecord] {
         let journal = try openJournal()
-        guard let approvals = persistence.approvals(journal) else { return [] }
+        guard persistence.approvals(journal) != nil else { return [] }
         let runID = try await HostError.journaling { try await journal.resolveRunID(run) }
+        return try await approvalHistory(ofRunID: runID)
+    }
+
+    /// The same for a run id the journal gave (`resolveRunID`, a run's record): not looked up
+    /// again; empty for an id of no run.
+    public func approvalHistory(ofRunID runID: String) async throws(HostError) -> [ApprovalRecord] {
+        let journal = try openJournal()
+        guard let approvals = persistence.approvals(journal) else { return [] }
         return try await HostError.journaling { try await approvals.approvals(ofRun: runID) }
     }
 

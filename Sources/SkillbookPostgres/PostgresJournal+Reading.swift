@@ -175,6 +175,17 @@ extension PostgresJournal {
         try database.query("SELECT source FROM runs WHERE id = $1", [.text(runID)]).first?.string("source") ?? ""
     }
 
+    /// One statement where the generic reading takes two.
+    public func runWithSource(_ runID: String, withReport: Bool) throws -> (run: JournalRun, source: String, report: Value?)? {
+        let report = withReport ? "report" : "NULL AS report"
+        guard
+            let row = try database.query(
+                "SELECT \(Self.runColumns), source, \(report) FROM runs WHERE id = $1", [.text(runID)], doing: "reading run \(runID)"
+            ).first
+        else { return nil }
+        return (try journalRun(row), row.string("source") ?? "", try decode(row.string("report"), "run report"))
+    }
+
     public func sourceAndReport(of runID: String) throws -> (source: String, report: Value?) {
         let row = try database.query("SELECT source, report FROM runs WHERE id = $1", [.text(runID)]).first
         return (row?.string("source") ?? "", try decode(row?.string("report"), "run report"))

@@ -47,4 +47,16 @@ public final class PostgresNotificationLedger: NotificationLedger {
             ).compactMap(NotificationRows.record).first
         }
     }
+
+    /// One statement: the rows about the run (`subject`, the primary key's range) and the one it
+    /// carries (`notifications_by_run`).
+    public func notifications(ofRun runID: String) async throws -> (about: [NotificationRecord], carried: NotificationRecord?) {
+        let rows = try await PostgresState.io.run { [self] in
+            try database.query(
+                "SELECT \(NotificationRows.columns) FROM notifications WHERE subject = $1 OR run_id = $1 ORDER BY claimed, event",
+                [.text(runID)], doing: "reading the notifications of run \(runID)"
+            ).compactMap(NotificationRows.record)
+        }
+        return (rows.filter { $0.subject == runID }, rows.first { $0.runID == runID })
+    }
 }

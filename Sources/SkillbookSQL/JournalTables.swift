@@ -18,6 +18,9 @@ public protocol JournalTables {
     func sourceAndReport(of runID: String) throws(ReadFailure) -> (source: String, report: Value?)
     /// The playbook source a run was started from.
     func source(of runID: String) throws(ReadFailure) -> String
+    /// A run's record with its source, and its report when `withReport` (`nil` until it ended);
+    /// `nil` when there is no such run. A backend on a server reads them in one statement.
+    func runWithSource(_ runID: String, withReport: Bool) throws(ReadFailure) -> (run: JournalRun, source: String, report: Value?)?
 }
 
 extension JournalTables {
@@ -31,9 +34,14 @@ extension JournalTables {
         try timeline(runID, withCalls: false, withReport: withReport)
     }
 
-    private func timeline(_ runID: String, withCalls: Bool, withReport: Bool) throws(ReadFailure) -> RunTimeline? {
+    public func runWithSource(_ runID: String, withReport: Bool) throws(ReadFailure) -> (run: JournalRun, source: String, report: Value?)? {
         guard let run = try run(runID) else { return nil }
         let (source, report) = withReport ? try sourceAndReport(of: runID) : (try self.source(of: runID), nil)
+        return (run, source, report)
+    }
+
+    private func timeline(_ runID: String, withCalls: Bool, withReport: Bool) throws(ReadFailure) -> RunTimeline? {
+        guard let (run, source, report) = try runWithSource(runID, withReport: withReport) else { return nil }
         var timeline = RunTimeline(
             run: run, source: source, sessions: try sessions(of: runID), calls: withCalls ? try calls(of: runID) : [],
             steps: try steps(of: runID), compensations: try compensations(of: runID), report: report)

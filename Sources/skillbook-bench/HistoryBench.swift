@@ -6,7 +6,7 @@ import SkillbookTesting
 /// 100k and 1M runs the bench makes itself (see `HistoryJournal`), on SQLite and then on the
 /// throw-away PostgreSQL cluster (`history_pg_…`). `SKILLBOOK_BENCH_HISTORY_MAX` caps the sizes
 /// (say 100000 for a quicker pass), `SKILLBOOK_BENCH_HISTORY_PG_MAX` PostgreSQL's alone (0: SQLite
-/// only). `SKILLBOOK_BENCH_HISTORY_BIG_ONLY=N` measures only the run of 100,000 calls, in otherwise
+/// only), `SKILLBOOK_BENCH_HISTORY_SQLITE_MAX` SQLite's alone (0: PostgreSQL only). `SKILLBOOK_BENCH_HISTORY_BIG_ONLY=N` measures only the run of 100,000 calls, in otherwise
 /// empty journals, each of its processes N times (a figure per time): seconds rather than minutes.
 /// `SKILLBOOK_BENCH_HISTORY_PRUNE_ONLY=1` fills the journals and prints only the pruning figures;
 /// `SKILLBOOK_BENCH_HISTORY_SQLITE_FILLED=DIR` keeps a copy of the filled SQLite state in DIR (made
@@ -44,11 +44,14 @@ struct HistoryBench {
         let work = state.appendingPathComponent("history")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let pruneOnly = environment["SKILLBOOK_BENCH_HISTORY_PRUNE_ONLY"] == "1"
-        let sqliteSizes = sizes.filter { $0 <= cap }
+        let sqliteCap = min(cap, environment["SKILLBOOK_BENCH_HISTORY_SQLITE_MAX"].flatMap(Int.init) ?? Int.max)
+        let sqliteSizes = sizes.filter { $0 <= sqliteCap }
         let filled = environment["SKILLBOOK_BENCH_HISTORY_SQLITE_FILLED"].map { URL(fileURLWithPath: $0) }
-        let sqlite = try SQLiteHistoryJournal(
-            folder: work.appendingPathComponent("state"), filledCopy: filled, runs: sqliteSizes.last ?? 0)
-        try await measure(sqlite, name: "sqlite", sizes: sqliteSizes, repeats: repeats, skillbook: skillbook, work: work, pruneOnly: pruneOnly)
+        if bigOnly == nil ? !sqliteSizes.isEmpty : sqliteCap > 0 {
+            let sqlite = try SQLiteHistoryJournal(
+                folder: work.appendingPathComponent("state"), filledCopy: filled, runs: sqliteSizes.last ?? 0)
+            try await measure(sqlite, name: "sqlite", sizes: sqliteSizes, repeats: repeats, skillbook: skillbook, work: work, pruneOnly: pruneOnly)
+        }
         let pgSizes = sizes.filter { $0 <= pgCap }
         if bigOnly == nil ? !pgSizes.isEmpty : pgCap > 0 {
             let postgres = try PostgresHistoryJournal(connection: PostgresCluster.shared.makeDatabase())

@@ -191,6 +191,10 @@ import Testing
         #expect(pages == [25])
         let header = try #require(try await journal.timelineWithoutCalls("big"))
         #expect(header.run.id == "big" && header.calls.isEmpty && header.sessions.count == 1)
+        // The run's row, source and report (one statement on PostgreSQL) as the whole timeline has them.
+        let whole = try #require(try await journal.timeline("big"))
+        #expect(header.run.status == whole.run.status && header.run.started == whole.run.started && header.source == whole.source && !header.source.isEmpty && header.report == whole.report)
+        #expect(try await journal.timelineWithoutCalls("big", withReport: false)?.source == whole.source)
         #expect(try await journal.timelineWithoutCalls("nope") == nil)
     }
 }

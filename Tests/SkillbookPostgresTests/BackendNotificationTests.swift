@@ -62,4 +62,25 @@ import Testing
         #expect(carried.subject == "run-1" && carried.event == .failure && carried.playbook == "sync.notify.failure")
         #expect(try await ledgers[0].notification(carriedBy: "run-1") == nil)
     }
+
+    /// What `runs show` reads of a run (PostgreSQL: one statement), the same as the two reads.
+    @Test(arguments: Backend.allCases)
+    func aRunsNotificationsAndTheOneItCarriesAreReadTogether(_ backend: Backend) async throws {
+        let state = try await backend.makeState()
+        let ledger = try state.stateBackend().openNotificationLedger()
+        #expect(try await ledger.claim(subject: "run-1", event: .failure, playbook: "sync.notify.failure"))
+        #expect(try await ledger.claim(subject: "run-1", event: .success, playbook: "sync.notify.success"))
+        #expect(try await ledger.claim(subject: "run-0", event: .failure, playbook: "sync.notify.failure"))
+        try await ledger.link(subject: "run-1", event: .failure, notificationRun: "run-2")
+        // run-1 is itself the notification run of run-0's failure.
+        try await ledger.link(subject: "run-0", event: .failure, notificationRun: "run-1")
+
+        let (about, carried) = try await ledger.notifications(ofRun: "run-1")
+        #expect(about == (try await ledger.notifications(about: "run-1")))
+        #expect(about.map(\.subject) == ["run-1", "run-1"] && Set(about.map(\.event)) == [.failure, .success])
+        #expect(carried == (try await ledger.notification(carriedBy: "run-1")))
+        #expect(carried?.subject == "run-0")
+        let none = try await ledger.notifications(ofRun: "run-9")
+        #expect(none.about.isEmpty && none.carried == nil)
+    }
 }

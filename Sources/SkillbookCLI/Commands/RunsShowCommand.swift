@@ -30,7 +30,7 @@ enum RunsShowCommand: Command {
             throw JournalError(.notFound, "no run \(runID) in \(journal.location)")
         }
         let links = try await NotificationLinks.of(runID, host: host, journal: journal)
-        let approvals = try await host.approvalHistory(ofRun: runID)
+        let approvals = try await host.approvalHistory(ofRunID: runID)
         let console = invocation.console
         let writer = RunShowWriter(journal: journal, console: console, write: { console.writeOut($0) })
         if arguments[.json] {

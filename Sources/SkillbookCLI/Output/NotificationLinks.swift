@@ -26,13 +26,12 @@ struct NotificationLinks {
     static func of(_ runID: String, host: PlaybookHost, journal: any RunJournal) async throws -> NotificationLinks {
         let ledger = try host.openNotificationLedger()
         var links = NotificationLinks()
-        for record in try await ledger.notifications(about: runID) {
+        let (about, carried) = try await ledger.notifications(ofRun: runID)
+        for record in about {
             let status = try await record.runID.asyncMap { try await journal.run($0)?.status.rawValue } ?? nil
             links.sent.append(Link(record: record, status: status))
         }
-        if let record = try await ledger.notification(carriedBy: runID) {
-            links.carried = Link(record: record, status: nil)
-        }
+        links.carried = carried.map { Link(record: $0, status: nil) }
         return links
     }
 

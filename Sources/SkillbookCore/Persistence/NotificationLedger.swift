@@ -15,6 +15,15 @@ public protocol NotificationLedger: Sendable {
     func notifications(about subject: String) async throws -> [NotificationRecord]
     /// The notification a run carries, when it is a notification run.
     func notification(carriedBy runID: String) async throws -> NotificationRecord?
+    /// Both of the above for one run (what `runs show` says about notifications); a ledger on a
+    /// server reads them in one statement.
+    func notifications(ofRun runID: String) async throws -> (about: [NotificationRecord], carried: NotificationRecord?)
+}
+
+extension NotificationLedger {
+    public func notifications(ofRun runID: String) async throws -> (about: [NotificationRecord], carried: NotificationRecord?) {
+        (try await notifications(about: runID), try await notification(carriedBy: runID))
+    }
 }
 
 /// One notification: what it is about, the event, and the run that carried it (`nil` until that
