@@ -5,7 +5,8 @@ import SkillbookCore
 /// save it as a note" planned with the note's `title` "Summarized from example.com" while
 /// web.summary gives `title`; "… and remind me to read it" with the reminder's `title` "read it".
 /// A literal the request does not hold, or one that only points back at what an earlier step found
-/// ("it", "them", "它"), or that is a whole clause of the request ("提醒我下周五下午3点读一下"), is the
+/// ("it", "them", "它", or a Chinese verb with its object left out: "读一下"), or that is a whole
+/// clause of the request ("提醒我下周五下午3点读一下"), is the
 /// model's wording where the page's title belongs. A literal the
 /// request gives ("… as a note titled Todo") is what the person asked for: nothing to say.
 enum SameNamedOutputLint {
@@ -23,7 +24,8 @@ enum SameNamedOutputLint {
                 let trimmed = text.trimmingCharacters(in: .whitespaces)
                 let invented = trimmed.isEmpty || !folded.contains(trimmed.lowercased())
                 let wholeClause = clauses.contains(trimmed.lowercased())
-                guard invented || wholeClause || PlanSkeleton.refersBack(trimmed) else { continue }
+                let pointsBack = PlanSkeleton.refersBack(trimmed) || Self.leavesItsObjectOut(trimmed)
+                guard invented || wholeClause || pointsBack else { continue }
                 let source = plan.steps[..<i].last { earlier in
                     !earlier.isPlaybook && (fields[earlier.target] ?? []).contains(name) && types[earlier.target]?[name] == .string
                 }
@@ -41,5 +43,13 @@ enum SameNamedOutputLint {
             }
         }
         return diagnostics
+    }
+
+    /// A Chinese verb whose object is left out, as Chinese does when it is what came before:
+    /// "读一下" (read it), "看一遍", "看看" — a title that says what to do, not what it is about.
+    static func leavesItsObjectOut(_ text: String) -> Bool {
+        let characters = Array(text)
+        guard (2...4).contains(characters.count), characters.allSatisfy(TextFolding.isCJK) else { return false }
+        return text.hasSuffix("一下") || text.hasSuffix("一遍") || (characters.count == 2 && characters[0] == characters[1])
     }
 }

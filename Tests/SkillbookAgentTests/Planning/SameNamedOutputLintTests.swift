@@ -22,6 +22,10 @@ import Testing
             "summarize https://example.com and remind me tomorrow at 9am to read it", "which only points back at what an earlier step found"
         ),
         (
+            "reminders.create", ["title": "看一下", "notes": "${{ steps.s1.output.description }}", "due": "2026-12-11T15:00:00+01:00"],
+            "总结 https://example.com 然后提醒我下周五下午3点看一下", "which only points back at what an earlier step found"
+        ),
+        (
             "reminders.create", ["title": "提醒我下周五下午3点读一下", "notes": "${{ steps.s1.output.description }}", "due": "2026-12-11T15:00:00+01:00"],
             "总结 https://example.com 然后提醒我下周五下午3点读一下", "which is a clause of the request, not a value it gives"
         ),
