@@ -7,7 +7,8 @@ import SkillbookCore
 ///   output), where they match only at the very start and end of the whole text;
 /// - for a request that asks for lines ("the lines that start with ERROR", "以 ERROR 开头的行"), a
 ///   pattern anchored at the start of a line that stops before its end (`(?m)^ERROR`), whose
-///   matches are the first word of each line, not the line.
+///   matches are the first word of each line, not the line; or a pattern with no anchor and nothing
+///   to take the rest of the line (`ERROR`), whose matches are the word itself.
 /// A parameter is a regular expression when it is named `regex` or its description says
 /// "regular expression" (`text.extract`'s `regex`).
 enum RegexLint {
@@ -24,6 +25,12 @@ enum RegexLint {
                             + "in JSON \"\\b\" is a backspace; write \"\\\\b\" for \\b ('\(shown)')", path: path))
             }
             let whole = asksForLines(request) ? wholeLines(pattern) : nil
+            if whole == nil, asksForLines(request), let lines = linesAround(pattern, startingLines: asksForLineStarts(request)) {
+                diagnostics.append(
+                    .error(
+                        "step '\(step.id)' parameter '\(name)' '\(pattern)' finds only that text, not the lines the request asks "
+                            + "for; match the whole line: '\(lines)'", path: path))
+            }
             if whole == nil, anchorsLines(pattern), searchesManyLines(step, besides: name) {
                 diagnostics.append(
                     .error(
@@ -48,22 +55,48 @@ enum RegexLint {
         return !words.isDisjoint(with: ["line", "lines"]) || ["的行", "每行", "每一行", "那些行", "这些行"].contains(where: request.contains)
     }
 
+    /// Whether the lines asked for are those that start with something ("the lines that start with
+    /// ERROR", "beginning with", "以 ERROR 开头的行").
+    static func asksForLineStarts(_ request: String) -> Bool {
+        let lowered = request.lowercased()
+        return ["start with", "starts with", "starting with", "begin with", "begins with", "beginning with"].contains(where: lowered.contains)
+            || request.contains("开头")
+    }
+
+    /// For a pattern with no anchor and nothing that reaches the end of a line (`ERROR`,
+    /// `WARN|ERROR`), the pattern of the whole lines holding it — `(?m)^.*ERROR.*$` — or starting
+    /// with it — `(?m)^ERROR.*$`; `nil` for any other pattern.
+    static func linesAround(_ pattern: String, startingLines: Bool) -> String? {
+        let (flags, body) = flagsAndBody(pattern)
+        guard !body.isEmpty, !body.contains("^"), !body.contains("$"), !body.hasPrefix("(?"),
+            !["\\n", ".*", ".+", "[^\\n]", "\\N"].contains(where: body.contains)
+        else { return nil }
+        let inner = body.contains("|") ? "(?:\(body))" : String(body)
+        return multiline(flags) + (startingLines ? "^\(inner).*$" : "^.*\(inner).*$")
+    }
+
+    /// A pattern's leading flags (`(?i)`, empty when none) and the rest.
+    private static func flagsAndBody(_ pattern: String) -> (flags: String, body: Substring) {
+        let body = Substring(pattern)
+        guard body.hasPrefix("(?"), let close = body.firstIndex(of: ")"),
+            body[body.index(body.startIndex, offsetBy: 2)..<close].allSatisfy(\.isLetter)
+        else { return ("", body) }
+        return (String(body[..<body.index(after: close)]), body[body.index(after: close)...])
+    }
+
+    /// `flags` with `m` among them: `(?m)` for none, `(?im)` for `(?i)`.
+    private static func multiline(_ flags: String) -> String {
+        flags.contains("m") ? flags : flags.isEmpty ? "(?m)" : String(flags.dropLast()) + "m)"
+    }
+
     /// For a pattern anchored at the start of a line (`^` first, after any `(?…)` flags) that
     /// stops before the line's end (no `$`, `.*`, `.+` or `[^\n]` in it), the same pattern taken up
     /// to the end of the line, with `(?m)`: `(?m)^ERROR` → `(?m)^ERROR.*$`; `nil` otherwise.
     static func wholeLines(_ pattern: String) -> String? {
-        var body = Substring(pattern)
-        var flags = ""
-        if body.hasPrefix("(?"), let close = body.firstIndex(of: ")"),
-            body[body.index(body.startIndex, offsetBy: 2)..<close].allSatisfy(\.isLetter)
-        {
-            flags = String(body[..<body.index(after: close)])
-            body = body[body.index(after: close)...]
-        }
+        let (flags, body) = flagsAndBody(pattern)
         guard body.hasPrefix("^"), !body.contains("|") else { return nil }
         if ["$", ".*", ".+", "[^\\n]", "\\N"].contains(where: body.contains) { return nil }
-        let multiline = flags.contains("m") ? flags : flags.isEmpty ? "(?m)" : String(flags.dropLast()) + "m)"
-        return multiline + body + ".*$"
+        return multiline(flags) + body + ".*$"
     }
 
     static func isRegex(name: String, _ schema: Schema) -> Bool {

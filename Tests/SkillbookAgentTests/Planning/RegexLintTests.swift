@@ -56,6 +56,22 @@ import Testing
         #expect(Self.errors([Self.read, Self.extract("(?m)^ERROR")], request: "count the errors in /tmp/app.log").isEmpty)
     }
 
+    @Test func aPatternOfTheTextAloneIsAnErrorWhenTheRequestAsksForLines() {
+        #expect(
+            Self.errors([Self.read, Self.extract("WARN")], request: "read /tmp/app.log and show me the lines that begin with WARN") == [
+                "step 's2' parameter 'regex' 'WARN' finds only that text, not the lines the request asks for; "
+                    + "match the whole line: '(?m)^WARN.*$'"
+            ])
+        #expect(
+            Self.errors([Self.read, Self.extract("(?i)timeout|refused")], request: "读取 /tmp/app.log，找出包含 timeout 或 refused 的行") == [
+                "step 's2' parameter 'regex' '(?i)timeout|refused' finds only that text, not the lines the request asks for; "
+                    + "match the whole line: '(?im)^.*(?:timeout|refused).*$'"
+            ])
+        // Words, not lines, asked for; or a pattern that reaches the line's end: nothing to say.
+        #expect(Self.errors([Self.read, Self.extract("WARN")], request: "count the WARN entries in /tmp/app.log").isEmpty)
+        #expect(Self.errors([Self.read, Self.extract("WARN.*")], request: "find the lines with WARN in /tmp/app.log").isEmpty)
+    }
+
     @Test func aPathTheRequestNamesThatNoStepUsesWhileAnOutputIsWiredInIsAnError() {
         let request = "make the folder /tmp/new and pack /tmp/docs into /tmp/docs.tar.gz"
         let mkdir = Plan.Step(id: "s1", target: "files.mkdir", with: ["path": "/tmp/new"])
