@@ -45,20 +45,40 @@ public struct PlanChecker: Sendable {
         let text = Self.playbookText(coerced, name: name, description: description)
         let file = "\(name).yaml"
         let loaded = PlaybookLoader(registry: registry, library: library).load(text, file: file)
+        let skills = SkillFacts(registry)
+        let lint = PlanLint.lint(
+            coerced, kinds: skills.kinds, fields: skills.fields, types: skills.types, parameters: skills.parameters, request: description)
+        let diagnostics = loaded.diagnostics + lint
+        return Checked(plan: coerced, text: text, playbook: loaded.playbook, diagnostics: diagnostics)
+    }
+
+    /// `plan` with the fixes the lint names made (`PlanFix`), or `nil` when it names none; check
+    /// the result again.
+    public func fixed(_ plan: Plan, description: String = "") -> Plan? {
+        let skills = SkillFacts(registry)
+        let fixes = PlanLint.fixes(plan, fields: skills.fields, types: skills.types, parameters: skills.parameters, request: description)
+        guard !fixes.isEmpty else { return nil }
+        var fixed = plan
+        for fix in fixes { fixed.steps[fix.step].with[fix.parameter] = fix.value }
+        return fixed
+    }
+
+    /// What the lint reads of every registered skill, by id.
+    private struct SkillFacts {
         var kinds: [String: SkillDescriptor.Kind] = [:]
         var fields: [String: [String]] = [:]
         var types: [String: [String: ExprType]] = [:]
         var parameters: [String: Schema] = [:]
-        for descriptor in registry.descriptors {
-            let offer = PlanOffer(skill: descriptor)
-            kinds[descriptor.id] = descriptor.kind
-            fields[descriptor.id] = offer.outputFields
-            types[descriptor.id] = offer.outputTypes
-            parameters[descriptor.id] = offer.parameters
+
+        init(_ registry: SkillRegistry) {
+            for descriptor in registry.descriptors {
+                let offer = PlanOffer(skill: descriptor)
+                kinds[descriptor.id] = descriptor.kind
+                fields[descriptor.id] = offer.outputFields
+                types[descriptor.id] = offer.outputTypes
+                parameters[descriptor.id] = offer.parameters
+            }
         }
-        let lint = PlanLint.lint(coerced, kinds: kinds, fields: fields, types: types, parameters: parameters, request: description)
-        let diagnostics = loaded.diagnostics + lint
-        return Checked(plan: coerced, text: text, playbook: loaded.playbook, diagnostics: diagnostics)
     }
 
     static func isReference(_ value: Value) -> Bool {

@@ -68,6 +68,18 @@ public enum PlanLint {
             + InventedFilterLint.lint(plan, kinds: kinds, parameters: parameters, request: request)
     }
 
+    /// The fixes the lint's messages name, where one is the only right one (see `PlanFix`).
+    public static func fixes(
+        _ plan: Plan, fields: [String: [String]] = [:], types: [String: [String: ExprType]] = [:], parameters: [String: Schema] = [:],
+        request: String = ""
+    ) -> [PlanFix] {
+        var fixes: [PlanFix] = []
+        for (i, step) in plan.steps.enumerated() where !step.isPlaybook {
+            if let schema = parameters[step.target] { fixes += RegexLint.fixes(step, index: i, parameters: schema, request: request) }
+        }
+        return fixes + SameNamedOutputLint.fixes(plan, fields: fields, types: types, parameters: parameters, request: request)
+    }
+
     /// A reference to `query`'s output for a later step: the parameter is a plain text of a later
     /// step, one not found in the request first (the model wrote it instead of passing data on);
     /// the field is one of the query's whose type the parameter accepts, the same-named one first,

@@ -136,8 +136,13 @@ struct PlanningRun {
         case .question(let question):
             return .done(.question(question))
         case .plan(let plan):
-            let checked = planner.checker.check(plan, name: name, description: request)
-            let targets = Set(plan.steps.map(\.target))
+            var checked = planner.checker.check(plan, name: name, description: request)
+            // What the lint names as the only fix is made here, not asked of the model again.
+            if !checked.passes, let fixed = planner.checker.fixed(checked.plan, description: request) {
+                let again = planner.checker.check(fixed, name: name, description: request)
+                if again.passes { checked = again }
+            }
+            let targets = Set(checked.plan.steps.map(\.target))
             let uncovered = covering.filter { !targets.contains($0.target) }.map { clause, target in
                 "the request's '\(clause)' is for \(target), which no step uses; add a step with \"skill\": \"\(target)\""
             }

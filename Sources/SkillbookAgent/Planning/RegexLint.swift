@@ -48,6 +48,25 @@ enum RegexLint {
         return diagnostics
     }
 
+    /// The pattern each message names, for the regular expressions of `step` the lint finds fault
+    /// with: word boundaries for backspaces, then the whole-line pattern the request asks for, or
+    /// `(?m)` for anchors over many lines.
+    static func fixes(_ step: Plan.Step, index: Int, parameters: Schema, request: String = "") -> [PlanFix] {
+        var fixes: [PlanFix] = []
+        for (name, schema) in parameters.properties where isRegex(name: name, schema) {
+            guard let pattern = step.with[name]?.stringValue, !pattern.utf8.containsTemplateOpening else { continue }
+            var fixed = pattern.replacingOccurrences(of: "\u{8}", with: "\\b")
+            let lines = asksForLines(request) ? wholeLines(fixed) ?? linesAround(fixed, startingLines: asksForLineStarts(request)) : nil
+            if let lines {
+                fixed = lines
+            } else if anchorsLines(fixed), searchesManyLines(step, besides: name) {
+                fixed = "(?m)" + fixed
+            }
+            if fixed != pattern { fixes.append(PlanFix(step: index, parameter: name, value: .string(fixed))) }
+        }
+        return fixes
+    }
+
     /// Whether a request asks for lines of a text ("the lines that start with ERROR", "每一行",
     /// "以 ERROR 开头的行").
     static func asksForLines(_ request: String) -> Bool {

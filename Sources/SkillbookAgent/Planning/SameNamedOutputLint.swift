@@ -10,13 +10,49 @@ import SkillbookCore
 /// model's wording where the page's title belongs. A literal the
 /// request gives ("… as a note titled Todo") is what the person asked for: nothing to say.
 enum SameNamedOutputLint {
+    /// One literal the lint finds: where it is, and the earlier step whose field belongs there.
+    struct Finding {
+        var index: Int
+        var name: String
+        var text: String
+        var why: String
+        var source: Plan.Step
+        var optional: Bool
+    }
+
     static func lint(
         _ plan: Plan, fields: [String: [String]], types: [String: [String: ExprType]], parameters: [String: Schema], request: String
     ) -> [Diagnostic] {
+        findings(plan, fields: fields, types: types, parameters: parameters, request: request).map { found in
+            let step = plan.steps[found.index]
+            return .error(
+                "step '\(step.id)' parameter '\(found.name)' is the text '\(found.text)', \(found.why), while step '\(found.source.id)' "
+                    + "(\(found.source.target)) gives '\(found.name)': write \"\(found.name)\": \"\(reference(found))\""
+                    + (found.optional ? ", or leave '\(found.name)' out (it is optional)" : ""),
+                path: "steps[\(found.index)].with.\(found.name)")
+        }
+    }
+
+    /// The fix each finding names: the earlier step's field in place of the literal.
+    static func fixes(
+        _ plan: Plan, fields: [String: [String]], types: [String: [String: ExprType]], parameters: [String: Schema], request: String
+    ) -> [PlanFix] {
+        findings(plan, fields: fields, types: types, parameters: parameters, request: request).map { found in
+            PlanFix(step: found.index, parameter: found.name, value: .string(reference(found)))
+        }
+    }
+
+    private static func reference(_ found: Finding) -> String {
+        "${{ steps.\(found.source.id).output.\(found.name) }}"
+    }
+
+    static func findings(
+        _ plan: Plan, fields: [String: [String]], types: [String: [String: ExprType]], parameters: [String: Schema], request: String
+    ) -> [Finding] {
         guard !request.isEmpty else { return [] }
         let folded = request.lowercased()
         let clauses = Set(CompoundSplitter.clauses(of: request).map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-        var diagnostics: [Diagnostic] = []
+        var found: [Finding] = []
         for (i, step) in plan.steps.enumerated() where !step.isPlaybook && i > 0 {
             guard let schema = parameters[step.target] else { continue }
             for (name, value) in step.with.sorted(by: { $0.key < $1.key }) {
@@ -34,15 +70,10 @@ enum SameNamedOutputLint {
                     invented
                     ? "which the request does not give"
                     : wholeClause ? "which is a clause of the request, not a value it gives" : "which only points back at what an earlier step found"
-                diagnostics.append(
-                    .error(
-                        "step '\(step.id)' parameter '\(name)' is the text '\(text)', \(why), while step '\(source.id)' (\(source.target)) "
-                            + "gives '\(name)': write \"\(name)\": \"${{ steps.\(source.id).output.\(name) }}\""
-                            + (schema.required.contains(name) ? "" : ", or leave '\(name)' out (it is optional)"),
-                        path: "steps[\(i)].with.\(name)"))
+                found.append(Finding(index: i, name: name, text: text, why: why, source: source, optional: !schema.required.contains(name)))
             }
         }
-        return diagnostics
+        return found
     }
 
     /// A Chinese verb whose object is left out, as Chinese does when it is what came before:

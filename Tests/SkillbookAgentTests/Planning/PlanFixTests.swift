@@ -1,0 +1,58 @@
+import SkillbookAgent
+import SkillbookCore
+import Testing
+
+/// Issue 26: what the lint names as the only fix is made by the checker (`PlanChecker.fixed`),
+/// not asked of the model in another call.
+@Suite struct PlanFixTests {
+    static let read = Plan.Step(id: "s1", target: "files.read", with: ["path": "/tmp/app.log"])
+
+    static func extract(_ regex: String) -> Plan.Step {
+        Plan.Step(id: "s2", target: "text.extract", with: ["text": "${{ steps.s1.output.content }}", "regex": .string(regex)])
+    }
+
+    /// The fixed regular expression and whether the fixed plan passes.
+    static func fixedRegex(_ regex: String, request: String) -> (String?, Bool) {
+        let plan = Plan(steps: [read, extract(regex)])
+        guard let fixed = shippedChecker.fixed(plan, description: request) else { return (nil, false) }
+        return (fixed.steps[1].with["regex"]?.stringValue, shippedChecker.check(fixed, description: request).passes)
+    }
+
+    @Test func regularExpressionsAreFixedAsTheirMessagesSay() {
+        let lines = "read /tmp/app.log and find the lines that start with ERROR"
+        #expect(Self.fixedRegex("(?m)^ERROR", request: lines) == ("(?m)^ERROR.*$", true))
+        #expect(Self.fixedRegex("ERROR", request: lines) == ("(?m)^ERROR.*$", true))
+        #expect(Self.fixedRegex("^TODO.*$", request: "read /tmp/app.log and find the TODO items") == ("(?m)^TODO.*$", true))
+        #expect(Self.fixedRegex("\u{8}ERROR\u{8}", request: "read /tmp/app.log and count the ERROR words") == (#"\bERROR\b"#, true))
+        // Nothing to fix: nothing changed.
+        #expect(Self.fixedRegex("(?m)^ERROR.*$", request: lines) == (nil, false))
+    }
+
+    @Test func aLiteralWhereAnEarlierStepGivesTheSameFieldBecomesThatField() {
+        let request = "summarize https://example.com and send me a notification"
+        let plan = Plan(steps: [
+            Plan.Step(id: "s1", target: "web.summary", with: ["url": "https://example.com"]),
+            Plan.Step(id: "s2", target: "notify.send", with: ["title": "Page summary", "message": "${{ steps.s1.output.description }}"]),
+        ])
+        #expect(!shippedChecker.check(plan, description: request).passes)
+        let fixed = shippedChecker.fixed(plan, description: request)
+        #expect(fixed?.steps[1].with["title"] == "${{ steps.s1.output.title }}")
+        #expect(fixed?.steps[1].with["message"] == "${{ steps.s1.output.description }}")
+        #expect(fixed.map { shippedChecker.check($0, description: request).passes } == true)
+    }
+
+    @Test func aModelPlanThatOnlyNeedsANamedFixIsTakenWithoutAnotherCall() async {
+        let request = "summarize https://example.com and send me a notification"
+        let answer =
+            #"{"steps":[{"skill":"web.summary","with":{"url":"https://example.com"}},{"skill":"notify.send","with":{"title":"Page summary","message":"${{ steps.s1.output.description }}"}}]}"#
+        let model = ScriptedModel(contents: [answer])
+        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
+        let report = await planner.plan(request, offers: offers("web.summary", "notify.send"))
+        guard case .plan(let checked) = report.outcome else {
+            Issue.record("not a plan: \(report.outcome)")
+            return
+        }
+        #expect(checked.plan.steps[1].with["title"] == "${{ steps.s1.output.title }}")
+        #expect(model.requests.count == 1)
+    }
+}
