@@ -24,7 +24,8 @@ enum RegexLint {
                         "step '\(step.id)' parameter '\(name)' holds a backspace character where a word boundary was meant: "
                             + "in JSON \"\\b\" is a backspace; write \"\\\\b\" for \\b ('\(shown)')", path: path))
             }
-            let whole = asksForLines(request) ? wholeLines(pattern) : nil
+            let startingLines = asksForLineStarts(request)
+            let whole = asksForLines(request) ? wholeLines(pattern, startingLines: startingLines) : nil
             if whole == nil, asksForLines(request), let lines = linesAround(pattern, startingLines: asksForLineStarts(request)) {
                 diagnostics.append(
                     .error(
@@ -39,9 +40,10 @@ enum RegexLint {
                         path: path))
             }
             if let whole {
+                let finds = endsWithAnchor(Substring(pattern)) ? "finds only the lines that are that text alone" : "finds only the start of each line"
                 diagnostics.append(
                     .error(
-                        "step '\(step.id)' parameter '\(name)' '\(pattern)' finds only the start of each line, not the lines the "
+                        "step '\(step.id)' parameter '\(name)' '\(pattern)' \(finds), not the lines the "
                             + "request asks for; match up to the line's end: '\(whole)'", path: path))
             }
         }
@@ -56,7 +58,8 @@ enum RegexLint {
         for (name, schema) in parameters.properties where isRegex(name: name, schema) {
             guard let pattern = step.with[name]?.stringValue, !pattern.utf8.containsTemplateOpening else { continue }
             var fixed = pattern.replacingOccurrences(of: "\u{8}", with: "\\b")
-            let lines = asksForLines(request) ? wholeLines(fixed) ?? linesAround(fixed, startingLines: asksForLineStarts(request)) : nil
+            let startingLines = asksForLineStarts(request)
+            let lines = asksForLines(request) ? wholeLines(fixed, startingLines: startingLines) ?? linesAround(fixed, startingLines: startingLines) : nil
             if let lines {
                 fixed = lines
             } else if anchorsLines(fixed), searchesManyLines(step, besides: name) {
@@ -111,11 +114,20 @@ enum RegexLint {
     /// For a pattern anchored at the start of a line (`^` first, after any `(?…)` flags) that
     /// stops before the line's end (no `$`, `.*`, `.+` or `[^\n]` in it), the same pattern taken up
     /// to the end of the line, with `(?m)`: `(?m)^ERROR` → `(?m)^ERROR.*$`; `nil` otherwise.
-    static func wholeLines(_ pattern: String) -> String? {
+    /// With `startingLines` (the request asks for the lines that start with something), a pattern
+    /// of that start alone up to the line's end (`^ERROR$`, lines that are `ERROR` and nothing
+    /// else) is taken up to the end of the line as well: `(?m)^ERROR.*$`.
+    static func wholeLines(_ pattern: String, startingLines: Bool = false) -> String? {
         let (flags, body) = flagsAndBody(pattern)
         guard body.hasPrefix("^"), !body.contains("|") else { return nil }
-        if ["$", ".*", ".+", "[^\\n]", "\\N"].contains(where: body.contains) { return nil }
-        return multiline(flags) + body + ".*$"
+        let start = startingLines && endsWithAnchor(body) ? body.dropLast() : body
+        if ["$", ".*", ".+", "[^\\n]", "\\N"].contains(where: start.contains) { return nil }
+        return multiline(flags) + start + ".*$"
+    }
+
+    /// Whether a pattern ends with `$` that is not escaped.
+    static func endsWithAnchor(_ body: Substring) -> Bool {
+        body.hasSuffix("$") && !body.hasSuffix("\\$")
     }
 
     static func isRegex(name: String, _ schema: Schema) -> Bool {

@@ -22,6 +22,7 @@ import Testing
         let lines = "read /tmp/app.log and find the lines that start with ERROR"
         #expect(Self.fixedRegex("(?m)^ERROR", request: lines) == ("(?m)^ERROR.*$", true))
         #expect(Self.fixedRegex("ERROR", request: lines) == ("(?m)^ERROR.*$", true))
+        #expect(Self.fixedRegex("^ERROR$", request: lines) == ("(?m)^ERROR.*$", true))
         #expect(Self.fixedRegex("^TODO.*$", request: "read /tmp/app.log and find the TODO items") == ("(?m)^TODO.*$", true))
         #expect(Self.fixedRegex("\u{8}ERROR\u{8}", request: "read /tmp/app.log and count the ERROR words") == (#"\bERROR\b"#, true))
         // Nothing to fix: nothing changed.

@@ -52,6 +52,13 @@ import Testing
             ])
         #expect(Self.errors([Self.read, Self.extract("(?m)^ERROR.*$")], request: request).isEmpty)
         #expect(Self.errors([Self.read, Self.extract("(?im)^error.+")], request: request).isEmpty)
+        // The start alone up to the line's end: only the lines that are ERROR and nothing else.
+        #expect(
+            Self.errors([Self.read, Self.extract("(?m)^ERROR$")], request: request) == [
+                "step 's2' parameter 'regex' '(?m)^ERROR$' finds only the lines that are that text alone, not the lines the request "
+                    + "asks for; match up to the line's end: '(?m)^ERROR.*$'"
+            ])
+        #expect(Self.errors([Self.read, Self.extract("(?m)^ERROR$")], request: "read /tmp/app.log and find the lines that say ERROR").isEmpty)
         // A request that asks for words, not lines: the start is what it wants.
         #expect(Self.errors([Self.read, Self.extract("(?m)^ERROR")], request: "count the errors in /tmp/app.log").isEmpty)
     }
