@@ -12,62 +12,80 @@ import SkillbookCore
 /// A parameter is a regular expression when it is named `regex` or its description says
 /// "regular expression" (`text.extract`'s `regex`).
 enum RegexLint {
-    static func lint(_ step: Plan.Step, index: Int, parameters: Schema, request: String = "") -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        for (name, schema) in parameters.properties where isRegex(name: name, schema) {
-            guard let pattern = step.with[name]?.stringValue, !pattern.utf8.containsTemplateOpening else { continue }
-            let path = "steps[\(index)].with.\(name)"
-            if pattern.contains("\u{8}") {
-                let shown = pattern.replacingOccurrences(of: "\u{8}", with: "\\b")
-                diagnostics.append(
-                    .error(
-                        "step '\(step.id)' parameter '\(name)' holds a backspace character where a word boundary was meant: "
-                            + "in JSON \"\\b\" is a backspace; write \"\\\\b\" for \\b ('\(shown)')", path: path))
-            }
-            let startingLines = asksForLineStarts(request)
-            let whole = asksForLines(request) ? wholeLines(pattern, startingLines: startingLines) : nil
-            if whole == nil, asksForLines(request), let lines = linesAround(pattern, startingLines: asksForLineStarts(request)) {
-                diagnostics.append(
-                    .error(
-                        "step '\(step.id)' parameter '\(name)' '\(pattern)' finds only that text, not the lines the request asks "
-                            + "for; match the whole line: '\(lines)'", path: path))
-            }
-            if whole == nil, anchorsLines(pattern), searchesManyLines(step, besides: name) {
-                diagnostics.append(
-                    .error(
-                        "step '\(step.id)' parameter '\(name)' '\(pattern)' anchors with ^ or $, which match only at the start and end "
-                            + "of the whole text, and this text has many lines; start it with (?m) to match at every line: '(?m)\(pattern)'",
-                        path: path))
-            }
-            if let whole {
-                let finds = endsWithAnchor(Substring(pattern)) ? "finds only the lines that are that text alone" : "finds only the start of each line"
-                diagnostics.append(
-                    .error(
-                        "step '\(step.id)' parameter '\(name)' '\(pattern)' \(finds), not the lines the "
-                            + "request asks for; match up to the line's end: '\(whole)'", path: path))
-            }
-        }
-        return diagnostics
+    /// What is wrong with one regular expression, in the order the messages are given.
+    private enum Fault {
+        case backspace
+        /// No anchor, nothing to the line's end (`ERROR`) where lines are asked for: `lines` matches them.
+        case textAlone(lines: String)
+        case anchorsOverManyLines
+        /// Anchored at a line's start, stopping before its end (`(?m)^ERROR`, `^ERROR$` for lines
+        /// that start with it): `lines` goes on to the end.
+        case lineStartOnly(lines: String)
     }
 
-    /// The pattern each message names, for the regular expressions of `step` the lint finds fault
-    /// with: word boundaries for backspaces, then the whole-line pattern the request asks for, or
-    /// `(?m)` for anchors over many lines.
-    static func fixes(_ step: Plan.Step, index: Int, parameters: Schema, request: String = "") -> [PlanFix] {
-        var fixes: [PlanFix] = []
+    /// The regular expressions of `step` (literal ones, not references) with their faults.
+    private static func faults(_ step: Plan.Step, parameters: Schema, request: String) -> [(name: String, pattern: String, faults: [Fault])] {
+        let linesAsked = asksForLines(request)
+        let startingLines = asksForLineStarts(request)
+        var found: [(name: String, pattern: String, faults: [Fault])] = []
         for (name, schema) in parameters.properties where isRegex(name: name, schema) {
             guard let pattern = step.with[name]?.stringValue, !pattern.utf8.containsTemplateOpening else { continue }
-            var fixed = pattern.replacingOccurrences(of: "\u{8}", with: "\\b")
-            let startingLines = asksForLineStarts(request)
-            let lines = asksForLines(request) ? wholeLines(fixed, startingLines: startingLines) ?? linesAround(fixed, startingLines: startingLines) : nil
-            if let lines {
-                fixed = lines
-            } else if anchorsLines(fixed), searchesManyLines(step, besides: name) {
-                fixed = "(?m)" + fixed
-            }
-            if fixed != pattern { fixes.append(PlanFix(step: index, parameter: name, value: .string(fixed))) }
+            var faults: [Fault] = []
+            if pattern.contains("\u{8}") { faults.append(.backspace) }
+            let whole = linesAsked ? wholeLines(pattern, startingLines: startingLines) : nil
+            if whole == nil, linesAsked, let lines = linesAround(pattern, startingLines: startingLines) { faults.append(.textAlone(lines: lines)) }
+            if whole == nil, anchorsLines(pattern), searchesManyLines(step, besides: name) { faults.append(.anchorsOverManyLines) }
+            if let whole { faults.append(.lineStartOnly(lines: whole)) }
+            if !faults.isEmpty { found.append((name, pattern, faults)) }
         }
-        return fixes
+        return found
+    }
+
+    static func lint(_ step: Plan.Step, index: Int, parameters: Schema, request: String = "") -> [Diagnostic] {
+        faults(step, parameters: parameters, request: request).flatMap { name, pattern, faults in
+            faults.map { fault -> Diagnostic in
+                let message =
+                    switch fault {
+                    case .backspace:
+                        "step '\(step.id)' parameter '\(name)' holds a backspace character where a word boundary was meant: "
+                            + "in JSON \"\\b\" is a backspace; write \"\\\\b\" for \\b ('\(wordBoundaries(pattern))')"
+                    case .textAlone(let lines):
+                        "step '\(step.id)' parameter '\(name)' '\(pattern)' finds only that text, not the lines the request asks "
+                            + "for; match the whole line: '\(lines)'"
+                    case .anchorsOverManyLines:
+                        "step '\(step.id)' parameter '\(name)' '\(pattern)' anchors with ^ or $, which match only at the start and end "
+                            + "of the whole text, and this text has many lines; start it with (?m) to match at every line: '(?m)\(pattern)'"
+                    case .lineStartOnly(let lines):
+                        "step '\(step.id)' parameter '\(name)' '\(pattern)' "
+                            + (endsWithAnchor(Substring(pattern)) ? "finds only the lines that are that text alone" : "finds only the start of each line")
+                            + ", not the lines the request asks for; match up to the line's end: '\(lines)'"
+                    }
+                return .error(message, path: "steps[\(index)].with.\(name)")
+            }
+        }
+    }
+
+    /// The pattern the messages name, for each regular expression of `step` the lint finds fault
+    /// with: the whole-line pattern the request asks for, or `(?m)` for anchors over many lines,
+    /// with word boundaries for backspaces.
+    static func fixes(_ step: Plan.Step, index: Int, parameters: Schema, request: String = "") -> [PlanFix] {
+        faults(step, parameters: parameters, request: request).compactMap { name, pattern, faults in
+            var fixed = pattern
+            for fault in faults {
+                switch fault {
+                case .textAlone(let lines), .lineStartOnly(let lines): fixed = lines
+                case .anchorsOverManyLines: fixed = "(?m)" + pattern
+                case .backspace: break
+                }
+            }
+            fixed = wordBoundaries(fixed)
+            return fixed == pattern ? nil : PlanFix(step: index, parameter: name, value: .string(fixed))
+        }
+    }
+
+    /// `pattern` with `\b` (a word boundary) for each backspace character.
+    private static func wordBoundaries(_ pattern: String) -> String {
+        pattern.replacingOccurrences(of: "\u{8}", with: "\\b")
     }
 
     /// Whether a request asks for lines of a text ("the lines that start with ERROR", "每一行",
