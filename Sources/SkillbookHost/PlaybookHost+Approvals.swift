@@ -57,9 +57,9 @@ extension PlaybookHost {
     /// decision; empty when the run never waited or the state keeps no approvals.
     public func approvalHistory(ofRun run: String) async throws(HostError) -> [ApprovalRecord] {
         let journal = try openJournal()
-        guard persistence.approvals(journal) != nil else { return [] }
+        guard let approvals = persistence.approvals(journal) else { return [] }
         let runID = try await HostError.journaling { try await journal.resolveRunID(run) }
-        return try await approvalHistory(ofRunID: runID)
+        return try await HostError.journaling { try await approvals.approvals(ofRun: runID) }
     }
 
     /// The same for a run id the journal gave (`resolveRunID`, a run's record): not looked up
