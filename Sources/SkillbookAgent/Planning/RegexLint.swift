@@ -8,7 +8,11 @@ import SkillbookCore
 /// - for a request that asks for lines ("the lines that start with ERROR", "以 ERROR 开头的行"), a
 ///   pattern anchored at the start of a line that stops before its end (`(?m)^ERROR`), whose
 ///   matches are the first word of each line, not the line; or a pattern with no anchor and nothing
-///   to take the rest of the line (`ERROR`), whose matches are the word itself.
+///   to take the rest of the line (`ERROR`), whose matches are the word itself;
+/// - for a request that asks for a well-known kind of text (`ExtractKind`: phone numbers, e-mail
+///   addresses, links, amounts, dates, IP addresses), a pattern that finds fewer than half of its
+///   usual forms in lines of other text (a US phone number only, `金额: (\d+)` over an English
+///   invoice, `^…$` around an address): the kind's own pattern finds them all.
 /// A parameter is a regular expression when it is named `regex` or its description says
 /// "regular expression" (`text.extract`'s `regex`).
 enum RegexLint {
@@ -21,15 +25,22 @@ enum RegexLint {
         /// Anchored at a line's start, stopping before its end (`(?m)^ERROR`, `^ERROR$` for lines
         /// that start with it): `lines` goes on to the end.
         case lineStartOnly(lines: String)
+        /// Finds too few of the usual forms of the kind the request asks for; reported alone.
+        case missesKind(ExtractKind)
     }
 
     /// The regular expressions of `step` (literal ones, not references) with their faults.
     private static func faults(_ step: Plan.Step, parameters: Schema, request: String) -> [(name: String, pattern: String, faults: [Fault])] {
         let linesAsked = asksForLines(request)
         let startingLines = asksForLineStarts(request)
+        let kind = ExtractKind.asked(in: request)
         var found: [(name: String, pattern: String, faults: [Fault])] = []
         for (name, schema) in parameters.properties where isRegex(name: name, schema) {
             guard let pattern = step.with[name]?.stringValue, !pattern.utf8.containsTemplateOpening else { continue }
+            if let kind, !kind.finds(wordBoundaries(pattern), group: step.with["group"]?.intValue ?? 0) {
+                found.append((name, pattern, [.missesKind(kind)]))
+                continue
+            }
             var faults: [Fault] = []
             if pattern.contains("\u{8}") { faults.append(.backspace) }
             let whole = linesAsked ? wholeLines(pattern, startingLines: startingLines) : nil
@@ -59,6 +70,10 @@ enum RegexLint {
                         "step '\(step.id)' parameter '\(name)' '\(pattern)' "
                             + (endsWithAnchor(Substring(pattern)) ? "finds only the lines that are that text alone" : "finds only the start of each line")
                             + ", not the lines the request asks for; match up to the line's end: '\(lines)'"
+                    case .missesKind(let kind):
+                        "step '\(step.id)' parameter '\(name)' '\(pattern)' finds too few of the usual forms of \(kind.rawValue) "
+                            + "(such as \(kind.samples.prefix(3).map { "'\($0.value)'" }.joined(separator: ", "))); use '\(kind.pattern)'"
+                            + (step.with["group"].map { $0.intValue != 0 } == true ? " and leave 'group' out" : "")
                     }
                 return .error(message, path: "steps[\(index)].with.\(name)")
             }
@@ -68,18 +83,23 @@ enum RegexLint {
     /// The pattern the messages name, for each regular expression of `step` the lint finds fault
     /// with: the whole-line pattern the request asks for, or `(?m)` for anchors over many lines,
     /// with word boundaries for backspaces.
+    /// For a pattern that misses the kind asked for, the kind's pattern, and `group` 0.
     static func fixes(_ step: Plan.Step, index: Int, parameters: Schema, request: String = "") -> [PlanFix] {
-        faults(step, parameters: parameters, request: request).compactMap { name, pattern, faults in
+        faults(step, parameters: parameters, request: request).flatMap { name, pattern, faults -> [PlanFix] in
             var fixed = pattern
+            var fixes: [PlanFix] = []
             for fault in faults {
                 switch fault {
                 case .textAlone(let lines), .lineStartOnly(let lines): fixed = lines
                 case .anchorsOverManyLines: fixed = "(?m)" + pattern
                 case .backspace: break
+                case .missesKind(let kind):
+                    fixed = kind.pattern
+                    if let group = step.with["group"], group.intValue != 0 { fixes.append(PlanFix(step: index, parameter: "group", value: .int(0))) }
                 }
             }
             fixed = wordBoundaries(fixed)
-            return fixed == pattern ? nil : PlanFix(step: index, parameter: name, value: .string(fixed))
+            return (fixed == pattern ? [] : [PlanFix(step: index, parameter: name, value: .string(fixed))]) + fixes
         }
     }
 

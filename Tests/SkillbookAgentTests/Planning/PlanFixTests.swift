@@ -27,6 +27,17 @@ import Testing
         #expect(Self.fixedRegex("\u{8}ERROR\u{8}", request: "read /tmp/app.log and count the ERROR words") == (#"\bERROR\b"#, true))
         // Nothing to fix: nothing changed.
         #expect(Self.fixedRegex("(?m)^ERROR.*$", request: lines) == (nil, false))
+        // A pattern that misses the kind asked for becomes the kind's own, anchors and all.
+        #expect(
+            Self.fixedRegex(#"^[\w.]+@[\w.]+\b$"#, request: "read /tmp/app.log and find the e-mail addresses in it")
+                == (#"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"#, true))
+        var amount = Self.extract("金额: ([0-9.]+)")
+        amount.with["group"] = 1
+        let request = "读取 /tmp/invoice.txt，找出金额"
+        let fixed = shippedChecker.fixed(Plan(steps: [Self.read, amount]), description: request)
+        #expect(fixed?.steps[1].with["regex"] == #"\d[\d,]*[.,]\d{2}\b"#)
+        #expect(fixed?.steps[1].with["group"] == 0)
+        #expect(fixed.map { shippedChecker.check($0, description: request).passes } == true)
     }
 
     @Test func aLiteralWhereAnEarlierStepGivesTheSameFieldBecomesThatField() {

@@ -96,4 +96,24 @@ import Testing
         let pack = Plan.Step(id: "s2", target: "archive.create", with: ["paths": "${{ steps.s1.output.items.*.path }}", "archive": "/tmp/x.tar.gz"])
         #expect(Self.errors([list, pack], request: "list the files in /tmp/x and pack them into /tmp/x.tar.gz").isEmpty)
     }
+
+    @Test func aPatternThatMissesTheKindTheRequestAsksForIsAnError() {
+        let request = "read /tmp/contacts.txt, pull out the phone numbers and save them as a note called Phones"
+        #expect(
+            Self.errors([Self.read, Self.extract(#"\b\d{3}-\d{3}-\d{4}\b"#)], request: request) == [
+                #"step 's2' parameter 'regex' '\b\d{3}-\d{3}-\d{4}\b' finds too few of the usual forms of phone numbers "#
+                    + #"(such as '+49 30 1234567', '(555) 123-4567', '555-123-4567'); use '\+?\(?\d[\d ()./-]{5,}\d'"#
+            ])
+        // A capture group the kind's pattern does not have: the message says to leave it out.
+        var amount = Self.extract("金额: ([0-9.]+)")
+        amount.with["group"] = 1
+        #expect(
+            Self.errors([Self.read, amount], request: "读取 /tmp/invoice.txt，找出金额，然后发通知给我") == [
+                "step 's2' parameter 'regex' '金额: ([0-9.]+)' finds too few of the usual forms of amounts of money "
+                    + #"(such as '56.70', '1,234.56', '128.50'); use '\d[\d,]*[.,]\d{2}\b' and leave 'group' out"#
+            ])
+        // Reported alone: the anchors' own message would name a pattern that still finds none.
+        #expect(Self.errors([Self.read, Self.extract(#"^[\w.]+@[\w.]+$"#)], request: "读取 /tmp/contacts.txt 然后找出里面的邮箱地址").count == 1)
+        #expect(Self.errors([Self.read, Self.extract(#"\+?\d[\d -]{6,}\d"#)], request: request).isEmpty)
+    }
 }
