@@ -151,12 +151,21 @@ struct AgentModelBench: Sendable {
         return all.enumerated().filter { (only.isEmpty || only.contains($0.offset + 1)) && (half == nil || $0.element.half == half) }.map(\.element)
     }
 
+    /// The requests of `file`, one a line (blank lines skipped), without reference plans.
+    static func requests(_ file: String) throws -> [ReferencePlan] {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw BenchError("cannot read \(file)") }
+        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .compactMap { ReferencePlan(["request": .string($0)]) }
+    }
+
     /// `SKILLBOOK_EVAL_DRY=1`: no model; each request's half, offers (with the matcher's confidence
     /// per clause), skeleton, prompt size and whether the planner could answer with its reference
     /// at all (`ReferencePlan.unplannable`); then per half the share it could. `=prompt` also prints
-    /// the prompts.
+    /// the prompts. `SKILLBOOK_EVAL_REQUESTS=FILE` reads requests of your own instead, one a line,
+    /// with no reference plan: how the matcher and the skeleton read requests nobody tuned on.
     func dryRun(environment: [String: String]) throws -> [Figure] {
-        let references = try Self.references(environment)
+        let own = environment["SKILLBOOK_EVAL_REQUESTS"]
+        let references = try own.map(Self.requests) ?? Self.references(environment)
         let (registry, playbooks, _) = try workspace()
         let targets = playbooks.map(RouteTarget.init(playbook:)) + registry.descriptors.map(RouteTarget.init(skill:))
         let offers = playbooks.map(PlanOffer.init(playbook:)) + registry.descriptors.map(PlanOffer.init(skill:))
@@ -179,8 +188,8 @@ struct AgentModelBench: Sendable {
                 let sequences = shape.sequences.map { $0.map { $0.names.joined(separator: "|") }.joined(separator: " → ") }
                 out += "  skeleton: " + sequences.joined(separator: "  /  ") + "\n"
             }
-            let why = reference.unplannable(offers: offers, matcher: matcher, clock: clock, limit: limit)
-            if !reference.decline {
+            let why = own != nil ? nil : reference.unplannable(offers: offers, matcher: matcher, clock: clock, limit: limit)
+            if !reference.decline, own == nil {
                 var count = plannable[reference.half] ?? (0, 0)
                 count.1 += 1
                 if why == nil { count.0 += 1 }

@@ -1,11 +1,14 @@
 import Foundation
 
-/// Splits a request into clauses where it chains actions: "…, then …", "… and then …", "… and …",
+/// Splits a request into clauses where it chains actions: "…, then …", "… and then …", "… after that …", "… and …",
 /// "…? …", "…然后…", "…接着…", "…再…", "…并且…", and a comma in Chinese text. Whether the result is really
 /// plan-shaped is decided by the matcher (each clause must be taken by a different target), so a
 /// split in the middle of a title ("bread and milk") does no harm.
 enum CompoundSplitter {
-    static let english = [", and then ", " and then ", ", then ", " then ", "; ", "? ", " and also ", ", and ", " and "]
+    static let english = [
+        ", and then ", " and then ", ", and after that ", " and after that ", ", after that ", " after that ", ", afterwards ",
+        " afterwards ", ", then ", " then ", "; ", "? ", " and also ", ", and ", " and ",
+    ]
     static let chinese = ["然后", "接着", "之后", "并且", "再把", "再", "并"]
 
     /// Verbs that start an action of their own after "and", "then" or a comma.
@@ -14,25 +17,27 @@ enum CompoundSplitter {
         "remove", "move", "copy", "list", "show", "read", "write", "create", "add", "summarize", "summarise",
         "fetch", "download", "archive", "pack", "compress", "back", "backup", "tidy", "remind", "translate", "open",
         "run", "put", "store", "append", "mark", "sort", "filter", "extract", "join", "check", "make",
-        "find", "pull", "get", "compute", "calculate", "count", "search", "look", "grab",
+        "find", "pull", "get", "compute", "calculate", "count", "search", "look", "grab", "zip",
     ]
 
     /// Chinese verbs (and 把/将, which put the object before the verb) that start an action of
-    /// their own after 然后, 再 or a comma: "…然后把 X 移进去", "…，再写入 X".
+    /// their own after 然后, 再 or a comma: "…然后把 X 移进去", "…，再写入 X", "先下载 X 再…".
     static let chineseVerbs = [
         "把", "将", "保存", "存到", "写入", "写到", "追加", "复制", "移动", "删除", "列出", "读取", "下载", "总结", "提醒",
         "通知", "发", "打包", "压缩", "创建", "新建", "查看", "计算", "找出", "备份", "整理", "获取",
-        "提取", "查找", "搜索",
+        "提取", "查找", "搜索", "看看", "查一下", "查询",
     ]
 
     /// Whether a clause starts with one of `verbs` (after "then", "also" or "please"), or with one
     /// of `chineseVerbs` (after 请 or 帮我).
     static func startsWithVerb(_ clause: String) -> Bool {
         var chinese = Substring(clause.trimmingCharacters(in: .whitespaces))
-        for filler in ["请", "帮我", "再"] where chinese.hasPrefix(filler) { chinese = chinese.dropFirst(filler.count) }
+        for filler in ["请", "帮我"] + TextFolding.chineseLeading where chinese.hasPrefix(filler) { chinese = chinese.dropFirst(filler.count) }
         if chineseVerbs.contains(where: { chinese.hasPrefix($0) }) { return true }
         let words = clause.lowercased().split(whereSeparator: { !$0.isLetter })
-        guard let first = words.first(where: { !["then", "also", "please", "just"].contains($0) }) else { return false }
+        guard let first = words.first(where: { !["then", "also", "please", "just", "first", "finally", "afterwards"].contains($0) }) else {
+            return false
+        }
         return verbs.contains(String(first))
     }
 

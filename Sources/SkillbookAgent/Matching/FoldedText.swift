@@ -5,6 +5,8 @@ struct FoldedText: Sendable {
     var original: [Character]
     /// The same characters lower-cased, one for one.
     var lower: [Character]
+    /// A whole request (or clause), not a captured piece: words of order at its start are dropped.
+    let isRequest: Bool
 
     /// `request`: the text is a whole request, so a greeting before it (`hi,`, `早上好，`) is dropped;
     /// a captured piece keeps it.
@@ -24,6 +26,7 @@ struct FoldedText: Sendable {
         }
         self.original = original
         self.lower = TextFolding.foldSpelling(original.map(TextFolding.lower))
+        self.isRequest = request
         removeChineseFillers()
         trimFillers()
         if request, dropGreeting() { trimFillers() }
@@ -88,6 +91,19 @@ struct FoldedText: Sendable {
             while let last = lower.last, TextFolding.edgePunctuation.contains(last) || TextFolding.chineseTrailing.contains(last) {
                 remove((lower.count - 1)..<lower.count)
                 changed = true
+            }
+            if isRequest {
+                for filler in TextFolding.chineseLeading where lower.count > filler.count && lower.starts(with: Array(filler)) {
+                    remove(0..<filler.count)
+                    changed = true
+                }
+                for filler in TextFolding.leadingOrder {
+                    let needle = Array(filler + " ")
+                    if lower.count > needle.count, lower.starts(with: needle) {
+                        remove(0..<needle.count)
+                        changed = true
+                    }
+                }
             }
             for filler in TextFolding.leadingFillers {
                 let needle = Array(filler + " ")

@@ -12,8 +12,12 @@ public struct MatchThresholds: Sendable, Hashable {
     public var patternBase: Double
     /// Word scoring (no pattern matched) never reaches above this, so a pattern match wins a tie.
     public var wordCap: Double
+    /// In a request whose clauses each start with a verb, a clause whose best candidate reaches
+    /// this is near enough to a target to be a step of a plan (one clause must reach `accept`).
+    public var clause: Double
 
-    public init(accept: Double = 0.42, margin: Double = 0.06, patternBase: Double = 0.75, wordCap: Double = 0.85) {
+    public init(accept: Double = 0.42, margin: Double = 0.06, patternBase: Double = 0.75, wordCap: Double = 0.85, clause: Double = 0.3) {
+        self.clause = clause
         self.accept = accept
         self.margin = margin
         self.patternBase = patternBase

@@ -105,10 +105,16 @@ public struct Matcher: Sendable {
         let request = folded.count > 0 ? folded.text : request
         let clauses = CompoundSplitter.clauses(of: request)
         var clauseCovered = false
+        var picks: [RouteDecision] = []
         if clauses.count >= 2 {
-            let picks = clauses.map { single($0, clock: clock) }
-            let taken = picks.filter { $0.layer == .playbook || $0.layer == .skill }
-            if taken.count >= 2, Set(taken.compactMap(\.target)).count >= 2 {
+            picks = clauses.map { single($0, clock: clock) }
+            // A clause is some target's when the matcher takes it, or when two targets tie for an
+            // action it starts with a verb for (which is the planner's to choose: the skeleton
+            // offers both). "keep only the name and size" is no two actions.
+            let taken = zip(clauses, picks).filter { clause, pick in
+                pick.layer == .playbook || pick.layer == .skill || (Self.reachesAccept(pick) && CompoundSplitter.startsWithVerb(clause))
+            }.map(\.1)
+            if taken.count >= 2, Set(taken.compactMap { $0.candidates.first?.target }).count >= 2 {
                 let candidates = taken.compactMap { $0.candidates.first }
                 return RouteDecision(
                     layer: .plan, confidence: candidates.map(\.confidence).min() ?? 0, candidates: candidates,
@@ -129,7 +135,6 @@ public struct Matcher: Sendable {
             let verb = clauses.dropFirst().first(where: CompoundSplitter.startsWithVerb),
             !decision.inputs.keys.contains(where: { decision.inputs[$0]?.stringValue?.localizedCaseInsensitiveContains(verb) == true })
         {
-            let picks = clauses.map { single($0, clock: clock) }
             let taken = { (pick: RouteDecision) in pick.layer == .skill || pick.layer == .playbook }
             if routed ? picks.first.map(taken) == true : picks.contains(where: taken) {
                 return RouteDecision(
@@ -137,7 +142,24 @@ public struct Matcher: Sendable {
                     clauses: clauses)
             }
         }
+        // Every clause an action of its own ("read X, then find the phone numbers"), one of them
+        // taken and each near some target: the planner's, though a clause is worded unlike any
+        // example.
+        if clauses.count >= 2, !routed, decision.question == nil, clauses.allSatisfy(CompoundSplitter.startsWithVerb),
+            picks.contains(where: Self.reachesAccept),
+            picks.allSatisfy({ ($0.candidates.first?.confidence ?? 0) >= thresholds.clause }),
+            Set(picks.compactMap { $0.candidates.first?.target }).count >= 2
+        {
+            return RouteDecision(
+                layer: .plan, confidence: decision.confidence, candidates: picks.compactMap { $0.candidates.first }, clauses: clauses)
+        }
         return decision
+    }
+
+    /// Whether a clause's decision names a target that reaches the acceptance threshold: taken, or
+    /// a near tie.
+    static func reachesAccept(_ pick: RouteDecision) -> Bool {
+        pick.layer == .playbook || pick.layer == .skill || (pick.layer == .none && pick.question != nil)
     }
 
     private func single(_ request: String, clock: ReferenceTime) -> RouteDecision {

@@ -44,10 +44,16 @@ enum TextFolding {
         "please", "pls", "kindly", "hey", "can you", "could you", "would you", "will you", "i want to", "i'd like to",
         "i would like to", "i need to", "help me", "go ahead and", "just",
     ]
+    /// Words of order dropped at the start of a request or clause, never of a captured text ("first
+    /// day of school" stays a title): "first make the folder X", "finally notify me".
+    static let leadingOrder = ["first", "finally", "afterwards", "after that"]
     /// English fillers dropped from the end ("…for me please").
     static let trailingFillers = ["please", "for me", "thanks", "thank you", "now", "right now", "pls"]
     /// Chinese fillers: dropped wherever they stand (they carry no meaning for routing).
     static let chineseFillers = ["一下", "麻烦你", "麻烦", "帮我", "帮忙", "请你", "请", "给我", "好吗", "好不好", "谢谢", "可以吗"]
+    /// Chinese words of order dropped at the start of a request or clause ("先下载 X", "最后通知我"),
+    /// never of a captured text ("先生的生日" stays a title).
+    static let chineseLeading = ["首先", "先", "最后", "接着", "然后", "再"]
     /// Chinese particles dropped at the end.
     static let chineseTrailing: Set<Character> = ["吧", "呢", "啊", "呀", "哦", "嘛", "了"]
 

@@ -22,7 +22,7 @@ struct WebSummarySkill: Skill {
             + "it has and the first max_links of them, and its declared language; a missing field is empty. A "
             + "status other than 2xx, a timeout, or a document that is not HTML or text fails with a clear error.",
         examples: [
-            "summarize {url}", "give me a summary of {url}", "summarize this web page", "what is on {url}",
+            "summarize {url}", "give me a summary of {url}", "summarize this web page", "what is on {url}", "what is at {url}",
             "give me the headline of this article", "what is this link about", "总结{url}", "总结这个网页",
             "{url}讲了什么", "网页摘要", "get the title of {url}", "what is the title of {url}", "获取{url}的标题",
         ],

@@ -33,6 +33,66 @@ import Testing
         #expect(!CompoundSplitter.startsWithVerb("明天上午"))
     }
 
+    /// Requests written after the sets were tuned (40, wordings none of them has: "after that",
+    /// "first …", "先…再…", "grab", "zip", "look up", "看看"): 29 reached the planner before these
+    /// fixes, 37 after. Now tuned on, so no figure: a guard that those 37 keep reaching it. (Left:
+    /// "tell me what's at URL and then save …", "save URL into a note tagged docs" — a fetch the
+    /// request does not say —, "删除 /tmp/缓存 里所有的 .tmp 文件", one action over a pattern.)
+    static let freshCompounds = [
+        "please download https://example.com/notes.txt and then save it as a note",
+        "could you fetch https://example.org/feed.txt and write it to /tmp/feed.txt?",
+        "first make the directory /tmp/pics, then move /tmp/a.jpg into it",
+        "grab the page https://swift.org and notify me with its title",
+        "summarise https://example.com and put it in a note",
+        "read /tmp/todo.txt and remind me about it tomorrow at 8am",
+        "list every .txt file in /tmp/docs and zip them into /tmp/docs.tar.gz",
+        "copy /tmp/a.txt to /tmp/backup, after that notify me",
+        "look up my notes tagged work and write them to /tmp/work.txt",
+        "find all the .tmp files under /tmp/cache and delete them",
+        "get the checksum of /tmp/big.iso and save it as a note",
+        "show my reminders for today and send me a notification with them",
+        "create a note called Groceries with milk and eggs, then remind me at 5pm to go shopping",
+        "read /tmp/app.log, extract the IP addresses and save them to /tmp/ips.txt",
+        "fetch https://example.com/page and pull out all the links",
+        "archive /tmp/photos as /tmp/photos.tar.gz and notify me when done",
+        "download https://example.com/report.csv to /tmp/report.csv and compute its checksum",
+        "read /tmp/mail.txt and find every email address in it",
+        "make a folder /tmp/2026 and copy /tmp/plan.txt and /tmp/budget.txt into it",
+        "list the files in /tmp/inbox, then move them to /tmp/archive",
+        "summarize https://example.com/news and remind me on Friday at 10am to read it",
+        "read the file /tmp/prices.txt and extract the prices",
+        "先下载 https://example.com/a.txt 再保存为笔记",
+        "把 /tmp/a.txt 复制到 /tmp/b 之后通知我",
+        "读取 /tmp/日志.txt，提取所有的 IP 地址，然后写入 /tmp/ip.txt",
+        "列出 /tmp/照片 里的 jpg 文件并且移动到 /tmp/相册",
+        "总结一下 https://swift.org 并保存为笔记",
+        "新建目录 /tmp/项目 接着把 /tmp/说明.txt 复制进去",
+        "读取 /tmp/联系人.txt 然后找出所有电话号码",
+        "获取 https://example.com 的标题然后通知我",
+        "帮我下载 https://example.com/x.txt，然后追加到 /tmp/x.txt",
+        "列出标签为 工作 的笔记，然后写入 /tmp/工作.txt",
+        "计算 /tmp/a.iso 的校验和并保存为笔记",
+        "把 /tmp/文档 打包成 /tmp/文档.tar.gz 然后发通知",
+        "读取 /tmp/发票.txt，找出日期，然后提醒我明天上午10点付款",
+        "总结 https://example.com/博客 然后明天早上8点提醒我看",
+        "看看今天有哪些提醒，然后发通知给我",
+    ]
+
+    @Test(arguments: freshCompounds)
+    func aCompoundRequestWordedAnewIsPlanShaped(_ request: String) {
+        let decision = decide(request)
+        #expect(decision.layer == .plan, "\(RoutingSet.describe(decision))")
+    }
+
+    /// Words of order start a clause ("first …", "先…", "最后…") but never a captured text.
+    @Test func wordsOfOrderAreDroppedFromAClauseNotFromATitle() {
+        #expect(FoldedText("first make the directory /tmp/pics").lowerText == "make the directory /tmp/pics")
+        #expect(FoldedText("先下载 https://example.com/a.txt").lowerText == "下载 https://example.com/a.txt")
+        #expect(FoldedText.capture("first day of school") == "first day of school")
+        #expect(FoldedText.capture("先生的生日") == "先生的生日")
+        #expect(CompoundSplitter.clauses(of: "copy /tmp/a.txt to /tmp/backup, after that notify me") == ["copy /tmp/a.txt to /tmp/backup", "notify me"])
+    }
+
     @Test func shortNoteFormsLeaveNoVerbInTheTitle() {
         #expect(decide("note: buy eggs").inputs == ["title": "buy eggs"])
         #expect(decide("jot down call the plumber").inputs == ["title": "call the plumber"])
