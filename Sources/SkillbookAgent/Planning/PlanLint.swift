@@ -75,7 +75,13 @@ public enum PlanLint {
     ) -> [PlanFix] {
         var fixes: [PlanFix] = []
         for (i, step) in plan.steps.enumerated() where !step.isPlaybook {
-            if let schema = parameters[step.target] { fixes += RegexLint.fixes(step, index: i, parameters: schema, request: request) }
+            guard let schema = parameters[step.target] else { continue }
+            fixes += RegexLint.fixes(step, index: i, parameters: schema, request: request)
+            // An optional text given as "" ("tag": "" for every note) is one the request did not give.
+            let required = Set(schema.required)
+            for (name, value) in step.with where value == .string("") && !required.contains(name) && schema.property(name) != nil {
+                fixes.append(PlanFix(step: i, parameter: name, value: nil))
+            }
         }
         return fixes + SameNamedOutputLint.fixes(plan, fields: fields, types: types, parameters: parameters, request: request)
     }

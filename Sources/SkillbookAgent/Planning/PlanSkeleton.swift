@@ -1,5 +1,5 @@
 import Foundation
-import SkillbookCore
+public import SkillbookCore
 
 /// The shape of a plan as the matcher reads it off a request: one step per clause ("summarize X"
 /// → web.summary, "save it as a note" → notes.create), in the request's order, each step one of
@@ -32,10 +32,15 @@ public struct PlanSkeleton: Sendable {
     public struct Slot: Sendable {
         public var clause: String?
         public var offers: [PlanOffer]
+        /// The values the matcher captured from the clause for the one target it is sure of (a
+        /// reminder's `title` "交报告" from "提醒我下周五下午3点交报告"), dates left out (the offer fixes
+        /// them): the prompt names them beside the clause.
+        public var hints: ValueObject
 
-        public init(clause: String?, offers: [PlanOffer]) {
+        public init(clause: String?, offers: [PlanOffer], hints: ValueObject = ValueObject()) {
             self.clause = clause
             self.offers = offers
+            self.hints = hints
         }
 
         public var names: [String] { offers.map(\.name) }
@@ -136,7 +141,8 @@ public struct PlanSkeleton: Sendable {
             }
             let date = datePhrase(in: clause, dates: coercion.dates)
             let fixed = names.compactMap { byName[$0] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }
-            slots.append(Slot(clause: clause, offers: fixed))
+            let hints = sure && names == [best.target] ? texts(best.inputs, of: byName[best.target]) : ValueObject()
+            slots.append(Slot(clause: clause, offers: fixed, hints: hints))
         }
         return PlanSkeleton(slots: slots, adapters: offers.filter(\.isAdapter), doubts: doubts)
     }
@@ -154,6 +160,27 @@ public struct PlanSkeleton: Sendable {
         let families = previous.names.compactMap { name in name.lastIndex(of: ".").map { String(name[..<$0]) } }
         guard !families.isEmpty, !families.contains(String(family)) else { return nil }
         return families.lazy.map { $0 + action }.first { byName[$0] != nil }
+    }
+
+    /// The captured `inputs` of `offer`'s labels (`isLabel`: a reminder's or note's title) that do
+    /// not point back ("read it"), for a slot's hints. Paths and addresses the model copies from the
+    /// clause anyway; a captured content ("their titles") or pattern ("log" for ".log files") is
+    /// words of the request, not the value.
+    static func isLabel(_ schema: Schema) -> Bool {
+        schema.type == .string && schema.format == nil && schema.enumValues == nil && schema.pattern == nil
+            && (schema.maxLength ?? .max) <= 200
+    }
+
+    /// Hints for a slot: see `isLabel`.
+    static func texts(_ inputs: ValueObject, of offer: PlanOffer?) -> ValueObject {
+        guard let offer else { return ValueObject() }
+        let properties = Dictionary(offer.parameters.properties.map { ($0.name, $0.schema) }, uniquingKeysWith: { a, _ in a })
+        return ValueObject(
+            inputs.filter { name, value in
+                // "read it" names what an earlier step gives, "读" is a verb left over: no label.
+                guard let text = value.stringValue, text.count >= 3, !refersBack(text), let schema = properties[name] else { return false }
+                return isLabel(schema)
+            }.map { ($0.key, $0.value) })
     }
 
     /// Actions done to items that already exist, which each family has its own skill for (a note
@@ -189,9 +216,13 @@ public struct PlanSkeleton: Sendable {
     /// when it holds parts that each start an action of their own and each reach it ("read
     /// /tmp/a.log, find the lines with ERROR": a step each, not one clause of two actions). The
     /// skeleton, the offers and the targets a plan must use read a request the same way.
+    /// A piece the splitter cut off that no target reaches `accept` for and that is only more of
+    /// the clause before it — it starts with a path or an address ("copy /tmp/a and /tmp/b into
+    /// it") or is a word or two with no verb ("a note called Groceries with milk and eggs") — goes
+    /// on that clause: it is not a step.
     static func steps(of request: String, accept: Double, best: (String) -> Double) -> [String] {
         var clauses: [String] = []
-        for clause in CompoundSplitter.clauses(of: request) {
+        for clause in joiningObjects(CompoundSplitter.clauses(of: request), accept: accept, best: best) {
             let parts = clause.components(separatedBy: ", ").map {
                 $0.trimmingCharacters(in: .whitespaces)
             }.filter { !$0.isEmpty }
@@ -204,6 +235,28 @@ public struct PlanSkeleton: Sendable {
             clauses += split ? actions : [clause]
         }
         return clauses
+    }
+
+    /// `clauses` with each piece that only goes on the one before it joined to it (see `steps`).
+    static func joiningObjects(_ clauses: [String], accept: Double, best: (String) -> Double) -> [String] {
+        var joined: [String] = []
+        for clause in clauses {
+            if let last = joined.last, isMoreObjects(clause), best(clause) < accept {
+                joined[joined.count - 1] = last + (clause.contains(where: TextFolding.isCJK) ? "，" : " and ") + clause
+            } else {
+                joined.append(clause)
+            }
+        }
+        return joined
+    }
+
+    /// Whether a piece is only objects: it starts with a path or an address, or is one or two
+    /// words (not Chinese) without a verb.
+    static func isMoreObjects(_ piece: String) -> Bool {
+        let text = piece.trimmingCharacters(in: .whitespaces)
+        if ["/", "~/", "./", "../", "http://", "https://"].contains(where: text.hasPrefix) { return true }
+        let words = text.split(separator: " ")
+        return !text.contains(where: TextFolding.isCJK) && words.count <= 2 && !CompoundSplitter.startsWithVerb(text)
     }
 
     /// The actions of a clause: its comma-separated parts, a part that starts with a verb of its
@@ -373,7 +426,7 @@ public struct PlanSkeleton: Sendable {
     /// adapter for the whole `request`). A fixed date has no default and stays.
     public func trimmed(for request: String) -> PlanSkeleton {
         PlanSkeleton(
-            slots: slots.map { slot in Slot(clause: slot.clause, offers: slot.offers.map { $0.trimmed(for: slot.clause ?? request) }) },
+            slots: slots.map { slot in Slot(clause: slot.clause, offers: slot.offers.map { $0.trimmed(for: slot.clause ?? request) }, hints: slot.hints) },
             adapters: adapters.map { $0.trimmed(for: request) }, doubts: doubts)
     }
 }

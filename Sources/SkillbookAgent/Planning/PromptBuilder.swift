@@ -159,10 +159,16 @@ public struct PromptBuilder: Sendable {
     /// `Steps in order: s1 files.read ('read /tmp/todo.txt'), s2 notes.create ('save it as a note
     /// titled Todo').` from the sequences the answer schema allows; where they differ by an adapter,
     /// `then text.join if a list must become a text`. Clauses are redacted like the request.
+    /// A clause the matcher captured values from gives them: `s1 reminders.create ('提醒我下周五下午3点交报告':
+    /// title "交报告")`.
     func order(_ sequences: [[PlanSkeleton.Slot]]) -> String {
         func named(_ slot: PlanSkeleton.Slot) -> String {
             let about = slot.offers.allSatisfy(\.isAdapter) ? " (joins a list into a text)" : ""
-            return slot.names.joined(separator: " or ") + (slot.clause.map { " ('\(redactor.redact($0))')" } ?? about)
+            let hints = slot.hints.sorted { $0.key < $1.key }.compactMap { name, value in
+                value.stringValue.map { "\(name) \(JSONText.encode(.string(redactor.redact($0))))" }
+            }
+            let given = hints.isEmpty ? "" : ": " + hints.joined(separator: ", ")
+            return slot.names.joined(separator: " or ") + (slot.clause.map { " ('\(redactor.redact($0))'\(given))" } ?? about)
         }
         guard let longest = sequences.max(by: { $0.count < $1.count }) else { return "" }
         if sequences.count == 1 {

@@ -16,7 +16,7 @@ struct FilesCopySkill: Skill {
             + "batches. Undoing it removes the copies and the folders it created if they are empty.",
         examples: [
             "copy {paths} into {into}", "copy {paths} to {into}", "make a copy of report.txt",
-            "duplicate the folder", "把{paths}复制到{into}", "复制这些文件",
+            "duplicate the folder", "把{paths}复制到{into}", "把{paths}复制进去", "复制这些文件",
         ],
         tags: ["files", "write", "copy"],
         kind: .action,

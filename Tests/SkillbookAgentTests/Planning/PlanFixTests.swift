@@ -53,6 +53,23 @@ import Testing
         #expect(fixed.map { shippedChecker.check($0, description: request).passes } == true)
     }
 
+    @Test func anOptionalParameterGivenAsAnEmptyTextIsLeftOut() {
+        let request = "列出我的笔记然后把标题写入 /tmp/titles.txt"
+        let plan = Plan(steps: [
+            Plan.Step(id: "s1", target: "notes.list", with: ["tag": ""]),
+            Plan.Step(id: "s2", target: "text.join", with: ["items": "${{ steps.s1.output.items.*.title }}"]),
+            Plan.Step(id: "s3", target: "files.write", with: ["path": "/tmp/titles.txt", "content": "${{ steps.s2.output.text }}"]),
+        ])
+        let checked = shippedChecker.check(plan, description: request)
+        #expect(checked.diagnostics.contains { $0.message.contains("'tag' must not be empty") })
+        let fixed = shippedChecker.fixed(plan, description: request)
+        #expect(fixed?.steps[0].with.isEmpty == true)
+        #expect(fixed.map { shippedChecker.check($0, description: request).passes } == true)
+        // A required one stays for the model to fill in.
+        let empty = Plan(steps: [Plan.Step(id: "s1", target: "notes.create", with: ["title": ""])])
+        #expect(shippedChecker.fixed(empty, description: "save a note") == nil)
+    }
+
     @Test func aModelPlanThatOnlyNeedsANamedFixIsTakenWithoutAnotherCall() async {
         let request = "summarize https://example.com and send me a notification"
         let answer =

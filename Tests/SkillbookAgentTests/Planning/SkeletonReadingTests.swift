@@ -1,12 +1,36 @@
-import SkillbookAgent
 import SkillbookCore
 import Testing
+
+@testable import SkillbookAgent
 
 /// Issue 26, the classes the plan set's tuning half showed after the skeleton and the doubts:
 /// what the matcher reads off a compound request, each class in new wording.
 @Suite struct SkeletonReadingTests {
     static func shapes(_ request: String) -> [[String]] {
         PlanSkeletonTests.shapes(PlanSkeletonTests.skeleton(request))
+    }
+
+    /// More objects after "and" ("copy A and B into it", "milk and eggs") are no step of their own.
+    @Test func objectsCutOffByAndStayWithTheirClause() {
+        #expect(
+            Self.shapes("make a folder /srv/2026 and copy /srv/plan.txt and /srv/budget.txt into it")
+                == [["files.mkdir|archive.create", "files.copy"]])
+        #expect(
+            Self.shapes("create a note called Groceries with milk and eggs, then remind me at 5pm to go shopping")
+                == [["notes.create", "reminders.create"]])
+    }
+
+    /// A label the matcher captured from a clause it is sure of is named beside the clause; a
+    /// pointing-back text, a content or a pattern is not.
+    @Test func aCapturedTitleIsGivenBesideItsClause() throws {
+        let skeleton = try #require(PlanSkeletonTests.skeleton("提醒我下周五下午3点交报告然后通知我"))
+        #expect(skeleton.slots.map(\.hints) == [["title": "交报告"], [:]])
+        let shape = try #require(PlanSchema.shape(skeleton))
+        #expect(berlinPrompt.order(shape.sequences) == "Steps in order: s1 reminders.create ('提醒我下周五下午3点交报告': title \"交报告\"), s2 notify.send ('通知我').\n")
+        let back = try #require(PlanSkeletonTests.skeleton("summarize https://example.com/blog and remind me tomorrow at 9am to read it"))
+        #expect(back.slots.map(\.hints.count) == [0, 0])
+        let list = try #require(PlanSkeletonTests.skeleton("find the .log files in /srv/logs and move them into /srv/old"))
+        #expect(list.slots.map(\.hints.count) == [0, 0])
     }
 
     @Test func savingToAFileIsAFileWriteInEitherLanguage() {
