@@ -35,7 +35,8 @@ struct AgentModelBench: Sendable {
             FileHandle.standardError.write(Data("agent_model: SKILLBOOK_MODEL_URL is not set (make model prints it); skipped\n".utf8))
             return []
         }
-        let references = try Self.references(environment)
+        // Your own requests (no reference plan: only reaching the planner and passing the checks count).
+        let references = try environment["SKILLBOOK_EVAL_REQUESTS"].map(Self.requests) ?? Self.references(environment)
         let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         var configuration = HostConfiguration.workspace(in: root, environment: environment, state: state.path)
         guard var settings = configuration.model else { throw BenchError("SKILLBOOK_MODEL_URL is not an http(s) URL") }

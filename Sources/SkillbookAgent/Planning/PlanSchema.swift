@@ -104,38 +104,76 @@ public enum PlanSchema {
         var plans: [Value] = []
         var kept: [[PlanSkeleton.Slot]] = []
         for sequence in skeleton.sequences {
-            var items: [Value] = []
-            var slots: [PlanSkeleton.Slot] = []
-            for (k, slot) in sequence.enumerated() {
-                let scope = ReferenceScope(sources: (0..<k).map { ("s\($0 + 1)", slots[$0].offers) })
-                // An adapter (text.join) joins a list of texts or numbers, not of objects (a note, a
-                // file), whatever the step before it is (notes.list or notes.create_many).
-                let scalars = ReferenceScope(sources: (0..<k).map { ("s\($0 + 1)", slots[$0].offers.map(\.keepingScalarLists)) })
-                let query = k > 0 && slots[k - 1].offers.allSatisfy { $0.kind == .query } ? slots[k - 1].offers : nil
-                var written = slot
-                written.offers = []
-                var steps: [Value] = []
-                for offer in slot.offers {
-                    let passOn = query.map { given in
-                        ReferenceScope(sources: [("s\(k)", offer.isAdapter ? given.map(\.keepingScalarLists) : given)])
-                    }
-                    guard let step = step(offer, scope: offer.isAdapter ? scalars : scope, values: values, passingOn: passOn) else {
-                        continue
-                    }
-                    steps.append(step)
-                    written.offers.append(offer)
-                }
-                guard !steps.isEmpty else { break }
-                items.append(steps.count == 1 ? steps[0] : ["anyOf": .array(steps)])
-                slots.append(written)
+            var written: [PlanSkeleton.Slot]?
+            for variant in variants(of: sequence) {
+                guard let (items, slots) = steps(of: variant, values: values) else { continue }
+                plans.append(
+                    plan(["type": "array", "prefixItems": .array(items), "minItems": .int(items.count), "maxItems": .int(items.count)]))
+                written = written.map { zip($0, slots).map(merged) } ?? slots
             }
-            guard slots.count == sequence.count else { continue }
-            plans.append(
-                plan(["type": "array", "prefixItems": .array(items), "minItems": .int(items.count), "maxItems": .int(items.count)]))
-            kept.append(slots)
+            if let written { kept.append(written) }
         }
         guard !plans.isEmpty else { return nil }
         return Shape(schema: ["anyOf": .array(plans + [question])], sequences: kept)
+    }
+
+    /// The step schemas of one sequence and its slots as written (each with the offers a step could
+    /// be written for); `nil` when a slot has none.
+    static func steps(of sequence: [PlanSkeleton.Slot], values: RequestValues) -> ([Value], [PlanSkeleton.Slot])? {
+        var items: [Value] = []
+        var slots: [PlanSkeleton.Slot] = []
+        for (k, slot) in sequence.enumerated() {
+            let scope = ReferenceScope(sources: (0..<k).map { ("s\($0 + 1)", slots[$0].offers) })
+            // An adapter (text.join) joins a list of texts or numbers, not of objects (a note, a
+            // file), whatever the step before it is (notes.list or notes.create_many).
+            let scalars = ReferenceScope(sources: (0..<k).map { ("s\($0 + 1)", slots[$0].offers.map(\.keepingScalarLists)) })
+            let query = k > 0 && slots[k - 1].offers.allSatisfy { $0.kind == .query } ? slots[k - 1].offers : nil
+            var written = slot
+            written.offers = []
+            var steps: [Value] = []
+            for offer in slot.offers {
+                let passOn = query.map { given in
+                    ReferenceScope(sources: [("s\(k)", offer.isAdapter ? given.map(\.keepingScalarLists) : given)])
+                }
+                guard let step = step(offer, scope: offer.isAdapter ? scalars : scope, values: values, passingOn: passOn) else {
+                    continue
+                }
+                steps.append(step)
+                written.offers.append(offer)
+            }
+            guard !steps.isEmpty else { return nil }
+            items.append(steps.count == 1 ? steps[0] : ["anyOf": .array(steps)])
+            slots.append(written)
+        }
+        return (items, slots)
+    }
+
+    /// At most this many sequences one sequence is written as (`variants(of:)`).
+    static let maximumVariants = 8
+
+    /// A sequence as the answer schema writes it: a slot of several targets with other outputs
+    /// (web.fetch or web.summary: `text` or `title`) that a later step may refer to is split into one
+    /// sequence per target, so that a later step refers only to the fields of the one named before
+    /// it ("notify me with its title" after web.fetch cannot be written). Unsplit when that would
+    /// make more than `maximumVariants`.
+    static func variants(of sequence: [PlanSkeleton.Slot]) -> [[PlanSkeleton.Slot]] {
+        var variants: [[PlanSkeleton.Slot]] = [[]]
+        for (k, slot) in sequence.enumerated() {
+            let fields = Set(slot.offers.map { Set($0.outputFields) })
+            let choices =
+                k < sequence.count - 1 && fields.count > 1
+                ? slot.offers.map { PlanSkeleton.Slot(clause: slot.clause, offers: [$0], hints: slot.hints) } : [slot]
+            variants = variants.flatMap { variant in choices.map { variant + [$0] } }
+            if variants.count > maximumVariants { return [sequence] }
+        }
+        return variants
+    }
+
+    /// A slot with the offers of `other` (the same slot of another variant) added.
+    static func merged(_ slot: PlanSkeleton.Slot, _ other: PlanSkeleton.Slot) -> PlanSkeleton.Slot {
+        var slot = slot
+        for offer in other.offers where !slot.offers.contains(where: { $0.name == offer.name }) { slot.offers.append(offer) }
+        return slot
     }
 
     /// `S` for a skeleton (`shape(_:values:)`'s schema).

@@ -251,15 +251,33 @@ import Testing
         let schema = try Self.schema("list the notes tagged ideas and write their titles to /tmp/ideas.txt")
         let joins = Self.steps(named: "text.join", in: schema)
         #expect(!joins.isEmpty)
+        var titles = 0
         for join in joins {
             // A list of literals, or a reference: every reference pattern takes item fields only.
             let patterns = Self.patterns(in: try #require(Self.parameter(join, "items")))
             #expect(!patterns.isEmpty)
             for pattern in patterns {
                 let items = try Regex(pattern)
-                #expect("${{ steps.s1.output.items.*.title }}".wholeMatch(of: items) != nil)
+                if "${{ steps.s1.output.items.*.title }}".wholeMatch(of: items) != nil { titles += 1 }
                 #expect("${{ steps.s1.output.items }}".wholeMatch(of: items) == nil)
             }
+        }
+        // The notes' titles after notes.list (each first target is a sequence of its own).
+        #expect(titles > 0)
+    }
+
+    /// A slot of two targets with other outputs is a sequence each: a later step refers only to
+    /// the fields of the target named before it.
+    @Test func aLaterStepRefersOnlyToTheFieldsOfTheTargetBeforeIt() throws {
+        let schema = try Self.schema("grab the page https://swift.org and notify me with its title")
+        let plans = try #require(schema["anyOf"]?.arrayValue).dropLast()  // the question last
+        #expect(plans.count == 2)
+        for plan in plans {
+            let items = try #require(plan["properties"]?["steps"]?["prefixItems"]?.arrayValue)
+            let first = try #require(items[0]["properties"]?["skill"]?["const"]?.stringValue)
+            let patterns = try Self.patterns(in: items[1]).map { try Regex($0) }
+            let title = patterns.contains { "${{ steps.s1.output.title }}".wholeMatch(of: $0) != nil }
+            #expect(title == (first == "web.summary"), "\(first)")
         }
     }
 
