@@ -10,7 +10,8 @@ import Foundation
 ///   with `format: date-time` it becomes `2026-11-30T09:00:00+01:00` (a date-time already written
 ///   with `Z` or an offset is kept as written), with `format: time` a time becomes `HH:MM:SS+01:00`
 ///   (the offset of the time zone), with `format: duration` `30s`, `5m`, `2h`, `1d` become `PT30S`,
-///   `PT5M`, `PT2H`, `P1D`;
+///   `PT5M`, `PT2H`, `P1D`; with `format: uri` an IRI (`https://example.com/博客`) becomes its URI
+///   (`https://example.com/%E5%8D%9A%E5%AE%A2`);
 ///   a text matching an `enum` value except for case becomes that value.
 /// - integer: `"42"` → 42, `"4.0"` and `4.0` → 4.
 /// - number: `"4.5"` → 4.5, `"42"` → 42.
@@ -185,6 +186,12 @@ public struct Coercion: Sendable {
             guard FormatCheck.problem(text, format: "time") != nil, let parsed = dates.parse(text), parsed.hasTime
             else { return value }
             return .string(String(DateParser.formatDateTime(parsed.date, timeZone: dates.timeZone).dropFirst(11)))
+        case "uri":
+            // An IRI (`https://example.com/博客`) becomes its URI, as RFC 3987 §3.1 maps one: each
+            // character outside ASCII as the percent-encoded bytes of its UTF-8.
+            guard FormatCheck.problem(text, format: "uri") != nil, text.unicodeScalars.contains(where: { !$0.isASCII }) else { return value }
+            let uri = Self.percentEncodingNonASCII(text)
+            return FormatCheck.problem(uri, format: "uri") == nil ? .string(uri) : value
         case "duration":
             guard FormatCheck.problem(text, format: "duration") != nil, let seconds = DurationText.seconds(text),
                 seconds.rounded() == seconds, seconds < 1e12
@@ -193,6 +200,20 @@ public struct Coercion: Sendable {
         default:
             return value
         }
+    }
+
+    /// `text` with each character outside ASCII written as `%XX` for each byte of its UTF-8.
+    static func percentEncodingNonASCII(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                out.unicodeScalars.append(scalar)
+            } else {
+                // Each byte is 0x80 or more: two hex digits.
+                for byte in String(scalar).utf8 { out += "%" + String(byte, radix: 16, uppercase: true) }
+            }
+        }
+        return out
     }
 
     /// Whole seconds as an ISO 8601 duration: `P2D`, `PT1H30M`, `PT1H0M5S`, `PT0S`.

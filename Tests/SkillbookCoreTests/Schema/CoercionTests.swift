@@ -156,6 +156,13 @@ private func cli(_ text: String, _ schema: Schema) -> Value {
         #expect(coercion.coerce("PT5M", to: duration) == "PT5M")
         #expect(coercion.coerce("0.5s", to: duration) == "0.5s")
 
+        // An IRI becomes its URI (RFC 3987 §3.1); a URI, or a text that stays no URI, as written.
+        let uri = Schema.string(format: "uri")
+        #expect(coercion.coerce("https://example.com/博客", to: uri) == "https://example.com/%E5%8D%9A%E5%AE%A2")
+        #expect(coercion.coerce("https://example.com/a%20b?q=ü", to: uri) == "https://example.com/a%20b?q=%C3%BC")
+        #expect(coercion.coerce("https://example.com/x", to: uri) == "https://example.com/x")
+        #expect(coercion.coerce("博客", to: uri) == "博客")
+
         #expect(coercion.coerce("tomorrow", to: .string()) == "tomorrow")
         #expect(coercion.coerce("tomorrow", to: Schema(format: "date")) == "2026-12-01")
     }
