@@ -69,12 +69,13 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
 
     @Test func aWrittenPathMayNotBeSkillbooksOwnState() async throws {
         let (directory, _) = try Self.workspace()
-        let database = directory.state.path + "/skillbook.sqlite"
-        let run = await skillbook(["call", "archive.create", "--yes", "-i", "archive=\(database)", "-i", "paths=[project]"], in: directory)
+        // (An archive's name ends in .tar.gz, so the state's trash, not its database.)
+        let trashed = directory.state.path + "/trash/x.tar.gz"
+        let run = await skillbook(["call", "archive.create", "--yes", "-i", "archive=\(trashed)", "-i", "paths=[project]"], in: directory)
         #expect(run.code == 1)
         #expect(
             run.err.contains(
-                "parameter 'archive': path '\(database)' is part of Skillbook's own state (its trash or database); file skills do not change it"),
+                "parameter 'archive': path '\(trashed)' is part of Skillbook's own state (its trash or database); file skills do not change it"),
             "\(run.err)")
         // Reading the state folder is allowed, as for files.read.
         let read = await skillbook(["call", "files.checksum", "-i", "paths=[project/a.txt]"], in: directory)
