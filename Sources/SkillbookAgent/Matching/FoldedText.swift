@@ -97,15 +97,9 @@ struct FoldedText: Sendable {
                     remove(0..<filler.count)
                     changed = true
                 }
-                for filler in TextFolding.leadingOrder {
-                    let needle = Array(filler + " ")
-                    if lower.count > needle.count, lower.starts(with: needle) {
-                        remove(0..<needle.count)
-                        changed = true
-                    }
-                }
             }
-            for filler in TextFolding.leadingFillers {
+            // Words of order ("first …") start a request or clause, never a captured text.
+            for filler in TextFolding.leadingFillers + (isRequest ? TextFolding.leadingOrder : []) {
                 let needle = Array(filler + " ")
                 if lower.count > needle.count, lower[0..<needle.count].elementsEqual(needle) {
                     remove(0..<needle.count)

@@ -112,7 +112,7 @@ public struct Matcher: Sendable {
             // action it starts with a verb for (which is the planner's to choose: the skeleton
             // offers both). "keep only the name and size" is no two actions.
             let taken = zip(clauses, picks).filter { clause, pick in
-                pick.layer == .playbook || pick.layer == .skill || (Self.reachesAccept(pick) && CompoundSplitter.startsWithVerb(clause))
+                Self.reachesAccept(pick) && (pick.layer != .none || CompoundSplitter.startsWithVerb(clause))
             }.map(\.1)
             if taken.count >= 2, Set(taken.compactMap { $0.candidates.first?.target }).count >= 2 {
                 let candidates = taken.compactMap { $0.candidates.first }

@@ -174,11 +174,12 @@ public struct PlanSkeleton: Sendable {
     /// Hints for a slot: see `isLabel`.
     static func texts(_ inputs: ValueObject, of offer: PlanOffer?) -> ValueObject {
         guard let offer else { return ValueObject() }
-        let properties = Dictionary(offer.parameters.properties.map { ($0.name, $0.schema) }, uniquingKeysWith: { a, _ in a })
         return ValueObject(
             inputs.filter { name, value in
                 // "read it" names what an earlier step gives, "读" is a verb left over: no label.
-                guard let text = value.stringValue, text.count >= 3, !refersBack(text), let schema = properties[name] else { return false }
+                guard let text = value.stringValue, text.count >= 3, !refersBack(text), let schema = offer.parameters.property(name) else {
+                    return false
+                }
                 return isLabel(schema)
             }.map { ($0.key, $0.value) })
     }

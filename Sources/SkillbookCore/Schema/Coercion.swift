@@ -190,8 +190,9 @@ public struct Coercion: Sendable {
             // An IRI (`https://example.com/博客`) becomes its URI, as RFC 3987 §3.1 maps one: each
             // character outside ASCII as the percent-encoded bytes of its UTF-8.
             guard FormatCheck.problem(text, format: "uri") != nil, text.unicodeScalars.contains(where: { !$0.isASCII }) else { return value }
-            let uri = Self.percentEncodingNonASCII(text)
-            return FormatCheck.problem(uri, format: "uri") == nil ? .string(uri) : value
+            guard let uri = text.addingPercentEncoding(withAllowedCharacters: Self.ascii), FormatCheck.problem(uri, format: "uri") == nil
+            else { return value }
+            return .string(uri)
         case "duration":
             guard FormatCheck.problem(text, format: "duration") != nil, let seconds = DurationText.seconds(text),
                 seconds.rounded() == seconds, seconds < 1e12
@@ -202,19 +203,8 @@ public struct Coercion: Sendable {
         }
     }
 
-    /// `text` with each character outside ASCII written as `%XX` for each byte of its UTF-8.
-    static func percentEncodingNonASCII(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.isASCII {
-                out.unicodeScalars.append(scalar)
-            } else {
-                // Each byte is 0x80 or more: two hex digits.
-                for byte in String(scalar).utf8 { out += "%" + String(byte, radix: 16, uppercase: true) }
-            }
-        }
-        return out
-    }
+    /// Every ASCII character: what an IRI keeps as it is when it becomes a URI.
+    private static let ascii = CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127))
 
     /// Whole seconds as an ISO 8601 duration: `P2D`, `PT1H30M`, `PT1H0M5S`, `PT0S`.
     static func isoDuration(_ seconds: Int) -> String {
