@@ -211,12 +211,16 @@ public enum PlanSchema {
     /// One step naming `offer`. With `passingOn` and a content parameter (`isContent`), some
     /// content parameter must be a reference into that scope (an `anyOf` over those that can take
     /// one); `nil` when none can (the query's output cannot reach this step without an adapter).
+    /// A required parameter with one allowed value is left out: the planner fills it in (`FixedValues`).
     static func step(
         _ offer: PlanOffer, scope: ReferenceScope, values: RequestValues,
         passingOn: ReferenceScope? = nil
     ) -> Value? {
+        // A fixed value (`PlanOffer.fixedValues`) is not asked for: the planner fills it in (`FixedValues`).
+        let fixed = offer.fixedValues
+        let required = offer.required.filter { fixed[$0] == nil }
         var properties: ValueObject = [:]
-        for (name, schema) in offer.parameters.properties {
+        for (name, schema) in offer.parameters.properties where fixed[name] == nil {
             properties[name] = value(schema, name: name, scope: scope, values: values)
         }
         func object(_ properties: ValueObject, required: [String]) -> Value {
@@ -225,13 +229,12 @@ public enum PlanSchema {
                 "required": .array(required.map(Value.string)), "additionalProperties": false,
             ]
         }
-        var with = object(properties, required: offer.required)
+        var with = object(properties, required: required)
         if let passingOn, offer.parameters.properties.contains(where: { isContent($0.schema) }) {
             let options = receivers(offer, of: passingOn).map { name, pattern -> Value in
                 var passing = properties
                 passing[name] = ["type": "string", "pattern": .string(pattern)]
-                return object(
-                    passing, required: offer.required + (offer.required.contains(name) ? [] : [name]))
+                return object(passing, required: required + (required.contains(name) ? [] : [name]))
             }
             guard !options.isEmpty else { return nil }
             with = options.count == 1 ? options[0] : ["anyOf": .array(options)]

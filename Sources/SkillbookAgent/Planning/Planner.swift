@@ -71,9 +71,10 @@ public struct Planner: Sendable {
             if let outcome = run.finalOutcome { return run.report(outcome) }
         }
         let question = prompt.question(request: request, offers: given, minSteps: minSteps, maxSteps: maxSteps, skeleton: followed)
-        let asked = PlanningRun.Asked(
-            messages: question.messages, format: question.responseFormat, kind: question.shape == nil ? .full : .skeleton)
         let offered = question.shape?.offers ?? given.map { $0.trimmed(for: request) }
+        let asked = PlanningRun.Asked(
+            messages: question.messages, format: question.responseFormat, kind: question.shape == nil ? .full : .skeleton,
+            fixed: question.shape.map(FixedValues.init(shape:)) ?? FixedValues(offers: offered))
         return await run.plan(asked, simple: PlanSchema.responseFormat(schema: PlanSchema.simple(offered, minSteps: minSteps, maxSteps: maxSteps)))
     }
 

@@ -5,11 +5,13 @@ import SkillbookCore
 /// temperature 0, samples, the simpler schema when nothing could be read, a repair when a plan
 /// was read and failed; each within the budget, each recorded as a `PlanAttempt`.
 struct PlanningRun {
-    /// A question as sent: its messages, its response format and which schema that is.
+    /// A question as sent: its messages, its response format, which schema that is, and the
+    /// values the answer leaves out for the planner to fill in.
     struct Asked {
         var messages: [ChatMessage]
         var format: Value
         var kind: PlanAttempt.SchemaKind
+        var fixed = FixedValues()
     }
 
     /// What one call came to.
@@ -113,13 +115,14 @@ struct PlanningRun {
             record(.serverError(Self.short(why)))
             return .unusable(why, serverError: true)
         case .response(let response, let text):
-            let parsed: ModelAnswer
+            var parsed: ModelAnswer
             do {
                 parsed = try PlanParser.parse(response)
             } catch {
                 record(.unreadable(error.message))
                 return .unusable(error.message, serverError: false)
             }
+            if case .plan(let plan) = parsed { parsed = .plan(asked.fixed.filled(plan)) }
             let step = check(parsed, answer: text)
             switch step {
             case .done(.plan): record(.plan)
@@ -181,7 +184,7 @@ struct PlanningRun {
         }
         // Nothing could be read: the same question with a schema the server can hardly fail to follow.
         if readable == nil, stopped == nil {
-            let simpler = Asked(messages: asked.messages, format: simple, kind: .simple)
+            let simpler = Asked(messages: asked.messages, format: simple, kind: .simple, fixed: asked.fixed)
             let step = await ask(simpler, temperature: 0)
             if case .done(.failed(let why)) = step {
                 stopped = why
@@ -198,7 +201,7 @@ struct PlanningRun {
                         .user,
                         "That plan has these problems:\n" + failed.problems.map { "- \($0)" }.joined(separator: "\n")
                             + "\nAnswer with the corrected plan, as JSON only."),
-                ], format: failed.asked.format, kind: failed.asked.kind)
+                ], format: failed.asked.format, kind: failed.asked.kind, fixed: failed.asked.fixed)
             let step = await ask(repair, temperature: 0, repair: true)
             repaired = true
             if case .done(.failed(let why)) = step {

@@ -99,8 +99,8 @@ public struct PromptBuilder: Sendable {
 
     static let rules = """
         You turn a request into a plan of steps for Skillbook, using only the skills and playbooks listed. \
-        Answer with JSON only, on one line (no line breaks, no indentation): {"steps": [STEP, ...]} where STEP is \
-        {"skill": SKILL, "with": {PARAMETER: VALUE, ...}} ("playbook": NAME instead of "skill" for a playbook). \
+        Answer with compact JSON only, on one line (no spaces between items, no line breaks): {"steps":[STEP,...]} where STEP is \
+        {"skill":SKILL,"with":{PARAMETER:VALUE,...}} ("playbook":NAME instead of "skill" for a playbook). \
         The steps are named s1, s2, s3 ... in order. \
         Give every parameter marked *; leave out the others unless the request gives them. \
         Copy paths, addresses, titles and other values from the request exactly.
@@ -109,7 +109,7 @@ public struct PromptBuilder: Sendable {
         Nothing else goes inside ${{ }}: no text around it, no {{ }} without $, no | filters. \
         A step that reads something (a query) feeds a later step, which refers to its output.
         Dates: a date is YYYY-MM-DD, a date-time YYYY-MM-DDTHH:MM:SS+HH:MM; words like tomorrow 9am are also accepted.
-        When nothing listed does what the request asks, or it is unclear, answer {"question": "what you need to know"}.
+        When nothing listed does what the request asks, or it is unclear, answer {"question":"what you need to know"}.
         """
 
     /// What a plan is asked for with: the messages, the response format and, when the skeleton
@@ -224,11 +224,15 @@ public struct PromptBuilder: Sendable {
     }
 
     /// With `outputs`, only those output fields are listed, and none (no `output:` line) when empty.
+    /// A fixed value (`PlanOffer.fixedValues`) is listed as `due = 2026-12-04T15:00:00+01:00 (filled in)`.
     func describe(_ offer: PlanOffer, outputs: [String]? = nil) -> String {
         let outputsGiven = outputs != nil
         let summary = Self.gist(offer.summary)
         var text = "- \(offer.layer == .skill ? "skill" : "playbook") \(offer.name) (\(offer.kind.rawValue)): \(summary)\n"
+        let fixed = offer.fixedValues
         let parameters = offer.parameters.properties.map { name, schema in
+            // Filled in by the planner (`FixedValues`); the answer schema has no room for it.
+            if let value = fixed[name] { return "\(name) = \(value.stringValue ?? JSONText.encode(value)) (filled in)" }
             var type = schema.typeDescription
             if let format = schema.format { type += ", \(format)" }
             if let values = schema.enumValues?.compactMap(\.stringValue) { type += ", one of \(values.joined(separator: "|"))" }

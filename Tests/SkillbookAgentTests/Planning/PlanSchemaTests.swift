@@ -298,35 +298,36 @@ import Testing
         return schema.arrayValue?.flatMap { steps(named: skill, in: $0) } ?? []
     }
 
-    @Test func aDateTheMatcherReadInTheClauseIsFixed() throws {
-        let reminder = try Self.steps(
-            try Self.schema("summarize https://example.com/blog and remind me tomorrow at 9am to read it")
-        )[1]
-        #expect(
-            Self.parameter(reminder, "due")?["enum"] == [
-                "2026-12-02T09:00:00+01:00"
-            ])
-        // The clause names it: the step must give it.
-        #expect(reminder["properties"]?["with"]?["required"]?.arrayValue?.contains("due") == true)
-        let list = try Self.steps(
-            try Self.schema("list my reminders for tomorrow and save them as a note"))[0]
-        let parameters = try #require(list["properties"]?["with"]?["properties"]?.objectValue)
-        #expect(parameters["due_on"]?["enum"] == ["2026-12-02"])
+    /// The values step `k` of the first sequence is given without the model writing them.
+    static func fixed(_ request: String, step k: Int) throws -> ValueObject {
+        let skeleton = try #require(PlanSkeletonTests.skeleton(request)).trimmed(for: request)
+        let shape = try #require(PlanSchema.shape(skeleton, values: RequestValues(request)))
+        return try #require(shape.sequences.first?[k].offers.first).fixedValues
+    }
+
+    @Test func aDateTheMatcherReadInTheClauseIsFixedAndNotAskedFor() throws {
+        let request = "summarize https://example.com/blog and remind me tomorrow at 9am to read it"
+        #expect(try Self.fixed(request, step: 1)["due"] == "2026-12-02T09:00:00+01:00")
+        // The planner fills it in: the model writes neither it nor a date of its own.
+        let reminder = try Self.steps(try Self.schema(request))[1]
+        #expect(Self.parameter(reminder, "due") == nil)
+        #expect(reminder["properties"]?["with"]?["required"]?.arrayValue?.contains("due") == false)
+        #expect(reminder["properties"]?["with"]?["additionalProperties"] == false)
+        let list = "list my reminders for tomorrow and save them as a note"
+        #expect(try Self.fixed(list, step: 0) == ["due_on": "2026-12-02"])
+        #expect(Self.parameter(try Self.steps(try Self.schema(list))[0], "due_on") == nil)
         // "tomorrow" is one date: not also a due_before the model would fill.
-        #expect(parameters["due_before"] == nil)
-        let chinese = try Self.steps(try Self.schema("列出明天的提醒然后发通知给我"))[0]
-        #expect(Self.parameter(chinese, "due_on")?["enum"] == ["2026-12-02"])
+        #expect(Self.parameter(try Self.steps(try Self.schema(list))[0], "due_before") == nil)
+        #expect(try Self.fixed("列出明天的提醒然后发通知给我", step: 0) == ["due_on": "2026-12-02"])
         // A bound fixes the parameter of that bound, at the start of the day it names, and no
         // date besides: "due before next Friday" is due_before 2026-12-04T00:00, no due_on.
-        let bound = try Self.steps(try Self.schema("list my reminders due before next Friday and save them as a note"))[0]
-        let bounded = try #require(bound["properties"]?["with"]?["properties"]?.objectValue)
-        #expect(bounded["due_on"] == nil)
-        #expect(Self.parameter(bound, "due_before")?["enum"] == ["2026-12-04T00:00:00+01:00"])
-        let chineseBound = try Self.steps(try Self.schema("列出下周五之前的提醒然后发通知给我"))[0]
-        #expect(Self.parameter(chineseBound, "due_on") == nil)
-        #expect(Self.parameter(chineseBound, "due_before")?["enum"] == ["2026-12-11T00:00:00+01:00"])
-        // "by Friday" (its start or its end?) fixes nothing.
-        let by = try Self.steps(try Self.schema("list my reminders due by next Friday and save them as a note"))[0]
-        #expect(Self.parameter(by, "due_before")?["enum"] == nil)
+        let bound = "list my reminders due before next Friday and save them as a note"
+        #expect(try Self.fixed(bound, step: 0) == ["due_before": "2026-12-04T00:00:00+01:00"])
+        #expect(Self.parameter(try Self.steps(try Self.schema(bound))[0], "due_on") == nil)
+        #expect(try Self.fixed("列出下周五之前的提醒然后发通知给我", step: 0) == ["due_before": "2026-12-11T00:00:00+01:00"])
+        // "by Friday" (its start or its end?) fixes nothing: the model may write a bound.
+        let by = "list my reminders due by next Friday and save them as a note"
+        #expect(try Self.fixed(by, step: 0).isEmpty)
+        #expect(Self.parameter(try Self.steps(try Self.schema(by))[0], "due_before")?["enum"] == nil)
     }
 }

@@ -108,4 +108,22 @@ import Testing
         #expect(steps?["prefixItems"] == nil)
         #expect(single.requests.first?.messages[1].content.contains("Steps in order") == false)
     }
+
+    @Test func aDateTheRequestFixesIsFilledInNotWrittenByTheModel() async throws {
+        let answer = #"{"steps":[{"skill":"web.summary","with":{"url":"https://example.com/blog"}},{"skill":"reminders.create","with":{"title":"read it"}}]}"#
+        let model = ScriptedModel(contents: [answer])
+        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
+        let report = await planner.plan(
+            "summarize https://example.com/blog and remind me tomorrow at 9am to read it", choosingFrom: PlanSkeletonTests.all,
+            matcher: shippedMatcher, clock: berlinClock)
+        guard case .plan(let checked) = report.outcome else {
+            Issue.record("not a plan: \(report.outcome)")
+            return
+        }
+        #expect(checked.plan.steps[1].with["due"] == "2026-12-02T09:00:00+01:00")
+        #expect(report.calls == 1)
+        let asked = try #require(model.requests.first)
+        #expect(asked.messages[1].content.contains("due = 2026-12-02T09:00:00+01:00 (filled in)"))
+        #expect(!JSONText.encode(asked.responseFormat ?? .null).contains("2026-12-02T09:00"))
+    }
 }

@@ -17,7 +17,7 @@ import Testing
         let all = messages.map(\.content).joined()
         #expect(all.components(separatedBy: "References:").count == 2)
         #expect(all.contains("no | filters"))
-        #expect(messages[0].content.contains("on one line (no line breaks, no indentation)"))
+        #expect(messages[0].content.contains("on one line (no spaces between items, no line breaks)"))
         // Formats, not copyable plans: no step names a real skill in the rules.
         #expect(!messages[0].content.contains("web.summary"))
         #expect(!messages[0].content.contains("notes.create"))
@@ -101,9 +101,9 @@ import Testing
         #expect(!user.contains("Now: "))
     }
 
-    @Test func aDateTheRequestNamesIsListedAsItsOneValueWithoutToday() throws {
+    @Test func aDateTheRequestNamesIsListedAsFilledInWithoutToday() throws {
         let user = try Self.messages("summarize https://example.com/blog and remind me tomorrow at 9am to read it")
-        #expect(user.contains("due* (string, date-time, one of 2026-12-02T09:00:00+01:00)"))
+        #expect(user.contains("due = 2026-12-02T09:00:00+01:00 (filled in)"))
         #expect(!user.contains("Now: "))
     }
 
