@@ -1,9 +1,10 @@
 import Foundation
 
 /// Checks the `format` keyword of string schemas, exactly as the RFCs define each format
-/// (`path` is Skillbook's own: any non-empty text without NUL).
+/// (`path` is Skillbook's own: any non-empty text without NUL; `regex` is a regular expression in
+/// the ICU syntax the skills match with, not ECMA 262's).
 public enum FormatCheck {
-    public static let knownFormats: Set<String> = ["date", "date-time", "time", "duration", "uri", "email", "path"]
+    public static let knownFormats: Set<String> = ["date", "date-time", "time", "duration", "uri", "email", "path", "regex"]
 
     /// A predicate describing why `text` is not in `format`, or `nil` when it is.
     /// With `secret`, the text is shown as `***`.
@@ -24,9 +25,16 @@ public enum FormatCheck {
             return isEmail(text) ? nil : "must be an email address like ada@example.com, got \(shown)"
         case "path":
             return text.isEmpty || text.contains("\0") ? "must be a non-empty file path" : nil
+        case "regex":
+            return isRegex(text) ? nil : "must be a regular expression that compiles (ICU syntax, such as \\d+ or (?i)total: (\\d+)), got \(shown)"
         default:
             return nil
         }
+    }
+
+    /// A regular expression ICU compiles (what `NSRegularExpression` takes).
+    static func isRegex(_ text: String) -> Bool {
+        (try? NSRegularExpression(pattern: text)) != nil
     }
 
     static func digits(_ s: Substring, _ count: Int) -> Bool {

@@ -24,7 +24,7 @@ struct TextExtractSkill: Skill {
         parameters: .object(
             [
                 "text": .string("The text to search.", maxLength: maxTextLength),
-                "regex": .string("The regular expression to find, such as \\d+ or (?i)invoice #(\\d+).", minLength: 1),
+                "regex": .string("The regular expression to find, such as \\d+ or (?i)invoice #(\\d+).", minLength: 1, format: "regex"),
                 "group": .integer(
                     "Return this capture group of each match instead of the whole match (0, the default). A match "
                         + "in which the group took no part adds nothing.",

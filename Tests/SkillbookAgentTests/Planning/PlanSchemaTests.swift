@@ -176,6 +176,18 @@ import Testing
         #expect(Self.parameter(steps[0], "path")?["anyOf"] == nil)
     }
 
+    @Test func aRegularExpressionIsNoContentSoTheTextTakesWhatWasRead() throws {
+        let steps = try Self.steps(
+            try Self.schema("read /tmp/contacts.txt, pull out the phone numbers and save them as a note called Phones"))
+        let extract = try #require(steps.first { $0["properties"]?["skill"]?["const"] == "text.extract" }?["properties"]?["with"])
+        // `regex` is format regex, not content: the file's text goes into `text`, never into `regex`.
+        #expect(extract["required"] == ["text", "regex"])
+        let text = try Regex(try #require(extract["properties"]?["text"]?["pattern"]?.stringValue))
+        #expect("${{ steps.s1.output.content }}".wholeMatch(of: text) != nil)
+        #expect("content".wholeMatch(of: text) == nil)
+        #expect(extract["properties"]?["regex"]?["anyOf"]?.arrayValue?.first?["format"] == "regex")
+    }
+
     @Test func aStepRefersOnlyToEarlierStepsEachByItsOwnFields() throws {
         let steps = try Self.steps(
             try Self.schema(

@@ -135,6 +135,17 @@ private func violations(_ value: Value, _ schema: Schema, at path: [PathComponen
             #expect(violations(.string(invalid), duration) == ["value must be an ISO 8601 duration like PT30S, PT5M, P1DT2H or P2W, got '\(invalid)'"])
         }
         #expect(violations("", .string(format: "path")) == ["value must be a non-empty file path"])
+        // ICU's syntax, as text.extract matches: (?i), \d, named groups and \p{Han} compile.
+        let regex = Schema.string(format: "regex")
+        for valid in [#"\d+"#, "(?i)invoice #(\\d+)", "(?<year>\\d{4})", "\\p{Han}+", "(?m)^ERROR.*$"] {
+            #expect(violations(.string(valid), regex).isEmpty, "\(valid)")
+        }
+        for invalid in ["(unclosed", "[a-", "*x", "a{2,1}"] {
+            #expect(
+                violations(.string(invalid), regex) == [
+                    #"value must be a regular expression that compiles (ICU syntax, such as \d+ or (?i)total: (\d+)), got '"# + invalid + "'"
+                ])
+        }
         #expect(violations("anything", .string(format: "unknown-format")).isEmpty)
     }
 
