@@ -2,30 +2,45 @@ import Foundation
 import SkillbookCore
 
 /// A filter the model added to a query that the request does not name: "列出我的笔记然后把标题写入
-/// F" planned with notes.list `tag: "important"`, which lists none of the notes asked for. An
-/// optional plain text parameter of a query (no format, no set of values) whose literal is a word
-/// or words (letters, digits, spaces) the request does not hold is the model's, not the person's;
-/// a pattern such as a glob (`*.log`) is left alone, since a request names it in other words.
+/// F" planned with notes.list `tag: "important"` (or `"my_note_tag"`), which lists none of the notes
+/// asked for. An optional plain text parameter of a query (no format, no set of values) whose
+/// literal is a word or words (letters, digits, spaces, `_`, `-`) the request does not hold is the
+/// model's, not the person's; a pattern such as a glob (`*.log`) is left alone, since a request
+/// names it in other words. Its one fix is leaving the parameter out (`fixes`).
 enum InventedFilterLint {
     static func lint(_ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], request: String) -> [Diagnostic] {
+        invented(plan, kinds: kinds, parameters: parameters, request: request).map { i, name, text in
+            let step = plan.steps[i]
+            return .error(
+                "step '\(step.id)' (\(step.target)) parameter '\(name)' is '\(text)', which the request does not name; "
+                    + "leave '\(name)' out unless the request gives it",
+                path: "steps[\(i)].with.\(name)")
+        }
+    }
+
+    /// Each invented filter left out.
+    static func fixes(_ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], request: String) -> [PlanFix] {
+        invented(plan, kinds: kinds, parameters: parameters, request: request).map { PlanFix(step: $0.step, parameter: $0.name, value: nil) }
+    }
+
+    /// The step index, parameter and text of every invented filter, in order.
+    static func invented(
+        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], request: String
+    ) -> [(step: Int, name: String, text: String)] {
         guard !request.isEmpty else { return [] }
         let folded = request.lowercased()
-        var diagnostics: [Diagnostic] = []
+        var found: [(step: Int, name: String, text: String)] = []
         for (i, step) in plan.steps.enumerated() where !step.isPlaybook && kinds[step.target] == .query {
             guard let schema = parameters[step.target] else { continue }
             for (name, value) in step.with.sorted(by: { $0.key < $1.key }) where !schema.required.contains(name) {
                 guard let property = schema.property(name), let text = value.freeTextLiteral(for: property) else { continue }
                 let trimmed = text.trimmingCharacters(in: .whitespaces)
-                guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " }),
+                guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isLetter || $0.isNumber || " _-".contains($0) }),
                     !folded.contains(trimmed.lowercased())
                 else { continue }
-                diagnostics.append(
-                    .error(
-                        "step '\(step.id)' (\(step.target)) parameter '\(name)' is '\(text)', which the request does not name; "
-                            + "leave '\(name)' out unless the request gives it",
-                        path: "steps[\(i)].with.\(name)"))
+                found.append((i, name, text))
             }
         }
-        return diagnostics
+        return found
     }
 }

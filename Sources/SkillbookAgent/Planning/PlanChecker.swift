@@ -56,7 +56,8 @@ public struct PlanChecker: Sendable {
     /// the result again.
     public func fixed(_ plan: Plan, description: String = "") -> Plan? {
         let skills = SkillFacts(registry)
-        let fixes = PlanLint.fixes(plan, fields: skills.fields, types: skills.types, parameters: skills.parameters, request: description)
+        let fixes = PlanLint.fixes(
+            plan, kinds: skills.kinds, fields: skills.fields, types: skills.types, parameters: skills.parameters, request: description)
         guard !fixes.isEmpty else { return nil }
         var fixed = plan
         for fix in fixes { fixed.steps[fix.step].with[fix.parameter] = fix.value }

@@ -70,8 +70,8 @@ public enum PlanLint {
 
     /// The fixes the lint's messages name, where one is the only right one (see `PlanFix`).
     public static func fixes(
-        _ plan: Plan, fields: [String: [String]] = [:], types: [String: [String: ExprType]] = [:], parameters: [String: Schema] = [:],
-        request: String = ""
+        _ plan: Plan, kinds: [String: SkillDescriptor.Kind] = [:], fields: [String: [String]] = [:], types: [String: [String: ExprType]] = [:],
+        parameters: [String: Schema] = [:], request: String = ""
     ) -> [PlanFix] {
         var fixes: [PlanFix] = []
         for (i, step) in plan.steps.enumerated() where !step.isPlaybook {
@@ -84,6 +84,7 @@ public enum PlanLint {
             }
         }
         return fixes + SameNamedOutputLint.fixes(plan, fields: fields, types: types, parameters: parameters, request: request)
+            + InventedFilterLint.fixes(plan, kinds: kinds, parameters: parameters, request: request)
     }
 
     /// A reference to `query`'s output for a later step: the parameter is a plain text of a later

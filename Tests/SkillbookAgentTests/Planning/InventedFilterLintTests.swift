@@ -31,4 +31,17 @@ import Testing
         let move = Plan.Step(id: "s2", target: "files.move", with: ["paths": "${{ steps.s1.output.items.*.path }}", "into": "/tmp/old"])
         #expect(Self.errors([list, move], request: "find the .log files in /tmp/logs and move them into /tmp/old").isEmpty)
     }
+
+    /// An identifier-like word ("my_note_tag") is as invented as a plain one, and the checker's
+    /// fix leaves it out: the plan then passes without asking the model again.
+    @Test func anInventedFilterIsLeftOutByTheFix() throws {
+        let request = "列出我的笔记然后把标题写入 /tmp/titles.txt"
+        #expect(
+            Self.errors(Self.plan(tag: "my_note_tag"), request: request) == [
+                "step 's1' (notes.list) parameter 'tag' is 'my_note_tag', which the request does not name; leave 'tag' out unless the request gives it"
+            ])
+        let fixed = try #require(shippedChecker.fixed(Plan(steps: Self.plan(tag: "my_note_tag")), description: request))
+        #expect(fixed.steps[0].with["tag"] == nil)
+        #expect(shippedChecker.check(fixed, name: "plan", description: request).passes)
+    }
 }
