@@ -139,6 +139,12 @@ public struct PlanSkeleton: Sendable {
             if let previous = slots.last, let kin = sameAction(as: best.target, after: previous, clause: clause, among: byName) {
                 names = [kin]
             }
+            // A web address the clause names goes to a target that takes one: "download https://…"
+            // is web.fetch, not the tidy-downloads playbook its words tie with.
+            if !RequestValues(clause).addresses.isEmpty {
+                let taking = names.filter { byName[$0]?.takesAddress == true }
+                if !taking.isEmpty { names = taking }
+            }
             let date = datePhrase(in: clause, dates: coercion.dates)
             let fixed = names.compactMap { byName[$0] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }
             let hints = sure && names == [best.target] ? texts(best.inputs, of: byName[best.target]) : ValueObject()
@@ -231,7 +237,7 @@ public struct PlanSkeleton: Sendable {
                 clauses += parts
                 continue
             }
-            let actions = actionParts(of: clause)
+            let actions = actionParts(of: clause).flatMap(downloadParts)
             let split = actions.count > 1 && actions.allSatisfy { best($0) >= accept }
             clauses += split ? actions : [clause]
         }
@@ -273,6 +279,25 @@ public struct PlanSkeleton: Sendable {
             }
         }
         return actions
+    }
+
+    /// A download into a file is two actions, since fetching an address writes no file: "download
+    /// https://x/a.txt into /tmp/a.txt" is "download https://x/a.txt" and "save it to /tmp/a.txt",
+    /// "下载 https://x/a.txt 到 /tmp/a.txt" is "下载 https://x/a.txt" and "保存到 /tmp/a.txt". Any other
+    /// action is itself.
+    static func downloadParts(_ action: String) -> [String] {
+        let lowered = action.lowercased()
+        let verbs = ["download ", "fetch ", "grab ", "get ", "下载", "抓取", "获取"]
+        guard verbs.contains(where: lowered.hasPrefix),
+            let address = RequestValues(action).addresses.first, let after = action.range(of: address)?.upperBound
+        else { return [action] }
+        let rest = action[after...].trimmingCharacters(in: .whitespaces)
+        for (word, save) in [("into ", "save it to "), ("to ", "save it to "), ("保存到", "保存到 "), ("到", "保存到 ")] where rest.lowercased().hasPrefix(word) {
+            let destination = rest.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+            guard TextFolding.pathStarts.contains(where: destination.hasPrefix) else { return [action] }
+            return [String(action[..<after]), save + destination]
+        }
+        return [action]
     }
 
     /// The path or address of `clause` without which `best` is no longer its best match: a word

@@ -271,6 +271,9 @@ extension PlanOffer {
         }
     }
 
+    /// Some parameter is a web address (`format: uri`).
+    var takesAddress: Bool { parameters.properties.contains { $0.schema.format == "uri" } }
+
     /// Some output field is a text.
     var givesText: Bool { outputTypes.values.contains(.string) }
 

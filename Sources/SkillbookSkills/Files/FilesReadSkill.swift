@@ -24,7 +24,7 @@ struct FilesReadSkill: Skill {
             + "size in bytes. A file that is not UTF-8 text (an image, a PDF) is refused with a clear error. Only "
             + "files inside the allowed folders can be read.",
         examples: [
-            "read the file {path}", "read {path}", "show me what is in {path}", "show me the contents of {path}", "open the text file {path}",
+            "read the file {path}", "read {path}", "look at the file {path}", "show me what is in {path}", "show me the contents of {path}", "open the text file {path}",
             "print the readme", "读取文件{path}", "打开文件{path}", "看看{path}的内容",
         ],
         tags: ["files", "read"],

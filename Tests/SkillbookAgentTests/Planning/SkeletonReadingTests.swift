@@ -33,6 +33,20 @@ import Testing
         #expect(list.slots.map(\.hints.count) == [0, 0])
     }
 
+    /// Fetching an address writes no file: a download into one is a fetch and a write.
+    @Test func aDownloadIntoAFileIsAFetchAndAWrite() {
+        #expect(
+            PlanSkeleton.downloadParts("download https://example.org/k.txt into /srv/k.txt")
+                == ["download https://example.org/k.txt", "save it to /srv/k.txt"])
+        #expect(PlanSkeleton.downloadParts("下载 https://example.org/k.txt 到 /srv/k.txt") == ["下载 https://example.org/k.txt", "保存到 /srv/k.txt"])
+        // No file named after "to", or no address: one action.
+        #expect(PlanSkeleton.downloadParts("download https://example.org/k.txt to my laptop") == ["download https://example.org/k.txt to my laptop"])
+        #expect(PlanSkeleton.downloadParts("get the checksum of /srv/a to /srv/b") == ["get the checksum of /srv/a to /srv/b"])
+        #expect(
+            Self.shapes("download https://example.org/keys.txt into /srv/keys.txt and then compute its checksum")
+                == [["web.fetch", "files.write", "files.checksum"]])
+    }
+
     @Test func savingToAFileIsAFileWriteInEitherLanguage() {
         #expect(Self.shapes("fetch https://example.org/feed.xml and save it to /tmp/feed.xml") == [["web.fetch", "files.write"]])
         #expect(Self.shapes("read /srv/app/today.log and append it to /srv/app/all.log") == [["files.read", "files.write"]])
