@@ -153,6 +153,11 @@ public struct Matcher: Sendable {
             return RouteDecision(
                 layer: .plan, confidence: decision.confidence, candidates: picks.compactMap { $0.candidates.first }, clauses: clauses)
         }
+        // One action whose content names what a list query gives ("write my reminders for tomorrow
+        // to F"): that query's output, so two steps (`listedObject`).
+        if clauses.count < 2, let listed = listedObject(in: request, routed: decision, clock: clock) {
+            return RouteDecision(layer: .plan, confidence: decision.confidence, candidates: decision.candidates, clauses: [listed.list, listed.rest])
+        }
         return decision
     }
 
@@ -162,7 +167,7 @@ public struct Matcher: Sendable {
         pick.layer == .playbook || pick.layer == .skill || (pick.layer == .none && pick.question != nil)
     }
 
-    private func single(_ request: String, clock: ReferenceTime) -> RouteDecision {
+    func single(_ request: String, clock: ReferenceTime) -> RouteDecision {
         let ranked = rank(request, clock: clock)
         let top = Array(ranked.prefix(3))
         guard let best = ranked.first, best.confidence >= thresholds.accept else {

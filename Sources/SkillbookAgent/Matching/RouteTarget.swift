@@ -21,6 +21,9 @@ public struct RouteTarget: Sendable {
     public var inputs: [(name: String, schema: Schema)]
     /// The inputs a run must be given.
     public var required: [String]
+    /// A skill that reads and gives a list (notes.list, reminders.list, files.list): a request's
+    /// text that names what it lists is its output, not words to write (`Matcher.listedObject`).
+    public var listsItems = false
 
     public init(
         layer: Layer, name: String, title: String, summary: String, phrases: [String], tags: [String] = [],
@@ -42,6 +45,7 @@ public struct RouteTarget: Sendable {
         self.init(
             layer: .skill, name: skill.id, title: skill.title, summary: skill.summary, phrases: skill.examples,
             tags: skill.tags, inputs: skill.parameters.properties, required: required)
+        listsItems = skill.kind == .query && skill.output.properties.contains { $0.schema.type == .array }
     }
 
     /// A playbook: its triggers, name and description, and inputs (those without a default are required).

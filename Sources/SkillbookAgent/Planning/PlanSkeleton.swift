@@ -89,7 +89,11 @@ public struct PlanSkeleton: Sendable {
         func ranked(_ clause: String) -> [RouteCandidate] {
             matcher.rank(clause, clock: clock).filter { byName[$0.target] != nil }
         }
-        let clauses = steps(of: request, accept: matcher.thresholds.accept) { ranked($0).first?.confidence ?? 0 }
+        var clauses = steps(of: request, accept: matcher.thresholds.accept) { ranked($0).first?.confidence ?? 0 }
+        // "write my reminders for tomorrow to F": list them, then write them (`Matcher.listedObject`).
+        if clauses.count == 1, let listed = matcher.listedObject(in: FoldedText(request).text, clock: clock) {
+            clauses = [listed.list, listed.rest]
+        }
         guard clauses.count >= 2 else { return nil }
         let coercion = Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone))
         var slots: [Slot] = []

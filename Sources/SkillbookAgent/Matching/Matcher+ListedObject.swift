@@ -1,0 +1,57 @@
+import Foundation
+import SkillbookCore
+
+extension Matcher {
+    /// What a one-clause request routed to an action asks to write when that is something a list
+    /// query gives: "write my reminders for tomorrow to /tmp/r.txt" and "把标签为 读书 的笔记写入
+    /// /tmp/读书.txt" route to files.write with the content "my reminders for tomorrow" — words that
+    /// name reminders.list's output, not the text to write. The request is then two steps: `list`
+    /// ("list my reminders for tomorrow", "列出标签为 读书 的笔记") and `rest`, the request with those
+    /// words as "them" ("write them to /tmp/r.txt", "把它们写入 /tmp/读书.txt").
+    ///
+    /// The words are a captured content (a text with no format, no set of values and no pattern that
+    /// is no short label: `maxLength` over 200), at most 8 words, not starting with a verb or an
+    /// address, and a skill that gives a list (`RouteTarget.listsItems`) is among their three best
+    /// matches at the acceptance threshold or above.
+    public func listedObject(in request: String, clock: ReferenceTime) -> (list: String, rest: String, query: String)? {
+        listedObject(in: request, routed: single(request, clock: clock), clock: clock)
+    }
+
+    /// `listedObject(in:clock:)` for the request's decision as one clause.
+    func listedObject(in request: String, routed decision: RouteDecision, clock: ReferenceTime) -> (list: String, rest: String, query: String)? {
+        guard decision.layer == .skill, let routed = decision.target,
+            let target = targets.first(where: { $0.name == routed }), !target.listsItems
+        else { return nil }
+        for (name, value) in decision.inputs {
+            guard let schema = target.schema(of: name), Self.isContent(schema), let words = value.stringValue,
+                let phrase = Optional(words.trimmingCharacters(in: .whitespaces)), !phrase.isEmpty,
+                request.contains(phrase), Self.isObject(phrase)
+            else { continue }
+            let lists = rank(phrase, clock: clock).prefix(3).first { candidate in
+                candidate.confidence >= thresholds.accept && targets.contains { $0.name == candidate.target && $0.listsItems }
+            }
+            guard let query = lists?.target else { continue }
+            let chinese = phrase.contains(where: TextFolding.isCJK)
+            return (
+                list: chinese ? "列出" + phrase : "list " + phrase,
+                rest: request.replacingOccurrences(of: phrase, with: chinese ? "它们" : "them"),
+                query: query
+            )
+        }
+        return nil
+    }
+
+    /// A text parameter that takes content, not a label, a path, a date or a choice.
+    static func isContent(_ schema: Schema) -> Bool {
+        schema.type == .string && schema.format == nil && schema.enumValues == nil && schema.pattern == nil
+            && (schema.maxLength ?? .max) > 200
+    }
+
+    /// Words that name things rather than say what to do: at most 8 words (24 characters of
+    /// Chinese), not starting with a verb, a path or an address.
+    static func isObject(_ phrase: String) -> Bool {
+        let words = phrase.split(separator: " ")
+        let short = phrase.contains(where: TextFolding.isCJK) ? phrase.count <= 24 : words.count <= 8
+        return short && !CompoundSplitter.startsWithVerb(phrase) && !TextFolding.startsAsAddress(phrase)
+    }
+}

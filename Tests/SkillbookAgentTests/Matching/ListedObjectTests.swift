@@ -1,0 +1,40 @@
+import SkillbookAgent
+import SkillbookCore
+import Testing
+
+/// A one-clause request whose content names what a list query gives ("write my reminders for
+/// tomorrow to F") is that query and the action, not the action writing those words.
+@Suite struct ListedObjectTests {
+    @Test func wordsNamingAListAreThatListsOutput() throws {
+        let english = try #require(shippedMatcher.listedObject(in: "write my reminders for tomorrow to /tmp/r.txt", clock: berlinClock))
+        #expect(english.list == "list my reminders for tomorrow")
+        #expect(english.rest == "write them to /tmp/r.txt")
+        #expect(english.query == "reminders.list")
+        let chinese = try #require(shippedMatcher.listedObject(in: "把标签为 读书 的笔记写入 /tmp/读书.txt", clock: berlinClock))
+        #expect(chinese.list == "列出标签为 读书 的笔记")
+        #expect(chinese.rest == "把它们写入 /tmp/读书.txt")
+        #expect(chinese.query == "notes.list")
+    }
+
+    @Test func theRequestIsPlannedAsAListAndTheAction() {
+        let decision = shippedMatcher.decide("save the notes tagged work to /tmp/w.txt", clock: berlinClock)
+        #expect(decision.layer == .plan)
+        #expect(decision.clauses == ["list the notes tagged work", "save them to /tmp/w.txt"])
+        #expect(
+            PlanSkeletonTests.shapes(PlanSkeletonTests.skeleton("write my reminders for tomorrow to /tmp/r.txt"))
+                == [["reminders.list", "files.write"]])
+        #expect(
+            PlanSkeletonTests.shapes(PlanSkeletonTests.skeleton("把标签为 读书 的笔记写入 /tmp/读书.txt"))
+                == [["notes.list", "files.write"], ["notes.list", "text.join", "files.write"]])
+    }
+
+    @Test func wordsToWriteStayTheContent() {
+        #expect(shippedMatcher.listedObject(in: "write hello world to /tmp/x.txt", clock: berlinClock) == nil)
+        let decision = shippedMatcher.decide("write hello world to /tmp/x.txt", clock: berlinClock)
+        #expect(decision.target == "files.write")
+        #expect(decision.inputs["content"] == "hello world")
+        // A list query itself, and a short label (a note's title), are not read so.
+        #expect(shippedMatcher.listedObject(in: "list my notes tagged work", clock: berlinClock) == nil)
+        #expect(shippedMatcher.listedObject(in: "create a note called my reminders for tomorrow", clock: berlinClock) == nil)
+    }
+}
