@@ -61,12 +61,13 @@ enum FuzzExpressionWorld {
     }()
 
     /// Fails when a needle is in a text of `value`, byte by byte, and the template does not hold it
-    /// (in any case) itself.
+    /// (in any case) itself, as written or as JSON text writes it (a list interpolated into text
+    /// shows a NUL the template wrote before "v ided" as `\u0000v ided`: "0v ide" is the template's).
     static func checkMasked(_ value: Value, template: String) {
         switch value {
         case .string(let text):
             let bytes = Array(text.utf8)
-            let written = Array(template.lowercased().utf8)
+            let written = Array((template + "\n" + JSONText.encode(.string(template))).lowercased().utf8)
             for needle in needles where contains(bytes, needle) && !contains(written, Array(String(decoding: needle, as: UTF8.self).lowercased().utf8)) {
                 fail("a secret reaches a recorder unmasked ('\(String(decoding: needle, as: UTF8.self))' in \(text.debugDescription)): \(template)")
             }

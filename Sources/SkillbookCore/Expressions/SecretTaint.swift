@@ -6,8 +6,9 @@ import Synchronization
 /// Taint is decided by content, at the points where the evaluator makes a new value from others
 /// (a function, an arithmetic operator, a slice, a character of a text, an interpolation): when an
 /// operand holds an active secret (a secret, one of its forms, or a value derived earlier), every
-/// text of the result is remembered as derived, except one that holds a masked operand whole
-/// (`'k=' + inputs.token` then shows as `k=***`). Lists, fields, `?:` and `default`
+/// text of the result is remembered as derived, except one that holds every operand bearing a
+/// secret whole, each masked wherever it occurs (`'k=' + inputs.token` then shows as `k=***`;
+/// `replace(inputs.token, '-', x)` cut the secret and is derived whole, whatever `x` holds). Lists, fields, `?:` and `default`
 /// pass values through unchanged, so what they pass on is masked already. A run without secrets
 /// gives the evaluator no `SecretTaint` and pays one `nil` test per such node.
 public final class SecretTaint: Sendable {
@@ -38,9 +39,14 @@ public final class SecretTaint: Sendable {
         }
         state.withLock { redactor in
             guard operands.contains(where: { redactor.holdsSecret(in: $0) }) else { return }
-            var masked: [String] = []
-            for operand in operands { Self.texts(in: operand, into: &masked) }
-            redactor.addDerived(result, keepingVisible: masked.filter { redactor.masksInside($0) })
+            var texts: [String] = []
+            for operand in operands { Self.texts(in: operand, into: &texts) }
+            // The rest of a result stays visible only when it holds every operand that bears a secret
+            // whole, each masked wherever it occurs; one cut or changed (`replace(inputs.token, '-', x)`)
+            // or a short fragment masked only as a whole value makes every text of the result derived.
+            let bearing = texts.filter { redactor.holdsSecret($0) }
+            let maskedInside = bearing.allSatisfy { redactor.masksInside($0) }
+            redactor.addDerived(result, keepingVisible: maskedInside ? bearing : [])
         }
     }
 

@@ -31,13 +31,14 @@ public struct Redactor: Sendable {
     }
 
     /// Remembers every text inside `value`, a value computed from a secret, except one that holds
-    /// an operand of the computation whole when that operand is masked wherever it occurs:
-    /// `'k=' + inputs.token` shows as `k=***`, not as `***`; `replace(inputs.token, 'a', 'b')`
-    /// holds no operand whole and is remembered.
+    /// every one of `operands` whole (the caller passes the operands that bear a secret, each masked
+    /// wherever it occurs, or none): `'k=' + inputs.token` shows as `k=***`, not as `***`;
+    /// `replace(inputs.token, 'a', 'b')` does not hold the token whole and is remembered.
     public mutating func addDerived(_ value: Value, keepingVisible operands: [String] = []) {
         switch value {
         case .string(let text):
-            guard !text.isEmpty, !secrets.contains(text), !operands.contains(where: { UTF8Match.contains(text, $0) }) else { return }
+            let showsOperands = !operands.isEmpty && operands.allSatisfy { UTF8Match.contains(text, $0) }
+            guard !text.isEmpty, !secrets.contains(text), !showsOperands else { return }
             if text.count >= SecretForms.shortest { add(text) } else { wholeValues.insert(text) }
         case .array(let items): items.forEach { addDerived($0, keepingVisible: operands) }
         case .object(let object):

@@ -24,6 +24,28 @@ import Testing
         #expect(listed.redactor.redact(listed.value) == ["***"], "a key read back out is tainted too")
     }
 
+    /// The expressions harness's finding of 2026-12-03 (issue 28): `replace(inputs.token, '-', X)`
+    /// with X holding another secret's URL-encoded form was recorded as `s3cr3tFLATTEN%2C%20%28***_FUZZ`
+    /// — the result held X whole, X was masked inside, so the result was not remembered, and the cut
+    /// token's halves showed. A result stays partly visible only beside secret-bearing operands it
+    /// holds whole, each masked whole.
+    @Test func aCutSecretIsMaskedWhateverElseTheResultHolds() throws {
+        let other = "Pr0v ided-K3y"
+        func evaluate(_ text: String) throws -> String {
+            let taint = SecretTaint(Redactor(secrets: [Self.secret, other]))
+            var context = EvaluationContext(inputs: ["token": .string(Self.secret)])
+            context.secrets = ["api": other]
+            context.taint = taint
+            let value = try TemplateString.parse(text).evaluate(in: context)
+            return taint.redactor.redact(value).stringValue ?? ""
+        }
+        #expect(try evaluate("${{ replace(inputs.token, '-', 'FLATTEN%2C%20%28PR0V%20IDED-K3Y_') }}") == "***")
+        #expect(try evaluate("${{ replace(inputs.token, '-', secret('api')) }}") == "***")
+        // Operands held whole, each masked whole, still leave the rest visible.
+        #expect(try evaluate("${{ 'k=' + inputs.token }}") == "k=***")
+        #expect(try evaluate("${{ inputs.token + ' and ' + secret('api') }}") == "*** and ***")
+    }
+
     /// `String.contains` compares characters: a secret followed by a combining mark or a joiner
     /// was not found, and a skill's output holding it was recorded with the secret's bytes.
     @Test func aSecretFollowedByACombiningMarkIsMasked() {
