@@ -9,8 +9,8 @@ extension Matcher {
     /// ("list my reminders for tomorrow", "列出标签为 读书 的笔记") and `rest`, the request with those
     /// words as "them" ("write them to /tmp/r.txt", "把它们写入 /tmp/读书.txt").
     ///
-    /// The words are a captured content (a text with no format, no set of values and no pattern that
-    /// is no short label: `maxLength` over 200), at most 8 words, not starting with a verb or an
+    /// The words are a captured content (`PlanSchema.isContent`: a text with no format, no set of
+    /// values and no pattern that is no short label), at most 8 words, not starting with a verb or an
     /// address, and a skill that gives a list (`RouteTarget.listsItems`) is among their three best
     /// matches at the acceptance threshold or above.
     public func listedObject(in request: String, clock: ReferenceTime) -> (list: String, rest: String, query: String)? {
@@ -23,7 +23,7 @@ extension Matcher {
             let target = targets.first(where: { $0.name == routed }), !target.listsItems
         else { return nil }
         for (name, value) in decision.inputs {
-            guard let schema = target.schema(of: name), Self.isContent(schema), let words = value.stringValue,
+            guard let schema = target.schema(of: name), PlanSchema.isContent(schema), let words = value.stringValue,
                 let phrase = Optional(words.trimmingCharacters(in: .whitespaces)), !phrase.isEmpty,
                 request.contains(phrase), Self.isObject(phrase)
             else { continue }
@@ -39,12 +39,6 @@ extension Matcher {
             )
         }
         return nil
-    }
-
-    /// A text parameter that takes content, not a label, a path, a date or a choice.
-    static func isContent(_ schema: Schema) -> Bool {
-        schema.type == .string && schema.format == nil && schema.enumValues == nil && schema.pattern == nil
-            && (schema.maxLength ?? .max) > 200
     }
 
     /// Words that name things rather than say what to do: at most 8 words (24 characters of
