@@ -131,6 +131,7 @@ public enum PlanSchema {
             var written = slot
             written.offers = []
             var steps: [Value] = []
+            var receiving: [Bool] = []
             for offer in slot.offers {
                 let passOn = query.map { given in
                     ReferenceScope(sources: [("s\(k)", offer.isAdapter ? given.map(\.keepingScalarLists) : given)])
@@ -140,6 +141,13 @@ public enum PlanSchema {
                 }
                 steps.append(step)
                 written.offers.append(offer)
+                receiving.append(passOn.map { !receivers(offer, of: $0).isEmpty } ?? false)
+            }
+            // After a query, the targets of a slot that can take its output win over those that
+            // cannot ("fetch X and tell me what it says": notify.send, not the hello-notes playbook).
+            if receiving.contains(true), receiving.contains(false) {
+                steps = zip(steps, receiving).filter(\.1).map(\.0)
+                written.offers = zip(written.offers, receiving).filter(\.1).map(\.0)
             }
             guard !steps.isEmpty else { return nil }
             items.append(steps.count == 1 ? steps[0] : ["anyOf": .array(steps)])

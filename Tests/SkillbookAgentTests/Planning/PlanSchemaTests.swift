@@ -176,6 +176,16 @@ import Testing
         #expect(Self.parameter(steps[0], "path")?["anyOf"] == nil)
     }
 
+    /// A slot's targets that can take the query's output win over those that cannot: "tell me what
+    /// it says" tied hello-notes (no parameters) with notify.send, and the model named hello-notes.
+    @Test func afterAQueryTheTargetsThatTakeItsOutputWin() throws {
+        let request = "fetch https://example.com/status.json and tell me what it says"
+        let skeleton = try #require(PlanSkeletonTests.skeleton(request)).trimmed(for: request)
+        #expect(skeleton.slots[1].names.contains("hello-notes"))
+        let shape = try #require(PlanSchema.shape(skeleton, values: RequestValues(request)))
+        #expect(shape.sequences.map { $0.map(\.names) } == [[["web.fetch"], ["notify.send"]]])
+    }
+
     @Test func aRegularExpressionIsNoContentSoTheTextTakesWhatWasRead() throws {
         let steps = try Self.steps(
             try Self.schema("read /tmp/contacts.txt, pull out the phone numbers and save them as a note called Phones"))
