@@ -141,7 +141,8 @@ public enum PlanSchema {
                 }
                 steps.append(step)
                 written.offers.append(offer)
-                receiving.append(passOn.map { !receivers(offer, of: $0).isEmpty } ?? false)
+                // A step written with content parameters after a query takes its output (`step`).
+                receiving.append(passOn != nil && offer.parameters.properties.contains { isContent($0.schema) })
             }
             // After a query, the targets of a slot that can take its output win over those that
             // cannot ("fetch X and tell me what it says": notify.send, not the hello-notes playbook).
@@ -224,7 +225,6 @@ public enum PlanSchema {
         _ offer: PlanOffer, scope: ReferenceScope, values: RequestValues,
         passingOn: ReferenceScope? = nil
     ) -> Value? {
-        // A fixed value (`PlanOffer.fixedValues`) is not asked for: the planner fills it in (`FixedValues`).
         let fixed = offer.fixedValues
         let required = offer.required.filter { fixed[$0] == nil }
         var properties: ValueObject = [:]
