@@ -34,7 +34,8 @@ NORMALISE = [
     (re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?"), "<time>"),
     (re.compile(r"\b\d{4}-\d\d-\d\d\b"), "<date>"),
     (re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8}\b"), "<id>"),
-    (re.compile(r"(?<=run )[0-9]{8}\b|^[0-9]{8}(?=  )", re.M), "<id>"),
+    # an id of digits only (or letters only) is told by where it stands
+    (re.compile(r"(?:(?<=run )|(?<=show )|(?<=approve )|(?<=decline ))[0-9a-f]{8}\b|^[0-9a-f]{8}(?=  )", re.M), "<id>"),
     (re.compile(r"\b\d+(\.\d+)?(ms|s)\b"), "<t>"),
     (re.compile(r'"duration": ?[0-9.]+'), '"duration": <t>'),
     (re.compile(r"pid=\d+"), "pid=<pid>"),
