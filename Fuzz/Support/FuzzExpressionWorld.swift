@@ -6,6 +6,8 @@ enum FuzzExpressionWorld {
     static let token = "s3cr3t-FUZZ"
     static let api = "Pr0v ided-K3y"
     static let secrets = [token, api]
+    /// A run's redactor before evaluation (copied per input: making one costs the secrets' forms).
+    static let redactor = Redactor(secrets: secrets)
 
     /// (`secret('api')` is not limited to declared names here: any name type-checks, and an unknown
     /// one fails at evaluation, whose message is checked like a value.)

@@ -15,7 +15,7 @@ public func fuzzExpressions(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     guard let template = try? TemplateString.parse(text) else { return 0 }
     let typed = template.type(in: FuzzExpressionWorld.scope)
     var context = FuzzExpressionWorld.context
-    let taint = SecretTaint(Redactor(secrets: FuzzExpressionWorld.secrets))
+    let taint = SecretTaint(FuzzExpressionWorld.redactor)
     context.taint = taint
     let recorded: Value
     do {

@@ -23,23 +23,49 @@ extension Matcher {
             let target = targets.first(where: { $0.name == routed }), !target.listsItems
         else { return nil }
         for (name, value) in decision.inputs {
-            guard let schema = target.schema(of: name), PlanSchema.isContent(schema), let words = value.stringValue,
+            guard let schema = target.schema(of: name), let words = Self.capturedText(value),
                 let phrase = Optional(words.trimmingCharacters(in: .whitespaces)), !phrase.isEmpty,
-                request.contains(phrase), Self.isObject(phrase)
+                request.contains(phrase)
             else { continue }
-            let lists = rank(phrase, clock: clock).prefix(3).first { candidate in
+            let describesFiles = NamedPathLint.takesPath(schema)
+            guard describesFiles ? Self.namesFiles(phrase) : PlanSchema.isContent(schema) && Self.isObject(phrase) else { continue }
+            let chinese = phrase.contains(where: TextFolding.isCJK)
+            let listing = chinese ? "列出" + phrase : "list " + phrase
+            // (files a path parameter was given are ranked as a listing: "all .tmp files from /tmp/x")
+            let lists = rank(describesFiles ? listing : phrase, clock: clock).prefix(3).first { candidate in
                 candidate.confidence >= thresholds.accept && targets.contains { $0.name == candidate.target && $0.listsItems }
             }
             guard let query = lists?.target else { continue }
-            let chinese = phrase.contains(where: TextFolding.isCJK)
             return (
-                list: chinese ? "列出" + phrase : "list " + phrase,
+                list: listing,
                 rest: request.replacingOccurrences(of: phrase, with: chinese ? "它们" : "them"),
                 query: query
             )
         }
         return nil
     }
+
+    /// A captured text, or the one text of a captured list (a `paths` list of one slot's words).
+    static func capturedText(_ value: Value) -> String? {
+        if case .array(let items) = value, items.count == 1 { return items[0].stringValue }
+        return value.stringValue
+    }
+
+    /// Words captured for a path parameter that describe files rather than name one: "all .tmp
+    /// files from /tmp/cache", "/tmp/照片 里所有 jpg 文件" — a path and words beside it, short
+    /// (`isObject`, a leading path allowed) and saying files or all of them ("/tmp/old report.pdf"
+    /// is a path with a space in it).
+    static func namesFiles(_ phrase: String) -> Bool {
+        guard !RequestValues(phrase).paths.isEmpty else { return false }
+        let rest = TextFolding.withoutAddresses(phrase).trimmingCharacters(in: .whitespaces)
+        let words = Set(rest.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init))
+        let says = !words.isDisjoint(with: setWords) || setWordsChinese.contains(where: rest.contains)
+        return says && isObject(rest)
+    }
+
+    /// Words that describe files as a set.
+    static let setWords: Set<String> = ["files", "all", "every", "each", "documents", "pictures", "photos", "images"]
+    static let setWordsChinese = ["文件", "所有", "全部"]
 
     /// Words that name things rather than say what to do: at most 8 words (24 characters of
     /// Chinese), not starting with a verb, a path or an address.

@@ -94,6 +94,20 @@ public struct PlanSkeleton: Sendable {
         if clauses.count == 1, let listed = matcher.listedObject(in: FoldedText(request).text, clock: clock) {
             clauses = [listed.list, listed.rest]
         }
+        // "join their titles into /tmp/t.txt": a query that takes no path, then the write the
+        // path asks for; "find the lines with ERROR in /tmp/a.log": the read the path asks for first.
+        var parts: [String] = []
+        for clause in clauses {
+            let best = ranked(clause).first.flatMap { byName[$0.target] }
+            let pieces = destinationParts(clause, best: best)
+            for part in pieces {
+                let read = readParts(part, best: pieces.count == 1 ? best : ranked(part).first.flatMap { byName[$0.target] })
+                // (a file the clause before reads already is not read twice)
+                let readBefore = read.count > 1 && parts.last.map { $0.contains(pathRuns(in: part).first ?? "\u{0}") } == true
+                parts += readBefore ? [part] : read
+            }
+        }
+        clauses = parts
         guard clauses.count >= 2 else { return nil }
         let coercion = Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone))
         var slots: [Slot] = []
@@ -302,6 +316,37 @@ public struct PlanSkeleton: Sendable {
             return [String(action[..<after]), save + destination]
         }
         return [action]
+    }
+
+    /// A clause whose best target is a query that takes no path ("join their titles into
+    /// /tmp/t.txt", "按大小排序后保存到 /tmp/m.txt") but that ends by naming where to put its result:
+    /// the clause before the destination, then "save it to PATH" ("保存到 PATH"). Any other clause
+    /// is itself.
+    static func destinationParts(_ clause: String, best: PlanOffer?) -> [String] {
+        guard let best, best.kind == .query, !best.takesPath, let path = pathRuns(in: clause).last else { return [clause] }
+        let trimmed = clause.trimmingCharacters(in: .whitespaces.union(.punctuationCharacters).subtracting(["/", "~", "."]))
+        guard trimmed.hasSuffix(path) else { return [clause] }
+        let before = String(trimmed.dropLast(path.count)).trimmingCharacters(in: .whitespaces)
+        let lowered = before.lowercased()
+        for word in ["保存到", "写入", "写到", "写进", "存到", "到", " into", " to"] where lowered.hasSuffix(word) {
+            let head = String(before.dropLast(word.count)).trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "，,")))
+            let verb = ["然后", "后", "并", " and then", " then", " and"].first { head.lowercased().hasSuffix($0) }
+            let action = String(head.dropLast(verb?.count ?? 0)).trimmingCharacters(in: .whitespaces)
+            guard !action.isEmpty else { return [clause] }
+            return [action, (word.hasPrefix(" ") ? "save it to " : "保存到 ") + path]
+        }
+        return [clause]
+    }
+
+    /// A clause whose best target is a query that takes a text and no path, naming a file to find
+    /// things in ("find the lines with ERROR in /tmp/a.log", "从 /tmp/日志.txt 中找出…"): "read PATH"
+    /// ("读取 PATH") first, then the clause. Any other clause is itself.
+    static func readParts(_ clause: String, best: PlanOffer?) -> [String] {
+        guard let best, best.kind == .query, !best.takesPath, !best.takesAddress, best.takesTextContent,
+            let path = pathRuns(in: clause).first, !path.hasSuffix("/")
+        else { return [clause] }
+        let chinese = clause.contains(where: TextFolding.isCJK)
+        return [(chinese ? "读取 " : "read ") + path, clause]
     }
 
     /// The path or address of `clause` without which `best` is no longer its best match: a word

@@ -274,6 +274,12 @@ extension PlanOffer {
     /// Some parameter is a web address (`format: uri`).
     var takesAddress: Bool { parameters.properties.contains { $0.schema.format == "uri" } }
 
+    /// Some parameter is a path or a list of paths.
+    var takesPath: Bool { parameters.properties.contains { NamedPathLint.takesPath($0.schema) } }
+
+    /// Some parameter is a text to work on (`PlanSchema.isContent`: text.extract's `text`).
+    var takesTextContent: Bool { parameters.properties.contains { $0.schema.type == .string && PlanSchema.isContent($0.schema) } }
+
     /// Some output field is a text.
     var givesText: Bool { outputTypes.values.contains(.string) }
 

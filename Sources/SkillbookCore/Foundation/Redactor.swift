@@ -25,7 +25,9 @@ public struct Redactor: Sendable {
         for form in SecretForms.of(secret) where !secrets.contains(form) {
             secrets.insert(form)
             wholeValues.remove(form)
-            let position = ordered.firstIndex { $0.count < form.count } ?? ordered.endIndex
+            // (UTF-8 lengths: a text that holds another is longer in both, and these are O(1); a
+            // run that derives many values from a secret spent its time counting characters.)
+            let position = ordered.firstIndex { $0.utf8.count < form.utf8.count } ?? ordered.endIndex
             ordered.insert(form, at: position)
         }
     }
@@ -39,7 +41,7 @@ public struct Redactor: Sendable {
         case .string(let text):
             let showsOperands = !operands.isEmpty && operands.allSatisfy { UTF8Match.contains(text, $0) }
             guard !text.isEmpty, !secrets.contains(text), !showsOperands else { return }
-            if text.count >= SecretForms.shortest { add(text) } else { wholeValues.insert(text) }
+            if text.utf8.count >= SecretForms.shortest, text.count >= SecretForms.shortest { add(text) } else { wholeValues.insert(text) }
         case .array(let items): items.forEach { addDerived($0, keepingVisible: operands) }
         case .object(let object):
             for (key, member) in object {

@@ -13,7 +13,7 @@ struct RemindersCreateSkill: Skill {
             + "(tomorrow 9am, next monday 18:00, in 2 hours, 明天早上9点). Undoing it deletes the reminder.",
         examples: [
             "remind me {due} to {title}", "remind me to {title} {due}", "remind me to {title}",
-            "add a reminder to {title}", "set a reminder for {due}", "create a reminder", "add a reminder",
+            "add a reminder to {title}", "set a reminder for {due}", "make a reminder for {due} to {title}", "make a reminder to {title}", "create a reminder", "add a reminder",
             "提醒我{due}{title}", "{due}提醒我{title}", "提醒我{title}", "添加提醒{title}", "新建一个提醒",
         ],
         tags: ["reminders", "write", "time"],

@@ -24,7 +24,7 @@ struct WebSummarySkill: Skill {
         examples: [
             "summarize {url}", "give me a summary of {url}", "summarize this web page", "what is on {url}", "what is at {url}",
             "give me the headline of this article", "what is this link about", "总结{url}", "总结这个网页",
-            "{url}讲了什么", "网页摘要", "get the title of {url}", "what is the title of {url}", "获取{url}的标题",
+            "{url}讲了什么", "网页摘要", "get the title of {url}", "what is the title of {url}", "look up the title of {url}", "获取{url}的标题",
         ],
         tags: ["web", "read"],
         kind: .query,

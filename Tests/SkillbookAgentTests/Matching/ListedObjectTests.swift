@@ -28,6 +28,20 @@ import Testing
                 == [["notes.list", "files.write"], ["notes.list", "text.join", "files.write"]])
     }
 
+    @Test func filesDescribedForAPathParameterAreListedFirst() throws {
+        let english = try #require(shippedMatcher.listedObject(in: "move all .tmp files from /tmp/cache to /tmp/trash-bin", clock: berlinClock))
+        #expect(english.list == "list all .tmp files from /tmp/cache")
+        #expect(english.rest == "move them to /tmp/trash-bin")
+        #expect(english.query == "files.list")
+        let chinese = try #require(shippedMatcher.listedObject(in: "把 /tmp/照片 里所有 jpg 文件复制到 /tmp/备份", clock: berlinClock))
+        #expect(chinese.list == "列出/tmp/照片 里所有 jpg 文件")
+        #expect(chinese.query == "files.list")
+        #expect(shippedMatcher.decide("move all .tmp files from /tmp/cache to /tmp/trash-bin", clock: berlinClock).layer == .plan)
+        // A path, even one with a space in it, is a path.
+        #expect(shippedMatcher.listedObject(in: "move /tmp/old report.pdf into /tmp/x", clock: berlinClock) == nil)
+        #expect(shippedMatcher.listedObject(in: "copy /tmp/a.txt to /tmp/b", clock: berlinClock) == nil)
+    }
+
     @Test func wordsToWriteStayTheContent() {
         #expect(shippedMatcher.listedObject(in: "write hello world to /tmp/x.txt", clock: berlinClock) == nil)
         let decision = shippedMatcher.decide("write hello world to /tmp/x.txt", clock: berlinClock)

@@ -47,6 +47,25 @@ import Testing
                 == [["web.fetch", "files.write", "files.checksum"]])
     }
 
+    /// A query that takes no path, told to put its result into a file, is the query and a write;
+    /// one that finds things in a text, told a file to look in, is a read and the query.
+    @Test func aPathAQueryCannotTakeIsAWriteAfterItOrAReadBeforeIt() {
+        #expect(
+            Self.shapes("list my notes tagged recipes and join their titles into /srv/recipes.txt")
+                == [["notes.list", "text.join", "files.write"]])
+        let written = Self.shapes("列出标签为 旅行 的笔记，并把标题写到 /srv/旅行.txt")
+        #expect(!written.isEmpty && written.allSatisfy { $0.first == "notes.list" && $0.last == "files.write" })
+        for request in ["从 /srv/日志.txt 中找出所有包含 ERROR 的行，并发通知给我", "find the lines with 404 in /srv/access.log and notify me"] {
+            let shapes = Self.shapes(request)
+            #expect(!shapes.isEmpty && shapes.allSatisfy { $0.prefix(2) == ["files.read", "text.extract"] && $0.last == "notify.send" }, "\(request)")
+        }
+        // A file the clause before reads is not read again; a query that takes the path keeps it.
+        let readOnce = Self.shapes("read /srv/a.log, then find the lines with ERROR in /srv/a.log")
+        #expect(!readOnce.isEmpty && readOnce.allSatisfy { $0.filter { $0 == "files.read" }.count == 1 })
+        #expect(Self.shapes("check the disk usage of /srv/photos and write the result to /srv/usage.txt") == [["disk.usage", "files.write"]])
+        #expect(PlanSkeleton.destinationParts("copy /srv/a to /srv/b", best: nil) == ["copy /srv/a to /srv/b"])
+    }
+
     @Test func savingToAFileIsAFileWriteInEitherLanguage() {
         #expect(Self.shapes("fetch https://example.org/feed.xml and save it to /tmp/feed.xml") == [["web.fetch", "files.write"]])
         #expect(Self.shapes("read /srv/app/today.log and append it to /srv/app/all.log") == [["files.read", "files.write"]])
