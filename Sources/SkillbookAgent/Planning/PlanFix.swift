@@ -11,6 +11,12 @@ public struct PlanFix: Sendable, Equatable {
     /// The new value; `nil` leaves the parameter out.
     public var value: Value?
 
+    /// A parameter of one step.
+    struct Place: Hashable {
+        var step: Int
+        var parameter: String
+    }
+
     public init(step: Int, parameter: String, value: Value?) {
         self.step = step
         self.parameter = parameter

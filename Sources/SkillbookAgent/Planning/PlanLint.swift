@@ -12,7 +12,8 @@ public import SkillbookCore
 /// - a text the request does not give where an earlier step gives a field of the same name (a
 ///   note's `title` after web.summary, `SameNamedOutputLint`);
 /// - a query's optional filter word the request does not name (notes.list `tag: "important"`,
-///   `InventedFilterLint`).
+///   `InventedFilterLint`), or an action's optional text that shares no word with the request
+///   (reminders.create `notes: "会议在会议室A"`, `InventedTextLint`).
 public enum PlanLint {
     /// `kinds`: each skill's kind, by id (an unknown id is left to the checker); `fields`: each
     /// skill's output fields as reference paths, named in the message of an unused query;
@@ -63,9 +64,12 @@ public enum PlanLint {
                 diagnostics.append(.error(message, path: "steps[\(i)]"))
             }
         }
+        // (a literal where an earlier step gives the same field is that field, not left out)
+        let sameNamed = SameNamedOutputLint.places(plan, fields: fields, types: types, parameters: parameters, request: request)
         return diagnostics + NamedPathLint.lint(plan, parameters: parameters, request: request)
             + SameNamedOutputLint.lint(plan, fields: fields, types: types, parameters: parameters, request: request)
             + InventedFilterLint.lint(plan, kinds: kinds, parameters: parameters, request: request)
+            + InventedTextLint.lint(plan, kinds: kinds, parameters: parameters, request: request, except: sameNamed)
     }
 
     /// The fixes the lint's messages name, where one is the only right one (see `PlanFix`).
@@ -83,8 +87,10 @@ public enum PlanLint {
                 fixes.append(PlanFix(step: i, parameter: name, value: nil))
             }
         }
+        let sameNamed = SameNamedOutputLint.places(plan, fields: fields, types: types, parameters: parameters, request: request)
         return fixes + SameNamedOutputLint.fixes(plan, fields: fields, types: types, parameters: parameters, request: request)
             + InventedFilterLint.fixes(plan, kinds: kinds, parameters: parameters, request: request)
+            + InventedTextLint.fixes(plan, kinds: kinds, parameters: parameters, request: request, except: sameNamed)
     }
 
     /// A reference to `query`'s output for a later step: the parameter is a plain text of a later

@@ -159,9 +159,17 @@ public struct PlanSkeleton: Sendable {
             }
             // A web address the clause names goes to a target that takes one: "download https://…"
             // is web.fetch, not the tidy-downloads playbook its words tie with.
+            // A query that takes none ("pull the page https://…" read as text.extract, "look up the
+            // title of https://…" as files.list) gives way to the best ranked ones that do.
             if !RequestValues(clause).addresses.isEmpty {
                 let taking = names.filter { byName[$0]?.takesAddress == true }
-                if !taking.isEmpty { names = taking }
+                let queries = names.allSatisfy { byName[$0]?.kind == .query }
+                let ranking = list.prefix(4).filter { byName[$0.target]?.takesAddress == true }.prefix(perClause).map(\.target)
+                if !taking.isEmpty {
+                    names = taking
+                } else if queries, !ranking.isEmpty {
+                    names = ranking
+                }
             }
             let date = datePhrase(in: clause, dates: coercion.dates)
             let fixed = names.compactMap { byName[$0] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }

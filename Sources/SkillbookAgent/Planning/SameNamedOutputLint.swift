@@ -42,6 +42,13 @@ enum SameNamedOutputLint {
         }
     }
 
+    /// The step index and parameter of each finding.
+    static func places(
+        _ plan: Plan, fields: [String: [String]], types: [String: [String: ExprType]], parameters: [String: Schema], request: String
+    ) -> Set<PlanFix.Place> {
+        Set(findings(plan, fields: fields, types: types, parameters: parameters, request: request).map { PlanFix.Place(step: $0.index, parameter: $0.name) })
+    }
+
     private static func reference(_ found: Finding) -> String {
         "${{ steps.\(found.source.id).output.\(found.name) }}"
     }

@@ -66,6 +66,16 @@ import Testing
         #expect(PlanSkeleton.destinationParts("copy /srv/a to /srv/b", best: nil) == ["copy /srv/a to /srv/b"])
     }
 
+    /// A clause that names a web address and reads as a query that takes none gives way to the
+    /// ranked queries that take one.
+    @Test func aWebAddressGoesToAQueryThatTakesOne() {
+        let pulled = Self.shapes("pull the page https://example.com/news and save its first paragraph as a note called News")
+        #expect(pulled == [["web.fetch|web.summary", "notes.create"]])
+        // An action keeps the address as its words ("remind me to read https://…").
+        let reminded = Self.shapes("remind me tomorrow at 9am to read https://example.com/a and then notify me")
+        #expect(!reminded.isEmpty && reminded.allSatisfy { $0.first == "reminders.create" })
+    }
+
     @Test func savingToAFileIsAFileWriteInEitherLanguage() {
         #expect(Self.shapes("fetch https://example.org/feed.xml and save it to /tmp/feed.xml") == [["web.fetch", "files.write"]])
         #expect(Self.shapes("read /srv/app/today.log and append it to /srv/app/all.log") == [["files.read", "files.write"]])

@@ -1,0 +1,79 @@
+import Foundation
+import SkillbookCore
+
+/// An optional text the model made up for an action: reminders.create `notes: "会议在会议室A"` for
+/// "提醒我下周三上午十点开会", mail.send `username: "your-username"`, notify.send `title: "任务完成"` —
+/// words the person never said, saved, sent or shown as if they had. An optional free text
+/// (`Schema.isFreeText`) of an action whose literal shares no word with the request (no word of
+/// three or more letters or digits, no two Chinese characters in a row) is the model's. A literal
+/// with nothing to compare (a number, one short word) is left alone; a required parameter is the
+/// checker's and the judge's; a content after a query whose output nothing uses is where that
+/// output belongs (`unusedQuery`). Its one fix is leaving the parameter out (`fixes`): the skill has a
+/// default for it.
+enum InventedTextLint {
+    /// (`except`: parameters another lint has a fix of its own for.)
+    static func lint(
+        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], request: String, except: Set<PlanFix.Place> = []
+    ) -> [Diagnostic] {
+        invented(plan, kinds: kinds, parameters: parameters, request: request, except: except).map { i, name, text in
+            let step = plan.steps[i]
+            return .error(
+                "step '\(step.id)' (\(step.target)) parameter '\(name)' is '\(text)', words the request does not hold; "
+                    + "leave '\(name)' out unless the request gives it",
+                path: "steps[\(i)].with.\(name)")
+        }
+    }
+
+    /// Each invented text left out.
+    static func fixes(
+        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], request: String, except: Set<PlanFix.Place> = []
+    ) -> [PlanFix] {
+        invented(plan, kinds: kinds, parameters: parameters, request: request, except: except).map { PlanFix(step: $0.step, parameter: $0.name, value: nil) }
+    }
+
+    /// The step index, parameter and text of every invented text, in order.
+    static func invented(
+        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], request: String, except: Set<PlanFix.Place>
+    ) -> [(step: Int, name: String, text: String)] {
+        guard !request.isEmpty else { return [] }
+        let folded = request.lowercased()
+        var found: [(step: Int, name: String, text: String)] = []
+        for (i, step) in plan.steps.enumerated() where !step.isPlaybook && kinds[step.target] == .action {
+            guard let schema = parameters[step.target] else { continue }
+            for (name, value) in step.with.sorted(by: { $0.key < $1.key })
+            where !schema.required.contains(name) && !except.contains(PlanFix.Place(step: i, parameter: name)) {
+                guard let property = schema.property(name), let text = value.freeTextLiteral(for: property),
+                    !(PlanSchema.isContent(property) && unusedQuery(before: i, in: plan, kinds: kinds))
+                else { continue }
+                let pieces = comparable(text)
+                guard !pieces.isEmpty, !pieces.contains(where: folded.contains) else { continue }
+                found.append((i, name, text))
+            }
+        }
+        return found
+    }
+
+    /// Whether a query before step `index` gives what no later step uses: then a made-up content
+    /// is where its output belongs, which the unused query's message says; it is not left out.
+    static func unusedQuery(before index: Int, in plan: Plan, kinds: [String: SkillDescriptor.Kind]) -> Bool {
+        plan.steps[..<index].enumerated().contains { k, step in
+            !step.isPlaybook && kinds[step.target] == .query
+                && !plan.steps[(k + 1)...].contains { later in later.with.contains { PlanLint.strings(in: $0.value).contains { $0.contains("steps.\(step.id).") } } }
+        }
+    }
+
+    /// The pieces of `text` a request holds when it gave the text: its words of three or more
+    /// letters or digits (lowercased) and each two Chinese characters in a row.
+    static func comparable(_ text: String) -> [String] {
+        var pieces: [String] = []
+        let lowered = text.lowercased()
+        for word in lowered.split(whereSeparator: { !($0.isLetter || $0.isNumber) || TextFolding.isCJK($0) }) where word.count >= 3 {
+            pieces.append(String(word))
+        }
+        let characters = Array(lowered)
+        for k in characters.indices.dropLast() where TextFolding.isCJK(characters[k]) && TextFolding.isCJK(characters[k + 1]) {
+            pieces.append(String(characters[k...k + 1]))
+        }
+        return pieces
+    }
+}

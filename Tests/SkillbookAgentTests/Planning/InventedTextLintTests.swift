@@ -1,0 +1,54 @@
+import SkillbookAgent
+import SkillbookCore
+import Testing
+
+/// Issue 26: an optional text the model made up for an action (reminders.create `notes` nobody
+/// asked for) is left out by the checker's fix.
+@Suite struct InventedTextLintTests {
+    static func errors(_ steps: [Plan.Step], request: String) -> [String] {
+        shippedChecker.check(Plan(steps: steps), name: "plan", description: request).diagnostics.filter { $0.severity == .error }.map(\.message)
+    }
+
+    static let request = "提醒我下周三上午十点开会，然后通知我提醒已经创建"
+
+    static func plan(notes: String) -> [Plan.Step] {
+        [
+            Plan.Step(
+                id: "s1", target: "reminders.create",
+                with: ["title": "开会", "due": "2026-12-09T10:00:00+01:00", "notes": .string(notes)]),
+            Plan.Step(id: "s2", target: "notify.send", with: ["message": "提醒已经创建：${{ steps.s1.output.title }}"]),
+        ]
+    }
+
+    @Test func anOptionalTextWithNoWordOfTheRequestIsAnErrorTheFixLeavesOut() throws {
+        #expect(
+            Self.errors(Self.plan(notes: "会议在会议室A"), request: Self.request) == [
+                "step 's1' (reminders.create) parameter 'notes' is '会议在会议室A', words the request does not hold; leave 'notes' out unless the request gives it"
+            ])
+        let fixed = try #require(shippedChecker.fixed(Plan(steps: Self.plan(notes: "会议在会议室A")), description: Self.request))
+        #expect(fixed.steps[0].with["notes"] == nil)
+        #expect(fixed.steps[0].with["title"] == "开会")
+        #expect(shippedChecker.check(fixed, name: "plan", description: Self.request).passes)
+        let mail = Plan.Step(
+            id: "s1", target: "mail.send",
+            with: [
+                "server": "smtp://127.0.0.1:2525", "from": "me@example.com", "to": ["me@example.com"], "subject": "Git status",
+                "text": "clean", "username": "your-username",
+            ])
+        #expect(
+            Self.errors([mail], request: "email me@example.com the git status via smtp://127.0.0.1:2525: clean").contains(
+                "step 's1' (mail.send) parameter 'username' is 'your-username', words the request does not hold; leave 'username' out unless the request gives it"))
+    }
+
+    @Test func wordsOfTheRequestAReferenceAndAQueryAreLeftAlone() {
+        #expect(Self.errors(Self.plan(notes: "十点开会"), request: Self.request).isEmpty)
+        let note = Plan.Step(id: "s1", target: "notes.create", with: ["title": "Shopping", "body": "milk and eggs"])
+        #expect(Self.errors([note], request: "make a note called Shopping with milk and eggs").isEmpty)
+        let titled = Plan.Step(id: "s2", target: "notify.send", with: ["message": "${{ steps.s1.output.title }}", "title": "Git Status"])
+        let status = Plan.Step(id: "s1", target: "web.summary", with: ["url": "https://example.org"])
+        #expect(Self.errors([status, titled], request: "summarize https://example.org and notify me with the git status").isEmpty)
+        // Nothing to compare: one short word, a number.
+        let short = Plan.Step(id: "s1", target: "notify.send", with: ["message": "done", "title": "ok"])
+        #expect(Self.errors([short], request: "tell me").isEmpty)
+    }
+}
