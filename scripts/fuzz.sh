@@ -47,7 +47,10 @@ ran=$(($(date +%s) - started))  # wall seconds, start-up and seed loading includ
 # nice, the wall rate says more about the neighbours than about the harness.
 times >"$dir/logs/$name.times"  # (in this shell: a pipeline's subshell has no children's times)
 cpu=$(tail -1 "$dir/logs/$name.times" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); n += p[1] * 60 + p[2] } printf "%.0f", n }')
-findings=$(find "$dir/findings/$name" -type f -newermt "@$started" | wc -l)  # this run's only
+# This run's crashes, leaks, timeouts and out-of-memory inputs; not libFuzzer's slow-unit-… files
+# (an input that took over 10 s of wall time: on cores busy with builds and a model, a niced
+# harness waits that long for an input that takes 0.2 s alone).
+findings=$(find "$dir/findings/$name" -type f -newermt "@$started" ! -name 'slow-unit-*' | wc -l)
 rate=$(awk -v e="${execs:-0}" -v s="$ran" 'BEGIN { printf "%.0f", (s > 0 ? e / s : 0) }')
 tenmillion=$(awk -v r="$rate" 'BEGIN { if (r > 0) printf "%.1f h", 1e7 / r / 3600; else print "?" }')
 printf '%-16s %12s %8s %9s %8s %8s %8s %s (cpu %s s)\n' "$name" "${execs:-?}" "$ran" "$rate" "${coverage:-?}" "${features:-?}" "$findings" "$tenmillion" "$cpu" | tee "$dir/logs/$name.summary"

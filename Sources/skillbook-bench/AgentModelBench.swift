@@ -91,6 +91,8 @@ struct AgentModelBench: Sendable {
                 if probe.reachedPlanner {
                     tally.reached += 1
                     tally.times.append(seconds)
+                    tally.calls[min(http.calls, 4), default: 0] += 1
+                    if http.calls == 1 { tally.oneCallTimes.append(seconds) }
                 }
                 if passes { tally.passed += 1 }
                 if verdict.correct { tally.correct += 1 }
@@ -122,6 +124,10 @@ struct AgentModelBench: Sendable {
         var plans = 0, reached = 0, passed = 0, correct = 0, declines = 0, declinesRight = 0
         var unknownSkills = 0, serverErrors = 0, lost = 0
         var times: [Double] = []
+        /// Requests that reached the planner by the model calls they took (4: four or more), and
+        /// the latencies of those one call answered: where the tail comes from, in summary lines.
+        var calls: [Int: Int] = [:]
+        var oneCallTimes: [Double] = []
 
         func figures(_ half: ReferencePlan.Half) -> [Figure] {
             let name = "agent_model_" + (half == .tuning ? "tuning" : "heldout")
@@ -138,6 +144,10 @@ struct AgentModelBench: Sendable {
                 Figure(name: "\(name)_lost_requests", value: Double(lost), unit: "requests"),
                 Figure(name: "\(name)_latency_p50", value: percentile(0.5), unit: "s"),
                 Figure(name: "\(name)_latency_p95", value: percentile(0.95), unit: "s"),
+                Figure(
+                    name: "\(name)_one_call", value: share(calls[1] ?? 0, reached),
+                    unit: "% of \(reached) (calls 1/2/3/4+: " + (1...4).map { "\(calls[$0] ?? 0)" }.joined(separator: "/")
+                        + "; one call: max \(String(format: "%.1f", oneCallTimes.max() ?? 0)) s)"),
             ]
         }
     }
@@ -237,7 +247,7 @@ struct AgentModelBench: Sendable {
 /// could read, and how many answers were server errors (HTTP 5xx).
 final class CountingHTTP: HTTPClient {
     let base: any HTTPClient
-    private let recorded = Mutex<(answers: [ModelAnswer], serverErrors: Int)>(([], 0))
+    private let recorded = Mutex<(answers: [ModelAnswer], serverErrors: Int, calls: Int)>(([], 0, 0))
 
     init(base: any HTTPClient) {
         self.base = base
@@ -245,8 +255,11 @@ final class CountingHTTP: HTTPClient {
 
     var answers: [ModelAnswer] { recorded.withLock { $0.answers } }
     var serverErrors: Int { recorded.withLock { $0.serverErrors } }
+    /// Model calls made, answered or not.
+    var calls: Int { recorded.withLock { $0.calls } }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        recorded.withLock { $0.calls += 1 }
         let response = try await base.send(request)
         if response.status >= 500 {
             recorded.withLock { $0.serverErrors += 1 }
