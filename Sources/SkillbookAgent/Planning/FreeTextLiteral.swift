@@ -14,3 +14,21 @@ extension Value {
         return text
     }
 }
+
+extension Plan {
+    /// Every literal of an optional free-text parameter (`Value.freeTextLiteral`) of the steps that
+    /// call a skill of `kind`, in step and then name order: what the invented-text lints judge.
+    func optionalFreeTexts(
+        of kind: SkillDescriptor.Kind, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema]
+    ) -> [(step: Int, name: String, property: Schema, text: String)] {
+        var found: [(step: Int, name: String, property: Schema, text: String)] = []
+        for (i, step) in steps.enumerated() where !step.isPlaybook && kinds[step.target] == kind {
+            guard let schema = parameters[step.target] else { continue }
+            for (name, value) in step.with.sorted(by: { $0.key < $1.key }) where !schema.required.contains(name) {
+                guard let property = schema.property(name), let text = value.freeTextLiteral(for: property) else { continue }
+                found.append((i, name, property, text))
+            }
+        }
+        return found
+    }
+}

@@ -29,18 +29,10 @@ enum InventedFilterLint {
     ) -> [(step: Int, name: String, text: String)] {
         guard !request.isEmpty else { return [] }
         let folded = request.lowercased()
-        var found: [(step: Int, name: String, text: String)] = []
-        for (i, step) in plan.steps.enumerated() where !step.isPlaybook && kinds[step.target] == .query {
-            guard let schema = parameters[step.target] else { continue }
-            for (name, value) in step.with.sorted(by: { $0.key < $1.key }) where !schema.required.contains(name) {
-                guard let property = schema.property(name), let text = value.freeTextLiteral(for: property) else { continue }
-                let trimmed = text.trimmingCharacters(in: .whitespaces)
-                guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isLetter || $0.isNumber || " _-".contains($0) }),
-                    !folded.contains(trimmed.lowercased())
-                else { continue }
-                found.append((i, name, text))
-            }
-        }
-        return found
+        return plan.optionalFreeTexts(of: .query, kinds: kinds, parameters: parameters).filter { found in
+            let trimmed = found.text.trimmingCharacters(in: .whitespaces)
+            return !trimmed.isEmpty && trimmed.allSatisfy({ $0.isLetter || $0.isNumber || " _-".contains($0) })
+                && !folded.contains(trimmed.lowercased())
+        }.map { ($0.step, $0.name, $0.text) }
     }
 }

@@ -37,20 +37,13 @@ enum InventedTextLint {
     ) -> [(step: Int, name: String, text: String)] {
         guard !request.isEmpty else { return [] }
         let folded = request.lowercased()
-        var found: [(step: Int, name: String, text: String)] = []
-        for (i, step) in plan.steps.enumerated() where !step.isPlaybook && kinds[step.target] == .action {
-            guard let schema = parameters[step.target] else { continue }
-            for (name, value) in step.with.sorted(by: { $0.key < $1.key })
-            where !schema.required.contains(name) && !except.contains(PlanFix.Place(step: i, parameter: name)) {
-                guard let property = schema.property(name), let text = value.freeTextLiteral(for: property),
-                    !(PlanSchema.isContent(property) && unusedQuery(before: i, in: plan, kinds: kinds))
-                else { continue }
-                let pieces = comparable(text)
-                guard !pieces.isEmpty, !pieces.contains(where: folded.contains) else { continue }
-                found.append((i, name, text))
-            }
-        }
-        return found
+        return plan.optionalFreeTexts(of: .action, kinds: kinds, parameters: parameters).filter { found in
+            guard !except.contains(PlanFix.Place(step: found.step, parameter: found.name)),
+                !(PlanSchema.isContent(found.property) && unusedQuery(before: found.step, in: plan, kinds: kinds))
+            else { return false }
+            let pieces = comparable(found.text)
+            return !pieces.isEmpty && !pieces.contains(where: folded.contains)
+        }.map { ($0.step, $0.name, $0.text) }
     }
 
     /// Whether a query before step `index` gives what no later step uses: then a made-up content
