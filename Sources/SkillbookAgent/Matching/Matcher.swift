@@ -156,7 +156,9 @@ public struct Matcher: Sendable {
         // One action whose content names what a list query gives ("write my reminders for tomorrow
         // to F"): that query's output, so two steps (`listedObject`).
         if clauses.count < 2, let listed = listedObject(in: request, routed: decision, clock: clock) {
-            return RouteDecision(layer: .plan, confidence: decision.confidence, candidates: decision.candidates, clauses: [listed.list, listed.rest])
+            // (the candidates are the two steps', which `ask` names: files.list, then files.move)
+            let steps = [listed.list, listed.rest].compactMap { rank($0, clock: clock).first }
+            return RouteDecision(layer: .plan, confidence: decision.confidence, candidates: steps, clauses: [listed.list, listed.rest])
         }
         return decision
     }

@@ -36,7 +36,9 @@ import Testing
         let chinese = try #require(shippedMatcher.listedObject(in: "把 /tmp/照片 里所有 jpg 文件复制到 /tmp/备份", clock: berlinClock))
         #expect(chinese.list == "列出/tmp/照片 里所有 jpg 文件")
         #expect(chinese.query == "files.list")
-        #expect(shippedMatcher.decide("move all .tmp files from /tmp/cache to /tmp/trash-bin", clock: berlinClock).layer == .plan)
+        let decision = shippedMatcher.decide("move all .tmp files from /tmp/cache to /tmp/trash-bin", clock: berlinClock)
+        #expect(decision.layer == .plan)
+        #expect(decision.candidates.map(\.target) == ["files.list", "files.move"])
         // A path, even one with a space in it, is a path.
         #expect(shippedMatcher.listedObject(in: "move /tmp/old report.pdf into /tmp/x", clock: berlinClock) == nil)
         #expect(shippedMatcher.listedObject(in: "copy /tmp/a.txt to /tmp/b", clock: berlinClock) == nil)
