@@ -101,10 +101,12 @@ public struct PlanSkeleton: Sendable {
             let best = ranked(clause).first.flatMap { byName[$0.target] }
             let pieces = destinationParts(clause, best: best)
             for part in pieces {
-                let read = readParts(part, best: pieces.count == 1 ? best : ranked(part).first.flatMap { byName[$0.target] })
-                // (a file the clause before reads already is not read twice)
-                let readBefore = read.count > 1 && parts.last.map { $0.contains(pathRuns(in: part).first ?? "\u{0}") } == true
-                parts += readBefore ? [part] : read
+                // (a file the clause before names, "read /tmp/a.log, then find … in /tmp/a.log", is read once)
+                if let path = pathRuns(in: part).first, parts.last?.contains(path) == true {
+                    parts.append(part)
+                    continue
+                }
+                parts += readParts(part, best: pieces.count == 1 ? best : ranked(part).first.flatMap { byName[$0.target] })
             }
         }
         clauses = parts
