@@ -41,6 +41,21 @@ enum CompoundSplitter {
         return verbs.contains(String(first))
     }
 
+    /// Whether a clause is an action addressed to the person asking ("tell me when it's saved",
+    /// "let me know", "通知我…"): never the tail of a captured text, as "tell her" in "remind me to
+    /// call Anna and tell her" is.
+    static func addressesUser(_ clause: String) -> Bool {
+        var chinese = Substring(clause.trimmingCharacters(in: .whitespaces))
+        for filler in ["请", "再", "并"] where chinese.hasPrefix(filler) { chinese = chinese.dropFirst(filler.count) }
+        if ["通知我", "告诉我", "发通知给我", "发个通知", "提醒我"].contains(where: { chinese.hasPrefix($0) }) { return true }
+        let words = clause.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
+        guard let start = words.firstIndex(where: { !["then", "also", "please", "just", "finally", "afterwards"].contains($0) }),
+            start + 1 < words.count
+        else { return false }
+        let pair = (words[start], words[start + 1])
+        return ["tell", "notify", "ping", "message", "text", "email", "alert", "let"].contains(pair.0) && pair.1 == "me"
+    }
+
     /// Words that hold a marker without chaining anything: "合并" (join) is no "…并…".
     static let unsplit = ["合并", "再次", "不再"]
 

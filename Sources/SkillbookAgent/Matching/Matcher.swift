@@ -133,7 +133,8 @@ public struct Matcher: Sendable {
         let routed = decision.layer == .skill || decision.layer == .playbook
         if clauses.count >= 2, routed || decision.question != nil,
             let verb = clauses.dropFirst().first(where: CompoundSplitter.startsWithVerb),
-            !decision.inputs.keys.contains(where: { decision.inputs[$0]?.stringValue?.localizedCaseInsensitiveContains(verb) == true })
+            CompoundSplitter.addressesUser(verb)
+                || !decision.inputs.keys.contains(where: { decision.inputs[$0]?.stringValue?.localizedCaseInsensitiveContains(verb) == true })
         {
             let taken = { (pick: RouteDecision) in pick.layer == .skill || pick.layer == .playbook }
             if routed ? picks.first.map(taken) == true : picks.contains(where: taken) {

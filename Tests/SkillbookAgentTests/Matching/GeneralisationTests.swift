@@ -28,6 +28,12 @@ import Testing
         #expect(mkdir.layer == .plan, "\(RoutingSet.describe(mkdir))")
         // One action stays one skill's, its clause text and all.
         #expect(decide("remind me to call Anna and tell her hi").target == "reminders.create")
+        // …but telling the person asking is an action of its own, not the reminder's title.
+        let told = decide("make a reminder for friday at 3pm to renew the passport and tell me when it's saved")
+        #expect(told.layer == .plan && told.clauses.count == 2, "\(RoutingSet.describe(told))")
+        #expect(decide("提醒我明天交房租，然后通知我").layer == .plan)
+        #expect(CompoundSplitter.addressesUser("then let me know"))
+        #expect(!CompoundSplitter.addressesUser("tell her hi"))
         #expect(CompoundSplitter.startsWithVerb("把 /tmp/a.jpg 移进去"))
         #expect(CompoundSplitter.startsWithVerb("再写入 /tmp/b.txt"))
         #expect(!CompoundSplitter.startsWithVerb("明天上午"))
