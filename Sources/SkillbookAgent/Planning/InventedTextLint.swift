@@ -6,7 +6,8 @@ import SkillbookCore
 /// words the person never said, saved, sent or shown as if they had. An optional free text
 /// (`Schema.isFreeText`) of an action whose literal shares no word with the request (no word of
 /// three or more letters or digits, no two Chinese characters in a row) is the model's. A literal
-/// with nothing to compare (a number, one short word) is left alone; a required parameter is the
+/// with nothing to compare (a number, one short word) is left alone. An optional path that starts
+/// with none the request names is the model's too (`inventedPaths`). A required parameter is the
 /// checker's and the judge's; a content after a query whose output nothing uses is where that
 /// output belongs (`unusedQuery`). Its one fix is leaving the parameter out (`fixes`): the skill has a
 /// default for it.
@@ -37,13 +38,35 @@ enum InventedTextLint {
     ) -> [(step: Int, name: String, text: String)] {
         guard !request.isEmpty else { return [] }
         let folded = request.lowercased()
-        return plan.optionalFreeTexts(of: .action, kinds: kinds, parameters: parameters).filter { found in
+        let texts = plan.optionalFreeTexts(of: .action, kinds: kinds, parameters: parameters).filter { found in
             guard !except.contains(PlanFix.Place(step: found.step, parameter: found.name)),
                 !(PlanSchema.isContent(found.property) && unusedQuery(before: found.step, in: plan, kinds: kinds))
             else { return false }
             let pieces = comparable(found.text)
             return !pieces.isEmpty && !pieces.contains(where: folded.contains)
         }.map { ($0.step, $0.name, $0.text) }
+        return (texts + inventedPaths(plan, kinds: kinds, parameters: parameters, request: request, except: except))
+            .sorted { ($0.step, $0.name) < ($1.step, $1.name) }
+    }
+
+    /// An action's optional path literal (mail.send `ca_file: "/path/to/ca.pem"`, archive.create
+    /// `directory`) that is no path the request names, nor inside or beside one (`/tmp/a` →
+    /// `/tmp/a/b`, `/tmp/a.tar.gz`): a file the model made up, which the skill would then read.
+    static func inventedPaths(
+        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], request: String, except: Set<PlanFix.Place>
+    ) -> [(step: Int, name: String, text: String)] {
+        let named = RequestValues(request).paths
+        var found: [(step: Int, name: String, text: String)] = []
+        for (i, step) in plan.steps.enumerated() where !step.isPlaybook && kinds[step.target] == .action {
+            guard let schema = parameters[step.target] else { continue }
+            for (name, value) in step.with where !schema.required.contains(name) && !except.contains(PlanFix.Place(step: i, parameter: name)) {
+                guard let property = schema.property(name), property.type == .string, property.format == "path",
+                    let text = value.stringValue, !text.utf8.containsTemplateOpening, !named.contains(where: text.hasPrefix)
+                else { continue }
+                found.append((i, name, text))
+            }
+        }
+        return found
     }
 
     /// Whether a query before step `index` gives what no later step uses: then a made-up content

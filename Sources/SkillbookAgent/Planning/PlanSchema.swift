@@ -239,7 +239,7 @@ public enum PlanSchema {
         }
         var with = object(properties, required: required)
         if let passingOn, offer.parameters.properties.contains(where: { isContent($0.schema) }) {
-            let options = receivers(offer, of: passingOn).map { name, pattern -> Value in
+            let options = receivers(offer, of: passingOn, values: values).map { name, pattern -> Value in
                 var passing = properties
                 passing[name] = ["type": "string", "pattern": .string(pattern)]
                 return object(passing, required: required + (required.contains(name) ? [] : [name]))
@@ -257,11 +257,18 @@ public enum PlanSchema {
 
     /// The parameters of `offer` that may receive what `scope` gives, each with the pattern of the
     /// references it may take: its content parameters (`isContent`) that a field fits.
-    static func receivers(_ offer: PlanOffer, of scope: ReferenceScope) -> [(name: String, pattern: String)] {
+    static func receivers(_ offer: PlanOffer, of scope: ReferenceScope, values: RequestValues) -> [(name: String, pattern: String)] {
         offer.parameters.properties.compactMap { name, schema in
-            guard isContent(schema), let pattern = scope.pattern(fitting: schema) else { return nil }
+            guard isContent(schema), !takesNamedValue(schema, values: values), let pattern = scope.pattern(fitting: schema) else { return nil }
             return (name, pattern)
         }
+    }
+
+    /// A mail address parameter (or a list of them) when the request names mail addresses: it is
+    /// one of those, never a reference ("email them to boss@example.com": `to` is that address, not
+    /// the addresses some step finds in the text).
+    static func takesNamedValue(_ schema: Schema, values: RequestValues) -> Bool {
+        !values.emails.isEmpty && (schema.format == "email" || schema.items?.format == "email")
     }
 
     /// A parameter that takes content: a list, or a free text — no format (not a path, an address
@@ -289,7 +296,7 @@ public enum PlanSchema {
         // A date the request names (`PlanOffer.fixingDates`) is that date, not a reference.
         let fixed =
             schema.enumValues?.count == 1 && (schema.format == "date" || schema.format == "date-time")
-        guard !fixed, let pattern = scope.pattern(fitting: schema) else { return literal }
+        guard !fixed, !takesNamedValue(schema, values: values), let pattern = scope.pattern(fitting: schema) else { return literal }
         return ["anyOf": [literal, ["type": "string", "pattern": .string(pattern)]]]
     }
 

@@ -131,8 +131,8 @@ public struct PlanSkeleton: Sendable {
                         reason: "'\(clause)' matches \(best.target) best, at \(RouteDecision.rounded(best.confidence)), under \(floor)"))
                 // Its runner-up only when near it: a target at 0.00 beside files.move at 0.24 is noise
                 // a small model then adds as a step of its own.
-                let near = list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare }
-                slots.append(Slot(clause: clause, offers: near.compactMap { byName[$0.target] }))
+                let near = list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare }.map(\.target)
+                slots.append(Slot(clause: clause, offers: takingNamedEmail(near, clause: clause, byName: byName).compactMap { byName[$0] }))
                 continue
             }
             if asksToFind(clause), byName[best.target]?.kind == .action,
@@ -173,12 +173,21 @@ public struct PlanSkeleton: Sendable {
                     names = ranking
                 }
             }
+            names = takingNamedEmail(names, clause: clause, byName: byName)
             let date = datePhrase(in: clause, dates: coercion.dates)
             let fixed = names.compactMap { byName[$0] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }
             let hints = sure && names == [best.target] ? texts(best.inputs, of: byName[best.target]) : ValueObject()
             slots.append(Slot(clause: clause, offers: fixed, hints: hints))
         }
         return PlanSkeleton(slots: slots, adapters: offers.filter(\.isAdapter), doubts: doubts)
+    }
+
+    /// A clause that names a mail address goes to the targets of `names` that take one, when some
+    /// do ("email it to ana@example.com": mail.send, not text.extract, whose examples find addresses).
+    static func takingNamedEmail(_ names: [String], clause: String, byName: [String: PlanOffer]) -> [String] {
+        guard !RequestValues(clause).emails.isEmpty else { return names }
+        let taking = names.filter { byName[$0]?.takesEmail == true }
+        return taking.isEmpty ? names : taking
     }
 
     /// For a clause that refers back to the step before ("delete them", "删除它们"), whose best

@@ -274,6 +274,9 @@ extension PlanOffer {
     /// Some parameter is a web address (`format: uri`).
     var takesAddress: Bool { parameters.properties.contains { $0.schema.format == "uri" } }
 
+    /// Some parameter is a mail address or a list of them (`format: email`).
+    var takesEmail: Bool { parameters.properties.contains { $0.schema.format == "email" || $0.schema.items?.format == "email" } }
+
     /// Some parameter is a path or a list of paths.
     var takesPath: Bool { parameters.properties.contains { NamedPathLint.takesPath($0.schema) } }
 

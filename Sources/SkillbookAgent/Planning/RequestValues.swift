@@ -10,10 +10,18 @@ public struct RequestValues: Sendable, Equatable {
     public var paths: [String]
     /// `http://` and `https://` addresses.
     public var addresses: [String]
+    /// Addresses of other schemes (`smtp://127.0.0.1:2525`, `smtps://mail.example.com:465`): a
+    /// `format: uri` parameter may start with them too, so a mail server is not held to a web page.
+    public var otherAddresses: [String]
+    /// Mail addresses (`ana@example.com`): a `format: email` parameter is one of them when the
+    /// request names any.
+    public var emails: [String]
 
-    public init(paths: [String] = [], addresses: [String] = []) {
+    public init(paths: [String] = [], addresses: [String] = [], otherAddresses: [String] = [], emails: [String] = []) {
         self.paths = paths
         self.addresses = addresses
+        self.otherAddresses = otherAddresses
+        self.emails = emails
     }
 
     /// The values of `request`: its words split at spaces and at Chinese characters, with the
@@ -21,17 +29,23 @@ public struct RequestValues: Sendable, Equatable {
     public init(_ request: String) {
         var paths: [String] = []
         var addresses: [String] = []
+        var otherAddresses: [String] = []
+        var emails: [String] = []
         for word in Self.words(request) {
             let lowered = word.lowercased()
             if TextFolding.webStarts.contains(where: lowered.hasPrefix) {
                 if word.count > 8, !addresses.contains(word) { addresses.append(word) }
+            } else if Self.hasScheme(word) {
+                if !otherAddresses.contains(word) { otherAddresses.append(word) }
+            } else if Self.isEmail(word) {
+                if !emails.contains(word) { emails.append(word) }
             } else if let address = Self.bareAddress(word) {
                 if !addresses.contains(address) { addresses.append(address) }
             } else if Self.readsAsPath(word), !paths.contains(word) {
                 paths.append(word)
             }
         }
-        self.init(paths: paths, addresses: addresses)
+        self.init(paths: paths, addresses: addresses, otherAddresses: otherAddresses, emails: emails)
     }
 
     /// The values a parameter of `format` may start with: paths for `path`, addresses for `uri`;
@@ -39,9 +53,29 @@ public struct RequestValues: Sendable, Equatable {
     public func prefixes(for format: String?) -> [String] {
         switch format {
         case "path": paths
-        case "uri": addresses
+        case "uri": addresses + otherAddresses
+        case "email": emails
         default: []
         }
+    }
+
+    /// `scheme://rest` with a scheme of letters, digits, `+`, `-` or `.` after a letter, and
+    /// something after the `//`; no `"` or `\\`, which a pattern over JSON text cannot hold as written.
+    static func hasScheme(_ word: String) -> Bool {
+        guard let range = word.firstRange(of: "://"), range.upperBound < word.endIndex,
+            !word.contains("\""), !word.contains("\\")
+        else { return false }
+        let scheme = word[..<range.lowerBound]
+        return scheme.first?.isLetter == true && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+
+    /// `local@domain.tld`: one `@`, a non-empty local part, and a domain with a dot inside.
+    static func isEmail(_ word: String) -> Bool {
+        let parts = word.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !word.contains("\""), !word.contains("\\"), !word.contains("/") else { return false }
+        let domain = parts[1]
+        guard let dot = domain.lastIndex(of: "."), dot != domain.startIndex, domain.index(after: dot) < domain.endIndex else { return false }
+        return domain.allSatisfy { $0.isLetter || $0.isNumber || "-.".contains($0) }
     }
 
     static func words(_ request: String) -> [String] {

@@ -51,4 +51,25 @@ import Testing
         let short = Plan.Step(id: "s1", target: "notify.send", with: ["message": "done", "title": "ok"])
         #expect(Self.errors([short], request: "tell me").isEmpty)
     }
+
+    /// mail.send `ca_file: "path_to_ca_file"` for a request that names no such file: left out;
+    /// archive.create `directory` inside a folder the request names stays.
+    @Test func anOptionalPathTheRequestDoesNotNameIsLeftOut() throws {
+        let request = "email ana@example.com the news via smtp://127.0.0.1:2525"
+        let mail = Plan.Step(
+            id: "s1", target: "mail.send",
+            with: [
+                "server": "smtp://127.0.0.1:2525", "from": "ana@example.com", "to": ["ana@example.com"], "subject": "News",
+                "text": "the news", "ca_file": "/etc/ssl/ca.pem",
+            ])
+        #expect(
+            Self.errors([mail], request: request) == [
+                "step 's1' (mail.send) parameter 'ca_file' is '/etc/ssl/ca.pem', words the request does not hold; leave 'ca_file' out unless the request gives it"
+            ])
+        let fixed = try #require(shippedChecker.fixed(Plan(steps: [mail]), description: request))
+        #expect(fixed.steps[0].with["ca_file"] == nil)
+        let pack = Plan.Step(
+            id: "s1", target: "archive.create", with: ["archive": "/tmp/logs.tar.gz", "paths": ["app"], "directory": "/tmp/logs"])
+        #expect(Self.errors([pack], request: "pack /tmp/logs into /tmp/logs.tar.gz").isEmpty)
+    }
 }

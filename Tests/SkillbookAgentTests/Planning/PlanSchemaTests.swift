@@ -186,6 +186,29 @@ import Testing
         #expect(shape.sequences.map { $0.map(\.names) } == [[["web.fetch"], ["notify.send"]]])
     }
 
+    /// "email it to ADDRESS via smtp://…": the server starts with the smtp address (not the web
+    /// page's), the recipients are the address named, never a reference to what a step found.
+    @Test func aMailGoesToTheNamedAddressThroughTheNamedServer() throws {
+        let request = "summarise https://example.com/blog and email it to ana@example.com via smtp://127.0.0.1:2525"
+        let skeleton = try #require(PlanSkeletonTests.skeleton(request)).trimmed(for: request)
+        #expect(skeleton.slots.map(\.names) == [["web.summary"], ["mail.send"]])
+        let steps = try Self.steps(try Self.schema(request))
+        let mail = try #require(steps.first { $0["properties"]?["skill"]?["const"] == "mail.send" })
+        // (`with` is one object per parameter the web page's text may go into)
+        let variants = try #require(mail["properties"]?["with"]?["anyOf"]?.arrayValue)
+        for with in variants {
+            let literal = try #require(with["properties"]?["server"]?["anyOf"]?.arrayValue?.first)
+            let server = try Regex(try #require(literal["pattern"]?.stringValue))
+            #expect("smtp://127.0.0.1:2525".wholeMatch(of: server) != nil)
+            #expect("smtp://mail.example.org".wholeMatch(of: server) == nil)
+            let to = try #require(with["properties"]?["to"])
+            #expect(to["anyOf"] == nil, "a reference is no recipient the request named")
+            let item = try Regex(try #require(to["items"]?["pattern"]?.stringValue))
+            #expect("ana@example.com".wholeMatch(of: item) != nil)
+            #expect("user@example.com".wholeMatch(of: item) == nil)
+        }
+    }
+
     @Test func aRegularExpressionIsNoContentSoTheTextTakesWhatWasRead() throws {
         let steps = try Self.steps(
             try Self.schema("read /tmp/contacts.txt, pull out the phone numbers and save them as a note called Phones"))

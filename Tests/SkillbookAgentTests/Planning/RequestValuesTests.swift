@@ -35,4 +35,19 @@ import Testing
         #expect(values.prefixes(for: "date").isEmpty)
         #expect(values.prefixes(for: nil).isEmpty)
     }
+
+    /// A mail server is held to the server the request names, not to its web page; a recipient to
+    /// the address it names.
+    @Test func mailServersAndAddressesAreValuesOfTheirFormats() {
+        let values = RequestValues("summarise https://example.com/blog and email it to ana@example.com through smtp://127.0.0.1:2525.")
+        #expect(values.addresses == ["https://example.com/blog"])
+        #expect(values.otherAddresses == ["smtp://127.0.0.1:2525"])
+        #expect(values.emails == ["ana@example.com"])
+        #expect(values.prefixes(for: "uri") == ["https://example.com/blog", "smtp://127.0.0.1:2525"])
+        #expect(values.prefixes(for: "email") == ["ana@example.com"])
+        #expect(values.paths.isEmpty)
+        #expect(RequestValues("发邮件给 dev@example.com，服务器 smtps://mail.example.com:465").emails == ["dev@example.com"])
+        #expect(RequestValues("meet @ noon, ://x, a@b and x@y.").emails.isEmpty)
+        #expect(RequestValues("meet @ noon, ://x, a@b and x@y.").otherAddresses.isEmpty)
+    }
 }
