@@ -62,6 +62,19 @@ struct FoldedText: Sendable {
     }
 
     private mutating func removeChineseFillers() {
+        // 都/全部/全都 right before a verb only says "all of them" ("…文件都移动到 X"): the object says it.
+        for adverb in TextFolding.chineseAllAdverbs {
+            let needle = Array(adverb)
+            var i = 0
+            while i + needle.count <= lower.count {
+                let rest = String(lower[(i + needle.count)...].prefix(3))
+                if lower[i..<(i + needle.count)].elementsEqual(needle), TextFolding.chineseAllVerbs.contains(where: rest.hasPrefix) {
+                    remove(i..<(i + needle.count))
+                } else {
+                    i += 1
+                }
+            }
+        }
         for filler in TextFolding.chineseFillers {
             let needle = Array(filler)
             var i = 0

@@ -51,6 +51,9 @@ enum TextFolding {
     static let trailingFillers = ["please", "for me", "thanks", "thank you", "now", "right now", "pls"]
     /// Chinese fillers: dropped wherever they stand (they carry no meaning for routing).
     static let chineseFillers = ["一下", "麻烦你", "麻烦", "帮我", "帮忙", "请你", "请", "给我", "好吗", "好不好", "谢谢", "可以吗"]
+    /// "All" said before a verb (`都移动到`, `全部删掉`), dropped there only: 都 is part of 首都 and 成都.
+    static let chineseAllAdverbs = ["全都", "全部", "都"]
+    static let chineseAllVerbs = ["移动", "移到", "移进", "复制", "拷贝", "删除", "删掉", "删了", "放到", "放进", "打包", "压缩", "发给", "写到", "写入", "保存"]
     /// Chinese words of order dropped at the start of a request or clause ("先下载 X", "最后通知我"),
     /// never of a captured text ("先生的生日" stays a title).
     static let chineseLeading = ["首先", "先", "最后", "接着", "然后", "再"]

@@ -16,7 +16,7 @@ struct FilesMoveSkill: Skill {
             + "everything back and removes the folders it created if they are empty.",
         examples: [
             "move {paths} into {into}", "move {paths} to {into}", "move the pdfs to Documents",
-            "rename report.txt to report-2024.txt", "put these files in a folder", "把{paths}移到{into}", "把{paths}移进去",
+            "rename report.txt to report-2024.txt", "put these files in a folder", "把{paths}移到{into}", "把{paths}移动到{into}", "把{paths}移进去",
             "移动这些文件",
         ],
         tags: ["files", "write", "move", "rename"],

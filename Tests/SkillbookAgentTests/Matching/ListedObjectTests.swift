@@ -36,6 +36,14 @@ import Testing
         let chinese = try #require(shippedMatcher.listedObject(in: "把 /tmp/照片 里所有 jpg 文件复制到 /tmp/备份", clock: berlinClock))
         #expect(chinese.list == "列出/tmp/照片 里所有 jpg 文件")
         #expect(chinese.query == "files.list")
+        // "都" before the verb, "里的"/"里所有的", and a delete said with 删除 alone.
+        for (request, glob, action) in [
+            ("帮我把 /tmp/截图 里的 png 文件都移动到 /tmp/图片", "png", "files.move"), ("删除 /tmp/临时 里所有的 log 文件", "log", "files.delete"),
+        ] {
+            let decision = shippedMatcher.decide(request, clock: berlinClock)
+            #expect(decision.layer == .plan && decision.candidates.map(\.target) == ["files.list", action], "\(RoutingSet.describe(decision))")
+            #expect(decision.candidates.first?.inputs["glob"] == .string(glob))
+        }
         let decision = shippedMatcher.decide("move all .tmp files from /tmp/cache to /tmp/trash-bin", clock: berlinClock)
         #expect(decision.layer == .plan)
         #expect(decision.candidates.map(\.target) == ["files.list", "files.move"])
