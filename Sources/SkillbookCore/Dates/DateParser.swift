@@ -23,6 +23,11 @@ public struct ParsedDate: Sendable, Hashable {
 /// - `下周一`…`下周日` (also `下星期一`, `下礼拜一`) mean that day of next calendar week, weeks
 ///   starting on Monday: said on a Wednesday, `下周五` is nine days later, not two.
 ///   `这周五` / `本周五` mean that day of the current week, which may already have passed.
+/// - A calendar day without a year (`december 15`, `15 dec`, `12月15日`) means the next such day
+///   from today on, today included: said on December 20, `december 15` is next year's. A day of the
+///   month alone (`the 15th`, `15号`) likewise means the next 15th, this month's or a later one's
+///   (the next month that has a 31st for `the 31st`). `下个月15号` is the 15th of next month; a year
+///   (`december 15 2027`, `2027年12月15日`) makes the day exact.
 /// - A time alone (`9am`, `21:00`, `noon`, `下午3点`) means that time today, even if it has passed.
 /// - `in 3 days`, `2 days ago`, `in 2 weeks`, `3天后` name a day (no time of day);
 ///   `in 2 hours`, `30 minutes ago`, `半小时后` name an instant.
@@ -44,6 +49,8 @@ public struct DateParser: Sendable {
     }
 
     /// Parses ISO 8601 (date `2026-11-30`, date-time with `T` or space, with `Z`/offset or none = local),
+    /// calendar days (`december 15`, `dec 15th 2027`, `15 december`, `the 15th of december`, `the 15th`,
+    /// `12月15日`, `15号`, `下个月15号`),
     /// and relative words: today, tomorrow, yesterday, "day after tomorrow", weekday names and "next monday",
     /// "in 2 hours", "in 3 days", "in 30 minutes", "2 days ago", times "9am", "9:30pm", "21:00", "noon",
     /// combinations "tomorrow 9am", "tomorrow at 9:30", "next friday 18:00", and Chinese
@@ -162,6 +169,36 @@ public struct DateParser: Sendable {
         let check = calendar.dateComponents([.year, .month, .day], from: date)
         guard check.year == year, check.month == month, check.day == day else { return nil }
         return calendar.startOfDay(for: date)
+    }
+
+    /// The next `month`/`day` from today on (this year's, or next year's when it has passed), or
+    /// that day of `year` when given; `nil` when no such day exists.
+    private func calendarDay(month: Int, day: Int, year: Int?) -> Anchor? {
+        if let year { return midnight(year: year, month: month, day: day).map(Anchor.day) }
+        let today = calendar.startOfDay(for: now)
+        let thisYear = calendar.component(.year, from: today)
+        for candidate in thisYear...(thisYear + 8) {
+            // (February 29 waits for a leap year)
+            if let date = midnight(year: candidate, month: month, day: day), date >= today { return .day(date) }
+        }
+        return nil
+    }
+
+    /// The next `day` of a month from today on, in `monthsAhead` months' time when given (0: this
+    /// month, which may have passed).
+    private func dayOfMonth(_ day: Int, monthsAhead: Int?) -> Anchor? {
+        let today = calendar.startOfDay(for: now)
+        let c = calendar.dateComponents([.year, .month], from: today)
+        guard let year = c.year, let month = c.month, (1...31).contains(day) else { return nil }
+        func shifted(_ k: Int) -> Date? {
+            let index = year * 12 + (month - 1) + k
+            return midnight(year: index / 12, month: index % 12 + 1, day: day)
+        }
+        if let monthsAhead { return shifted(monthsAhead).map(Anchor.day) }
+        for k in 0...12 {
+            if let date = shifted(k), date >= today { return .day(date) }
+        }
+        return nil
     }
 
     /// Today's weekday, Monday = 1 … Sunday = 7.
@@ -333,6 +370,28 @@ public struct DateParser: Sendable {
         "saturday": 6, "sat": 6, "sunday": 7, "sun": 7,
     ]
 
+    private static let months: [String: Int] = [
+        "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
+        "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sep": 9, "sept": 9,
+        "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+    ]
+
+    /// `15`, `15th`, `1st`, `2nd`, `23rd`: a day of the month (1–31), and whether it had an ordinal suffix.
+    private static func dayNumber(_ token: String) -> (day: Int, isOrdinal: Bool)? {
+        let digits = token.prefix { $0.isASCIIDigit }
+        let suffix = token.dropFirst(digits.count)
+        guard let day = number(digits, digits: 1...2), (1...31).contains(day) else { return nil }
+        if suffix.isEmpty { return (day, false) }
+        let expected: String
+        switch (day % 10, day / 10) {
+        case (1, let tens) where tens != 1: expected = "st"
+        case (2, let tens) where tens != 1: expected = "nd"
+        case (3, let tens) where tens != 1: expected = "rd"
+        default: expected = "th"
+        }
+        return suffix == expected ? (day, true) : nil
+    }
+
     private static let englishUnits: [String: Unit] = {
         var units: [String: Unit] = [:]
         for word in ["second", "seconds", "sec", "secs", "s"] { units[word] = .seconds(1) }
@@ -405,6 +464,14 @@ public struct DateParser: Sendable {
         case "tomorrow", "tmrw", "tmr": return found(day(offset: 1), 1)
         case "yesterday": return found(day(offset: -1), 1)
         case "the", "day":
+            if first == "the", let ordinal = word(1).flatMap(Self.dayNumber) {
+                // the 15th [of december [2027]]
+                if word(2) == "of", let month = word(3).flatMap({ Self.months[$0] }) {
+                    let year = word(4).flatMap { Self.number($0, digits: 4...4) }
+                    return found(calendarDay(month: month, day: ordinal.day, year: year), year == nil ? 4 : 5)
+                }
+                return ordinal.isOrdinal ? found(dayOfMonth(ordinal.day, monthsAhead: nil), 2) : nil
+            }
             let skip = first == "the" ? 1 : 0
             guard word(skip) == "day" else { return nil }
             switch (word(skip + 1), word(skip + 2)) {
@@ -420,6 +487,19 @@ public struct DateParser: Sendable {
             return found(offset(amount, unit), 1 + length)
         default:
             if let weekday = Self.weekdays[first] { return found(nextOccurrence(of: weekday), 1) }
+            // december 15[th] [2027]
+            if let month = Self.months[first], let dayWord = word(1), let dayNumber = Self.dayNumber(dayWord) {
+                let year = word(2).flatMap { Self.number($0, digits: 4...4) }
+                return found(calendarDay(month: month, day: dayNumber.day, year: year), year == nil ? 2 : 3)
+            }
+            // 15[th] [of] december [2027]
+            if let dayNumber = Self.dayNumber(first) {
+                let of = word(1) == "of" ? 1 : 0
+                if let month = word(1 + of).flatMap({ Self.months[$0] }) {
+                    let year = word(2 + of).flatMap { Self.number($0, digits: 4...4) }
+                    return found(calendarDay(month: month, day: dayNumber.day, year: year), (year == nil ? 2 : 3) + of)
+                }
+            }
             if let (year, month, dayOfMonth) = Self.isoDate(ArraySlice(Array(first))) {
                 return found(midnight(year: year, month: month, day: dayOfMonth).map(Anchor.day), 1)
             }
@@ -531,6 +611,10 @@ public struct DateParser: Sendable {
             anchor = day(offset: offset)
             period = impliedPeriod
             rest = rest.dropFirst(word.count)
+        } else if let (dateAnchor, length) = chineseCalendarDay(rest) {
+            guard let dateAnchor else { return nil }
+            anchor = dateAnchor
+            rest = rest.dropFirst(length)
         } else if let (weekAnchor, length) = chineseWeekday(rest) {
             anchor = weekAnchor
             rest = rest.dropFirst(length)
@@ -556,6 +640,35 @@ public struct DateParser: Sendable {
             }
         }
         return result(anchor, clock)
+    }
+
+    /// `12月15日`, `12月15号`, `2027年12月15日`, `十二月十五日`, `15号`, `15日`, `下个月15号`, `本月20日`:
+    /// the day (`nil` when no such day exists) and the characters taken; `nil` when the text does
+    /// not start with one.
+    private func chineseCalendarDay(_ text: Substring) -> (Anchor?, Int)? {
+        var rest = text
+        var year: Int?
+        var monthsAhead: Int?
+        if let digits = Optional(rest.prefix { $0.isASCIIDigit }), digits.count == 4, rest.dropFirst(4).first == "年" {
+            year = Int(digits)
+            rest = rest.dropFirst(5)
+        } else if let (word, ahead) = [("下个月", 1), ("下月", 1), ("这个月", 0), ("本月", 0), ("这月", 0)].first(where: { rest.hasPrefix($0.0) }) {
+            monthsAhead = ahead
+            rest = rest.dropFirst(word.count)
+        }
+        var month: Int?
+        if monthsAhead == nil, let (value, length) = Self.chineseNumber(rest, maxValue: 12), rest.dropFirst(length).first == "月" {
+            month = value
+            rest = rest.dropFirst(length + 1)
+        }
+        guard let (dayValue, length) = Self.chineseNumber(rest, maxValue: 31), let mark = rest.dropFirst(length).first,
+            mark == "日" || mark == "号" || (mark == "號")
+        else { return nil }
+        rest = rest.dropFirst(length + 1)
+        let taken = text.count - rest.count
+        guard month != nil || year == nil else { return nil }
+        if let month { return (calendarDay(month: month, day: dayValue, year: year), taken) }
+        return (dayOfMonth(dayValue, monthsAhead: monthsAhead), taken)
     }
 
     /// `下周一`, `下星期五`, `这周三`, `本周日`, `周一`, `星期天`, `礼拜六`: the day and the characters taken.
