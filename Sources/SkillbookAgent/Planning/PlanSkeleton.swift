@@ -322,17 +322,24 @@ public struct PlanSkeleton: Sendable {
     /// https://x/a.txt into /tmp/a.txt" is "download https://x/a.txt" and "save it to /tmp/a.txt",
     /// "下载 https://x/a.txt 到 /tmp/a.txt" is "下载 https://x/a.txt" and "保存到 /tmp/a.txt". Any other
     /// action is itself.
+    /// So is saving an address into a file ("save the text of https://x/a.txt to /tmp/a.txt", "把
+    /// https://x/a.txt 保存到 /tmp/a.txt"): "download https://x/a.txt", then the save.
     static func downloadParts(_ action: String) -> [String] {
         let lowered = action.lowercased()
         let verbs = ["download ", "fetch ", "grab ", "get ", "下载", "抓取", "获取"]
-        guard verbs.contains(where: lowered.hasPrefix),
-            let address = RequestValues(action).addresses.first, let after = action.range(of: address)?.upperBound
+        let saves = ["save ", "store ", "copy ", "把", "将", "保存"]
+        let downloads = verbs.contains(where: lowered.hasPrefix)
+        guard downloads || saves.contains(where: lowered.hasPrefix),
+            let address = RequestValues(action).addresses.first, let range = action.range(of: address)
         else { return [action] }
-        let rest = action[after...].trimmingCharacters(in: .whitespaces)
-        for (word, save) in [("into ", "save it to "), ("to ", "save it to "), ("保存到", "保存到 "), ("到", "保存到 ")] where rest.lowercased().hasPrefix(word) {
+        let rest = action[range.upperBound...].trimmingCharacters(in: .whitespaces)
+        let chinese = action.contains(where: TextFolding.isCJK)
+        for (word, save) in [("into ", "save it to "), ("to ", "save it to "), ("as ", "save it to "), ("保存到", "保存到 "), ("存到", "保存到 "), ("到", "保存到 ")]
+        where rest.lowercased().hasPrefix(word) {
             let destination = rest.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
             guard TextFolding.pathStarts.contains(where: destination.hasPrefix) else { return [action] }
-            return [String(action[..<after]), save + destination]
+            let fetch = downloads ? String(action[..<range.upperBound]) : (chinese ? "下载 " : "download ") + address
+            return [fetch, save + destination]
         }
         return [action]
     }

@@ -45,6 +45,14 @@ import Testing
         #expect(
             Self.shapes("download https://example.org/keys.txt into /srv/keys.txt and then compute its checksum")
                 == [["web.fetch", "files.write", "files.checksum"]])
+        // Saving an address into a file downloads it too.
+        #expect(
+            PlanSkeleton.downloadParts("save the text of https://example.org/k.txt to /srv/k.txt")
+                == ["download https://example.org/k.txt", "save it to /srv/k.txt"])
+        #expect(PlanSkeleton.downloadParts("把 https://example.org/k.txt 保存到 /srv/k.txt") == ["下载 https://example.org/k.txt", "保存到 /srv/k.txt"])
+        let saved = Self.shapes("save the text of https://example.org/readme.txt to /srv/readme.txt and then make a note titled Readme with it")
+        #expect(saved.first?.prefix(2) == ["web.fetch", "files.write"])
+        #expect(saved.first?.last?.contains("notes.create") == true)
     }
 
     /// A query that takes no path, told to put its result into a file, is the query and a write;
