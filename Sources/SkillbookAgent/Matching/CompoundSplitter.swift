@@ -45,15 +45,26 @@ enum CompoundSplitter {
     /// "let me know", "通知我…"): never the tail of a captured text, as "tell her" in "remind me to
     /// call Anna and tell her" is.
     static func addressesUser(_ clause: String) -> Bool {
+        addressed(clause, english: ["tell", "notify", "ping", "message", "text", "email", "alert", "let"], chinese: ["通知我", "告诉我", "发通知给我", "发个通知", "提醒我"])
+    }
+
+    /// Whether a clause asks for a notification: "notify me …", "tell me …", "let me know …",
+    /// "ping me", "alert me", "通知我", "告诉我", "发通知给我".
+    static func asksToBeTold(_ clause: String) -> Bool {
+        addressed(clause, english: ["tell", "notify", "ping", "alert", "let"], chinese: ["通知我", "告诉我", "发通知给我", "发个通知"])
+    }
+
+    /// Whether a clause starts (after "then", "please", 请, 再, 并…) with one of `chinese`, or with
+    /// one of `english` followed by "me".
+    private static func addressed(_ clause: String, english: Set<String>, chinese starts: [String]) -> Bool {
         var chinese = Substring(clause.trimmingCharacters(in: .whitespaces))
-        for filler in ["请", "再", "并"] where chinese.hasPrefix(filler) { chinese = chinese.dropFirst(filler.count) }
-        if ["通知我", "告诉我", "发通知给我", "发个通知", "提醒我"].contains(where: { chinese.hasPrefix($0) }) { return true }
+        for filler in ["请", "再", "并", "最后", "然后"] where chinese.hasPrefix(filler) { chinese = chinese.dropFirst(filler.count) }
+        if starts.contains(where: { chinese.hasPrefix($0) }) { return true }
         let words = clause.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
-        guard let start = words.firstIndex(where: { !["then", "also", "please", "just", "finally", "afterwards"].contains($0) }),
+        guard let start = words.firstIndex(where: { !["then", "also", "please", "just", "finally", "afterwards", "and"].contains($0) }),
             start + 1 < words.count
         else { return false }
-        let pair = (words[start], words[start + 1])
-        return ["tell", "notify", "ping", "message", "text", "email", "alert", "let"].contains(pair.0) && pair.1 == "me"
+        return english.contains(words[start]) && words[start + 1] == "me"
     }
 
     /// Words that hold a marker without chaining anything: "合并" (join) is no "…并…".
@@ -67,6 +78,12 @@ enum CompoundSplitter {
     ]
 
     static func clauses(of request: String) -> [String] {
+        // "organise /tmp/desk: make /tmp/desk/images and move /tmp/desk/a.png into it": the words
+        // before the colon name what the actions after it do together; the actions are the clauses.
+        if let colon = request.range(of: ": ") ?? request.range(of: "："), startsWithVerb(String(request[colon.upperBound...])) {
+            let after = clauses(of: String(request[colon.upperBound...]))
+            if after.count >= 2 { return after }
+        }
         var pieces = [request]
         for marker in english {
             pieces = pieces.flatMap { split($0, at: marker) }

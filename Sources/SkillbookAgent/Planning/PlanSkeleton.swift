@@ -87,7 +87,12 @@ public struct PlanSkeleton: Sendable {
     ) -> PlanSkeleton? {
         let byName = Dictionary(offers.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         func ranked(_ clause: String) -> [RouteCandidate] {
-            matcher.rank(clause, clock: clock).filter { byName[$0.target] != nil }
+            let list = matcher.rank(clause, clock: clock).filter { byName[$0.target] != nil }
+            // A clause that names a path and no web address is no target's that needs an address
+            // ("grab all the urls from /tmp/b.html": a read and an extraction, not web.request).
+            let values = RequestValues(clause)
+            guard values.addresses.isEmpty, !values.paths.isEmpty else { return list }
+            return list.filter { byName[$0.target]?.needsAddress != true }
         }
         var clauses = steps(of: request, accept: matcher.thresholds.accept) { ranked($0).first?.confidence ?? 0 }
         // "write my reminders for tomorrow to F": list them, then write them (`Matcher.listedObject`).
@@ -156,6 +161,9 @@ public struct PlanSkeleton: Sendable {
                 ? [best]
                 : Array(list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare })
             var names = taken.map(\.target)
+            // "notify me with the checksum", "tell me what it says", "通知我": a notification,
+            // whatever the rest of the clause names.
+            if CompoundSplitter.asksToBeTold(clause), byName[notifier] != nil { names = [notifier] }
             if let previous = slots.last, let kin = sameAction(as: best.target, after: previous, clause: clause, among: byName) {
                 names = [kin]
             }
@@ -181,6 +189,9 @@ public struct PlanSkeleton: Sendable {
         }
         return PlanSkeleton(slots: slots, adapters: offers.filter(\.isAdapter), doubts: doubts)
     }
+
+    /// The skill a clause that asks to be told (`CompoundSplitter.asksToBeTold`) goes to.
+    static let notifier = "notify.send"
 
     /// A clause that names a mail address goes to the targets of `names` that take one, when some
     /// do ("email it to ana@example.com": mail.send, not text.extract, whose examples find addresses).

@@ -274,6 +274,9 @@ extension PlanOffer {
     /// Some parameter is a web address (`format: uri`).
     var takesAddress: Bool { parameters.properties.contains { $0.schema.format == "uri" } }
 
+    /// A required parameter is a web address (web.fetch's, web.request's `url`).
+    var needsAddress: Bool { parameters.properties.contains { $0.schema.format == "uri" && required.contains($0.name) } }
+
     /// Some parameter is a mail address or a list of them (`format: email`).
     var takesEmail: Bool { parameters.properties.contains { $0.schema.format == "email" || $0.schema.items?.format == "email" } }
 

@@ -14,7 +14,8 @@ struct FilesMkdirSkill: Skill {
             + "allowed folders can be created. Undoing it removes exactly the folders it created, if they are "
             + "still empty.",
         examples: [
-            "create a folder called {path}", "make a folder called {path}", "make a new directory", "mkdir {path}",
+            "create a folder called {path}", "make a folder called {path}", "make the folder {path}", "make {path}",
+            "make a new directory", "mkdir {path}",
             "make a folder for the invoices", "新建文件夹{path}", "创建目录{path}",
         ],
         tags: ["files", "write", "folder"],

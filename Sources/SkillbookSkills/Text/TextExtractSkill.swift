@@ -17,7 +17,7 @@ struct TextExtractSkill: Skill {
             + "[\\w.+-]+@[\\w-]+\\.[\\w.]+ finds e-mail addresses.",
         examples: [
             "extract the email addresses from this text", "find all the numbers in the text",
-            "pull out the links", "get every line that starts with TODO", "从文本里提取邮箱地址", "找出文本中的所有数字",
+            "pull out the links", "grab all the urls from the text", "get every line that starts with TODO", "从文本里提取邮箱地址", "找出文本中的所有数字",
         ],
         tags: ["text", "regex", "extract"],
         kind: .query,

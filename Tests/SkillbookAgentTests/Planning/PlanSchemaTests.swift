@@ -181,7 +181,8 @@ import Testing
     @Test func afterAQueryTheTargetsThatTakeItsOutputWin() throws {
         let request = "fetch https://example.com/status.json and tell me what it says"
         let skeleton = try #require(PlanSkeletonTests.skeleton(request)).trimmed(for: request)
-        #expect(skeleton.slots[1].names.contains("hello-notes"))
+        // (asked to be told: a notification, where hello-notes once tied with notify.send)
+        #expect(skeleton.slots[1].names == ["notify.send"])
         let shape = try #require(PlanSchema.shape(skeleton, values: RequestValues(request)))
         #expect(shape.sequences.map { $0.map(\.names) } == [[["web.fetch"], ["notify.send"]]])
     }

@@ -155,4 +155,28 @@ import Testing
         #expect(checked.plan.steps.map(\.target) == ["reminders.list", "reminders.delete"])
         #expect(report.calls == 1)
     }
+
+    /// Fresh requests of 2026-12-04 (second set): a clause asking to be told is a notification, the
+    /// words before a colon are a heading, a path without an address is no web request's, and
+    /// "make PATH" makes a folder.
+    @Test func headingsNotificationsAndPathsDecideTheSteps() {
+        #expect(
+            Self.shapes("pack /tmp/site into /tmp/site.tar.gz, checksum it and notify me with the checksum")
+                == [["archive.create", "files.checksum", "notify.send"]])
+        #expect(
+            Self.shapes("organise /tmp/desk: make /tmp/desk/images and move /tmp/desk/a.png into it") == [["files.mkdir", "files.move"]])
+        #expect(
+            CompoundSplitter.clauses(of: "organise /tmp/desk: make /tmp/desk/images and move /tmp/desk/a.png into it")
+                == ["make /tmp/desk/images", "move /tmp/desk/a.png into it"])
+        // One action after a colon, or none: the request as it is.
+        #expect(CompoundSplitter.clauses(of: "note: buy milk and eggs").first?.hasPrefix("note:") == true)
+        #expect(CompoundSplitter.clauses(of: "todo: move /tmp/a to /tmp/b") == ["todo: move /tmp/a to /tmp/b"])
+        #expect(
+            Self.shapes("grab all the urls from /tmp/bookmarks.html and save them as a note called Links").first?.prefix(2)
+                == ["files.read", "text.extract"])
+        #expect(CompoundSplitter.asksToBeTold("then let me know when it's done"))
+        #expect(CompoundSplitter.asksToBeTold("最后通知我"))
+        #expect(!CompoundSplitter.asksToBeTold("email me the list"))
+        #expect(!CompoundSplitter.asksToBeTold("tell Anna"))
+    }
 }
