@@ -84,7 +84,7 @@ enum CompoundSplitter {
             let after = clauses(of: String(request[colon.upperBound...]))
             if after.count >= 2 { return after }
         }
-        var pieces = [request]
+        var pieces = afterGerund(request) ?? [request]
         for marker in english {
             pieces = pieces.flatMap { split($0, at: marker) }
         }
@@ -102,6 +102,26 @@ enum CompoundSplitter {
             }
         }
         return clauses
+    }
+
+    /// "delete the notes tagged scratch after listing them": the action after "after", said with
+    /// its verb ("list them"), then the one before — when the word after "after" is a verb of
+    /// `verbs` with "ing" (listing, saving, making).
+    static func afterGerund(_ request: String) -> [String]? {
+        guard let range = request.range(of: " after ", options: .caseInsensitive) else { return nil }
+        let tail = request[range.upperBound...]
+        guard let first = tail.split(separator: " ").first.map({ $0.lowercased() }), first.hasSuffix("ing"), first.count > 5 else { return nil }
+        let stem = String(first.dropLast(3))
+        let doubled = stem.count > 2 && stem.last == stem.dropLast().last ? String(stem.dropLast()) : nil
+        guard let verb = [stem, stem + "e", doubled].compactMap({ $0 }).first(where: verbs.contains) else { return nil }
+        let head = request[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
+        guard startsWithVerb(head) else { return nil }
+        let rest = tail.dropFirst(first.count).trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+        // "… after listing them": what "them" are is the object of the action before.
+        if ["them", "it", "those", "these"].contains(rest.lowercased()), let space = head.firstIndex(of: " ") {
+            return [verb + head[space...], head[..<space] + " " + rest]
+        }
+        return [verb + tail.dropFirst(first.count), head]
     }
 
     /// Splits at `marker` without regard to case.

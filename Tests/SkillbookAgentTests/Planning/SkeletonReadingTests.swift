@@ -179,4 +179,19 @@ import Testing
         #expect(!CompoundSplitter.asksToBeTold("email me the list"))
         #expect(!CompoundSplitter.asksToBeTold("tell Anna"))
     }
+
+    /// "X after doing Y" is Y, then X.
+    @Test func anActionAfterAGerundComesSecond() {
+        #expect(
+            CompoundSplitter.clauses(of: "delete the notes tagged scratch after listing them")
+                == ["list the notes tagged scratch", "delete them"])
+        let listed = Self.shapes("delete the notes tagged scratch after listing them")
+        #expect(listed.first?.first?.contains("notes.list") == true && listed.first?.last == "notes.delete", "\(listed)")
+        #expect(
+            CompoundSplitter.clauses(of: "notify me after saving the page to /tmp/p.html")
+                == ["save the page to /tmp/p.html", "notify me"])
+        // Not a verb, or no action before it: as it is.
+        #expect(CompoundSplitter.clauses(of: "remind me after the meeting") == ["remind me after the meeting"])
+        #expect(CompoundSplitter.clauses(of: "the day after landing") == ["the day after landing"])
+    }
 }
