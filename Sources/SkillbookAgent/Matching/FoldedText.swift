@@ -119,6 +119,11 @@ struct FoldedText: Sendable {
                     changed = true
                 }
             }
+            // "read it back", "send them back": back says where, not what ("back it up" is a backup).
+            for object in [" it back", " them back"] where lower.count > object.count && lower.suffix(object.count).elementsEqual(object) {
+                remove((lower.count - 5)..<lower.count)
+                changed = true
+            }
             for filler in TextFolding.trailingFillers {
                 let needle = Array(" " + filler)
                 if lower.count > needle.count, lower[(lower.count - needle.count)...].elementsEqual(needle) {

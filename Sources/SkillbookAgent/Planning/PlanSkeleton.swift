@@ -127,6 +127,15 @@ public struct PlanSkeleton: Sendable {
                 doubts.append(
                     Doubt(clause: clause, reason: "'\(clause)' holds \(actions.count) actions ('\(actions.joined(separator: "', '"))'), more than one step"))
             }
+            // "let me know when it's copied", "notify me with the checksum", "通知我": a
+            // notification, however the words score ("when it's copied" is no example's) — unless
+            // it names a time or a reminder ("ping me Thursday at 2pm with a reminder").
+            if CompoundSplitter.asksToBeTold(clause), let notify = byName[notifier],
+                datePhrase(in: clause, dates: coercion.dates) == nil, !clause.lowercased().contains("remind"), !clause.contains("提醒")
+            {
+                slots.append(Slot(clause: clause, offers: [notify]))
+                continue
+            }
             guard let best = list.first, best.confidence >= floor else {
                 // Beside a clause the matcher is sure of, a weak one is a doubt, not the end of the skeleton.
                 guard someSure, let best = list.first, best.confidence > 0 else { return nil }
@@ -161,9 +170,6 @@ public struct PlanSkeleton: Sendable {
                 ? [best]
                 : Array(list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare })
             var names = taken.map(\.target)
-            // "notify me with the checksum", "tell me what it says", "通知我": a notification,
-            // whatever the rest of the clause names.
-            if CompoundSplitter.asksToBeTold(clause), byName[notifier] != nil { names = [notifier] }
             if let previous = slots.last, let kin = sameAction(as: best.target, after: previous, clause: clause, among: byName) {
                 names = [kin]
             }

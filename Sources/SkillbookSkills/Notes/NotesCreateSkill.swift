@@ -10,7 +10,8 @@ struct NotesCreateSkill: Skill {
         summary: "Saves a new note with a title, an optional body and optional tags, and returns its "
             + "{ id, title }. Undoing it deletes the note.",
         examples: [
-            "create a note called {title}", "take a note {title}", "write down {title}", "note that {title}",
+            "create a note called {title}", "make a note called {title}", "make a note called {title} with {body}",
+            "create a note called {title} with {body}", "take a note {title}", "write down {title}", "note that {title}",
             "save a note called {title}", "save it as a note", "save that as a note", "create a note",
             "take a note", "note: {title}", "new note: {title}", "quick note: {title}", "jot down {title}", "make a note that {title}", "make a note: {title}", "记录{title}", "笔记：{title}", "新笔记：{title}", "记一下{title}", "记个笔记{title}", "新建笔记{title}", "新建一条笔记", "存成笔记", "保存为笔记",
             "save the list as a note", "save the result as a note", "把列表保存为笔记",

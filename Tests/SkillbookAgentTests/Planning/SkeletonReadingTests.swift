@@ -174,6 +174,11 @@ import Testing
         #expect(
             Self.shapes("grab all the urls from /tmp/bookmarks.html and save them as a note called Links").first?.prefix(2)
                 == ["files.read", "text.extract"])
+        #expect(Self.shapes("copy /tmp/report.docx into /tmp/shared and let me know when it's copied") == [["files.copy", "notify.send"]])
+        #expect(Self.shapes("write \"hello world\" to /tmp/hi.txt and then read it back") == [["files.write", "files.read"]])
+        let groceries = PlanSkeletonTests.skeleton("make a note called Groceries with milk, eggs and bread, then remind me tomorrow at 6pm to buy them")
+        #expect(groceries?.slots.map(\.names) == [["notes.create"], ["reminders.create"]])
+        #expect(groceries?.doubts.isEmpty == true)
         #expect(CompoundSplitter.asksToBeTold("then let me know when it's done"))
         #expect(CompoundSplitter.asksToBeTold("最后通知我"))
         #expect(!CompoundSplitter.asksToBeTold("email me the list"))
