@@ -136,6 +136,13 @@ public struct PlanSkeleton: Sendable {
                 slots.append(Slot(clause: clause, offers: [notify]))
                 continue
             }
+            // So is a clause naming a mail address to a target that takes one, when one is among
+            // its best matches ("email the summary to ana@example.com": mail.send).
+            let mailers = list.prefix(4).map(\.target).filter { byName[$0]?.takesEmail == true }
+            if !RequestValues(clause).emails.isEmpty, !mailers.isEmpty {
+                slots.append(Slot(clause: clause, offers: mailers.prefix(perClause).compactMap { byName[$0] }))
+                continue
+            }
             guard let best = list.first, best.confidence >= floor else {
                 // Beside a clause the matcher is sure of, a weak one is a doubt, not the end of the skeleton.
                 guard someSure, let best = list.first, best.confidence > 0 else { return nil }
@@ -145,8 +152,8 @@ public struct PlanSkeleton: Sendable {
                         reason: "'\(clause)' matches \(best.target) best, at \(RouteDecision.rounded(best.confidence)), under \(floor)"))
                 // Its runner-up only when near it: a target at 0.00 beside files.move at 0.24 is noise
                 // a small model then adds as a step of its own.
-                let near = list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare }.map(\.target)
-                slots.append(Slot(clause: clause, offers: takingNamedEmail(near, clause: clause, byName: byName).compactMap { byName[$0] }))
+                let near = list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare }
+                slots.append(Slot(clause: clause, offers: near.compactMap { byName[$0.target] }))
                 continue
             }
             if asksToFind(clause), byName[best.target]?.kind == .action,
@@ -187,7 +194,6 @@ public struct PlanSkeleton: Sendable {
                     names = ranking
                 }
             }
-            names = takingNamedEmail(names, clause: clause, byName: byName)
             let date = datePhrase(in: clause, dates: coercion.dates)
             let fixed = names.compactMap { byName[$0] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }
             let hints = sure && names == [best.target] ? texts(best.inputs, of: byName[best.target]) : ValueObject()
@@ -198,14 +204,6 @@ public struct PlanSkeleton: Sendable {
 
     /// The skill a clause that asks to be told (`CompoundSplitter.asksToBeTold`) goes to.
     static let notifier = "notify.send"
-
-    /// A clause that names a mail address goes to the targets of `names` that take one, when some
-    /// do ("email it to ana@example.com": mail.send, not text.extract, whose examples find addresses).
-    static func takingNamedEmail(_ names: [String], clause: String, byName: [String: PlanOffer]) -> [String] {
-        guard !RequestValues(clause).emails.isEmpty else { return names }
-        let taking = names.filter { byName[$0]?.takesEmail == true }
-        return taking.isEmpty ? names : taking
-    }
 
     /// For a clause that refers back to the step before ("delete them", "删除它们"), whose best
     /// match acts on existing items (`itemActions`) and is of another family than that step's targets (files.delete after notes.list), the

@@ -19,7 +19,8 @@ struct MailSendSkill: Skill {
             + "or LOGIN) when given. Returns { message_id, recipients }. It leaves the machine, so it asks before "
             + "running, and it cannot be undone.",
         examples: [
-            "send a mail", "send an email about {subject}", "mail me the result", "发送邮件", "发邮件",
+            "send a mail", "send an email about {subject}", "mail me the result", "email it to {to}", "email the result to {to}",
+            "发送邮件", "发邮件", "发邮件给{to}",
         ],
         tags: ["mail", "send", "notify"],
         kind: .action,

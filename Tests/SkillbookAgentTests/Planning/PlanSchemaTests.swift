@@ -193,6 +193,11 @@ import Testing
         let request = "summarise https://example.com/blog and email it to ana@example.com via smtp://127.0.0.1:2525"
         let skeleton = try #require(PlanSkeletonTests.skeleton(request)).trimmed(for: request)
         #expect(skeleton.slots.map(\.names) == [["web.summary"], ["mail.send"]])
+        // However weakly its words match: no doubt, so no question of the order to the model first.
+        let weak = try #require(
+            PlanSkeletonTests.skeleton("can you summarise https://example.com/blog and email the summary to ana@example.com through smtp://127.0.0.1:2525"))
+        #expect(weak.slots.map(\.names) == [["web.summary"], ["mail.send"]])
+        #expect(weak.doubts.isEmpty)
         let steps = try Self.steps(try Self.schema(request))
         let mail = try #require(steps.first { $0["properties"]?["skill"]?["const"] == "mail.send" })
         // (`with` is one object per parameter the web page's text may go into)
