@@ -103,7 +103,7 @@ import SkillbookSystem
             #expect(report.calls == 3)
             let repair = try JSONText.decode(try #require(server.requests.last).text)
             let messages = try #require(repair["messages"]?.arrayValue)
-            #expect(messages.count == 4)
+            try #require(messages.count == 4, "the repair is the question, the answer and the problems")
             #expect(messages[2]["role"] == "assistant")
             #expect(messages[2]["content"] == .string(Self.unknownSkill))
             #expect(
