@@ -6,8 +6,9 @@ import SkillbookCore
 /// words the person never said, saved, sent or shown as if they had. An optional free text
 /// (`Schema.isFreeText`) of an action whose literal shares no word with the request (no word of
 /// three or more letters or digits, no two Chinese characters in a row) is the model's. A literal
-/// with nothing to compare (a number, one short word) is left alone. An optional path that starts
-/// with none the request names is the model's too (`inventedPaths`). A required parameter is the
+/// with nothing to compare (a number, one short word) is left alone. A text that is one of the
+/// request's clauses word for word is another step's instruction, not this one's value. An optional
+/// path that starts with none the request names is the model's too (`inventedPaths`). A required parameter is the
 /// checker's and the judge's; a content after a query whose output nothing uses is where that
 /// output belongs (`unusedQuery`). Its one fix is leaving the parameter out (`fixes`): the skill has a
 /// default for it.
@@ -38,10 +39,15 @@ enum InventedTextLint {
     ) -> [(step: Int, name: String, text: String)] {
         guard !request.isEmpty else { return [] }
         let folded = request.lowercased()
+        let clauses = CompoundSplitter.clauses(of: request)
+        let instructions = clauses.count > 1 ? Set(clauses.map(Self.bare)) : []
         let texts = plan.optionalFreeTexts(of: .action, kinds: kinds, parameters: parameters).filter { found in
             guard !except.contains(PlanFix.Place(step: found.step, parameter: found.name)),
                 !(PlanSchema.isContent(found.property) && unusedQuery(before: found.step, in: plan, kinds: kinds))
             else { return false }
+            // A clause of the request word for word ("…提醒我去取快递，并发个通知确认一下" planned with
+            // reminders.create `notes: "发个通知确认一下"`) says what another step does, not a value.
+            if instructions.contains(Self.bare(found.text)) { return true }
             let pieces = comparable(found.text)
             return !pieces.isEmpty && !pieces.contains(where: folded.contains)
         }.map { ($0.step, $0.name, $0.text) }
@@ -76,6 +82,11 @@ enum InventedTextLint {
             !step.isPlaybook && kinds[step.target] == .query
                 && !plan.steps[(k + 1)...].contains { later in later.with.contains { PlanLint.strings(in: $0.value).contains { $0.contains("steps.\(step.id).") } } }
         }
+    }
+
+    /// `text` lower-cased without the punctuation and spaces at its ends.
+    static func bare(_ text: String) -> String {
+        text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters))
     }
 
     /// The pieces of `text` a request holds when it gave the text: its words of three or more

@@ -72,4 +72,21 @@ import Testing
             id: "s1", target: "archive.create", with: ["archive": "/tmp/logs.tar.gz", "paths": ["app"], "directory": "/tmp/logs"])
         #expect(Self.errors([pack], request: "pack /tmp/logs into /tmp/logs.tar.gz").isEmpty)
     }
+
+    /// A clause of the request copied into an optional text of another step's skill.
+    @Test func aClauseOfTheRequestAsAnOptionalTextIsLeftOut() throws {
+        let request = "后天下午三点提醒我去取快递，并发个通知确认一下"
+        let steps = [
+            Plan.Step(
+                id: "s1", target: "reminders.create",
+                with: ["title": "去取快递", "due": "2026-12-03T15:00:00+01:00", "notes": "发个通知确认一下"]),
+            Plan.Step(id: "s2", target: "notify.send", with: ["message": "提醒已创建：${{ steps.s1.output.title }}"]),
+        ]
+        #expect(Self.errors(steps, request: request).contains { $0.hasPrefix("step 's1' (reminders.create) parameter 'notes'") })
+        let fixed = try #require(shippedChecker.fixed(Plan(steps: steps), description: request))
+        #expect(fixed.steps[0].with["notes"] == nil)
+        // The whole request of one clause is no other step's.
+        let one = [Plan.Step(id: "s1", target: "notes.create", with: ["title": "Idea", "body": "buy a boat"])]
+        #expect(Self.errors(one, request: "buy a boat").isEmpty)
+    }
 }
