@@ -73,7 +73,8 @@ enum CompoundSplitter {
     /// What a piece starts with when it only says more about the one before ("…保存为笔记，标签为
     /// quotes", "…, titled Week"): it stays part of that clause.
     static let attributes = [
-        "标签为", "标签是", "标题为", "标题是", "标题叫", "名字叫", "名为", "内容为", "内容是", "titled ", "called ", "tagged ",
+        "标签为", "标签是", "标题为", "标题是", "标题叫", "名字叫", "名为", "内容为", "内容是", "服务器", "用服务器", "通过服务器",
+        "titled ", "called ", "tagged ",
         "with the title ", "with the tag ",
     ]
 

@@ -85,11 +85,20 @@ public struct Matcher: Sendable {
                 let items = PatternMatcher.listItems(capture.text)
                 raw = .array(items.map { PhrasePattern.kind(of: item) == .uri ? .string(PatternMatcher.url($0) ?? $0) : .string($0) })
             case .choice(let values): raw = .string(values.first { $0.lowercased() == capture.text.lowercased() } ?? capture.text)
-            default: raw = .string(capture.text)
+            default: raw = .string(capture.name == "glob" ? Self.globOfKind(capture.text) : capture.text)
             }
             inputs[capture.name] = coercion.coerce(raw, to: capture.schema)
         }
         return inputs
+    }
+
+    /// A kind of file said as its extension ("the pdf files", "all .tmp files", "所有 jpg 文件"): the
+    /// glob of that extension (`*.pdf`), for the extensions `RequestValues` reads paths by and `tmp`;
+    /// any other text ("report", a glob already) is itself.
+    static func globOfKind(_ text: String) -> String {
+        let bare = (text.hasPrefix(".") ? String(text.dropFirst()) : text).lowercased()
+        guard RequestValues.extensions.contains(bare) || bare == "tmp" else { return text }
+        return "*." + bare
     }
 
     /// The decision for `request`: a playbook, a skill, a plan-shaped request, or none.

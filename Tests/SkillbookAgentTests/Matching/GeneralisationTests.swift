@@ -148,6 +148,16 @@ import Testing
         #expect(decide("remind me to call Anna and tell her hi").inputs == ["title": "call Anna and tell her hi"])
     }
 
+    /// "the pdf files", "all .tmp files", "所有 jpg 文件": files of that extension, not a file named "pdf".
+    @Test func aKindOfFileIsTheGlobOfItsExtension() {
+        #expect(decide("find the pdf files in /tmp/x").inputs == ["glob": "*.pdf", "root": "/tmp/x"])
+        #expect(decide("列出 /tmp/x 里所有 jpg 文件").inputs == ["glob": "*.jpg", "root": "/tmp/x"])
+        #expect(Matcher.globOfKind(".tmp") == "*.tmp")
+        #expect(Matcher.globOfKind("2024-*.csv") == "2024-*.csv")
+        #expect(Matcher.globOfKind("report") == "report")
+        #expect(Matcher.globOfKind("123") == "123")
+    }
+
     @Test func parametersOnceDroppedAreCaptured() {
         #expect(decide("list notes tagged today").inputs == ["tag": "today"])
         #expect(decide("wait for 20 seconds").inputs == ["seconds": 20])

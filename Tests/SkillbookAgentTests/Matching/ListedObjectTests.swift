@@ -38,7 +38,7 @@ import Testing
         #expect(chinese.query == "files.list")
         // "都" before the verb, "里的"/"里所有的", and a delete said with 删除 alone.
         for (request, glob, action) in [
-            ("帮我把 /tmp/截图 里的 png 文件都移动到 /tmp/图片", "png", "files.move"), ("删除 /tmp/临时 里所有的 log 文件", "log", "files.delete"),
+            ("帮我把 /tmp/截图 里的 png 文件都移动到 /tmp/图片", "*.png", "files.move"), ("删除 /tmp/临时 里所有的 log 文件", "*.log", "files.delete"),
         ] {
             let decision = shippedMatcher.decide(request, clock: berlinClock)
             #expect(decision.layer == .plan && decision.candidates.map(\.target) == ["files.list", action], "\(RoutingSet.describe(decision))")

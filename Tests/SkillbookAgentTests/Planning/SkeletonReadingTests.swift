@@ -182,6 +182,9 @@ import Testing
         let posted = PlanSkeletonTests.skeleton("post {\"event\":\"deploy\"} to https://example.com/hooks/deploy and notify me of the status")
         #expect(posted?.slots.map(\.names) == [["web.request"], ["notify.send"]])
         #expect(posted?.doubts.isEmpty == true)
+        // "，服务器 X" says which server the mail goes through: no step of its own.
+        #expect(
+            Self.shapes("查一下 /tmp/代码 的 git 状态并发邮件给 dev@example.com，服务器 smtp://127.0.0.1:2525") == [["git.status", "mail.send"]])
         #expect(CompoundSplitter.asksToBeTold("then let me know when it's done"))
         #expect(CompoundSplitter.asksToBeTold("最后通知我"))
         #expect(!CompoundSplitter.asksToBeTold("email me the list"))
