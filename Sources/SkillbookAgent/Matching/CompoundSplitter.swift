@@ -25,7 +25,7 @@ enum CompoundSplitter {
     static let chineseVerbs = [
         "把", "将", "保存", "存到", "写入", "写到", "追加", "复制", "移动", "删除", "列出", "读取", "下载", "总结", "提醒",
         "通知", "发", "打包", "压缩", "创建", "新建", "查看", "计算", "找出", "备份", "整理", "获取",
-        "提取", "查找", "搜索", "看看", "查一下", "查询",
+        "提取", "查找", "搜索", "看看", "查一下", "查询", "统计",
     ]
 
     /// Whether a clause starts with one of `verbs` (after "then", "also" or "please"), or with one

@@ -141,7 +141,7 @@ public struct Matcher: Sendable {
         // and tell her") is that text's.
         let routed = decision.layer == .skill || decision.layer == .playbook
         if clauses.count >= 2, routed || decision.question != nil,
-            let verb = clauses.dropFirst().first(where: CompoundSplitter.startsWithVerb),
+            let verb = clauses.dropFirst().first(where: { CompoundSplitter.startsWithVerb($0) || CompoundSplitter.addressesUser($0) }),
             CompoundSplitter.addressesUser(verb)
                 || !decision.inputs.keys.contains(where: { decision.inputs[$0]?.stringValue?.localizedCaseInsensitiveContains(verb) == true })
         {

@@ -321,7 +321,9 @@ public enum PlanSchema {
         return .object(object)
     }
 
-    /// `^(/tmp/a|/tmp/b\.txt)[^"\\]*$`: a text that starts with one of `prefixes`.
+    /// `^(/tmp/a|/tmp/b\.txt)([/._?#:-][^"\\]*)?$`: one of `prefixes`, or one followed by a path
+    /// separator, a dot, `_`, `-` (or an address's `?`, `#`, `:`) and more (`/tmp/a/b`,
+    /// `/tmp/a.tar.gz`): not `/tmp/ab`, a name the model made by running on (`/tmp/photost`).
     static func startPattern(_ prefixes: [String]) -> String {
         let special: Set<Character> = [
             "\\", ".", "^", "$", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|",
@@ -332,7 +334,7 @@ public enum PlanSchema {
                 out.append(c)
             }
         }
-        return "^(" + escaped.joined(separator: "|") + ")[^\"\\\\]*$"
+        return "^(" + escaped.joined(separator: "|") + ")([/._?#:-][^\"\\\\]*)?$"
     }
 
     /// A parameter schema as the model sees it: no `secret`, `examples` or `default` noise.

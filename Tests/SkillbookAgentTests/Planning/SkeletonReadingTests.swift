@@ -205,4 +205,25 @@ import Testing
         #expect(CompoundSplitter.clauses(of: "remind me after the meeting") == ["remind me after the meeting"])
         #expect(CompoundSplitter.clauses(of: "the day after landing") == ["the day after landing"])
     }
+
+    /// Fresh requests of 2026-12-04 (third set): "let me know" after a captured path, "统计 X 的大小".
+    @Test func aSecondClauseToldToThePersonOrCountingSizeIsAStep() {
+        let status = shippedMatcher.decide("check the git status of /tmp/lib and let me know what it says", clock: berlinClock)
+        #expect(status.layer == .plan, "\(RoutingSet.describe(status))")
+        let size = shippedMatcher.decide("统计 /tmp/视频 的大小，并保存为笔记", clock: berlinClock)
+        #expect(size.layer == .plan, "\(RoutingSet.describe(size))")
+        #expect(Self.shapes("统计 /tmp/视频 的大小，并保存为笔记").first?.first == "disk.usage")
+    }
+
+    /// A path literal is a named path or goes on from one after a separator: `/tmp/photos.tar.gz`,
+    /// `/tmp/photos/a`, not `/tmp/photost`.
+    @Test func aNamedPathIsNotRunOn() throws {
+        let pattern = try Regex(PlanSchema.startPattern(["/tmp/photos", "https://example.com"]))
+        for good in ["/tmp/photos", "/tmp/photos.tar.gz", "/tmp/photos/2025", "/tmp/photos-old", "https://example.com/a?b=1", "https://example.com?x"] {
+            #expect(good.wholeMatch(of: pattern) != nil, "\(good)")
+        }
+        for bad in ["/tmp/photost", "/tmp/photo", "https://example.community", "/tmp/photos\"x"] {
+            #expect(bad.wholeMatch(of: pattern) == nil, "\(bad)")
+        }
+    }
 }
