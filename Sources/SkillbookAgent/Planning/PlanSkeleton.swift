@@ -153,7 +153,9 @@ public struct PlanSkeleton: Sendable {
                 // Its runner-up only when near it: a target at 0.00 beside files.move at 0.24 is noise
                 // a small model then adds as a step of its own.
                 let near = list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare }
-                slots.append(Slot(clause: clause, offers: near.compactMap { byName[$0.target] }))
+                let date = datePhrase(in: clause, dates: coercion.dates)
+                slots.append(
+                    Slot(clause: clause, offers: near.compactMap { byName[$0.target] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }))
                 continue
             }
             if asksToFind(clause), byName[best.target]?.kind == .action,

@@ -226,4 +226,13 @@ import Testing
             #expect(bad.wholeMatch(of: pattern) == nil, "\(bad)")
         }
     }
+
+    /// A date a weakly matched clause names is fixed too ("create a reminder for DATE titled T" is
+    /// worded like no example).
+    @Test func aCalendarDayInAReminderClauseIsFixed() throws {
+        let skeleton = try #require(
+            PlanSkeletonTests.skeleton("fetch https://example.com/todo.txt and create a reminder for december 20 at 10am titled Review todo"))
+        let reminder = try #require(skeleton.slots.last?.offers.first { $0.name == "reminders.create" })
+        #expect(reminder.fixedValues["due"] == "2026-12-20T10:00:00+01:00")
+    }
 }
