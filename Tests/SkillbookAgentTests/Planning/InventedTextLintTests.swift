@@ -20,6 +20,15 @@ import Testing
         ]
     }
 
+    /// A mail.send step through smtp://127.0.0.1:2525 from and to `to`, with the optional parameters `adding`.
+    static func mail(to: String, subject: String, text: String, adding optional: ValueObject) -> Plan.Step {
+        var with: ValueObject = [
+            "server": "smtp://127.0.0.1:2525", "from": .string(to), "to": [.string(to)], "subject": .string(subject), "text": .string(text),
+        ]
+        for (name, value) in optional { with[name] = value }
+        return Plan.Step(id: "s1", target: "mail.send", with: with)
+    }
+
     @Test func anOptionalTextWithNoWordOfTheRequestIsAnErrorTheFixLeavesOut() throws {
         #expect(
             Self.errors(Self.plan(notes: "会议在会议室A"), request: Self.request) == [
@@ -29,12 +38,7 @@ import Testing
         #expect(fixed.steps[0].with["notes"] == nil)
         #expect(fixed.steps[0].with["title"] == "开会")
         #expect(shippedChecker.check(fixed, name: "plan", description: Self.request).passes)
-        let mail = Plan.Step(
-            id: "s1", target: "mail.send",
-            with: [
-                "server": "smtp://127.0.0.1:2525", "from": "me@example.com", "to": ["me@example.com"], "subject": "Git status",
-                "text": "clean", "username": "your-username",
-            ])
+        let mail = Self.mail(to: "me@example.com", subject: "Git status", text: "clean", adding: ["username": "your-username"])
         #expect(
             Self.errors([mail], request: "email me@example.com the git status via smtp://127.0.0.1:2525: clean").contains(
                 "step 's1' (mail.send) parameter 'username' is 'your-username', words the request does not hold; leave 'username' out unless the request gives it"))
@@ -56,12 +60,7 @@ import Testing
     /// archive.create `directory` inside a folder the request names stays.
     @Test func anOptionalPathTheRequestDoesNotNameIsLeftOut() throws {
         let request = "email ana@example.com the news via smtp://127.0.0.1:2525"
-        let mail = Plan.Step(
-            id: "s1", target: "mail.send",
-            with: [
-                "server": "smtp://127.0.0.1:2525", "from": "ana@example.com", "to": ["ana@example.com"], "subject": "News",
-                "text": "the news", "ca_file": "/etc/ssl/ca.pem",
-            ])
+        let mail = Self.mail(to: "ana@example.com", subject: "News", text: "the news", adding: ["ca_file": "/etc/ssl/ca.pem"])
         #expect(
             Self.errors([mail], request: request) == [
                 "step 's1' (mail.send) parameter 'ca_file' is '/etc/ssl/ca.pem', words the request does not hold; leave 'ca_file' out unless the request gives it"
