@@ -19,7 +19,7 @@ struct FilesListSkill: Skill {
             + "allowed folders can be listed.",
         examples: [
             "list the files in {root}", "show the pdf files in this folder", "find all txt files", "find the {glob} files in {root}", "list all {glob} files from {root}", "列出{root}里所有{glob}文件", "列出{root}里所有的{glob}文件", "列出{root}里的{glob}文件",
-            "search {root} for files", "look for files in {root}",
+            "search {root} for files", "look for files in {root}", "list everything in {root}",
             "what files are in {root}", "what's in {root}", "show the files in {root}", "list files matching {glob}", "列出{root}里的文件", "{root}里有什么文件", "查看文件列表",
             "列出这个文件夹里的文件",
         ],

@@ -213,6 +213,8 @@ import Testing
         let size = shippedMatcher.decide("统计 /tmp/视频 的大小，并保存为笔记", clock: berlinClock)
         #expect(size.layer == .plan, "\(RoutingSet.describe(size))")
         #expect(Self.shapes("统计 /tmp/视频 的大小，并保存为笔记").first?.first == "disk.usage")
+        let everything = shippedMatcher.decide("list everything in /tmp/inbox, then copy it all to /tmp/inbox-copy", clock: berlinClock)
+        #expect(everything.layer == .plan && everything.candidates.map(\.target) == ["files.list", "files.copy"], "\(RoutingSet.describe(everything))")
     }
 
     /// A path literal is a named path or goes on from one after a separator: `/tmp/photos.tar.gz`,
