@@ -120,8 +120,9 @@ struct FoldedText: Sendable {
                 }
             }
             // "read it back", "send them back": back says where, not what ("back it up" is a backup).
-            for object in [" it back", " them back"] where lower.count > object.count && lower.suffix(object.count).elementsEqual(object) {
-                remove((lower.count - 5)..<lower.count)
+            let back = " back"
+            for object in [" it", " them"].map({ $0 + back }) where lower.count > object.count && lower.suffix(object.count).elementsEqual(object) {
+                remove((lower.count - back.count)..<lower.count)
                 changed = true
             }
             for filler in TextFolding.trailingFillers {

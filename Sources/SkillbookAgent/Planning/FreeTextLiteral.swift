@@ -4,6 +4,9 @@ extension Schema {
     /// A free text: a string with no format and no set of values — a parameter a model can write
     /// any words into, so the words may be its own rather than the request's.
     var isFreeText: Bool { type == .string && format == nil && enumValues == nil }
+
+    /// A mail address or a list of them (`format: email`, or items of that format).
+    var holdsEmail: Bool { format == "email" || items?.format == "email" }
 }
 
 extension Value {

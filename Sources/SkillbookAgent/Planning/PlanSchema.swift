@@ -268,7 +268,7 @@ public enum PlanSchema {
     /// one of those, never a reference ("email them to boss@example.com": `to` is that address, not
     /// the addresses some step finds in the text).
     static func takesNamedValue(_ schema: Schema, values: RequestValues) -> Bool {
-        !values.emails.isEmpty && (schema.format == "email" || schema.items?.format == "email")
+        !values.emails.isEmpty && schema.holdsEmail
     }
 
     /// A parameter that takes content: a list, or a free text — no format (not a path, an address

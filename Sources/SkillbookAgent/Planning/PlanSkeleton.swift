@@ -117,6 +117,11 @@ public struct PlanSkeleton: Sendable {
         clauses = parts
         guard clauses.count >= 2 else { return nil }
         let coercion = Coercion(dates: DateParser(now: clock.now, timeZone: clock.timeZone))
+        // The offers of `names` with the date `clause` names fixed in each (`PlanOffer.fixingDates`).
+        func dated(_ names: [String], _ clause: String) -> [PlanOffer] {
+            let date = datePhrase(in: clause, dates: coercion.dates)
+            return names.compactMap { byName[$0] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }
+        }
         var slots: [Slot] = []
         var doubts: [Doubt] = []
         let someSure = clauses.contains { (ranked($0).first?.confidence ?? 0) >= matcher.thresholds.accept }
@@ -153,9 +158,7 @@ public struct PlanSkeleton: Sendable {
                 // Its runner-up only when near it: a target at 0.00 beside files.move at 0.24 is noise
                 // a small model then adds as a step of its own.
                 let near = list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare }
-                let date = datePhrase(in: clause, dates: coercion.dates)
-                slots.append(
-                    Slot(clause: clause, offers: near.compactMap { byName[$0.target] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }))
+                slots.append(Slot(clause: clause, offers: dated(near.map(\.target), clause)))
                 continue
             }
             if asksToFind(clause), byName[best.target]?.kind == .action,
@@ -196,8 +199,7 @@ public struct PlanSkeleton: Sendable {
                     names = ranking
                 }
             }
-            let date = datePhrase(in: clause, dates: coercion.dates)
-            let fixed = names.compactMap { byName[$0] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }
+            let fixed = dated(names, clause)
             let hints = sure && names == [best.target] ? texts(best.inputs, of: byName[best.target]) : ValueObject()
             slots.append(Slot(clause: clause, offers: fixed, hints: hints))
         }

@@ -277,8 +277,8 @@ extension PlanOffer {
     /// A required parameter is a web address (web.fetch's, web.request's `url`).
     var needsAddress: Bool { parameters.properties.contains { $0.schema.format == "uri" && required.contains($0.name) } }
 
-    /// Some parameter is a mail address or a list of them (`format: email`).
-    var takesEmail: Bool { parameters.properties.contains { $0.schema.format == "email" || $0.schema.items?.format == "email" } }
+    /// Some parameter is a mail address or a list of them (`Schema.holdsEmail`).
+    var takesEmail: Bool { parameters.properties.contains { $0.schema.holdsEmail } }
 
     /// Some parameter is a path or a list of paths.
     var takesPath: Bool { parameters.properties.contains { NamedPathLint.takesPath($0.schema) } }

@@ -649,7 +649,8 @@ public struct DateParser: Sendable {
         var rest = text
         var year: Int?
         var monthsAhead: Int?
-        if let digits = Optional(rest.prefix { $0.isASCIIDigit }), digits.count == 4, rest.dropFirst(4).first == "年" {
+        let digits = rest.prefix { $0.isASCIIDigit }
+        if digits.count == 4, rest.dropFirst(4).first == "年" {
             year = Int(digits)
             rest = rest.dropFirst(5)
         } else if let (word, ahead) = [("下个月", 1), ("下月", 1), ("这个月", 0), ("本月", 0), ("这月", 0)].first(where: { rest.hasPrefix($0.0) }) {
@@ -662,7 +663,7 @@ public struct DateParser: Sendable {
             rest = rest.dropFirst(length + 1)
         }
         guard let (dayValue, length) = Self.chineseNumber(rest, maxValue: 31), let mark = rest.dropFirst(length).first,
-            mark == "日" || mark == "号" || (mark == "號")
+            ["日", "号", "號"].contains(mark)
         else { return nil }
         rest = rest.dropFirst(length + 1)
         let taken = text.count - rest.count
