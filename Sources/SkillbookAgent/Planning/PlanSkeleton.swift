@@ -88,10 +88,11 @@ public struct PlanSkeleton: Sendable {
         let byName = Dictionary(offers.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         func ranked(_ clause: String) -> [RouteCandidate] {
             let list = matcher.rank(clause, clock: clock).filter { byName[$0.target] != nil }
-            // A clause that names a path and no web address is no target's that needs an address
-            // ("grab all the urls from /tmp/b.html": a read and an extraction, not web.request).
+            // A clause that names a path and no address of any kind is no target's that needs one
+            // ("grab all the urls from /tmp/b.html": a read and an extraction, not web.request); a
+            // mail server or recipient it names keeps mail.send, whose `server` is an address too.
             let values = RequestValues(clause)
-            guard values.addresses.isEmpty, !values.paths.isEmpty else { return list }
+            guard values.addresses.isEmpty, values.otherAddresses.isEmpty, values.emails.isEmpty, !values.paths.isEmpty else { return list }
             return list.filter { byName[$0.target]?.needsAddress != true }
         }
         var clauses = steps(of: request, accept: matcher.thresholds.accept) { ranked($0).first?.confidence ?? 0 }

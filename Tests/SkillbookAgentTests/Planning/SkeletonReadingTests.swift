@@ -185,6 +185,10 @@ import Testing
         // "，服务器 X" says which server the mail goes through: no step of its own.
         #expect(
             Self.shapes("查一下 /tmp/代码 的 git 状态并发邮件给 dev@example.com，服务器 smtp://127.0.0.1:2525") == [["git.status", "mail.send"]])
+        // A path beside a mail server and recipient: still mail.send (its server is an address).
+        let mailed = PlanSkeletonTests.skeleton(
+            "check the git status of /tmp/app and email /tmp/app/CHANGES.md to ana@example.com via smtp://127.0.0.1:2525")
+        #expect(mailed?.slots.last?.names == ["mail.send"])
         #expect(CompoundSplitter.asksToBeTold("then let me know when it's done"))
         #expect(CompoundSplitter.asksToBeTold("最后通知我"))
         #expect(!CompoundSplitter.asksToBeTold("email me the list"))
