@@ -2,7 +2,8 @@ import Foundation
 import SkillbookCore
 
 /// The text `skillbook new NAME` writes: a commented playbook with one step per skill, each
-/// required parameter filled with a placeholder of its type that the skill's schema accepts.
+/// parameter it needs (`Schema.namesToGive`: the required ones and those that go with them)
+/// filled with a placeholder of its type that the skill's schema accepts.
 enum PlaybookSkeleton {
     static func text(name: String, skills: [SkillDescriptor]) -> String {
         var text = """
@@ -27,8 +28,8 @@ enum PlaybookSkeleton {
             ids.append(id)
             text += "  # \(YAMLText.comment(firstSentence(descriptor.summary)))\n"
             text += "  - id: \(id)\n    skill: \(YAMLText.scalar(descriptor.id))\n"
-            let fields = descriptor.parameters.fields
-            let required = fields.properties.filter { fields.required.contains($0.name) }
+            let given = descriptor.parameters.namesToGive
+            let required = descriptor.parameters.fields.properties.filter { given.contains($0.name) }
             if required.isEmpty {
                 text += "    # with: { … }  (see `skillbook skills \(YAMLText.comment(descriptor.id))`)\n"
                 continue
@@ -68,7 +69,8 @@ enum PlaybookSkeleton {
             value = .array(Array(repeating: item ?? "TODO", count: max(1, f.minItems ?? 1)))
         case .object:
             var object = ValueObject()
-            for (key, property) in f.properties where f.required.contains(key) { object[key] = placeholder(property, name: key) }
+            let given = schema.namesToGive
+            for (key, property) in f.properties where given.contains(key) { object[key] = placeholder(property, name: key) }
             value = .object(object)
         case .null: value = .null
         }

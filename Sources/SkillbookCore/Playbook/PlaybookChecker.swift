@@ -216,6 +216,9 @@ public struct PlaybookChecker: Sendable {
             diagnostics.append(
                 .error("\(name) is missing required parameter '\(required)' of \(target.name)", at: step.withLocation))
         }
+        for problem in parameters.presenceProblems(given: given) {
+            diagnostics.append(.error("\(name): \(target.name) \(problem)", at: step.withLocation))
+        }
         if let rollback = step.rollback {
             var undoScope = outer
             undoScope.steps[step.id]?.visibility = .earlier

@@ -193,11 +193,19 @@ public enum SchemaValidator {
         _ value: Value, _ fields: SchemaFields, _ path: [PathComponent], _ out: inout [SchemaViolation]
     ) {
         for schema in fields.allOf ?? [] { check(value, schema, path, &out) }
-        if let alternatives = fields.anyOf {
+        // Alternatives that only say which properties an object has get a sentence about the names.
+        let given: Set<String>? = if case .object(let object) = value { Set(object.keys) } else { nil }
+        func namesOnly(_ schemas: [Schema]) -> Bool { given != nil && schemas.allSatisfy { $0.requiredNamesOnly != nil } }
+        func add(_ problem: String?) { if let problem { out.append(SchemaViolation(path: path, kind: .constraint(problem))) } }
+        if let alternatives = fields.anyOf, namesOnly(alternatives) {
+            add(Schema.alternativesProblem("anyOf", alternatives, given: given ?? []))
+        } else if let alternatives = fields.anyOf {
             let results = alternatives.map { validate(value, against: $0, path: path) }
             if !results.contains(where: \.isEmpty) { out += noneMatched(results, "anyOf", value, path) }
         }
-        if let alternatives = fields.oneOf {
+        if let alternatives = fields.oneOf, namesOnly(alternatives) {
+            add(Schema.alternativesProblem("oneOf", alternatives, given: given ?? []))
+        } else if let alternatives = fields.oneOf {
             let results = alternatives.map { validate(value, against: $0, path: path) }
             let matching = results.indices.filter { results[$0].isEmpty }
             if matching.isEmpty {
@@ -207,7 +215,9 @@ public enum SchemaValidator {
                 out.append(SchemaViolation(path: path, kind: .constraint("matches more than one 'oneOf' alternative (\(which))")))
             }
         }
-        if let excluded = fields.not, validate(value, against: excluded).isEmpty {
+        if let excluded = fields.not, namesOnly([excluded]) {
+            add(Schema.exclusionProblem(excluded, given: given ?? []))
+        } else if let excluded = fields.not, validate(value, against: excluded).isEmpty {
             out.append(SchemaViolation(path: path, kind: .constraint("must not match the schema under 'not'")))
         }
     }

@@ -54,7 +54,12 @@ struct FileTransfer: Sendable {
                         + "run in batches). Use either this or paths with into.",
                     minItems: 1, maxItems: maxItems),
             ],
-            required: [])
+            required: []
+        ).with {
+            // Checked before a run: paths goes with into, and either they or the pairs are given.
+            $0.dependentRequired = [("paths", ["into"]), ("into", ["paths"])]
+            $0.oneOf = [.requiring(["paths"]), .requiring([operation.pairsName])]
+        }
     }
 
     static func output(_ operation: Operation) -> Schema {

@@ -272,3 +272,50 @@ import Testing
         #expect(result.playbook?.steps.count == 3)
     }
 }
+
+/// Parameters that go together (`dependentRequired`, and `oneOf`/`anyOf`/`not` that only say
+/// which are present) are checked before the run, whatever their values are: a model's plan that
+/// gave files.copy both `paths` with `into` and `copies` passed the checks and failed when it ran.
+@Suite struct PlaybookCheckerPresenceTests {
+    private func copying(_ with: String) -> String {
+        """
+        name: copy
+        inputs:
+          folder: { type: string }
+        steps:
+          - id: copy
+            skill: files.copy
+            with: \(with)
+
+        """
+    }
+
+    @Test func bothShapesAtOnceAreRefusedBeforeTheRun() {
+        let yaml = copying("{ paths: [\"${{ inputs.folder }}\"], into: /tmp/b, copies: [{ from: /tmp/a, to: /tmp/c }] }")
+        #expect(PlaybookFixture.diagnostics(yaml) == ["7:5: error: step 'copy': skill 'files.copy' takes 'paths' or 'copies', not both"])
+    }
+
+    @Test func oneHalfOfAPairNamesTheOther() {
+        #expect(
+            PlaybookFixture.diagnostics(copying("{ paths: [/tmp/a] }")) == [
+                "7:5: error: step 'copy': skill 'files.copy' needs 'into' with 'paths'"
+            ])
+        #expect(
+            PlaybookFixture.diagnostics(copying("{ into: \"${{ inputs.folder }}\" }")) == [
+                "7:5: error: step 'copy': skill 'files.copy' needs 'paths' with 'into'",
+                "7:5: error: step 'copy': skill 'files.copy' needs 'paths' or 'copies'",
+            ])
+    }
+
+    @Test func neitherShapeIsRefused() {
+        #expect(
+            PlaybookFixture.diagnostics(copying("{}")) == [
+                "7:5: error: step 'copy': skill 'files.copy' needs 'paths' or 'copies'"
+            ])
+    }
+
+    @Test func eachShapeAloneIsAccepted() {
+        #expect(PlaybookFixture.diagnostics(copying("{ paths: [\"${{ inputs.folder }}\"], into: /tmp/b }")) == [])
+        #expect(PlaybookFixture.diagnostics(copying("{ copies: [{ from: /tmp/a, to: /tmp/c }] }")) == [])
+    }
+}

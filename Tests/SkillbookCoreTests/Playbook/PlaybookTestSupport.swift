@@ -139,6 +139,17 @@ enum PlaybookFixture {
                 id: "notify.send", summary: "Notifies the user.", kind: .action,
                 parameters: .object(["message": .string(minLength: 1), "title": .string()], required: ["message"]),
                 output: .object(["channels": .array(.string())], required: ["channels"]))),
+        // Parameters that go together, like files.copy's: paths with into, or pairs.
+        StubSkill(
+            descriptor: SkillDescriptor(
+                id: "files.copy", summary: "Copies files.", kind: .action,
+                parameters: Schema.object(
+                    ["paths": .array(.string()), "into": .string(), "copies": .array(.freeObject())]
+                ).with {
+                    $0.dependentRequired = [("paths", ["into"]), ("into", ["paths"])]
+                    $0.oneOf = [.requiring(["paths"]), .requiring(["copies"])]
+                },
+                output: .object(["copied": .array(.freeObject())], required: ["copied"]))),
         // A skill that exists but cannot run here: using it is a warning, not an error.
         StubSkill(
             descriptor: SkillDescriptor(

@@ -141,13 +141,6 @@ import Testing
                     "cannot move the folder 'dir' into itself ('\(files.path("dir/sub/dir"))')"
                 ),
                 (["paths": ["a.txt"], "into": "a.txt"], "files.move: into 'a.txt' is not a folder"),
-                (["paths": ["a.txt"]], "files.move: paths needs into, the folder to move them into"),
-                (["into": "box"], "files.move: into needs paths, the files and folders to move"),
-                ([:], "files.move: nothing to move; give either paths with into, or moves (a list of { from, to })"),
-                (
-                    ["paths": ["a.txt"], "into": "box", "moves": [["from": "b.txt", "to": "z.txt"]]],
-                    "files.move: give either paths with into, or moves (a list of { from, to }), not both"
-                ),
             ]
             for (parameters, message) in cases {
                 await expectFailure(message) { _ = try await files.run(id, parameters) }
@@ -156,6 +149,34 @@ import Testing
         }
     }
 
+
+    /// Which parameters go together is in the schema, so the checker refuses a wrong shape before
+    /// the run; the skill still refuses it in its own words when called without the check.
+    @Test func aWrongShapeIsRefusedByTheSchemaAndByTheSkill() async throws {
+        try await withFiles { files in
+            try files.file("a.txt", "a")
+            let before = files.snapshot()
+            let skill = try files.harness.skill("files.move")
+            let cases: [(Value, String, String)] = [
+                (["paths": ["a.txt"]], "has 'paths', so it must also have 'into'", "files.move: paths needs into, the folder to move them into"),
+                (["into": "box"], "has 'into', so it must also have 'paths'", "files.move: into needs paths, the files and folders to move"),
+                ([:], "needs 'paths' or 'moves'", "files.move: nothing to move; give either paths with into, or moves (a list of { from, to })"),
+                (
+                    ["paths": ["a.txt"], "into": "box", "moves": [["from": "a.txt", "to": "z.txt"]]],
+                    "takes 'paths' or 'moves', not both",
+                    "files.move: give either paths with into, or moves (a list of { from, to }), not both"
+                ),
+            ]
+            for (parameters, problem, message) in cases {
+                let problems = SchemaValidator.validate(parameters, against: skill.descriptor.parameters).map(\.predicate)
+                #expect(problems.contains(problem), "\(parameters): \(problems)")
+                await expectFailure(message) {
+                    _ = try await skill.run(parameters.objectValue ?? [:], context: files.harness.context)
+                }
+                #expect(FilesHarness.differences(before, files.snapshot()).isEmpty, "\(parameters)")
+            }
+        }
+    }
     @Test func aFailureHalfwayPutsBackWhatWasAlreadyMoved() async throws {
         try await withFiles { files in
             for n in 1...10 { try files.file("f\(n).txt", "\(n)") }
