@@ -25,7 +25,8 @@ enum CompoundSplitter {
     static let chineseVerbs = [
         "把", "将", "保存", "存到", "写入", "写到", "追加", "复制", "移动", "删除", "列出", "读取", "下载", "总结", "提醒",
         "通知", "发", "打包", "压缩", "创建", "新建", "查看", "计算", "找出", "备份", "整理", "获取",
-        "提取", "查找", "搜索", "看看", "查一下", "查询", "统计",
+        "提取", "查找", "搜索", "看看", "查一下", "查询", "统计", "算", "挪", "标记", "运行", "执行", "记下", "记录",
+        "建", "写", "列", "发送", "上传", "检查", "拷贝", "设置",
     ]
 
     /// Whether a clause starts with one of `verbs` (after "then", "also" or "please"), or with one
@@ -73,9 +74,9 @@ enum CompoundSplitter {
     /// What a piece starts with when it only says more about the one before ("…保存为笔记，标签为
     /// quotes", "…, titled Week"): it stays part of that clause.
     static let attributes = [
-        "标签为", "标签是", "标题为", "标题是", "标题叫", "名字叫", "名为", "内容为", "内容是", "服务器", "用服务器", "通过服务器",
-        "titled ", "called ", "tagged ",
-        "with the title ", "with the tag ",
+        "标签", "标题为", "标题是", "标题叫", "名字叫", "名为", "内容为", "内容是", "服务器", "用服务器", "通过服务器", "主题",
+        "走 smtp", "走smtp", "titled ", "called ", "tagged ", "tag it ", "subject ", "server ", "via ", "from ", "overwriting ",
+        "with the title ", "with the tag ", "with subject ",
     ]
 
     static func clauses(of request: String) -> [String] {
@@ -85,12 +86,13 @@ enum CompoundSplitter {
             let after = clauses(of: String(request[colon.upperBound...]))
             if after.count >= 2 { return after }
         }
-        var pieces = afterGerund(request) ?? [request]
+        var pieces = afterGerund(request) ?? afterPerfect(request) ?? [request]
         for marker in english {
             pieces = pieces.flatMap { split($0, at: marker) }
         }
         if request.contains(where: TextFolding.isCJK) {
-            for marker in chinese + [",", "，"] {
+            // (a question or a sentence ends a clause: "明天有哪些提醒？整理成一条笔记")
+            for marker in chinese + [",", "，", "?", "？", "!", "！", "。", ";", "；"] {
                 pieces = pieces.flatMap { split($0, at: marker) }
             }
         }
@@ -123,6 +125,33 @@ enum CompoundSplitter {
             return [verb + head[space...], head[..<space] + " " + rest]
         }
         return [verb + tail.dropFirst(first.count), head]
+    }
+
+    /// "after you've fetched X, write it to F": the action after "after you've" (or "once you
+    /// have", "when you've"), said with its verb ("fetch X"), then the one after the comma — when
+    /// the word after it is a verb of `verbs` in its past form.
+    static func afterPerfect(_ request: String) -> [String]? {
+        let lower = request.lowercased()
+        let openings = ["after you've ", "after you have ", "once you've ", "once you have ", "when you've ", "when you have "]
+        guard let opening = openings.first(where: lower.hasPrefix),
+            let comma = request.range(of: ", "), comma.lowerBound > request.index(request.startIndex, offsetBy: opening.count)
+        else { return nil }
+        let head = request[request.index(request.startIndex, offsetBy: opening.count)..<comma.lowerBound]
+        guard let first = head.split(separator: " ").first.map({ $0.lowercased() }), let verb = presentForm(of: first) else { return nil }
+        let tail = request[comma.upperBound...].trimmingCharacters(in: .whitespaces)
+        guard !tail.isEmpty else { return nil }
+        return [verb + head.dropFirst(first.count), tail]
+    }
+
+    /// `fetched` → `fetch`, `saved` → `save`, `copied` → `copy`, `made` → `make`: a past form of
+    /// one of `verbs`, else `nil`.
+    static func presentForm(of word: String) -> String? {
+        let irregular = ["made": "make", "written": "write", "wrote": "write", "read": "read", "sent": "send", "got": "get", "found": "find", "put": "put", "run": "run", "ran": "run"]
+        if let verb = irregular[word] { return verb }
+        guard word.hasSuffix("ed"), word.count > 4 else { return nil }
+        let stem = String(word.dropLast(2))
+        let candidates = [stem, stem + "e", stem.hasSuffix("i") ? String(stem.dropLast()) + "y" : nil, stem.count > 2 && stem.last == stem.dropLast().last ? String(stem.dropLast()) : nil]
+        return candidates.compactMap { $0 }.first(where: verbs.contains)
     }
 
     /// Splits at `marker` without regard to case.

@@ -105,6 +105,11 @@ struct FoldedText: Sendable {
                 remove((lower.count - 1)..<lower.count)
                 changed = true
             }
+            // "挪到 /tmp/pictures 去": 去 after a path only says where to.
+            if lower.count > 2, lower.last == "去", lower[lower.count - 2] == " " {
+                remove((lower.count - 2)..<lower.count)
+                changed = true
+            }
             if isRequest {
                 for filler in TextFolding.chineseLeading where lower.count > filler.count && lower.starts(with: Array(filler)) {
                     remove(0..<filler.count)

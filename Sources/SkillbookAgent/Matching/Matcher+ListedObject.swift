@@ -32,7 +32,9 @@ extension Matcher {
             let chinese = phrase.contains(where: TextFolding.isCJK)
             let listing = chinese ? "列出" + phrase : "list " + phrase
             // (files a path parameter was given are ranked as a listing: "all .tmp files from /tmp/x")
-            let lists = rank(describesFiles ? listing : phrase, clock: clock).prefix(3).first { candidate in
+            // (pictures are files: "列出 X 里的 jpg 照片" is ranked as "…jpg 文件")
+            let ranked = describesFiles ? listing.replacingOccurrences(of: "照片", with: "文件").replacingOccurrences(of: "图片", with: "文件") : phrase
+            let lists = rank(ranked, clock: clock).prefix(3).first { candidate in
                 candidate.confidence >= thresholds.accept && targets.contains { $0.name == candidate.target && $0.listsItems }
             }
             guard let query = lists?.target else { continue }
@@ -57,7 +59,9 @@ extension Matcher {
     /// is a path with a space in it).
     static func namesFiles(_ phrase: String) -> Bool {
         guard !RequestValues(phrase).paths.isEmpty else { return false }
-        let rest = TextFolding.withoutAddresses(phrase).trimmingCharacters(in: .whitespaces)
+        // (the words beside the paths and file names: "~/照片" and "照片.tar.gz" name no pictures)
+        let rest = TextFolding.withoutAddresses(phrase).split(separator: " ")
+            .filter { !$0.contains(where: { "/.~\\".contains($0) }) }.joined(separator: " ")
         let words = Set(rest.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init))
         let says = !words.isDisjoint(with: setWords) || setWordsChinese.contains(where: rest.contains)
         return says && isObject(rest)
@@ -65,7 +69,7 @@ extension Matcher {
 
     /// Words that describe files as a set.
     static let setWords: Set<String> = ["files", "all", "every", "each", "documents", "pictures", "photos", "images"]
-    static let setWordsChinese = ["文件", "所有", "全部"]
+    static let setWordsChinese = ["文件", "所有", "全部", "图片", "照片"]
 
     /// Words that name things rather than say what to do: at most 8 words (24 characters of
     /// Chinese), not starting with a verb, a path or an address.

@@ -141,7 +141,12 @@ public struct Matcher: Sendable {
         // and tell her") is that text's.
         let routed = decision.layer == .skill || decision.layer == .playbook
         if clauses.count >= 2, routed || decision.question != nil,
-            let verb = clauses.dropFirst().first(where: { CompoundSplitter.startsWithVerb($0) || CompoundSplitter.addressesUser($0) }),
+            let verbAt = clauses.indices.dropFirst().first(where: {
+                CompoundSplitter.startsWithVerb(clauses[$0]) || CompoundSplitter.addressesUser(clauses[$0])
+            }),
+            // "这个提醒完成了，标记一下": the same action said again, not a second one.
+            picks[verbAt].candidates.first?.target != decision.candidates.first?.target || picks[verbAt].candidates.isEmpty,
+            case let verb = clauses[verbAt],
             CompoundSplitter.addressesUser(verb)
                 || !decision.inputs.keys.contains(where: { decision.inputs[$0]?.stringValue?.localizedCaseInsensitiveContains(verb) == true })
         {

@@ -163,16 +163,26 @@ struct PatternMatcher {
             if text.lower[begin] == "\"", let close = text.lower[(begin + 1)...].firstIndex(of: "\"") {
                 return [close + 1]
             }
+            // A comma or semicolon before a space, Chinese or the end closes the word: "复制到
+            // /tmp/share，复制完算一下校验和" is a path and the next clause.
+            var stop = begin
+            while stop < text.count, text.lower[stop] != " " {
+                if [",", ";"].contains(text.lower[stop]),
+                    stop + 1 == text.count || text.lower[stop + 1] == " " || TextFolding.isCJK(text.lower[stop + 1])
+                {
+                    break
+                }
+                stop += 1
+            }
             var end = begin
-            while end < text.count, text.lower[end] != " ", !TextFolding.isCJK(text.lower[end]) { end += 1 }
+            while end < stop, !TextFolding.isCJK(text.lower[end]) { end += 1 }
             if end == begin, kind != .number, TextFolding.isCJK(text.lower[begin]) { end = begin + 1 }
             guard end > begin else { return [] }
             guard kind != .number, text.lower[begin] != "\"" else { return [end] }
             // A path or address may go on in Chinese (`~/桌面`, `https://example.com/文章`): every place
             // the word changes script is an end, longest first, so the pattern's next literal
             // (`整理{folder}`, `把{paths}移到{into}`) still finds its place.
-            var wordEnd = end
-            while wordEnd < text.count, text.lower[wordEnd] != " " { wordEnd += 1 }
+            let wordEnd = stop
             guard wordEnd > end else { return [end] }
             return boundaries.filter { $0 >= end && $0 <= wordEnd }.reversed()
         case .choice:

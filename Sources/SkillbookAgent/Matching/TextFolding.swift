@@ -53,7 +53,7 @@ enum TextFolding {
     static let chineseFillers = ["一下", "麻烦你", "麻烦", "帮我", "帮忙", "请你", "请", "给我", "好吗", "好不好", "谢谢", "可以吗"]
     /// "All" said before a verb (`都移动到`, `全部删掉`), dropped there only: 都 is part of 首都 and 成都.
     static let chineseAllAdverbs = ["全都", "全部", "都"]
-    static let chineseAllVerbs = ["移动", "移到", "移进", "复制", "拷贝", "删除", "删掉", "删了", "放到", "放进", "打包", "压缩", "发给", "写到", "写入", "保存"]
+    static let chineseAllVerbs = ["移动", "移到", "移进", "复制", "拷贝", "删除", "删掉", "删了", "放到", "放进", "打包", "压缩", "发给", "写到", "写入", "保存", "挪到", "挪进"]
     /// Chinese words of order dropped at the start of a request or clause ("先下载 X", "最后通知我"),
     /// never of a captured text ("先生的生日" stays a title).
     static let chineseLeading = ["首先", "先", "最后", "接着", "然后", "再"]
@@ -67,12 +67,15 @@ enum TextFolding {
         "morning", "早上好", "上午好", "中午好", "下午好", "晚上好", "早安", "晚安", "您好", "你好", "哈喽", "嗨",
     ]
 
-    /// British spellings folded to the American ones the examples use, letter for letter so a
-    /// request's lower-case form stays aligned with its original (`summarise` reads as `summarize`).
+    /// British spellings folded to the American ones the examples use (and a few Chinese synonyms),
+    /// letter for letter so a request's lower-case form stays aligned with its original
+    /// (`summarise` reads as `summarize`).
     static let sameLengthSpellings: [(String, String)] = [
         ("summaris", "summariz"), ("organis", "organiz"), ("recognis", "recogniz"), ("prioritis", "prioritiz"),
         ("customis", "customiz"), ("categoris", "categoriz"), ("synchronis", "synchroniz"), ("analys", "analyz"),
         ("normalis", "normaliz"), ("initialis", "initializ"),
+        // Chinese words of the same length the examples say otherwise: 拷贝 is 复制, 挪到 is 移到.
+        ("拷贝", "复制"), ("挪到", "移到"), ("挪进", "移进"),
     ]
     /// Spellings that differ in length, folded in scored words only.
     static let wordSpellings: [String: String] = [

@@ -96,9 +96,10 @@ public struct PlanSkeleton: Sendable {
             return list.filter { byName[$0.target]?.needsAddress != true }
         }
         var clauses = steps(of: request, accept: matcher.thresholds.accept) { ranked($0).first?.confidence ?? 0 }
-        // "write my reminders for tomorrow to F": list them, then write them (`Matcher.listedObject`).
-        if clauses.count == 1, let listed = matcher.listedObject(in: FoldedText(request).text, clock: clock) {
-            clauses = [listed.list, listed.rest]
+        // "write my reminders for tomorrow to F": list them, then write them (`Matcher.listedObject`);
+        // so in any clause ("把 X 里所有 jpg 文件复制到 Y，再算一下校验和").
+        clauses = clauses.flatMap { clause in
+            matcher.listedObject(in: FoldedText(clause).text, clock: clock).map { [$0.list, $0.rest] } ?? [clause]
         }
         // "join their titles into /tmp/t.txt": a query that takes no path, then the write the
         // path asks for; "find the lines with ERROR in /tmp/a.log": the read the path asks for first.

@@ -1,0 +1,76 @@
+import SkillbookCore
+import Testing
+
+@testable import SkillbookAgent
+
+/// Issue 26, classes a fourth set of fresh requests (2026-12-04, written by a helper that never saw
+/// the code) showed, each in new wording.
+@Suite struct FreshSetEightTests {
+    private func decide(_ request: String) -> RouteDecision { shippedMatcher.decide(request, clock: berlinClock) }
+
+    /// A path slot ends at a comma before the next clause: "复制到 /srv/备份，谢谢" is `/srv/备份`,
+    /// and a second action after it is never the path's tail (the request was routed to files.copy
+    /// alone, with `into: "/srv/share,复制完算校验和"`).
+    @Test func aPathEndsAtTheCommaBeforeTheNextClause() {
+        let one = decide("把 /srv/a.txt 复制到 /srv/备份，谢谢")
+        #expect(one.layer == .skill && one.inputs["into"] == "/srv/备份", "\(RoutingSet.describe(one))")
+        let two = decide("把 /srv/pics 里所有 png 文件拷贝到 /srv/out，拷贝完算一下校验和")
+        #expect(two.layer == .plan, "\(RoutingSet.describe(two))")
+        #expect(SkeletonReadingTests.shapes("把 /srv/pics 里所有 png 文件拷贝到 /srv/out，拷贝完算一下校验和").first?.prefix(2) == ["files.list", "files.copy"])
+    }
+
+    /// 算, 挪, 运行, 标记 … start an action of their own: "把 X 打包成 Y，再算一下它的 SHA-256" is no
+    /// archive alone. The same action said twice ("…完成了，标记一下") stays one.
+    @Test func moreChineseVerbsStartAStep() {
+        let packed = decide("把 /srv/site 打包成 /srv/site.tar.gz，再算一下它的 SHA-256")
+        #expect(packed.layer == .plan, "\(RoutingSet.describe(packed))")
+        #expect(SkeletonReadingTests.shapes("把 /srv/site 打包成 /srv/site.tar.gz，再算一下它的 SHA-256") == [["archive.create", "files.checksum"]])
+        let again = decide("提醒 7 办完了，标记一下")
+        #expect(again.layer != .plan, "\(RoutingSet.describe(again))")
+    }
+
+    /// A question ends a clause in Chinese as in English: "后天有哪些提醒？做成一条笔记…" is two.
+    @Test func aChineseQuestionEndsAClause() {
+        #expect(CompoundSplitter.clauses(of: "后天有哪些提醒？写成笔记") == ["后天有哪些提醒", "写成笔记"])
+        #expect(SkeletonReadingTests.shapes("后天有哪些提醒？整理成一条笔记，标题叫 后天").first == ["reminders.list", "notes.create"])
+    }
+
+    /// A tag, a subject, a mail server or a sender said after a comma belongs to the clause before.
+    @Test func attributesAfterACommaStayWithTheirClause() {
+        #expect(CompoundSplitter.clauses(of: "再建一条笔记“买菜”，标签 家务") == ["建一条笔记“买菜”，标签 家务"])
+        #expect(
+            CompoundSplitter.clauses(of: "把结果发给 li@example.com，主题写“周报”，走 smtp://mail.example.org:587")
+                == ["把结果发给 li@example.com，主题写“周报”，走 smtp://mail.example.org:587"])
+        #expect(
+            CompoundSplitter.clauses(of: "mail it to li@example.com, server smtp://mail.example.org:587, from me@example.org, subject Report")
+                == ["mail it to li@example.com, server smtp://mail.example.org:587, from me@example.org, subject Report"])
+    }
+
+    /// "put it in a note", "整理成一条笔记", "what reminders do I have on friday".
+    @Test func notesAndReminderListsInOtherWords() {
+        #expect(SkeletonReadingTests.shapes("which reminders are due on friday? put the list in a note called Friday").first == ["reminders.list", "notes.create"])
+        #expect(decide("下周一有哪些提醒").target == "reminders.list")
+    }
+
+    /// 拷贝 is 复制 and 挪到 is 移到; "挪到 X 去" ends at X; pictures (图片, 照片) of a kind in a folder are
+    /// listed first.
+    @Test func chineseSynonymsAndPicturesOfAKind() {
+        #expect(SkeletonReadingTests.shapes("把 /srv/相册 里的 jpg 照片都挪到 /srv/旧照片 去").first == ["files.list", "files.move"])
+        let copy = decide("把 /srv/a.txt 拷贝到 /srv/b")
+        #expect(copy.target == "files.copy" && copy.inputs["into"] == "/srv/b", "\(RoutingSet.describe(copy))")
+    }
+
+    /// "after you've fetched X, write it to F": the fetch first, then the write.
+    @Test func anActionAfterYouHaveDoneAnotherComesSecond() {
+        #expect(
+            CompoundSplitter.clauses(of: "once you've downloaded https://example.org/a.csv, copy it to /srv/a.csv")
+                == ["download https://example.org/a.csv", "copy it to /srv/a.csv"])
+        #expect(
+            CompoundSplitter.clauses(of: "after you have saved the page to /srv/p.html, notify me")
+                == ["save the page to /srv/p.html", "notify me"])
+        #expect(CompoundSplitter.presentForm(of: "copied") == "copy")
+        #expect(CompoundSplitter.presentForm(of: "zipped") == "zip")
+        #expect(CompoundSplitter.presentForm(of: "wanted") == nil)
+        #expect(CompoundSplitter.clauses(of: "after you've a moment, list /srv") == ["after you've a moment, list /srv"])
+    }
+}
