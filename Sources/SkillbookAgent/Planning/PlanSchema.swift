@@ -321,9 +321,10 @@ public enum PlanSchema {
         return .object(object)
     }
 
-    /// `^(/tmp/a|/tmp/b\.txt)([/._?#:-][^"\\]*)?$`: one of `prefixes`, or one followed by a path
-    /// separator, a dot, `_`, `-` (or an address's `?`, `#`, `:`) and more (`/tmp/a/b`,
-    /// `/tmp/a.tar.gz`): not `/tmp/ab`, a name the model made by running on (`/tmp/photost`).
+    /// `^(/tmp/a([/._?#:-][^"\\]*)?|/tmp/b\.txt([/._?#:-][^"\\]*)?)$`: one of `prefixes`, or one
+    /// followed by a path separator, a dot, `_`, `-` (or an address's `?`, `#`, `:`) and more
+    /// (`/tmp/a/b`, `/tmp/a.tar.gz`): not `/tmp/ab`, a name the model made by running on
+    /// (`/tmp/photost`). A prefix that ends in `/` is a folder: anything may follow it.
     static func startPattern(_ prefixes: [String]) -> String {
         let special: Set<Character> = [
             "\\", ".", "^", "$", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|",
@@ -334,7 +335,9 @@ public enum PlanSchema {
                 out.append(c)
             }
         }
-        return "^(" + escaped.joined(separator: "|") + ")([/._?#:-][^\"\\\\]*)?$"
+        let rest = "[^\"\\\\]*"
+        let alternatives = escaped.map { $0.hasSuffix("/") ? $0 + rest : $0 + "([/._?#:-]" + rest + ")?" }
+        return "^(" + alternatives.joined(separator: "|") + ")$"
     }
 
     /// A parameter schema as the model sees it: no `secret`, `examples` or `default` noise.

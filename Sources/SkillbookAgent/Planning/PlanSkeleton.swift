@@ -388,12 +388,31 @@ public struct PlanSkeleton: Sendable {
     /// A clause whose best target is a query that takes a text and no path, naming a file to find
     /// things in ("find the lines with ERROR in /tmp/a.log", "从 /tmp/日志.txt 中找出…"): "read PATH"
     /// ("读取 PATH") first, then the clause. Any other clause is itself.
+    /// So is a clause whose best target is an action that takes a text and no path, naming a file
+    /// as where its text comes from ("email bob@… the contents of /tmp/s.txt", "POST the JSON in
+    /// /tmp/e.json to URL", "把 /tmp/a.txt 的内容发给 …"): the path after "of", "in" or "from", or
+    /// before 的内容.
     static func readParts(_ clause: String, best: PlanOffer?) -> [String] {
-        guard let best, best.kind == .query, !best.takesPath, !best.takesAddress, best.takesTextContent,
-            let path = pathRuns(in: clause).first, !path.hasSuffix("/")
+        guard let best, !best.takesPath, best.takesTextContent, let path = pathRuns(in: clause).first, !path.hasSuffix("/")
         else { return [clause] }
+        switch best.kind {
+        case .query:
+            guard !best.takesAddress else { return [clause] }
+        case .action:
+            guard namesASource(path, in: clause) else { return [clause] }
+        }
         let chinese = clause.contains(where: TextFolding.isCJK)
         return [(chinese ? "读取 " : "read ") + path, clause]
+    }
+
+    /// Whether `clause` says `path` is where a text comes from: "of PATH", "in PATH", "from PATH",
+    /// "PATH 的内容", "PATH 里的内容".
+    static func namesASource(_ path: String, in clause: String) -> Bool {
+        guard let range = clause.range(of: path) else { return false }
+        let before = clause[..<range.lowerBound].lowercased().trimmingCharacters(in: .whitespaces)
+        let after = clause[range.upperBound...].trimmingCharacters(in: .whitespaces)
+        return [" of", " in", " from"].contains(where: { (" " + before).hasSuffix($0) })
+            || ["的内容", "里的内容", "中的内容", "里面的内容", "的文本"].contains(where: after.hasPrefix)
     }
 
     /// The path or address of `clause` without which `best` is no longer its best match: a word

@@ -86,10 +86,19 @@ public struct RequestValues: Sendable, Equatable {
             if !trimmed.isEmpty { words.append(trimmed) }
             word = ""
         }
+        // A path goes on in Chinese after a `/` ("/tmp/日记/今天.txt", "~/下载"), up to a word that
+        // starts the rest of the sentence ("/tmp/日记然后…", "/tmp/照片里的…").
+        var inPath = false
         for c in request {
             let folded = TextFolding.foldWidth(c)
-            if folded.isWhitespace || TextFolding.isCJK(folded) || "，。、；：“”「」（）".contains(c) {
+            if TextFolding.isCJK(folded), let last = word.last, Self.isPathStart(word),
+                last == "/" || (inPath && TextFolding.isCJK(last) && !Self.sentenceStarts.contains(folded))
+            {
+                inPath = true
+                word.append(folded)
+            } else if folded.isWhitespace || TextFolding.isCJK(folded) || "，。、；：“”「」（）".contains(c) {
                 flush()
+                inPath = false
             } else {
                 word.append(folded)
             }
@@ -97,6 +106,17 @@ public struct RequestValues: Sendable, Equatable {
         flush()
         return words
     }
+
+    /// Whether a word begins as a path does: `/`, `~/`, `./`, `../`.
+    static func isPathStart(_ word: String) -> Bool {
+        ["/", "~/", "./", "../"].contains(where: word.hasPrefix)
+    }
+
+    /// Chinese characters that end a path running on in Chinese when they follow one of its
+    /// Chinese characters: the rest of the sentence (然后, 再, 并, 里, 的, 中, 下, 和, 到 …).
+    static let sentenceStarts: Set<Character> = [
+        "然", "再", "并", "接", "里", "的", "中", "下", "和", "到", "移", "复", "保", "写", "发", "打", "删", "后", "去",
+    ]
 
     static let edges: Set<Character> = [
         ",", ".", ";", ":", "!", "?", "\"", "'", "(", ")", "[", "]", "<", ">",

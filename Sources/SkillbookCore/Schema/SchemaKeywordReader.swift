@@ -202,7 +202,8 @@ struct SchemaKeywordReader {
 
     private func regex(_ value: YAMLNode, _ key: String) -> String? {
         guard let text = string(value, key) else { return nil }
-        if (try? Regex(text)) == nil { error("'\(key)' is not a valid regular expression: \(text)", at: value) }
+        // (compiled once for reading and validating: `SchemaPatterns` keeps it)
+        if SchemaPatterns.regex(text) == nil { error("'\(key)' is not a valid regular expression: \(text)", at: value) }
         return text
     }
 

@@ -127,7 +127,7 @@ import Testing
         #expect(branches.count == 3)
         #expect(branches[0]["required"] == ["choice", "with"])
         #expect(branches[0]["properties"]?["with"]?["required"] == nil)
-        #expect(branches[0]["properties"]?["with"]?["properties"]?["root"]?["pattern"] == #"^(/tmp/x)([/._?#:-][^"\\]*)?$"#)
+        #expect(branches[0]["properties"]?["with"]?["properties"]?["root"]?["pattern"] == #"^(/tmp/x([/._?#:-][^"\\]*)?)$"#)
         #expect(branches[2] == ["type": "object", "properties": ["choice": ["enum": ["none"]]], "required": ["choice"], "additionalProperties": false])
     }
 

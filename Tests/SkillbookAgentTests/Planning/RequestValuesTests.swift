@@ -1,4 +1,4 @@
-import SkillbookAgent
+@testable import SkillbookAgent
 import Testing
 
 @Suite struct RequestValuesTests {
@@ -49,5 +49,22 @@ import Testing
         #expect(RequestValues("发邮件给 dev@example.com，服务器 smtps://mail.example.com:465").emails == ["dev@example.com"])
         #expect(RequestValues("meet @ noon, ://x, a@b and x@y.").emails.isEmpty)
         #expect(RequestValues("meet @ noon, ://x, a@b and x@y.").otherAddresses.isEmpty)
+    }
+
+    /// A path goes on in Chinese after a `/`: the answer schema held "读取 /tmp/日记/今天.txt" to the
+    /// prefix `/tmp/` followed by a separator, so the model could not write the path it was given
+    /// and wrote `/tmp/_journal/今天.txt`.
+    @Test func aPathGoesOnInChineseAfterASlash() throws {
+        #expect(RequestValues("读取 /tmp/日记/今天.txt 然后保存为笔记").paths == ["/tmp/日记/今天.txt"])
+        #expect(RequestValues("把 ~/下载 里的文件移到 ~/归档/2026").paths == ["~/下载", "~/归档/2026"])
+        #expect(RequestValues("看看/tmp/日记然后通知我").paths == ["/tmp/日记"])
+        #expect(RequestValues("把/tmp/照片里的 png 文件移到/tmp/b").paths == ["/tmp/照片", "/tmp/b"])
+        #expect(RequestValues("把/tmp/a移到/tmp/b").paths == ["/tmp/a", "/tmp/b"])
+        let pattern = try Regex(PlanSchema.startPattern(RequestValues("读取 /tmp/日记/今天.txt").paths))
+        #expect("/tmp/日记/今天.txt".wholeMatch(of: pattern) != nil)
+        #expect("/tmp/_journal/今天.txt".wholeMatch(of: pattern) == nil)
+        // A folder prefix (ending in /) lets anything follow.
+        let folder = try Regex(PlanSchema.startPattern(["/tmp/"]))
+        #expect("/tmp/日记".wholeMatch(of: folder) != nil)
     }
 }
