@@ -393,13 +393,12 @@ public struct PlanSkeleton: Sendable {
     /// /tmp/e.json to URL", "把 /tmp/a.txt 的内容发给 …"): the path after "of", "in" or "from", or
     /// before 的内容.
     static func readParts(_ clause: String, best: PlanOffer?) -> [String] {
-        guard let best, !best.takesPath, best.takesTextContent, let path = pathRuns(in: clause).first, !path.hasSuffix("/")
-        else { return [clause] }
+        guard let best, best.takesTextContent, let path = pathRuns(in: clause).first, !path.hasSuffix("/") else { return [clause] }
         switch best.kind {
         case .query:
-            guard !best.takesAddress else { return [clause] }
+            guard !best.takesPath, !best.takesAddress else { return [clause] }
         case .action:
-            guard namesASource(path, in: clause) else { return [clause] }
+            guard !best.needsPath, namesASource(path, in: clause) else { return [clause] }
         }
         let chinese = clause.contains(where: TextFolding.isCJK)
         return [(chinese ? "读取 " : "read ") + path, clause]

@@ -283,6 +283,10 @@ extension PlanOffer {
     /// Some parameter is a path or a list of paths.
     var takesPath: Bool { parameters.properties.contains { NamedPathLint.takesPath($0.schema) } }
 
+    /// A required parameter is a path or a list of paths (files.write's `path`, not mail.send's
+    /// optional `ca_file`).
+    var needsPath: Bool { parameters.properties.contains { NamedPathLint.takesPath($0.schema) && required.contains($0.name) } }
+
     /// Some parameter is a text to work on (`PlanSchema.isContent`: text.extract's `text`).
     var takesTextContent: Bool { parameters.properties.contains { $0.schema.type == .string && PlanSchema.isContent($0.schema) } }
 

@@ -73,4 +73,15 @@ import Testing
         #expect(CompoundSplitter.presentForm(of: "wanted") == nil)
         #expect(CompoundSplitter.clauses(of: "after you've a moment, list /srv") == ["after you've a moment, list /srv"])
     }
+
+    /// An action that takes a text reads the file the clause names as where the text comes from
+    /// ("the contents of F", "F 的内容") first; a path it names otherwise is no read.
+    @Test func anActionsTextFromAFileIsReadFirst() {
+        #expect(
+            SkeletonReadingTests.shapes("mail ops@example.org the contents of /srv/report.txt via smtp://mail.example.org:587").first
+                == ["files.read", "mail.send"])
+        #expect(PlanSkeleton.namesASource("/srv/a.txt", in: "把 /srv/a.txt 的内容发给 li@example.org"))
+        #expect(PlanSkeleton.namesASource("/srv/a.txt", in: "email the text in /srv/a.txt to li@example.org"))
+        #expect(!PlanSkeleton.namesASource("/srv/big.iso", in: "let me know when /srv/big.iso is copied"))
+    }
 }
