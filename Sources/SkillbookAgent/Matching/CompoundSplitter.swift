@@ -161,7 +161,8 @@ enum CompoundSplitter {
         var rest = Substring(text)
         var from = rest.startIndex
         while let range = rest.range(of: marker, options: .caseInsensitive, range: from..<rest.endIndex) {
-            if unsplit.contains(where: { word in Self.holds(rest, word, around: range) }) {
+            // (never inside parentheses: "into a note (title, description, first paragraph)")
+            if unsplit.contains(where: { word in Self.holds(rest, word, around: range) }) || insideParentheses(rest, range.lowerBound) {
                 from = range.upperBound
                 continue
             }
@@ -171,6 +172,15 @@ enum CompoundSplitter {
         }
         out.append(String(rest))
         return out
+    }
+
+    /// Whether `index` of `text` is inside an open `(` or `（` not yet closed.
+    private static func insideParentheses(_ text: Substring, _ index: Substring.Index) -> Bool {
+        var depth = 0
+        for c in text[..<index] {
+            if c == "(" || c == "（" { depth += 1 } else if c == ")" || c == "）", depth > 0 { depth -= 1 }
+        }
+        return depth > 0
     }
 
     /// Whether `word` is written in `text` over `range` (the marker found there is part of it).

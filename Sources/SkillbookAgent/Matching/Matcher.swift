@@ -145,7 +145,7 @@ public struct Matcher: Sendable {
                 CompoundSplitter.startsWithVerb(clauses[$0]) || CompoundSplitter.addressesUser(clauses[$0])
             }),
             // "这个提醒完成了，标记一下": the same action said again, not a second one.
-            picks[verbAt].candidates.first?.target != decision.candidates.first?.target || picks[verbAt].candidates.isEmpty,
+            picks[verbAt].candidates.isEmpty || picks[verbAt].candidates.first?.target != picks[0].candidates.first?.target,
             case let verb = clauses[verbAt],
             CompoundSplitter.addressesUser(verb)
                 || !decision.inputs.keys.contains(where: { decision.inputs[$0]?.stringValue?.localizedCaseInsensitiveContains(verb) == true })

@@ -17,20 +17,52 @@ enum InventedTextLint {
     static func lint(
         _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], request: String, except: Set<PlanFix.Place> = []
     ) -> [Diagnostic] {
-        invented(plan, kinds: kinds, parameters: parameters, request: request, except: except).map { i, name, text in
+        let found = invented(plan, kinds: kinds, parameters: parameters, request: request, except: except)
+        let places = Set(found.map { PlanFix.Place(step: $0.step, parameter: $0.name) })
+        let made = found.map { i, name, text in
             let step = plan.steps[i]
-            return .error(
+            return Diagnostic.error(
                 "step '\(step.id)' (\(step.target)) parameter '\(name)' is '\(text)', words the request does not hold; "
                     + "leave '\(name)' out unless the request gives it",
                 path: "steps[\(i)].with.\(name)")
         }
+        let copied = copiedPaths(plan, kinds: kinds, parameters: parameters, except: except.union(places)).map { i, name, text, other in
+            let step = plan.steps[i]
+            return Diagnostic.error(
+                "step '\(step.id)' (\(step.target)) parameter '\(name)' is '\(text)', the value of its '\(other)'; leave '\(name)' out",
+                path: "steps[\(i)].with.\(name)")
+        }
+        return made + copied
+    }
+
+    /// An action's optional path literal that repeats another of the step's paths (archive.create
+    /// `directory: "/tmp/x.tar.gz"`, the archive itself): a place the model filled from the request's
+    /// values, not one the request gives it. Not one `invented` already names.
+    static func copiedPaths(
+        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], except: Set<PlanFix.Place>
+    ) -> [(step: Int, name: String, text: String, other: String)] {
+        var found: [(step: Int, name: String, text: String, other: String)] = []
+        for (i, step) in plan.steps.enumerated() where !step.isPlaybook && kinds[step.target] == .action {
+            guard let schema = parameters[step.target] else { continue }
+            for (name, value) in step.with where !schema.required.contains(name) && !except.contains(PlanFix.Place(step: i, parameter: name)) {
+                guard let property = schema.property(name), property.type == .string, property.format == "path",
+                    let text = value.stringValue, !text.utf8.containsTemplateOpening,
+                    let other = step.with.first(where: { $0.key != name && PlanLint.strings(in: $0.value).contains(text) })?.key
+                else { continue }
+                found.append((i, name, text, other))
+            }
+        }
+        return found
     }
 
     /// Each invented text left out.
     static func fixes(
         _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], request: String, except: Set<PlanFix.Place> = []
     ) -> [PlanFix] {
-        invented(plan, kinds: kinds, parameters: parameters, request: request, except: except).map { PlanFix(step: $0.step, parameter: $0.name, value: nil) }
+        let made = invented(plan, kinds: kinds, parameters: parameters, request: request, except: except)
+        let places = Set(made.map { PlanFix.Place(step: $0.step, parameter: $0.name) })
+        let copied = copiedPaths(plan, kinds: kinds, parameters: parameters, except: except.union(places))
+        return made.map { PlanFix(step: $0.step, parameter: $0.name, value: nil) } + copied.map { PlanFix(step: $0.step, parameter: $0.name, value: nil) }
     }
 
     /// The step index, parameter and text of every invented text, in order.

@@ -369,8 +369,18 @@ public struct PlanSkeleton: Sendable {
     /// /tmp/t.txt", "按大小排序后保存到 /tmp/m.txt") but that ends by naming where to put its result:
     /// the clause before the destination, then "save it to PATH" ("保存到 PATH"). Any other clause
     /// is itself.
+    /// So is a query's clause that ends by naming a note ("summarise URL into a note, tag it
+    /// reading", "把 URL 总结成笔记"): the clause before, then "save it as a note" and what follows.
     static func destinationParts(_ clause: String, best: PlanOffer?) -> [String] {
-        guard let best, best.kind == .query, !best.takesPath, let path = pathRuns(in: clause).last else { return [clause] }
+        guard let best, best.kind == .query else { return [clause] }
+        for phrase in [" into a note", " as a note", " in a note", "成笔记", "为笔记", "成一条笔记"] {
+            guard let range = clause.range(of: phrase, options: .caseInsensitive) else { continue }
+            let head = clause[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
+            guard !head.isEmpty else { break }
+            let chinese = phrase.contains(where: TextFolding.isCJK)
+            return [head, (chinese ? "保存为笔记" : "save it as a note") + clause[range.upperBound...]]
+        }
+        guard !best.takesPath, let path = pathRuns(in: clause).last else { return [clause] }
         let trimmed = clause.trimmingCharacters(in: .whitespaces.union(.punctuationCharacters).subtracting(["/", "~", "."]))
         guard trimmed.hasSuffix(path) else { return [clause] }
         let before = String(trimmed.dropLast(path.count)).trimmingCharacters(in: .whitespaces)

@@ -84,4 +84,19 @@ import Testing
         #expect(PlanSkeleton.namesASource("/srv/a.txt", in: "email the text in /srv/a.txt to li@example.org"))
         #expect(!PlanSkeleton.namesASource("/srv/big.iso", in: "let me know when /srv/big.iso is copied"))
     }
+
+    /// A question about a repository then a request to send its status is two actions, not a
+    /// choice between two skills; a list in parentheses is no clause; a query "into a note" is
+    /// the query and a note.
+    @Test func aQuestionThenAnActionParenthesesAndIntoANote() {
+        let status = decide("is the repo at /srv/app clean? send its git status to the webhook https://hooks.example.org/x as a notification")
+        #expect(status.layer == .plan, "\(RoutingSet.describe(status))")
+        #expect(CompoundSplitter.clauses(of: "summarise https://example.org/a into a note (title, description, first paragraph)").count == 1)
+        #expect(
+            SkeletonReadingTests.shapes("summarise https://example.org/a into a note (title, description), tag it reading").first?.first
+                == "web.summary")
+        #expect(
+            PlanSkeleton.destinationParts("summarise https://example.org/a into a note, tag it reading", best: shippedOffers["web.summary"])
+                == ["summarise https://example.org/a", "save it as a note, tag it reading"])
+    }
 }

@@ -72,6 +72,21 @@ import Testing
         #expect(Self.errors([pack], request: "pack /tmp/logs into /tmp/logs.tar.gz").isEmpty)
     }
 
+    /// An optional path that repeats another of the step's paths (the archive as its own
+    /// `directory`, a fresh request of 2026-12-04) is left out.
+    @Test func anOptionalPathThatRepeatsAnotherIsLeftOut() throws {
+        let request = "tar up /tmp/pics/2025 into /tmp/pics-2025.tar.gz and move it to /tmp/usb"
+        let pack = Plan.Step(
+            id: "s1", target: "archive.create",
+            with: ["archive": "/tmp/pics-2025.tar.gz", "paths": ["/tmp/pics/2025"], "directory": "/tmp/pics-2025.tar.gz"])
+        #expect(
+            Self.errors([pack], request: request) == [
+                "step 's1' (archive.create) parameter 'directory' is '/tmp/pics-2025.tar.gz', the value of its 'archive'; leave 'directory' out"
+            ])
+        let fixed = try #require(shippedChecker.fixed(Plan(steps: [pack]), description: request))
+        #expect(fixed.steps[0].with["directory"] == nil && fixed.steps[0].with["archive"] == "/tmp/pics-2025.tar.gz")
+    }
+
     /// A clause of the request copied into an optional text of another step's skill.
     @Test func aClauseOfTheRequestAsAnOptionalTextIsLeftOut() throws {
         let request = "后天下午三点提醒我去取快递，并发个通知确认一下"
