@@ -97,7 +97,7 @@ enum CompoundSplitter {
             }
         }
         var clauses: [String] = []
-        for piece in pieces.map({ $0.trimmingCharacters(in: .whitespaces) }) where !piece.isEmpty {
+        for piece in pieces.map({ $0.trimmingCharacters(in: .whitespaces) }) where !piece.isEmpty && !isFillerAlone(piece) {
             if let last = clauses.last, attributes.contains(where: { piece.lowercased().hasPrefix($0) }) {
                 clauses[clauses.count - 1] = last + (piece.contains(where: TextFolding.isCJK) ? "，" : ", ") + piece
             } else {
@@ -105,6 +105,12 @@ enum CompoundSplitter {
             }
         }
         return clauses
+    }
+
+    /// A piece that is only a filler or a greeting ("嗯", "ok so", "早上好"): no clause of its own.
+    static func isFillerAlone(_ piece: String) -> Bool {
+        let bare = piece.lowercased().trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+        return (TextFolding.chineseLeading + TextFolding.leadingFillers + TextFolding.greetings).contains(bare)
     }
 
     /// "delete the notes tagged scratch after listing them": the action after "after", said with

@@ -99,4 +99,12 @@ import Testing
             PlanSkeleton.destinationParts("summarise https://example.org/a into a note, tag it reading", best: shippedOffers["web.summary"])
                 == ["summarise https://example.org/a", "save it as a note, tag it reading"])
     }
+
+    /// A filler or greeting before a comma is no clause: "嗯，看一下 X 占了多少空间，然后发个通知给我" is
+    /// two steps, not three with an empty one the model could not fill.
+    @Test func aFillerBeforeACommaIsNoClause() {
+        #expect(CompoundSplitter.clauses(of: "嗯，看一下 /srv/data 占了多少空间，然后发个通知给我") == ["看一下 /srv/data 占了多少空间", "发个通知给我"])
+        #expect(CompoundSplitter.clauses(of: "早上好，列出 /srv 然后通知我") == ["列出 /srv", "通知我"])
+        #expect(SkeletonReadingTests.shapes("嗯，看一下 /srv/data 占了多少空间，然后发个通知给我").first == ["disk.usage", "notify.send"])
+    }
 }
