@@ -107,9 +107,11 @@ enum CompoundSplitter {
         return clauses
     }
 
-    /// A piece that is only a filler or a greeting ("嗯", "ok so", "早上好"): no clause of its own.
+    /// A piece that is only a filler or a greeting ("嗯", "ok so", "早上好"), or says only that the
+    /// action before is done ("设好之后…", "弄完以后…": 设好, 弄完): no clause of its own.
     static func isFillerAlone(_ piece: String) -> Bool {
         let bare = piece.lowercased().trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+        if bare.count <= 3, bare.count >= 2, bare.allSatisfy(TextFolding.isCJK), bare.last == "好" || bare.last == "完" { return true }
         return (TextFolding.chineseLeading + TextFolding.leadingFillers + TextFolding.greetings).contains(bare)
     }
 

@@ -35,9 +35,11 @@ enum InventedTextLint {
         return made + copied
     }
 
-    /// An action's optional path literal that repeats another of the step's paths (archive.create
-    /// `directory: "/tmp/x.tar.gz"`, the archive itself): a place the model filled from the request's
-    /// values, not one the request gives it. Not one `invented` already names.
+    /// An action's optional path that repeats another of the step's values (archive.create
+    /// `directory: "/tmp/x.tar.gz"`, the archive itself), or an optional text that is the same
+    /// reference as another (mail.send `username` and `ca_file` both a file's content): a place
+    /// the model filled from what was at hand, not one the request gives it. Not one `invented`
+    /// already names.
     static func copiedPaths(
         _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], except: Set<PlanFix.Place>
     ) -> [(step: Int, name: String, text: String, other: String)] {
@@ -45,8 +47,8 @@ enum InventedTextLint {
         for (i, step) in plan.steps.enumerated() where !step.isPlaybook && kinds[step.target] == .action {
             guard let schema = parameters[step.target] else { continue }
             for (name, value) in step.with where !schema.required.contains(name) && !except.contains(PlanFix.Place(step: i, parameter: name)) {
-                guard let property = schema.property(name), property.type == .string, property.format == "path",
-                    let text = value.stringValue, !text.utf8.containsTemplateOpening,
+                guard let property = schema.property(name), property.type == .string,
+                    let text = value.stringValue, property.format == "path" || text.utf8.containsTemplateOpening,
                     let other = step.with.first(where: { $0.key != name && PlanLint.strings(in: $0.value).contains(text) })?.key
                 else { continue }
                 found.append((i, name, text, other))
@@ -99,12 +101,20 @@ enum InventedTextLint {
             guard let schema = parameters[step.target] else { continue }
             for (name, value) in step.with where !schema.required.contains(name) && !except.contains(PlanFix.Place(step: i, parameter: name)) {
                 guard let property = schema.property(name), property.type == .string, property.format == "path",
-                    let text = value.stringValue, !text.utf8.containsTemplateOpening, !named.contains(where: text.hasPrefix)
+                    let text = value.stringValue, !text.utf8.containsTemplateOpening, !named.contains(where: { Self.fits(text, named: $0) })
                 else { continue }
                 found.append((i, name, text))
             }
         }
         return found
+    }
+
+    /// Whether an optional path is one the request names, a folder above it, or the named path
+    /// with an extension added (`/tmp/a` → `/tmp/a.tar.gz`): not a new name inside it
+    /// (`/tmp/repo/app/ca.crt` for a request that names `/tmp/repo/app`).
+    static func fits(_ text: String, named: String) -> Bool {
+        let trimmed = text.count > 1 && text.hasSuffix("/") ? String(text.dropLast()) : text
+        return trimmed == named || named.hasPrefix(trimmed + "/") || (trimmed.hasPrefix(named + ".") && !trimmed.dropFirst(named.count).contains("/"))
     }
 
     /// Whether a query before step `index` gives what no later step uses: then a made-up content

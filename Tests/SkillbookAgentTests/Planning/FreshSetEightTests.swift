@@ -105,6 +105,8 @@ import Testing
     @Test func aFillerBeforeACommaIsNoClause() {
         #expect(CompoundSplitter.clauses(of: "嗯，看一下 /srv/data 占了多少空间，然后发个通知给我") == ["看一下 /srv/data 占了多少空间", "发个通知给我"])
         #expect(CompoundSplitter.clauses(of: "早上好，列出 /srv 然后通知我") == ["列出 /srv", "通知我"])
+        // "设好之后": only that the step before is done.
+        #expect(CompoundSplitter.clauses(of: "明天9点提醒我交报告，设好之后通知我") == ["明天9点提醒我交报告", "通知我"])
         #expect(SkeletonReadingTests.shapes("嗯，看一下 /srv/data 占了多少空间，然后发个通知给我").first == ["disk.usage", "notify.send"])
     }
 }

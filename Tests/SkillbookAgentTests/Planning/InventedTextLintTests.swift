@@ -1,4 +1,4 @@
-import SkillbookAgent
+@testable import SkillbookAgent
 import SkillbookCore
 import Testing
 
@@ -85,6 +85,35 @@ import Testing
             ])
         let fixed = try #require(shippedChecker.fixed(Plan(steps: [pack]), description: request))
         #expect(fixed.steps[0].with["directory"] == nil && fixed.steps[0].with["archive"] == "/tmp/pics-2025.tar.gz")
+    }
+
+    /// A new file inside a named folder is no path the request names (mail.send `ca_file:
+    /// "/tmp/repo/app/ca.crt"` for a request naming `/tmp/repo/app`); the folder, one above it, or
+    /// the named path with an extension are.
+    @Test func aNewNameInsideANamedFolderIsInvented() {
+        #expect(!InventedTextLint.fits("/tmp/repo/app/ca.crt", named: "/tmp/repo/app"))
+        #expect(InventedTextLint.fits("/tmp/repo/app", named: "/tmp/repo/app"))
+        #expect(InventedTextLint.fits("/tmp/repo", named: "/tmp/repo/app"))
+        #expect(InventedTextLint.fits("/tmp/repo/", named: "/tmp/repo/app"))
+        #expect(InventedTextLint.fits("/tmp/repo/app.tar.gz", named: "/tmp/repo/app"))
+        #expect(!InventedTextLint.fits("/tmp/repo/app.d/x", named: "/tmp/repo/app"))
+        let request = "查看 /tmp/repo/app 的 git 状态，然后把结果发邮件给 li@example.com，服务器用 smtp://127.0.0.1:2525"
+        let mail = Self.mail(to: "li@example.com", subject: "状态", text: "状态", adding: ["ca_file": "/tmp/repo/app/ca.crt"])
+        #expect(Self.errors([mail], request: request).contains { $0.contains("parameter 'ca_file' is '/tmp/repo/app/ca.crt'") })
+    }
+
+    /// Two optional texts given the same reference (a file's content as mail.send's `username`
+    /// and `ca_file`) are both left out.
+    @Test func theSameReferenceInTwoOptionalParametersIsLeftOut() throws {
+        let request = "读一下 /tmp/notes/todo.txt，把里面的内容发给 li@example.com（smtp://127.0.0.1:2525）"
+        let read = Plan.Step(id: "s1", target: "files.read", with: ["path": "/tmp/notes/todo.txt"])
+        var mail = Self.mail(to: "li@example.com", subject: "待办", text: "${{ steps.s1.output.content }}", adding: [:])
+        mail.id = "s2"
+        mail.with["username"] = "${{ steps.s1.output.content }}"
+        mail.with["ca_file"] = "${{ steps.s1.output.content }}"
+        let fixed = try #require(shippedChecker.fixed(Plan(steps: [read, mail]), description: request))
+        #expect(fixed.steps[1].with["username"] == nil && fixed.steps[1].with["ca_file"] == nil)
+        #expect(fixed.steps[1].with["text"] == "${{ steps.s1.output.content }}")
     }
 
     /// A clause of the request copied into an optional text of another step's skill.
