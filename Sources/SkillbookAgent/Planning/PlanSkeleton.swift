@@ -184,6 +184,13 @@ public struct PlanSkeleton: Sendable {
                 ? [best]
                 : Array(list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare })
             var names = taken.map(\.target)
+            // "提醒 42 办完了，标记为完成": the action of the clause before said again, with nothing new
+            // (no value, number or quoted text), is that step, not a second one.
+            if sure, let previous = slots.last, previous.offers.contains(where: { $0.name == best.target }),
+                byName[best.target]?.kind == .action, Self.holdsNoValue(clause)
+            {
+                continue
+            }
             if let previous = slots.last, let kin = sameAction(as: best.target, after: previous, clause: clause, among: byName) {
                 names = [kin]
             }
@@ -412,6 +419,13 @@ public struct PlanSkeleton: Sendable {
         }
         let chinese = clause.contains(where: TextFolding.isCJK)
         return [(chinese ? "读取 " : "read ") + path, clause]
+    }
+
+    /// Whether `clause` names no path, address, number or quoted text.
+    static func holdsNoValue(_ clause: String) -> Bool {
+        let values = RequestValues(clause)
+        return values.paths.isEmpty && values.addresses.isEmpty && values.otherAddresses.isEmpty && values.emails.isEmpty
+            && !clause.contains(where: { $0.isNumber || "\"“”「」'".contains($0) })
     }
 
     /// Whether `clause` says `path` is where a text comes from: "of PATH", "in PATH", "from PATH",

@@ -109,4 +109,12 @@ import Testing
         #expect(CompoundSplitter.clauses(of: "明天9点提醒我交报告，设好之后通知我") == ["明天9点提醒我交报告", "通知我"])
         #expect(SkeletonReadingTests.shapes("嗯，看一下 /srv/data 占了多少空间，然后发个通知给我").first == ["disk.usage", "notify.send"])
     }
+
+    /// The action of the clause before said again with nothing new is one step, not two.
+    @Test func anActionSaidAgainIsOneStep() {
+        #expect(SkeletonReadingTests.shapes("提醒 7 已经办完了，标记为完成，然后通知我").first?.suffix(1) == ["notify.send"])
+        #expect(SkeletonReadingTests.shapes("提醒 7 已经办完了，标记为完成，然后通知我").first?.count == 2)
+        // (with a value of its own it is a step of its own)
+        #expect(PlanSkeleton.holdsNoValue("标记为完成") && !PlanSkeleton.holdsNoValue("标记 8 为完成"))
+    }
 }
