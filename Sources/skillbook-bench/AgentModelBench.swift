@@ -62,9 +62,10 @@ struct AgentModelBench: Sendable {
             let result = try await flow.respond(to: reference.request, clock: clock, options: AgentFlow.Options(decideOnly: true), asking: probe)
             let seconds = Date().timeIntervalSince(start)
             var tally = tallies[reference.half] ?? Tally()
-            tally.unknownSkills += http.answers.reduce(0) { sum, answer in
-                guard case .plan(let plan) = answer else { return sum }
-                return sum + plan.steps.filter { !known.contains($0.target) }.count
+            for case .plan(let plan) in http.answers {
+                let unknown = plan.steps.map(\.target).filter { !known.contains($0) }
+                tally.unknownSkills += unknown.count
+                tally.unknownNames.formUnion(unknown.map { $0.isEmpty ? "(empty)" : $0 })
             }
             tally.serverErrors += http.serverErrors
             if case .modelFailed = result.outcome { tally.lost += 1 }
@@ -123,6 +124,8 @@ struct AgentModelBench: Sendable {
     struct Tally {
         var plans = 0, reached = 0, passed = 0, correct = 0, declines = 0, declinesRight = 0
         var unknownSkills = 0, serverErrors = 0, lost = 0
+        /// The names the unknown steps gave (not the requests): what the model made up.
+        var unknownNames: Set<String> = []
         var times: [Double] = []
         /// Requests that reached the planner by the model calls they took (4: four or more), and
         /// the latencies of those one call answered: where the tail comes from, in summary lines.
@@ -139,7 +142,9 @@ struct AgentModelBench: Sendable {
                 Figure(name: "\(name)_plans_pass_check_lint", value: share(passed, plans), unit: "% of \(plans)"),
                 Figure(name: "\(name)_plans_correct", value: share(correct, plans), unit: "% of \(plans)"),
                 Figure(name: "\(name)_declines_correct", value: share(declinesRight, declines), unit: "% of \(declines)"),
-                Figure(name: "\(name)_unknown_skills", value: Double(unknownSkills), unit: "steps"),
+                Figure(
+                    name: "\(name)_unknown_skills", value: Double(unknownSkills),
+                    unit: "steps" + (unknownNames.isEmpty ? "" : " (named " + unknownNames.sorted().joined(separator: ", ") + ")")),
                 Figure(name: "\(name)_server_errors", value: Double(serverErrors), unit: "HTTP 5xx answers"),
                 Figure(name: "\(name)_lost_requests", value: Double(lost), unit: "requests"),
                 Figure(name: "\(name)_latency_p50", value: percentile(0.5), unit: "s"),

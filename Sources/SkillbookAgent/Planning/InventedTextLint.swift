@@ -49,7 +49,12 @@ enum InventedTextLint {
             for (name, value) in step.with where !schema.required.contains(name) && !except.contains(PlanFix.Place(step: i, parameter: name)) {
                 guard let property = schema.property(name), property.type == .string,
                     let text = value.stringValue, property.format == "path" || text.utf8.containsTemplateOpening,
-                    let other = step.with.first(where: { $0.key != name && PlanLint.strings(in: $0.value).contains(text) })?.key
+                    // (a reference repeated only between optional parameters: a required one, or a
+                    // title that repeats the message's reference, is the plan's own choice)
+                    let other = step.with.first(where: { other in
+                        other.key != name && PlanLint.strings(in: other.value).contains(text)
+                            && (property.format == "path" || !schema.required.contains(other.key))
+                    })?.key
                 else { continue }
                 found.append((i, name, text, other))
             }

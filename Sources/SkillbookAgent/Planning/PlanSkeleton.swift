@@ -97,9 +97,13 @@ public struct PlanSkeleton: Sendable {
         }
         var clauses = steps(of: request, accept: matcher.thresholds.accept) { ranked($0).first?.confidence ?? 0 }
         // "write my reminders for tomorrow to F": list them, then write them (`Matcher.listedObject`);
-        // so in any clause ("把 X 里所有 jpg 文件复制到 Y，再算一下校验和").
+        // files of a kind so in any clause ("把 X 里所有 jpg 文件复制到 Y，再算一下校验和"), not other
+        // words ("把标题写入 F" after a list is no list of titles).
         clauses = clauses.flatMap { clause in
-            matcher.listedObject(in: FoldedText(clause).text, clock: clock).map { [$0.list, $0.rest] } ?? [clause]
+            guard let listed = matcher.listedObject(in: FoldedText(clause).text, clock: clock),
+                clauses.count == 1 || byName[listed.query]?.takesPath == true
+            else { return [clause] }
+            return [listed.list, listed.rest]
         }
         // "join their titles into /tmp/t.txt": a query that takes no path, then the write the
         // path asks for; "find the lines with ERROR in /tmp/a.log": the read the path asks for first.

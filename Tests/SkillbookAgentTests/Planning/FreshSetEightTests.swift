@@ -17,6 +17,10 @@ import Testing
         let two = decide("把 /srv/pics 里所有 png 文件拷贝到 /srv/out，拷贝完算一下校验和")
         #expect(two.layer == .plan, "\(RoutingSet.describe(two))")
         #expect(SkeletonReadingTests.shapes("把 /srv/pics 里所有 png 文件拷贝到 /srv/out，拷贝完算一下校验和").first?.prefix(2) == ["files.list", "files.copy"])
+        // Other words than files are listed only when they are the whole request: titles after a
+        // list of notes are that list's ("把标题写入 F" had become a web.summary step).
+        let titles = SkeletonReadingTests.shapes("列出标签为 读书 的笔记然后把标题写入 /srv/t.txt")
+        #expect(!titles.isEmpty && titles.allSatisfy { $0.first == "notes.list" && $0.last == "files.write" && !$0.contains("web.summary") }, "\(titles)")
     }
 
     /// 算, 挪, 运行, 标记 … start an action of their own: "把 X 打包成 Y，再算一下它的 SHA-256" is no

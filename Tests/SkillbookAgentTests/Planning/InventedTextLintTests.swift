@@ -116,6 +116,19 @@ import Testing
         #expect(fixed.steps[1].with["text"] == "${{ steps.s1.output.content }}")
     }
 
+    /// A title that repeats the reference of the required message is the plan's choice: the fix
+    /// that makes a made-up title the summary's title must not then be undone (the plan was
+    /// refused, its fixes undoing each other).
+    @Test func anOptionalReferenceBesideTheSameRequiredOneStays() throws {
+        let request = "summarize https://swift.org and send me a notification with its title"
+        let summary = Plan.Step(id: "s1", target: "web.summary", with: ["url": "https://swift.org"])
+        let notify = Plan.Step(
+            id: "s2", target: "notify.send", with: ["message": "${{ steps.s1.output.title }}", "title": "Notification from Swift.org"])
+        let fixed = try #require(shippedChecker.fixed(Plan(steps: [summary, notify]), description: request))
+        #expect(fixed.steps[1].with["title"] == "${{ steps.s1.output.title }}")
+        #expect(Self.errors(fixed.steps, request: request).isEmpty)
+    }
+
     /// A clause of the request copied into an optional text of another step's skill.
     @Test func aClauseOfTheRequestAsAnOptionalTextIsLeftOut() throws {
         let request = "后天下午三点提醒我去取快递，并发个通知确认一下"
