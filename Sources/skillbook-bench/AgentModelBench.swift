@@ -200,10 +200,6 @@ struct AgentModelBench: Sendable {
                 skeleton: PlanSkeleton.make(for: reference.request, offers: offers, matcher: matcher, clock: clock))
             let messages = question.messages
             let schema = JSONText.encode(question.responseFormat)
-            if let shape = question.shape {
-                let sequences = shape.sequences.map { $0.map { $0.names.joined(separator: "|") }.joined(separator: " → ") }
-                out += "  skeleton: " + sequences.joined(separator: "  /  ") + "\n"
-            }
             let why = own != nil ? nil : reference.unplannable(offers: offers, matcher: matcher, clock: clock, limit: limit)
             if !reference.decline, own == nil {
                 var count = plannable[reference.half] ?? (0, 0)
@@ -215,6 +211,10 @@ struct AgentModelBench: Sendable {
             if let why { out += "  UNPLANNABLE: \(why)\n" }
             for clause in CompoundSplitterProbe.clauses(reference.request, matcher: matcher, clock: clock) { out += "  clause \(clause)\n" }
             out += "  decision: \(RoutingSet.describe(matcher.decide(reference.request, clock: clock)))\n"
+            if let shape = question.shape {
+                let sequences = shape.sequences.map { $0.map { $0.names.joined(separator: "|") }.joined(separator: " → ") }
+                out += "  skeleton: " + sequences.joined(separator: "  /  ") + "\n"
+            }
             out += "  prompt \(messages.map(\.content.count).reduce(0, +)) chars (user \(messages.last?.content.count ?? 0)), schema \(schema.count) chars\n"
             if environment["SKILLBOOK_EVAL_DRY"] == "prompt" { out += messages.map { "  --- \($0.role.rawValue)\n\($0.content)\n" }.joined() }
         }

@@ -9,7 +9,7 @@ enum CompoundSplitter {
         ", and then ", " and then ", ", and after that ", " and after that ", ", after that ", " after that ", ", afterwards ",
         " afterwards ", ", then ", " then ", "; ", "? ", " and also ", ", and ", " and ",
     ]
-    static let chinese = ["然后", "接着", "之后", "并且", "再把", "再", "并"]
+    static let chinese = ["然后", "接着", "之后", "并且", "再把", "再", "并", "顺便"]
 
     /// Verbs that start an action of their own after "and", "then" or a comma.
     static let verbs: Set<String> = [
@@ -74,9 +74,10 @@ enum CompoundSplitter {
     /// What a piece starts with when it only says more about the one before ("…保存为笔记，标签为
     /// quotes", "…, titled Week"): it stays part of that clause.
     static let attributes = [
-        "标签", "标题为", "标题是", "标题叫", "名字叫", "名为", "内容为", "内容是", "服务器", "用服务器", "通过服务器", "主题",
-        "走 smtp", "走smtp", "titled ", "called ", "tagged ", "tag it ", "subject ", "server ", "via ", "from ", "overwriting ",
-        "with the title ", "with the tag ", "with subject ",
+        "标签", "标题为", "标题是", "标题叫", "标题“", "标题\"", "标题 ", "标题：", "标题:", "名字叫", "名为", "内容为", "内容是", "服务器", "用服务器", "通过服务器", "邮件服务器", "主题",
+        "发件人", "收件人", "寄件人", "抄送", "走 smtp", "走smtp", "smtp", "use smtp", "using smtp", "titled ", "called ",
+        "tagged ", "tag it ", "subject ", "server ", "via ", "from ", "sender ", "overwriting ", "with the title ",
+        "with the tag ", "with subject ",
     ]
 
     static func clauses(of request: String) -> [String] {

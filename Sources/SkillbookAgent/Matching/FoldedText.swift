@@ -105,10 +105,13 @@ struct FoldedText: Sendable {
                 remove((lower.count - 1)..<lower.count)
                 changed = true
             }
-            // "挪到 /tmp/pictures 去": 去 after a path only says where to.
-            if lower.count > 2, lower.last == "去", lower[lower.count - 2] == " " {
-                remove((lower.count - 2)..<lower.count)
+            // "挪到 /tmp/pictures 去", "…到 /tmp/pdf 里去", "放进 /tmp/a 里面": after a path these only
+            // say where to.
+            for place in [" 里面去", " 里去", " 中去", " 去", " 里面", " 里"] where lower.count > place.count + 1 {
+                guard lower.suffix(place.count).elementsEqual(place) else { continue }
+                remove((lower.count - place.count)..<lower.count)
                 changed = true
+                break
             }
             if isRequest {
                 for filler in TextFolding.chineseLeading where lower.count > filler.count && lower.starts(with: Array(filler)) {

@@ -30,10 +30,12 @@ extension Matcher {
             let describesFiles = NamedPathLint.takesPath(schema)
             guard describesFiles ? Self.namesFiles(phrase) : PlanSchema.isContent(schema) && Self.isObject(phrase) else { continue }
             let chinese = phrase.contains(where: TextFolding.isCJK)
-            let listing = chinese ? "列出" + phrase : "list " + phrase
-            // (files a path parameter was given are ranked as a listing: "all .tmp files from /tmp/x")
-            // (pictures are files: "列出 X 里的 jpg 照片" is ranked as "…jpg 文件")
-            let ranked = describesFiles ? listing.replacingOccurrences(of: "照片", with: "文件").replacingOccurrences(of: "图片", with: "文件") : phrase
+            // (files a path parameter was given are ranked as a listing: "all .tmp files from /tmp/x";
+            // pictures are files: "列出 X 里的 jpg 照片" is ranked as "…jpg 文件"; "every .tmp file" as
+            // "all .tmp files")
+            let said = chinese ? "列出" + phrase : "list " + phrase
+            let listing = describesFiles ? Self.asListing(said) : said
+            let ranked = describesFiles ? listing : phrase
             let lists = rank(ranked, clock: clock).prefix(3).first { candidate in
                 candidate.confidence >= thresholds.accept && targets.contains { $0.name == candidate.target && $0.listsItems }
             }
@@ -45,6 +47,19 @@ extension Matcher {
             )
         }
         return nil
+    }
+
+    /// A listing of files said the way the examples say it: pictures and photos are files, "every
+    /// file" is "all files" (paths stay as written: "/tmp/照片" is a folder's name).
+    static func asListing(_ listing: String) -> String {
+        listing.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            if word.contains("/") { return String(word) }
+            switch word.lowercased() {
+            case "every", "each": return "all"
+            case "file": return "files"
+            default: return word.replacingOccurrences(of: "照片", with: "文件").replacingOccurrences(of: "图片", with: "文件")
+            }
+        }.joined(separator: " ")
     }
 
     /// A captured text, or the one text of a captured list (a `paths` list of one slot's words).

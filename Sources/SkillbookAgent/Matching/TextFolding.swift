@@ -56,7 +56,7 @@ enum TextFolding {
     static let chineseAllVerbs = ["移动", "移到", "移进", "复制", "拷贝", "删除", "删掉", "删了", "放到", "放进", "打包", "压缩", "发给", "写到", "写入", "保存", "挪到", "挪进"]
     /// Chinese words of order dropped at the start of a request or clause ("先下载 X", "最后通知我"),
     /// never of a captured text ("先生的生日" stays a title).
-    static let chineseLeading = ["首先", "先", "最后", "接着", "然后", "再", "嗯", "呃", "额", "那个"]
+    static let chineseLeading = ["首先", "先", "最后", "接着", "然后", "再", "顺便", "另外", "同时", "还要", "嗯", "呃", "额", "那个"]
     /// Chinese particles dropped at the end.
     static let chineseTrailing: Set<Character> = ["吧", "呢", "啊", "呀", "哦", "嘛", "了"]
 

@@ -162,9 +162,11 @@ public struct PlanSkeleton: Sendable {
                         clause: clause,
                         reason: "'\(clause)' matches \(best.target) best, at \(RouteDecision.rounded(best.confidence)), under \(floor)"))
                 // Its runner-up only when near it: a target at 0.00 beside files.move at 0.24 is noise
-                // a small model then adds as a step of its own.
+                // a small model then adds as a step of its own. What "them" are decides, as for a
+                // sure clause ("把它们都删了" after notes.list: notes.delete).
                 let near = list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare }
-                slots.append(Slot(clause: clause, offers: dated(near.map(\.target), clause)))
+                let kin = slots.last.flatMap { sameAction(as: best.target, after: $0, clause: clause, among: byName) }
+                slots.append(Slot(clause: clause, offers: dated(kin.map { [$0] } ?? near.map(\.target), clause)))
                 continue
             }
             if asksToFind(clause), byName[best.target]?.kind == .action,

@@ -28,8 +28,8 @@ struct FilesDeleteSkill: Skill {
             + "most 100 paths per call; longer lists run in batches. Asks before running. Undoing it puts every "
             + "file and folder back exactly as it was.",
         examples: [
-            "delete the file {paths}", "delete these files", "remove {paths}", "throw away the temp folder",
-            "trash the log files", "删除文件{paths}", "删除{paths}", "删掉{paths}",
+            "delete the file {paths}", "delete {paths}", "delete these files", "remove {paths}", "throw away the temp folder",
+            "trash {paths}", "删除文件{paths}", "删除{paths}", "删掉{paths}",
         ],
         tags: ["files", "write", "delete"],
         kind: .action,

@@ -16,7 +16,7 @@ struct FilesMkdirSkill: Skill {
         examples: [
             "create a folder called {path}", "make a folder called {path}", "make the folder {path}", "make {path}",
             "make a new directory", "mkdir {path}",
-            "make a folder for the invoices", "新建文件夹{path}", "创建目录{path}",
+            "make a folder for the invoices", "新建文件夹{path}", "创建目录{path}", "建好文件夹{path}", "建一个目录{path}",
         ],
         tags: ["files", "write", "folder"],
         kind: .action,

@@ -37,7 +37,8 @@ public struct ShellRunSkill: Skill {
             + "list, run on rollback) is given.",
         examples: [
             "run the command", "execute this program", "run a program with these arguments",
-            "run ls in that folder", "运行命令", "执行这个程序",
+            "run ls in that folder", "run make test in {cwd}", "run the tests in {cwd}", "运行命令", "执行这个程序",
+            "在{cwd}里运行 make test",
         ],
         tags: ["shell", "process", "command"],
         kind: .action,

@@ -18,6 +18,7 @@ struct RemindersListSkill: Skill {
             "what do I have to do {due_on}", "which reminders are due before {due_before}", "我的提醒", "列出我的提醒",
             "{due_on}有什么提醒", "{due_on}要做什么", "查看提醒", "{due_on}有哪些提醒", "{due_on}的提醒有哪些",
             "what reminders do I have {due_on}", "which reminders are due {due_on}",
+            "what's on my reminders for {due_on}", "what's on my list {due_on}",
         ],
         tags: ["reminders", "read", "time"],
         kind: .query,

@@ -320,7 +320,7 @@ import Testing
     /// A slot of two targets with other outputs is a sequence each: a later step refers only to
     /// the fields of the target named before it.
     @Test func aLaterStepRefersOnlyToTheFieldsOfTheTargetBeforeIt() throws {
-        let schema = try Self.schema("grab the page https://swift.org and notify me with its title")
+        let schema = try Self.schema("get the page https://swift.org and notify me with its title")
         let plans = try #require(schema["anyOf"]?.arrayValue).dropLast()  // the question last
         #expect(plans.count == 2)
         for plan in plans {

@@ -1,0 +1,75 @@
+import SkillbookCore
+import Testing
+
+@testable import SkillbookAgent
+
+/// Issue 26, classes a fifth set of fresh requests (2026-12-04, written by a helper that never saw
+/// the agent's code or tests) showed, each in new wording.
+@Suite struct FreshSetNineTests {
+    private func decide(_ request: String) -> RouteDecision { shippedMatcher.decide(request, clock: berlinClock) }
+    private func shapes(_ request: String) -> [[String]] { SkeletonReadingTests.shapes(request) }
+
+    /// A mail's sender, server or recipients said after a comma (发件人 …, 邮件服务器 …, "SMTP 是 …",
+    /// "use smtp://…") say more about the mail, they are no step of their own: each had become
+    /// another mail.send.
+    @Test func aMailsSenderAndServerStayWithTheMail() {
+        #expect(
+            CompoundSplitter.clauses(of: "把周报发邮件给 li@example.org，发件人 wang@example.org，邮件服务器 smtp://10.0.0.5:25")
+                == ["把周报发邮件给 li@example.org，发件人 wang@example.org，邮件服务器 smtp://10.0.0.5:25"])
+        #expect(
+            shapes("看看 /srv/home 占了多少空间，结果发邮件给 li@example.org，发件人也用 li@example.org，SMTP 是 smtp://10.0.0.5:25")
+                .first == ["disk.usage", "mail.send"])
+        #expect(
+            shapes("summarise https://news.example.org/today and mail it to ana@example.org. Use smtp://10.0.0.5:25, from bot@example.org")
+                .first == ["web.summary", "mail.send"])
+    }
+
+    /// 顺便 ("while you are at it") starts a step of its own: the reminder's title had swallowed
+    /// "顺便建一条笔记…" and nothing else ran.
+    @Test func byTheWayStartsAStep() {
+        let decision = decide("明天早上八点提醒我取快递，顺便记一条笔记叫“快递”，标签 生活")
+        #expect(decision.layer == .plan, "\(RoutingSet.describe(decision))")
+        #expect(shapes("明天早上八点提醒我取快递，顺便记一条笔记叫“快递”，标签 生活").first == ["reminders.create", "notes.create"])
+    }
+
+    /// "delete every .tmp file in X" describes files: they are listed first, as "all .tmp files" were.
+    @Test func everyFileOfAKindIsListedFirst() {
+        let decision = decide("remove every .bak file in /srv/old")
+        #expect(decision.layer == .plan, "\(RoutingSet.describe(decision))")
+        #expect(shapes("delete every .bak file in /srv/old and then tell me when it's done").first == ["files.list", "files.delete", "notify.send"])
+        // A listing of log files is a listing: "list all log files in X" had gone to files.delete.
+        #expect(decide("list all log files in /srv/old").target == "files.list")
+    }
+
+    /// Words the examples lacked: "grab URL" fetches; "what's on my reminders for tomorrow" lists;
+    /// "run make test in DIR" runs a command; "先建好 DIR" makes a folder; "在里面写一个 F，内容是…"
+    /// writes; "DIR 有哪些没提交的改动" is the git status.
+    @Test func wordingsOfOtherPeople() {
+        #expect(shapes("grab https://example.org/feed.json and save it as /srv/feed.json").first?.prefix(2) == ["web.fetch", "files.write|notes.create"])
+        #expect(shapes("what's on my reminders for Monday? put it in a note called Monday").first == ["reminders.list", "notes.create"])
+        #expect(shapes("run make test in /srv/app and notify me with the outcome").first == ["shell.run", "notify.send"])
+        #expect(shapes("先建好 /srv/存档，再把 /srv/旧 打包成 /srv/存档/旧.tar.gz").first == ["files.mkdir", "archive.create"])
+        #expect(shapes("新建文件夹 /srv/周报，然后在里面写一个 plan.txt，内容是“周一开会”").first == ["files.mkdir", "files.write"])
+        #expect(shapes("/srv/site 这个 git 仓库有哪些没提交的改动？查完把结果记成笔记，标题“改动”").first == ["git.status", "notes.create"])
+    }
+
+    /// "…到 /srv/pdf 里去": 里去 after a path only says where to, as 去 did; the request had been
+    /// read as a listing alone.
+    @Test func whereToAfterAPathIsNoPartOfIt() {
+        let decision = decide("把 /srv/下载 里所有的 pdf 都挪到 /srv/文档 里去")
+        #expect(decision.layer == .plan, "\(RoutingSet.describe(decision))")
+        #expect(shapes("把 /srv/下载 里所有的 pdf 都挪到 /srv/文档 里去").first == ["files.list", "files.move"])
+    }
+
+    /// "把它们都删了" scores low, but after a listing of notes "them" are notes: notes.delete, as
+    /// for a clause the matcher is sure of.
+    @Test func whatThemAreDecidesEvenForAWeakClause() {
+        #expect(shapes("把标签是“旧”的笔记全列出来，然后把它们都删了").first == ["notes.list", "notes.delete"])
+    }
+
+    /// "再把标题和简介记成笔记" starts a step: 标题 is an attribute only as "标题是/为/叫/“…”".
+    @Test func aTitleIsAnAttributeOnlyWhenItNamesOne() {
+        #expect(shapes("看看 https://example.org/blog 讲的是什么，再把标题和简介记成一条笔记").first == ["web.summary", "notes.create"])
+        #expect(CompoundSplitter.clauses(of: "把结果记成笔记，标题“改动”") == ["把结果记成笔记，标题“改动”"])
+    }
+}
