@@ -50,14 +50,20 @@ extension Matcher {
     }
 
     /// A listing of files said the way the examples say it: pictures and photos are files, "every
-    /// file" is "all files" (paths stay as written: "/tmp/照片" is a folder's name).
+    /// file" is "all files", "X 下面的 …" is "X 里的 …" (paths stay as written: "/tmp/照片" is a
+    /// folder's name).
     static func asListing(_ listing: String) -> String {
         listing.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
             if word.contains("/") { return String(word) }
             switch word.lowercased() {
             case "every", "each": return "all"
             case "file": return "files"
-            default: return word.replacingOccurrences(of: "照片", with: "文件").replacingOccurrences(of: "图片", with: "文件")
+            default:
+                var said = word.replacingOccurrences(of: "照片", with: "文件").replacingOccurrences(of: "图片", with: "文件")
+                for under in ["下面的", "底下的", "下的", "中的"] where said.hasPrefix(under) {
+                    said = "里的" + said.dropFirst(under.count)
+                }
+                return said
             }
         }.joined(separator: " ")
     }

@@ -29,12 +29,20 @@ extension Schema {
     public func presenceProblems(given: Set<String>) -> [String] {
         let f = resolved.fields
         var problems: [String] = []
+        var asked = given
         for (name, needed) in f.dependentRequired where given.contains(name) {
-            for other in needed where !given.contains(other) { problems.append("needs '\(other)' with '\(name)'") }
+            for other in needed where !given.contains(other) {
+                problems.append("needs '\(other)' with '\(name)'")
+                asked.insert(other)
+            }
         }
         if let excluded = f.not, let problem = Self.exclusionProblem(excluded, given: given) { problems.append(problem) }
         for (keyword, alternatives) in [("anyOf", f.anyOf), ("oneOf", f.oneOf)] {
-            if let alternatives, let problem = Self.alternativesProblem(keyword, alternatives, given: given) {
+            // (half of a pair, 'into' without 'paths': "needs 'paths' with 'into'" already says what
+            // meets an alternative, "needs 'paths' or 'moves'" would say it again)
+            if let alternatives, let problem = Self.alternativesProblem(keyword, alternatives, given: given),
+                asked == given || Self.alternativesProblem(keyword, alternatives, given: asked) != nil
+            {
                 problems.append(problem)
             }
         }

@@ -72,4 +72,11 @@ import Testing
         #expect(shapes("看看 https://example.org/blog 讲的是什么，再把标题和简介记成一条笔记").first == ["web.summary", "notes.create"])
         #expect(CompoundSplitter.clauses(of: "把结果记成笔记，标题“改动”") == ["把结果记成笔记，标题“改动”"])
     }
+
+    /// "X 下面的 .log 文件" are the files in X, as "X 里的 .log 文件" are: listed first, then packed.
+    @Test func filesUnderAFolderAreListedFirst() {
+        let decision = decide("把 /srv/日志 下面的 .log 文件都打包成 /srv/日志.tgz")
+        #expect(decision.layer == .plan, "\(RoutingSet.describe(decision))")
+        #expect(decision.candidates.first?.target == "files.list")
+    }
 }

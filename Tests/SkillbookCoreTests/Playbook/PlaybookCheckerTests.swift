@@ -302,8 +302,7 @@ import Testing
             ])
         #expect(
             PlaybookFixture.diagnostics(copying("{ into: \"${{ inputs.folder }}\" }")) == [
-                "7:5: error: step 'copy': skill 'files.copy' needs 'paths' with 'into'",
-                "7:5: error: step 'copy': skill 'files.copy' needs 'paths' or 'copies'",
+                "7:5: error: step 'copy': skill 'files.copy' needs 'paths' with 'into'"
             ])
     }
 
