@@ -215,6 +215,9 @@ struct AgentModelBench: Sendable {
                 let sequences = shape.sequences.map { $0.map { $0.names.joined(separator: "|") }.joined(separator: " → ") }
                 out += "  skeleton: " + sequences.joined(separator: "  /  ") + "\n"
             }
+            for doubt in PlanSkeleton.make(for: reference.request, offers: offers, matcher: matcher, clock: clock)?.doubts ?? [] {
+                out += "  doubt: \(doubt.reason)\n"
+            }
             out += "  prompt \(messages.map(\.content.count).reduce(0, +)) chars (user \(messages.last?.content.count ?? 0)), schema \(schema.count) chars\n"
             if environment["SKILLBOOK_EVAL_DRY"] == "prompt" { out += messages.map { "  --- \($0.role.rawValue)\n\($0.content)\n" }.joined() }
         }

@@ -69,6 +69,11 @@ public struct Planner: Sendable {
         if let doubted = skeleton, !doubted.doubts.isEmpty {
             followed = await run.proposeSequence(offers: Self.offers(given, adding: doubted), minSteps: minSteps, maxSteps: maxSteps)
             if let outcome = run.finalOutcome { return run.report(outcome) }
+            // An order without a step the plan must have (a clause the matcher is sure of) cannot
+            // pass: the plan is asked as if none had been proposed — along the matcher's reading,
+            // doubts and all, when it can be written ("读一下 F，…" proposed as shell.run had cost
+            // three plans refused for leaving out files.read).
+            if let proposed = followed, !Self.covers(proposed, covering) { followed = doubted }
         }
         let question = prompt.question(request: request, offers: given, minSteps: minSteps, maxSteps: maxSteps, skeleton: followed)
         let offered = question.shape?.offers ?? given.map { $0.trimmed(for: request) }
@@ -76,6 +81,12 @@ public struct Planner: Sendable {
             messages: question.messages, format: question.responseFormat, kind: question.shape == nil ? .full : .skeleton,
             fixed: question.shape.map(FixedValues.init(shape:)) ?? FixedValues(offers: offered))
         return await run.plan(asked, simple: PlanSchema.responseFormat(schema: PlanSchema.simple(offered, minSteps: minSteps, maxSteps: maxSteps)))
+    }
+
+    /// Whether every target of `covering` has a slot in `skeleton`.
+    static func covers(_ skeleton: PlanSkeleton, _ covering: [(clause: String, target: String)]) -> Bool {
+        let named = Set(skeleton.slots.flatMap { $0.offers.map(\.name) })
+        return covering.allSatisfy { named.contains($0.target) }
     }
 
     /// `given` and every target of `skeleton`'s slots not among them: the model proposing the order

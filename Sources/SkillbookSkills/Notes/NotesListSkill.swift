@@ -11,7 +11,7 @@ struct NotesListSkill: Skill {
             + "and returns { items, count } where each item has id, title, body, tags and created.",
         examples: [
             "list my notes", "show notes tagged {tag}", "list notes tagged {tag}", "what notes do I have", "show my notes", "列出我的笔记",
-            "显示标签为{tag}的笔记", "我有哪些笔记", "看看我的笔记", "把标签是{tag}的笔记列出来", "列出标签为{tag}的笔记",
+            "显示标签为{tag}的笔记", "我有哪些笔记", "看看我的笔记", "列出标签为{tag}的笔记", "标签是{tag}的笔记",
         ],
         tags: ["notes", "read"],
         kind: .query,

@@ -114,4 +114,27 @@ import Testing
         }
         #expect(checked.plan.steps.map(\.target) == ["files.list", "files.move"])
     }
+
+    /// An order that leaves out a step the plan must have (the sure clause "move them to …" is
+    /// files.move's) cannot pass: the plan is asked as if none had been proposed (along the
+    /// matcher's skeleton when it can be written, else over the offers), and the first plan passes
+    /// (such a proposal had cost three refused plans).
+    @Test func aProposedOrderWithoutAStepThePlanMustHaveIsNotFollowed() async throws {
+        let order = #"{"steps":["files.list","notify.send"]}"#
+        let plan = #"{"steps":[{"skill":"files.list","with":{"root":"/tmp/app","glob":"*.log"}},{"skill":"files.move","with":{"paths":"${{ steps.s1.output.items.*.path }}","into":"/tmp/old"}}]}"#
+        let model = ScriptedModel(contents: [order, plan])
+        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
+        let report = await planner.plan(
+            "look for log files to trash in /tmp/app and move them to /tmp/old", choosingFrom: PlanSkeletonTests.all, matcher: shippedMatcher,
+            clock: berlinClock)
+        #expect(report.attempts.count == 2 && report.attempts.first?.schema == .sequence)
+        let second = try #require(model.requests.last)
+        #expect(second.messages[1].content.contains("files.move"))
+        #expect(!second.messages[1].content.contains("s2 notify.send"))
+        guard case .plan(let checked) = report.outcome else {
+            Issue.record("not a plan: \(report.outcome)")
+            return
+        }
+        #expect(checked.plan.steps.map(\.target) == ["files.list", "files.move"])
+    }
 }
