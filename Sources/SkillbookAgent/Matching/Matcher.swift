@@ -131,6 +131,19 @@ public struct Matcher: Sendable {
             }
             clauseCovered = picks.contains(where: \.coversSomePart)
         }
+        // A part of a clause before or after a comma the matcher takes covers some of the request
+        // too ("Read F, find the invoice numbers … and set a reminder …": files.read), as it makes
+        // a step of the skeleton; the request is the planner's, not out of scope.
+        if !clauseCovered {
+            let parts = clauses.flatMap { $0.components(separatedBy: ", ").flatMap { $0.components(separatedBy: "，") } }
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if parts.count > max(clauses.count, 1) {
+                clauseCovered = parts.contains { part in
+                    let pick = single(part, clock: clock)
+                    return pick.layer == .skill || pick.layer == .playbook
+                }
+            }
+        }
         var decision = single(request, clock: clock)
         decision.coversSomePart = decision.coversSomePart || clauseCovered
         // Two actions ("list X and email it to Bob", "新建文件夹 X 然后把 Y 移进去") are never one

@@ -79,4 +79,14 @@ import Testing
         #expect(decision.layer == .plan, "\(RoutingSet.describe(decision))")
         #expect(decision.candidates.first?.target == "files.list")
     }
+
+    /// A part before a comma the matcher takes ("Read F, …") covers some of the request: it goes to
+    /// the planner, not out of scope (it had been declined without a model call). What nothing here
+    /// can do is still declined.
+    @Test func aPartBeforeACommaCoversSomeOfTheRequest() {
+        let read = decide("Read /srv/orders.txt, find the order numbers (like ORD-12) and set a reminder for Monday 9am to check them")
+        #expect(read.coversSomePart, "\(RoutingSet.describe(read))")
+        let flight = decide("book me a flight to Paris, a hotel near the station, and a table for two")
+        #expect(flight.layer == .none && !flight.coversSomePart, "\(RoutingSet.describe(flight))")
+    }
 }
