@@ -65,6 +65,13 @@ public enum PlanLint {
             }
         }
         // (a literal where an earlier step gives the same field is that field, not left out)
+        for (i, name, needed) in withheld(plan, parameters: parameters) {
+            let step = plan.steps[i]
+            diagnostics.append(
+                .error(
+                    "step '\(step.id)' (\(step.target)) parameter '\(name)' goes only with '\(needed)', which a plan cannot give; leave '\(name)' out",
+                    path: "steps[\(i)].with.\(name)"))
+        }
         let sameNamed = SameNamedOutputLint.places(plan, fields: fields, types: types, parameters: parameters, request: request)
         return diagnostics + NamedPathLint.lint(plan, parameters: parameters, request: request)
             + SameNamedOutputLint.lint(plan, fields: fields, types: types, parameters: parameters, request: request)
@@ -87,10 +94,34 @@ public enum PlanLint {
                 fixes.append(PlanFix(step: i, parameter: name, value: nil))
             }
         }
+        fixes += withheld(plan, parameters: parameters).map { PlanFix(step: $0.step, parameter: $0.name, value: nil) }
         let sameNamed = SameNamedOutputLint.places(plan, fields: fields, types: types, parameters: parameters, request: request)
         return fixes + SameNamedOutputLint.fixes(plan, fields: fields, types: types, parameters: parameters, request: request)
             + InventedFilterLint.fixes(plan, kinds: kinds, parameters: parameters, request: request)
             + InventedTextLint.fixes(plan, kinds: kinds, parameters: parameters, request: request, except: sameNamed)
+    }
+
+    /// Each parameter a step gives that its offer withholds because it goes only with a secret
+    /// (`PlanOffer.withoutSecrets`: mail.send's `username` with `password`), when the step does
+    /// not give that secret: `needed` is the parameter it goes with. `parameters` are the offers'.
+    static func withheld(_ plan: Plan, parameters: [String: Schema]) -> [(step: Int, name: String, needed: String)] {
+        var found: [(step: Int, name: String, needed: String)] = []
+        for (i, step) in plan.steps.enumerated() where !step.isPlaybook {
+            guard let schema = parameters[step.target] else { continue }
+            let rules = PlanOffer.withheldBySecrets(schema)
+            let needs = Dictionary(rules.map { ($0.name, $0.needed) }, uniquingKeysWith: { a, _ in a })
+            // (given only when the secret at the end of the chain is: auth → username → password)
+            func secret(of name: String) -> String {
+                var at = name
+                var seen: Set<String> = []
+                while let next = needs[at], seen.insert(at).inserted { at = next }
+                return at
+            }
+            for (name, needed) in rules where step.with[name] != nil && step.with[secret(of: name)] == nil {
+                found.append((i, name, needed))
+            }
+        }
+        return found.sorted { ($0.step, $0.name) < ($1.step, $1.name) }
     }
 
     /// A reference to `query`'s output for a later step: the parameter is a plain text of a later

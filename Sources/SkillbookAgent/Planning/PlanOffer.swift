@@ -160,13 +160,52 @@ public struct PlanOffer: Sendable {
         }
     }
 
+    /// The parameters without the secret ones (never shown to a model) and without those that go
+    /// only with a secret (`dependentRequired`: mail.send's `username` needs `password`, `auth`
+    /// needs `username`), which a plan could then never give: a small model filled them with
+    /// whatever was at hand (an earlier step's title).
     static func withoutSecrets(_ schema: Schema) -> Schema {
-        let kept = schema.properties.filter { !$0.schema.containsSecret }
+        let secrets = Set(schema.properties.filter { $0.schema.containsSecret }.map(\.name))
+        let removed = secrets.union(dependingOn(secrets, in: schema).keys)
+        let kept = schema.properties.filter { !removed.contains($0.name) }
         guard kept.count != schema.properties.count else { return schema }
         let names = Set(kept.map(\.name))
-        return Schema(
-            type: schema.type, description: schema.description, properties: kept,
-            required: schema.required.filter(names.contains), additionalProperties: schema.additionalProperties)
+        var fields = SchemaFields()
+        fields.types = schema.fields.types
+        fields.description = schema.description
+        fields.properties = kept
+        fields.required = schema.required.filter(names.contains)
+        fields.additionalProperties = schema.fields.additionalProperties
+        // (what the offer withholds stays written down, for the lint that leaves it out of a plan)
+        fields.dependentRequired = schema.resolved.fields.dependentRequired.filter { names.contains($0.name) || !secrets.contains($0.name) }
+        return Schema(fields: fields)
+    }
+
+    /// The parameters of an offer's `schema` that go only with one it withholds (a secret),
+    /// each with the one it needs: `username` → `password`, `auth` → `username`.
+    static func withheldBySecrets(_ schema: Schema) -> [(name: String, needed: String)] {
+        let shown = Set(schema.properties.map(\.name))
+        return schema.fields.dependentRequired.compactMap { name, needed in
+            guard !shown.contains(name), let missing = needed.first(where: { !shown.contains($0) }) else { return nil }
+            return (name, missing)
+        }
+    }
+
+    /// Each property of `schema` that `dependentRequired` ties, directly or through another, to one
+    /// of `names`, with the first such name it needs.
+    private static func dependingOn(_ names: Set<String>, in schema: Schema) -> [String: String] {
+        var found: [String: String] = [:]
+        var grew = !names.isEmpty
+        while grew {
+            grew = false
+            for (name, needed) in schema.resolved.fields.dependentRequired where !names.contains(name) && found[name] == nil {
+                if let missing = needed.first(where: { names.contains($0) || found[$0] != nil }) {
+                    found[name] = missing
+                    grew = true
+                }
+            }
+        }
+        return found
     }
 
     /// Reference paths of an output schema: each field, the fields of objects in it, and for a list

@@ -43,7 +43,11 @@ struct MailSendSkill: Skill {
                 "ca_file": .string("A PEM file of certificates to trust besides the system's (a private server).", minLength: 1, format: "path"),
                 "timeout": .number("Seconds to wait for the whole exchange.", minimum: 1, maximum: 300, default: 60),
             ],
-            required: ["server", "from", "to", "subject", "text"]),
+            required: ["server", "from", "to", "subject", "text"]
+        ).with {
+            // A login is a user name and a password; a mechanism is a login's.
+            $0.dependentRequired = [("username", ["password"]), ("password", ["username"]), ("auth", ["username"])]
+        },
         output: .object(
             [
                 "message_id": .string("The Message-ID the mail was sent with."),

@@ -38,10 +38,23 @@ import Testing
         #expect(fixed.steps[0].with["notes"] == nil)
         #expect(fixed.steps[0].with["title"] == "开会")
         #expect(shippedChecker.check(fixed, name: "plan", description: Self.request).passes)
-        let mail = Self.mail(to: "me@example.com", subject: "Git status", text: "clean", adding: ["username": "your-username"])
-        #expect(
-            Self.errors([mail], request: "email me@example.com the git status via smtp://127.0.0.1:2525: clean").contains(
-                "step 's1' (mail.send) parameter 'username' is 'your-username', words the request does not hold; leave 'username' out unless the request gives it"))
+    }
+
+    /// A login's user name and mechanism go only with its password, a secret no plan is shown:
+    /// mail.send's `username` and `auth` are not offered, and a plan that gives them anyway (the
+    /// model filled them with an earlier step's title, or "your-username") has them left out.
+    @Test func whatGoesOnlyWithASecretIsLeftOut() throws {
+        let offer = PlanOffer(skill: try #require(shippedRegistry.descriptors.first { $0.id == "mail.send" }))
+        #expect(offer.parameters.property("username") == nil && offer.parameters.property("auth") == nil)
+        #expect(offer.parameters.property("password") == nil && offer.parameters.property("ca_file") != nil)
+        let request = "email me@example.com the git status via smtp://127.0.0.1:2525: clean"
+        let mail = Self.mail(to: "me@example.com", subject: "Git status", text: "clean", adding: ["username": "your-username", "auth": "PLAIN"])
+        let errors = Self.errors([mail], request: request)
+        #expect(errors.contains("step 's1' (mail.send) parameter 'username' goes only with 'password', which a plan cannot give; leave 'username' out"))
+        #expect(errors.contains("step 's1' (mail.send) parameter 'auth' goes only with 'username', which a plan cannot give; leave 'auth' out"))
+        let fixed = try #require(shippedChecker.fixed(Plan(steps: [mail]), description: request))
+        #expect(fixed.steps[0].with["username"] == nil && fixed.steps[0].with["auth"] == nil)
+        #expect(shippedChecker.check(fixed, name: "plan", description: request).passes)
     }
 
     @Test func wordsOfTheRequestAReferenceAndAQueryAreLeftAlone() {
