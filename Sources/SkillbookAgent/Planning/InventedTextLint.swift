@@ -87,6 +87,10 @@ enum InventedTextLint {
             // A clause of the request word for word ("…提醒我去取快递，并发个通知确认一下" planned with
             // reminders.create `notes: "发个通知确认一下"`) says what another step does, not a value.
             if instructions.contains(Self.bare(found.text)) { return true }
+            // So is the words of another step's clause, when each step has its clause: a reminder's
+            // `notes` that are "a note titled Dentist with their number …" of "…, and jot down a note
+            // titled Dentist with their number …".
+            if Self.belongsToAnother(found.text, step: found.step, of: plan, clauses: clauses) { return true }
             let pieces = comparable(found.text)
             return !pieces.isEmpty && !pieces.contains(where: folded.contains)
         }.map { ($0.step, $0.name, $0.text) }
@@ -129,6 +133,19 @@ enum InventedTextLint {
             !step.isPlaybook && kinds[step.target] == .query
                 && !plan.steps[(k + 1)...].contains { later in later.with.contains { PlanLint.strings(in: $0.value).contains { $0.contains("steps.\(step.id).") } } }
         }
+    }
+
+    /// Whether `text` (six characters or more) is part of the clause of another step and not of
+    /// step `index`'s own — when the plan has one step per clause, in their order.
+    static func belongsToAnother(_ text: String, step index: Int, of plan: Plan, clauses: [String]) -> Bool {
+        // (compared without punctuation and spaces: the model writes "客户会议" for “客户会议”)
+        func squeezed(_ text: String) -> String {
+            String(text.lowercased().unicodeScalars.filter { !CharacterSet.punctuationCharacters.union(.symbols).union(.whitespaces).contains($0) })
+        }
+        let words = squeezed(text)
+        guard clauses.count > 1, clauses.count == plan.steps.count, words.count >= 6 else { return false }
+        let said = clauses.map(squeezed)
+        return !said[index].contains(words) && said.indices.contains { $0 != index && said[$0].contains(words) }
     }
 
     /// `text` lower-cased without the punctuation and spaces at its ends.

@@ -158,4 +158,27 @@ import Testing
         let one = [Plan.Step(id: "s1", target: "notes.create", with: ["title": "Idea", "body": "buy a boat"])]
         #expect(Self.errors(one, request: "buy a boat").isEmpty)
     }
+
+    /// An optional text that is the words of the next step's clause ("…, and jot down a note titled
+    /// Dentist with their number 555-0142" as the reminder's `notes`) says what that step does: it
+    /// is left out. The same words as the note's own body stay.
+    @Test func theWordsOfAnotherStepsClauseAreLeftOut() throws {
+        let request = "remind me tomorrow at 9am to call the dentist, and jot down a note titled Dentist with their number 555-0142"
+        let remind = Plan.Step(
+            id: "s1", target: "reminders.create",
+            with: ["title": "call the dentist", "due": "2026-12-02T09:00:00+01:00", "notes": "a note titled Dentist with their number 555-0142"])
+        let note = Plan.Step(id: "s2", target: "notes.create", with: ["title": "Dentist", "body": "their number 555-0142"])
+        let fixed = try #require(shippedChecker.fixed(Plan(steps: [remind, note]), description: request))
+        #expect(fixed.steps[0].with["notes"] == nil)
+        #expect(fixed.steps[1].with["body"] == "their number 555-0142")
+        #expect(shippedChecker.check(fixed, name: "plan", description: request).passes)
+        // (punctuation aside: "叫\"客户会议\",标签 工作" is the clause's "叫“客户会议”，标签 工作")
+        let chinese = "下周三下午三点提醒我跟客户开会，顺便建一条笔记叫“客户会议”，标签 工作"
+        let meeting = Plan.Step(
+            id: "s1", target: "reminders.create",
+            with: ["title": "跟客户开会", "due": "2026-12-09T15:00:00+01:00", "notes": "建一条笔记叫\"客户会议\",标签 工作"])
+        let card = Plan.Step(id: "s2", target: "notes.create", with: ["title": "客户会议", "tags": ["工作"]])
+        let fixedChinese = try #require(shippedChecker.fixed(Plan(steps: [meeting, card]), description: chinese))
+        #expect(fixedChinese.steps[0].with["notes"] == nil)
+    }
 }
