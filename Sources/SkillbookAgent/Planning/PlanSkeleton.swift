@@ -157,16 +157,20 @@ public struct PlanSkeleton: Sendable {
             guard let best = list.first, best.confidence >= floor else {
                 // Beside a clause the matcher is sure of, a weak one is a doubt, not the end of the skeleton.
                 guard someSure, let best = list.first, best.confidence > 0 else { return nil }
+                // What "them" are decides, as for a sure clause ("把它们都删了" after notes.list:
+                // notes.delete), and leaves no doubt.
+                if let kin = slots.last.flatMap({ sameAction(as: best.target, after: $0, clause: clause, among: byName) }) {
+                    slots.append(Slot(clause: clause, offers: dated([kin], clause)))
+                    continue
+                }
                 doubts.append(
                     Doubt(
                         clause: clause,
                         reason: "'\(clause)' matches \(best.target) best, at \(RouteDecision.rounded(best.confidence)), under \(floor)"))
                 // Its runner-up only when near it: a target at 0.00 beside files.move at 0.24 is noise
-                // a small model then adds as a step of its own. What "them" are decides, as for a
-                // sure clause ("把它们都删了" after notes.list: notes.delete).
+                // a small model then adds as a step of its own.
                 let near = list.prefix(perClause).filter { $0.confidence >= best.confidence * runnerUpShare }
-                let kin = slots.last.flatMap { sameAction(as: best.target, after: $0, clause: clause, among: byName) }
-                slots.append(Slot(clause: clause, offers: dated(kin.map { [$0] } ?? near.map(\.target), clause)))
+                slots.append(Slot(clause: clause, offers: dated(near.map(\.target), clause)))
                 continue
             }
             if asksToFind(clause), byName[best.target]?.kind == .action,

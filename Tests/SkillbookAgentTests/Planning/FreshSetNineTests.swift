@@ -65,6 +65,8 @@ import Testing
     /// for a clause the matcher is sure of.
     @Test func whatThemAreDecidesEvenForAWeakClause() {
         #expect(shapes("把标签是“旧”的笔记全列出来，然后把它们都删了").first == ["notes.list", "notes.delete"])
+        // (and leaves no doubt: a doubt would have the model propose the order first)
+        #expect(PlanSkeletonTests.skeleton("把标签是“旧”的笔记全列出来，然后把它们都删了")?.doubts.isEmpty == true)
     }
 
     /// "再把标题和简介记成笔记" starts a step: 标题 is an attribute only as "标题是/为/叫/“…”".
