@@ -20,6 +20,9 @@ public struct PlanOffer: Sendable {
     /// a field left out is of unknown type (`.any`). The answer schema lets a parameter refer only
     /// to the fields whose type it accepts.
     public var outputTypes: [String: ExprType]
+    /// The secret address parameter left out of `parameters` (notify.send's `webhook`): given back,
+    /// fixed to the address a clause names, by `fixingAddress`.
+    var secretAddress: (name: String, schema: Schema)?
 
     public init(
         layer: Layer, name: String, summary: String, kind: SkillDescriptor.Kind, parameters: Schema, outputFields: [String],
@@ -40,6 +43,26 @@ public struct PlanOffer: Sendable {
             layer: .skill, name: skill.id, summary: skill.summary, kind: skill.kind,
             parameters: Self.withoutSecrets(skill.parameters), outputFields: fields.map(\.path),
             outputTypes: Dictionary(fields.map { ($0.path, $0.type) }, uniquingKeysWith: { a, _ in a }))
+        let addresses = skill.parameters.properties.filter { $0.schema.secret && $0.schema.format == "uri" }
+        if addresses.count == 1, let only = addresses.first { secretAddress = (only.name, only.schema) }
+    }
+
+    /// The offer with its secret address parameter (`secretAddress`) required and fixed to
+    /// `address`, the one web address its clause names ("notify the ops webhook
+    /// http://127.0.0.1:8080/hooks/ops"): the planner fills it in (`FixedValues`), the model never
+    /// writes it — it is not shown one it could fill, and had dropped the webhook the request named.
+    func fixingAddress(_ address: String?) -> PlanOffer {
+        guard let address, let (name, schema) = secretAddress, parameters.property(name) == nil,
+            address.lowercased().hasPrefix("http://") || address.lowercased().hasPrefix("https://")
+        else { return self }
+        var fields = parameters.fields
+        var fixed = schema.fields
+        fixed.enumValues = [.string(address)]
+        fields.properties.append((name, Schema(fields: fixed)))
+        fields.required.append(name)
+        var offer = self
+        offer.parameters = Schema(fields: fields)
+        return offer
     }
 
     public init(playbook: Playbook) {

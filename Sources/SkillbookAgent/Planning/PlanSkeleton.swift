@@ -92,6 +92,11 @@ public struct PlanSkeleton: Sendable {
             // ("grab all the urls from /tmp/b.html": a read and an extraction, not web.request); a
             // mail server or recipient it names keeps mail.send, whose `server` is an address too.
             let values = RequestValues(clause)
+            // Nor is a clause that names a web address and no mail address or server a mail's
+            // ("send the list to my phone through http://…/hooks/phone": a webhook, not mail.send).
+            if !values.addresses.isEmpty, values.otherAddresses.isEmpty, values.emails.isEmpty {
+                return list.filter { byName[$0.target]?.takesEmail != true }
+            }
             guard values.addresses.isEmpty, values.otherAddresses.isEmpty, values.emails.isEmpty, !values.paths.isEmpty else { return list }
             return list.filter { byName[$0.target]?.needsAddress != true }
         }
@@ -126,7 +131,7 @@ public struct PlanSkeleton: Sendable {
         // The offers of `names` with the date `clause` names fixed in each (`PlanOffer.fixingDates`).
         func dated(_ names: [String], _ clause: String) -> [PlanOffer] {
             let date = datePhrase(in: clause, dates: coercion.dates)
-            return names.compactMap { byName[$0] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)) }
+            return names.compactMap { byName[$0] }.map { $0.fixingDates(dates(date, for: $0, coercion: coercion)).fixingAddress(onlyAddress(in: clause)) }
         }
         var slots: [Slot] = []
         var doubts: [Doubt] = []
@@ -144,7 +149,7 @@ public struct PlanSkeleton: Sendable {
             if CompoundSplitter.asksToBeTold(clause), let notify = byName[notifier],
                 datePhrase(in: clause, dates: coercion.dates) == nil, !clause.lowercased().contains("remind"), !clause.contains("提醒")
             {
-                slots.append(Slot(clause: clause, offers: [notify]))
+                slots.append(Slot(clause: clause, offers: [notify.fixingAddress(Self.onlyAddress(in: clause))]))
                 continue
             }
             // So is a clause naming a mail address to a target that takes one, when one is among
@@ -227,6 +232,12 @@ public struct PlanSkeleton: Sendable {
 
     /// The skill a clause that asks to be told (`CompoundSplitter.asksToBeTold`) goes to.
     static let notifier = "notify.send"
+
+    /// The web address a clause names when it names one.
+    static func onlyAddress(in clause: String) -> String? {
+        let addresses = RequestValues(clause).addresses
+        return addresses.count == 1 ? addresses.first : nil
+    }
 
     /// For a clause that refers back to the step before ("delete them", "删除它们"), whose best
     /// match acts on existing items (`itemActions`) and is of another family than that step's targets (files.delete after notes.list), the

@@ -91,4 +91,36 @@ import Testing
         let flight = decide("book me a flight to Paris, a hotel near the station, and a table for two")
         #expect(flight.layer == .none && !flight.coversSomePart, "\(RoutingSet.describe(flight))")
     }
+
+    /// A webhook a clause names is notify.send's `webhook`, filled in by the planner: the parameter
+    /// is a secret (a webhook's address holds its token), so the model is never shown one to fill
+    /// and had dropped it. A clause naming a web address and no mail address is no mail's.
+    @Test func aWebhookTheRequestNamesIsFilledIn() throws {
+        let request = "append \"deploy done\" to /srv/ops/log.txt and then notify the ops webhook http://127.0.0.1:8080/hooks/ops"
+        let skeleton = try #require(PlanSkeletonTests.skeleton(request))
+        let notify = try #require(skeleton.slots.last?.offers.first)
+        #expect(notify.name == "notify.send")
+        #expect(notify.fixedValues["webhook"] == "http://127.0.0.1:8080/hooks/ops")
+        let told = try #require(PlanSkeletonTests.skeleton("move /srv/a.csv into /srv/raw, after that tell me on the webhook http://127.0.0.1:8080/hooks/chat"))
+        #expect(told.slots.last?.offers.first?.fixedValues["webhook"] == "http://127.0.0.1:8080/hooks/chat")
+        let phone = shapes("which reminders are due before Friday? send the list to my phone through http://127.0.0.1:8080/hooks/phone")
+        #expect(phone.first?.first == "reminders.list" && phone.first?.last?.hasPrefix("notify.send") == true)
+        #expect(!phone.contains { $0.contains { $0.contains("mail.send") } }, "\(phone)")
+    }
+
+    /// The planner puts the webhook into the model's plan, which then passes the checks.
+    @Test func thePlannerFillsTheWebhookIn() async throws {
+        let request = "append \"deploy done\" to /srv/ops/log.txt and then notify the ops webhook http://127.0.0.1:8080/hooks/ops"
+        let answer = #"{"steps":[{"skill":"files.write","with":{"path":"/srv/ops/log.txt","content":"deploy done","mode":"append"}},{"skill":"notify.send","with":{"message":"deploy done"}}]}"#
+        let model = ScriptedModel(contents: [answer])
+        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
+        let report = await planner.plan(request, choosingFrom: PlanSkeletonTests.all, matcher: shippedMatcher, clock: berlinClock)
+        guard case .plan(let checked) = report.outcome else {
+            Issue.record("not a plan: \(report.outcome)")
+            return
+        }
+        #expect(checked.plan.steps.last?.with["webhook"] == "http://127.0.0.1:8080/hooks/ops")
+        let asked = try #require(model.requests.first)
+        #expect(!JSONText.encode(try #require(asked.responseFormat)).contains("hooks/ops"))
+    }
 }
