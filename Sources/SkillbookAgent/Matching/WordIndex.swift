@@ -26,6 +26,8 @@ struct WordIndex: Sendable {
     private var phrasePostings: [String: [(Int, Int)]] = [:]
     private var idf: [String: Double] = [:]
     private let unknownIDF: Double
+    /// The known words of letters only, by their first letter: what a misspelt word is read as.
+    private var spellable: [Character: [String]] = [:]
 
     init(_ targets: [RouteTarget], patterns: [[PhrasePattern?]]) {
         var documentFrequency: [String: Int] = [:]
@@ -55,6 +57,9 @@ struct WordIndex: Sendable {
             entries[i].phraseMass = entries[i].phrases.map { $0.reduce(0) { $0 + (idf[$1] ?? unknownIDF) } }
         }
         self.entries = entries
+        for token in idf.keys.sorted() where token.count >= 5 && token.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            spellable[token.first!, default: []].append(token)
+        }
         for (i, entry) in entries.enumerated() {
             for (token, field) in entry.fields { postings[token, default: []].append((i, field)) }
             for (k, phrase) in entry.phrases.enumerated() {
@@ -74,10 +79,39 @@ struct WordIndex: Sendable {
 
     func weight(_ token: String) -> Double { idf[token] ?? unknownIDF }
 
-    /// A request's tokens, each once in the order they come, with their weights' sum.
+    /// A request's tokens, each once in the order they come, with their weights' sum. A word no
+    /// target knows is read as the known word one typo away ("apend" → "append"), if there is one.
     func request(_ text: String) -> (tokens: [String], mass: Double) {
-        let tokens = Self.unique(TextFolding.tokens(text))
+        let tokens = Self.unique(TextFolding.tokens(text).map(spelled))
         return (tokens, tokens.reduce(0) { $0 + weight($1) })
+    }
+
+    /// `token`, or the known word it misspells: one letter left out, added, changed or two
+    /// swapped, with the same first letter, both of five letters or more (shorter words are too
+    /// often other words: "moon" is no "morn", "timer" no "time"). Among several, the most common
+    /// (lowest weight), then the first in alphabetical order.
+    func spelled(_ token: String) -> String {
+        guard idf[token] == nil, token.count >= 5, token.allSatisfy({ $0.isASCII && $0.isLetter }), let first = token.first,
+            let known = spellable[first]
+        else { return token }
+        let word = Array(token)
+        let near = known.filter { abs($0.count - word.count) <= 1 && Self.oneEditApart(word, Array($0)) }
+        return near.min { (weight($0), $0) < (weight($1), $1) } ?? token
+    }
+
+    /// Whether `a` becomes `b` by one letter left out, added or changed, or two neighbours swapped.
+    static func oneEditApart(_ a: [Character], _ b: [Character]) -> Bool {
+        if a == b { return false }
+        if a.count == b.count {
+            let differ = a.indices.filter { a[$0] != b[$0] }
+            if differ.count == 1 { return true }
+            return differ.count == 2 && differ[1] == differ[0] + 1 && a[differ[0]] == b[differ[1]] && a[differ[1]] == b[differ[0]]
+        }
+        let (short, long) = a.count < b.count ? (a, b) : (b, a)
+        guard long.count == short.count + 1 else { return false }
+        var i = 0
+        while i < short.count, short[i] == long[i] { i += 1 }
+        return short[i...] == long[(i + 1)...]
     }
 
     /// `tokens` without repeats, in order. Sums of weights run in this order, not a `Set`'s, whose
