@@ -9,7 +9,7 @@ enum CompoundSplitter {
         ", and then ", " and then ", ", and after that ", " and after that ", ", after that ", " after that ", ", afterwards ",
         " afterwards ", ", then ", " then ", "; ", "? ", " and also ", ", and ", " and ",
     ]
-    static let chinese = ["然后", "接着", "之后", "并且", "再把", "再", "并", "顺便"]
+    static let chinese = ["然后", "接着", "之后", "以后", "并且", "再把", "再", "并", "顺便"]
 
     /// Verbs that start an action of their own after "and", "then" or a comma.
     static let verbs: Set<String> = [
@@ -26,7 +26,7 @@ enum CompoundSplitter {
         "把", "将", "保存", "存到", "写入", "写到", "追加", "复制", "移动", "删除", "列出", "读取", "下载", "总结", "提醒",
         "通知", "发", "打包", "压缩", "创建", "新建", "查看", "计算", "找出", "备份", "整理", "获取",
         "提取", "查找", "搜索", "看看", "查一下", "查询", "统计", "算", "挪", "标记", "运行", "执行", "记下", "记录",
-        "建", "写", "列", "发送", "上传", "检查", "拷贝", "设置",
+        "建", "写", "列", "发送", "上传", "检查", "拷贝", "设置", "往", "推",
     ]
 
     /// Whether a clause starts with one of `verbs` (after "then", "also" or "please"), or with one
@@ -66,6 +66,15 @@ enum CompoundSplitter {
             start + 1 < words.count
         else { return false }
         return english.contains(words[start]) && words[start + 1] == "me"
+    }
+
+    /// Whether `clause` comes in `request` right after a word of order ("…, then X", "…，完了以后X",
+    /// "…然后X"): an action after the one before, never the tail of its captured text (as "tell
+    /// her" in "remind me to call Anna and tell her" is).
+    static func followsOrderWord(_ clause: String, in request: String) -> Bool {
+        guard let range = request.range(of: clause) else { return false }
+        let before = request[..<range.lowerBound].lowercased().trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: ",，")))
+        return ["then", "after that", "afterwards", "然后", "以后", "之后", "接着", "再"].contains(where: before.hasSuffix)
     }
 
     /// Words that hold a marker without chaining anything: "合并" (join) is no "…并…".
@@ -111,7 +120,10 @@ enum CompoundSplitter {
     /// A piece that is only a filler or a greeting ("嗯", "ok so", "早上好"), or says only that the
     /// action before is done ("设好之后…", "弄完以后…": 设好, 弄完): no clause of its own.
     static func isFillerAlone(_ piece: String) -> Bool {
-        let bare = piece.lowercased().trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+        var bare = piece.lowercased().trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+        // ("完了以后…", "弄好了之后…": 了 says it is done)
+        if bare.count >= 2, bare.last == "了", bare.dropLast().allSatisfy(TextFolding.isCJK) { bare.removeLast() }
+        if bare == "完" || bare == "好" { return true }
         if bare.count <= 3, bare.count >= 2, bare.allSatisfy(TextFolding.isCJK), bare.last == "好" || bare.last == "完" { return true }
         return (TextFolding.chineseLeading + TextFolding.leadingFillers + TextFolding.greetings).contains(bare)
     }

@@ -160,7 +160,7 @@ public struct Matcher: Sendable {
             // "这个提醒完成了，标记一下": the same action said again, not a second one.
             picks[verbAt].candidates.isEmpty || picks[verbAt].candidates.first?.target != picks[0].candidates.first?.target,
             case let verb = clauses[verbAt],
-            CompoundSplitter.addressesUser(verb)
+            CompoundSplitter.addressesUser(verb) || CompoundSplitter.followsOrderWord(verb, in: request)
                 || !decision.inputs.keys.contains(where: { decision.inputs[$0]?.stringValue?.localizedCaseInsensitiveContains(verb) == true })
         {
             let taken = { (pick: RouteDecision) in pick.layer == .skill || pick.layer == .playbook }

@@ -46,7 +46,10 @@ enum TextFolding {
     ]
     /// Words of order dropped at the start of a request or clause, never of a captured text ("first
     /// day of school" stays a title): "first make the folder X", "finally notify me".
-    static let leadingOrder = ["first", "finally", "afterwards", "after that"]
+    static let leadingOrder = [
+        "first", "finally", "afterwards", "after that", "once that's done", "once that is done", "once done", "when that's done",
+        "when that's finished", "once that's finished", "when done",
+    ]
     /// English fillers dropped from the end ("…for me please").
     static let trailingFillers = ["please", "for me", "thanks", "thank you", "now", "right now", "pls"]
     /// Chinese fillers: dropped wherever they stand (they carry no meaning for routing).

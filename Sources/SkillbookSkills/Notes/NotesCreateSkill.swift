@@ -16,7 +16,7 @@ struct NotesCreateSkill: Skill {
             "take a note", "note: {title}", "new note: {title}", "quick note: {title}", "jot down {title}", "make a note that {title}", "make a note: {title}", "记录{title}", "笔记：{title}", "新笔记：{title}", "记一下{title}", "记个笔记{title}", "新建笔记{title}", "新建一条笔记", "存成笔记", "保存为笔记",
             "save the list as a note", "save the result as a note", "把列表保存为笔记", "put it in a note",
             "put the list in a note called {title}", "add a note {title}", "整理成一条笔记", "写成笔记", "建一条笔记{title}",
-            "把结果记成笔记", "记成一条笔记", "save a note tagged {tags} saying {body}",
+            "把结果记成笔记", "记成一条笔记", "put the output in a note titled {title}", "save a note tagged {tags} saying {body}",
         ],
         tags: ["notes", "write"],
         kind: .action,

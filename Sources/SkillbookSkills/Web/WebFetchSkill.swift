@@ -17,7 +17,7 @@ struct WebFetchSkill: Skill {
             + "fails unless fail_on_error is false. Other schemes (file:, ftp:) are refused. To send data (POST, PUT, "
             + "PATCH, DELETE) use web.request.",
         examples: [
-            "fetch {url}", "grab {url}", "download the page at {url}", "get the json from the api",
+            "fetch {url}", "grab {url}", "fetch the json at {url} with my bearer token", "download the page at {url}", "get the json from the api",
             "check whether the website is up", "check whether {url} is up", "抓取{url}", "下载网页{url}",
             "获取{url}的内容",
         ],

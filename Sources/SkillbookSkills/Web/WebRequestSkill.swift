@@ -15,7 +15,7 @@ struct WebRequestSkill: Skill {
             + "truncated, url } like web.fetch. It leaves the machine, so it asks before running, and it cannot be "
             + "undone. A status other than 2xx fails unless fail_on_error is false. To only read, use web.fetch.",
         examples: [
-            "post this json to the api", "post {body} to {url}", "send a post request to {url}", "call the api with put",
+            "post this json to the api", "post {body} to {url}", "send a post request to {url}", "call the api with put", "put {body} to {url}",
             "delete the resource at this url", "向{url}发送post请求", "调用接口",
         ],
         tags: ["web", "send"],

@@ -1,0 +1,35 @@
+import SkillbookCore
+import Testing
+
+@testable import SkillbookAgent
+
+/// Issue 26, classes a sixth set of fresh requests (2026-12-04, written by a helper that never saw
+/// the agent's code or tests) showed, each in new wording.
+@Suite struct FreshSetTenTests {
+    private func decide(_ request: String) -> RouteDecision { shippedMatcher.decide(request, clock: berlinClock) }
+    private func shapes(_ request: String) -> [[String]] { SkeletonReadingTests.shapes(request) }
+
+    /// "完了以后…" / "弄好了之后…" only say the step before is done: the next action is a step of
+    /// its own (the reminder's title had swallowed it).
+    @Test func doneThenStartsAStep() {
+        #expect(CompoundSplitter.clauses(of: "明早九点提醒我交水费，完了以后把所有提醒汇总成一条笔记") == ["明早九点提醒我交水费", "把所有提醒汇总成一条笔记"])
+        #expect(CompoundSplitter.isFillerAlone("完了") && CompoundSplitter.isFillerAlone("弄好了"))
+        let decision = decide("明早九点提醒我交水费，完了以后把所有提醒汇总成一条笔记")
+        #expect(decision.layer == .plan, "\(RoutingSet.describe(decision))")
+        // ("and" is no word of order: "tell her" is the reminder's)
+        let anna = decide("remind me tomorrow at 5pm to call Anna and tell her the news")
+        #expect(anna.layer == .skill && anna.target == "reminders.create", "\(RoutingSet.describe(anna))")
+    }
+
+    /// "once that's done" starts a clause as "then" does: no word of its action's.
+    @Test func onceThatsDoneIsAWordOfOrder() {
+        #expect(shapes("PUT {\"ok\": true} to http://127.0.0.1:9000/api/runs/7, and once that's done remind me in 2 days to check it")
+            .first == ["web.request", "reminders.create"])
+    }
+
+    /// "fetch the JSON at URL with my bearer token" is web.fetch's (it takes a token).
+    @Test func aJSONWithATokenIsFetched() {
+        #expect(shapes("can you pull the JSON at http://127.0.0.1:9000/api/stats using my bearer token t0k and save the response to /srv/stats.json")
+            .first?.first == "web.fetch")
+    }
+}
