@@ -58,10 +58,13 @@ extension Matcher {
             switch word.lowercased() {
             case "every", "each": return "all"
             case "file": return "files"
+            case let kind where kindWords.contains(kind): return "files"
             default:
                 var said = word.replacingOccurrences(of: "照片", with: "文件").replacingOccurrences(of: "图片", with: "文件")
-                for under in ["下面的", "底下的", "下的", "中的"] where said.hasPrefix(under) {
+                for kind in kindWordsChinese { said = said.replacingOccurrences(of: kind, with: "文件") }
+                for under in ["下面的", "底下的", "下的", "中的", "下面", "底下"] where said.hasPrefix(under) {
                     said = "里的" + said.dropFirst(under.count)
+                    break
                 }
                 return said
             }
@@ -84,9 +87,21 @@ extension Matcher {
         let rest = TextFolding.withoutAddresses(phrase).split(separator: " ")
             .filter { !$0.contains(where: { "/.~\\".contains($0) }) }.joined(separator: " ")
         let words = Set(rest.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init))
-        let says = !words.isDisjoint(with: setWords) || setWordsChinese.contains(where: rest.contains)
+        // (files of a kind said by what they hold, "the .epub books", "所有 .gz 日志", when an
+        // extension says they are files)
+        let kind = hasExtension(phrase) && (!words.isDisjoint(with: kindWords) || kindWordsChinese.contains(where: rest.contains))
+        let says = !words.isDisjoint(with: setWords) || setWordsChinese.contains(where: rest.contains) || kind
         return says && isObject(rest)
     }
+
+    /// Whether a word of `phrase` is an extension: `.gz`, `.epub`.
+    static func hasExtension(_ phrase: String) -> Bool {
+        phrase.split(separator: " ").contains { $0.count > 1 && $0.first == "." && $0.dropFirst().allSatisfy { $0.isLetter || $0.isNumber } }
+    }
+
+    /// What files of a kind are called by what they hold.
+    static let kindWords: Set<String> = ["logs", "books", "videos", "songs", "archives", "backups", "images", "pdfs"]
+    static let kindWordsChinese = ["日志", "文档", "视频", "镜像", "音乐", "备份", "压缩包"]
 
     /// Words that describe files as a set.
     static let setWords: Set<String> = ["files", "all", "every", "each", "documents", "pictures", "photos", "images"]

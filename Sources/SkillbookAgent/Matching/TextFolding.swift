@@ -84,6 +84,8 @@ enum TextFolding {
     static let wordSpellings: [String: String] = [
         "colour": "color", "colours": "colors", "favourite": "favorite", "favourites": "favorites", "centre": "center",
         "catalogue": "catalog", "behaviour": "behavior", "licence": "license", "cheque": "check",
+        // verbs said another way: "shift the .epub books over to X" is a move
+        "shift": "move", "relocate": "move", "duplicate": "copy", "erase": "delete", "wipe": "delete", "purge": "delete",
     ]
 
     /// `sameLengthSpellings` applied to lower-case characters (the count never changes).

@@ -32,4 +32,16 @@ import Testing
         #expect(shapes("can you pull the JSON at http://127.0.0.1:9000/api/stats using my bearer token t0k and save the response to /srv/stats.json")
             .first?.first == "web.fetch")
     }
+
+    /// Files said by what they hold beside an extension ("所有 .gz 日志", "the .epub books") are
+    /// files of that kind: listed first. "shift" moves.
+    @Test func filesOfAKindSaidByWhatTheyHold() {
+        let logs = decide("把 /srv/logs/nginx 下面（含子目录）所有 .gz 日志挪到 /srv/logs/冷存储")
+        #expect(logs.layer == .plan && logs.candidates.first?.target == "files.list", "\(RoutingSet.describe(logs))")
+        let books = decide("move the .epub books in /srv/downloads to /srv/books")
+        #expect(books.layer == .plan && books.candidates.first?.target == "files.list", "\(RoutingSet.describe(books))")
+        #expect(!Matcher.namesFiles("/srv/logs 日志"))  // (no extension: a folder's name)
+        #expect(decide("shift the .epub books in /srv/downloads over to /srv/books").candidates.first?.target == "files.move")
+        #expect(shapes("看一下 /srv/项目 这个仓库的状态，然后把整个仓库打包到 /srv/备份/项目.tar.gz").first == ["git.status", "archive.create"])
+    }
 }
