@@ -7,9 +7,9 @@ import Foundation
 enum CompoundSplitter {
     static let english = [
         ", and then ", " and then ", ", and after that ", " and after that ", ", after that ", " after that ", ", afterwards ",
-        " afterwards ", ", then ", " then ", "; ", "? ", " and also ", ", and ", " and ",
+        " afterwards ", ", then ", " then ", "; ", "? ", " and also ", ", plus ", ", and ", " and ",
     ]
-    static let chinese = ["然后", "接着", "之后", "以后", "并且", "再把", "再", "并", "顺便"]
+    static let chinese = ["然后", "接着", "之后", "以后", "并且", "再把", "再", "并", "顺便", "顺手"]
 
     /// Verbs that start an action of their own after "and", "then" or a comma.
     static let verbs: Set<String> = [
@@ -26,7 +26,7 @@ enum CompoundSplitter {
         "把", "将", "保存", "存到", "写入", "写到", "追加", "复制", "移动", "删除", "列出", "读取", "下载", "总结", "提醒",
         "通知", "发", "打包", "压缩", "创建", "新建", "查看", "计算", "找出", "备份", "整理", "获取",
         "提取", "查找", "搜索", "看看", "查一下", "查询", "统计", "算", "挪", "标记", "运行", "执行", "记下", "记录",
-        "建", "写", "列", "发送", "上传", "检查", "拷贝", "设置", "往", "推",
+        "建", "写", "列", "发送", "上传", "检查", "拷贝", "设置", "往", "推", "弹", "跑", "清",
     ]
 
     /// Whether a clause starts with one of `verbs` (after "then", "also" or "please"), or with one
@@ -34,6 +34,10 @@ enum CompoundSplitter {
     static func startsWithVerb(_ clause: String) -> Bool {
         var chinese = Substring(clause.trimmingCharacters(in: .whitespaces))
         for filler in ["请", "帮我"] + TextFolding.chineseLeading where chinese.hasPrefix(filler) { chinese = chinese.dropFirst(filler.count) }
+        // ("跑完把输出写到 F", "删完弹个通知": the step before done, then this one)
+        if chinese.count > 2, let first = chinese.first, TextFolding.isCJK(first), ["完", "好"].contains(chinese.dropFirst().first) {
+            chinese = chinese.dropFirst(2)
+        }
         if chineseVerbs.contains(where: { chinese.hasPrefix($0) }) { return true }
         let words = clause.lowercased().split(whereSeparator: { !$0.isLetter })
         guard let first = words.first(where: { !["then", "also", "please", "just", "first", "finally", "afterwards"].contains($0) }) else {
@@ -77,6 +81,42 @@ enum CompoundSplitter {
         return ["then", "after that", "afterwards", "然后", "以后", "之后", "接着", "再"].contains(where: before.hasSuffix)
     }
 
+    /// `text` split at ", " outside quotes: "write a.md with the text 'milk, eggs, bread', and …"
+    /// keeps the quoted list whole. A quote is "…", “…”, or '…' opened after a space (an
+    /// apostrophe, as in "it's", opens nothing).
+    static func commaParts(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var closing: Character?
+        var previous: Character = " "
+        let characters = Array(text)
+        var i = 0
+        while i < characters.count {
+            let c = characters[i]
+            if let close = closing {
+                if c == close { closing = nil }
+            } else if c == "\"" {
+                closing = "\""
+            } else if c == "“" {
+                closing = "”"
+            } else if c == "'", previous == " ", characters[(i + 1)...].contains("'") {
+                closing = "'"
+            } else if c == ",", i + 1 < characters.count, characters[i + 1] == " " {
+                parts.append(current)
+                current = ""
+                i += 2
+                previous = " "
+                continue
+            }
+            current.append(c)
+            previous = c
+            i += 1
+        }
+        parts.append(current)
+        // (an unclosed quote splits as if there were none)
+        return closing == nil ? parts : text.components(separatedBy: ", ")
+    }
+
     /// Words that hold a marker without chaining anything: "合并" (join) is no "…并…".
     static let unsplit = ["合并", "再次", "不再"]
 
@@ -86,7 +126,7 @@ enum CompoundSplitter {
         "标签", "标题为", "标题是", "标题叫", "标题“", "标题\"", "标题 ", "标题：", "标题:", "名字叫", "名为", "内容为", "内容是", "服务器", "用服务器", "通过服务器", "邮件服务器", "主题",
         "发件人", "收件人", "寄件人", "抄送", "走 smtp", "走smtp", "smtp", "use smtp", "using smtp", "titled ", "called ",
         "tagged ", "tag it ", "subject ", "server ", "via ", "from ", "sender ", "overwriting ", "with the title ",
-        "with the tag ", "with subject ",
+        "with the tag ", "with subject ", "send it from ", "send them from ", "超时",
     ]
 
     static func clauses(of request: String) -> [String] {
@@ -107,6 +147,7 @@ enum CompoundSplitter {
             }
         }
         var clauses: [String] = []
+        if let first = pieces.first { pieces[0] = withoutGreeting(first) }
         for piece in pieces.map({ $0.trimmingCharacters(in: .whitespaces) }) where !piece.isEmpty && !isFillerAlone(piece) {
             if let last = clauses.last, attributes.contains(where: { piece.lowercased().hasPrefix($0) }) {
                 clauses[clauses.count - 1] = last + (piece.contains(where: TextFolding.isCJK) ? "，" : ", ") + piece
@@ -115,6 +156,21 @@ enum CompoundSplitter {
             }
         }
         return clauses
+    }
+
+    /// `piece` without a greeting and the punctuation after it at its start ("Hiya — make a
+    /// folder …" is "make a folder …").
+    static func withoutGreeting(_ piece: String) -> String {
+        let trimmed = piece.trimmingCharacters(in: .whitespaces)
+        let lower = trimmed.lowercased()
+        for greeting in TextFolding.greetings where lower.hasPrefix(greeting) {
+            let rest = trimmed.dropFirst(greeting.count)
+            let after = rest.drop { $0 == " " }
+            guard let mark = after.first, mark != " ", TextFolding.edgePunctuation.contains(mark) else { continue }
+            let body = after.drop { TextFolding.edgePunctuation.contains($0) }
+            return body.isEmpty ? piece : String(body)
+        }
+        return piece
     }
 
     /// A piece that is only a filler or a greeting ("嗯", "ok so", "早上好"), or says only that the

@@ -47,7 +47,8 @@ public struct Matcher: Sendable {
         let coercion = Coercion(dates: dates)
         // Paths and addresses are values, not words of what to do: `/tmp/project.tar.gz` is no
         // reason to archive.
-        let wordScores = words.scores(words.request(TextFolding.withoutAddresses(text.text)))
+        // So is a quoted text of several words ("with the text 'milk, eggs, bread'").
+        let wordScores = words.scores(words.request(TextFolding.withoutQuotedTexts(TextFolding.withoutAddresses(text.text))))
         let compact = text.lower.filter { $0 != " " }
         let total = max(1, compact.count)
         var ranked: [RouteCandidate] = []
@@ -135,7 +136,7 @@ public struct Matcher: Sendable {
         // too ("Read F, find the invoice numbers … and set a reminder …": files.read), as it makes
         // a step of the skeleton; the request is the planner's, not out of scope.
         if !clauseCovered {
-            let parts = clauses.flatMap { $0.components(separatedBy: ", ").flatMap { $0.components(separatedBy: "，") } }
+            let parts = clauses.flatMap { CompoundSplitter.commaParts($0).flatMap { $0.components(separatedBy: "，") } }
                 .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if parts.count > max(clauses.count, 1) {
                 clauseCovered = parts.contains { part in

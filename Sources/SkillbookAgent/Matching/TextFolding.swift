@@ -36,7 +36,7 @@ enum TextFolding {
 
     /// Punctuation trimmed from the ends of a request and of captured text.
     static let edgePunctuation: Set<Character> = [
-        " ", ",", ".", "!", "?", ";", ":", "\"", "'", "(", ")", "…", "《", "》", "：", "；",
+        " ", ",", ".", "!", "?", ";", ":", "\"", "'", "(", ")", "…", "《", "》", "：", "；", "—", "–",
     ]
 
     /// English fillers dropped from the start of a request or a capture ("please remind me…").
@@ -59,7 +59,7 @@ enum TextFolding {
     static let chineseAllVerbs = ["移动", "移到", "移进", "复制", "拷贝", "删除", "删掉", "删了", "放到", "放进", "打包", "压缩", "发给", "写到", "写入", "保存", "挪到", "挪进"]
     /// Chinese words of order dropped at the start of a request or clause ("先下载 X", "最后通知我"),
     /// never of a captured text ("先生的生日" stays a title).
-    static let chineseLeading = ["首先", "先", "最后", "接着", "然后", "再", "顺便", "另外", "同时", "还要", "嗯", "呃", "额", "那个"]
+    static let chineseLeading = ["首先", "先", "最后", "接着", "然后", "再", "顺便", "顺手", "另外", "同时", "还要", "嗯", "呃", "额", "那个"]
     /// Chinese particles dropped at the end.
     static let chineseTrailing: Set<Character> = ["吧", "呢", "啊", "呀", "哦", "嘛", "了"]
 
@@ -139,6 +139,34 @@ enum TextFolding {
     }
 
     /// The text without its words that are paths or web addresses (`startsAsAddress`).
+    /// `text` without the quoted texts of two words or more ("…", “…”, '…' opened after a space):
+    /// values, not words of what to do. A single quoted word stays ("tagged 'work'").
+    static func withoutQuotedTexts(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\"" || $0 == "“" || $0 == "'" }) else { return text }
+        var out = ""
+        var quoted = ""
+        var closing: Character?
+        var previous: Character = " "
+        let characters = Array(text)
+        for (i, c) in characters.enumerated() {
+            if let close = closing {
+                if c == close {
+                    if !quoted.contains(" ") { out += quoted + " " }
+                    closing = nil
+                    quoted = ""
+                } else {
+                    quoted.append(c)
+                }
+            } else if c == "\"" || c == "“" || (c == "'" && previous == " " && characters[(i + 1)...].contains("'")) {
+                closing = c == "“" ? "”" : c
+            } else {
+                out.append(c)
+            }
+            previous = c
+        }
+        return closing == nil ? out : text
+    }
+
     static func withoutAddresses(_ text: String) -> String {
         guard text.contains("/") else { return text }
         return text.split(separator: " ", omittingEmptySubsequences: true).filter { !startsAsAddress($0) }.joined(separator: " ")

@@ -316,7 +316,7 @@ public struct PlanSkeleton: Sendable {
     static func steps(of request: String, accept: Double, best: (String) -> Double) -> [String] {
         var clauses: [String] = []
         for clause in joiningObjects(CompoundSplitter.clauses(of: request), accept: accept, best: best) {
-            let parts = clause.components(separatedBy: ", ").map {
+            let parts = CompoundSplitter.commaParts(clause).map {
                 $0.trimmingCharacters(in: .whitespaces)
             }.filter { !$0.isEmpty }
             if parts.count > 1, parts.allSatisfy({ best($0) >= accept }) {
@@ -357,7 +357,7 @@ public struct PlanSkeleton: Sendable {
     /// /tmp/old" is two).
     static func actionParts(of clause: String) -> [String] {
         var actions: [String] = []
-        for part in clause.components(separatedBy: ", ").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+        for part in CompoundSplitter.commaParts(clause).map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
             if actions.isEmpty || CompoundSplitter.startsWithVerb(part) {
                 actions.append(part)
             } else {

@@ -29,7 +29,7 @@ struct FilesDeleteSkill: Skill {
             + "file and folder back exactly as it was.",
         examples: [
             "delete the file {paths}", "delete {paths}", "delete these files", "remove {paths}", "throw away the temp folder",
-            "trash {paths}", "删除文件{paths}", "删除{paths}", "删掉{paths}",
+            "trash {paths}", "删除文件{paths}", "删除{paths}", "删掉{paths}", "把{paths}清掉",
         ],
         tags: ["files", "write", "delete"],
         kind: .action,

@@ -25,7 +25,7 @@ struct FilesReadSkill: Skill {
             + "files inside the allowed folders can be read.",
         examples: [
             "read the file {path}", "read {path}", "look at the file {path}", "show me what is in {path}", "show me the contents of {path}", "open the text file {path}",
-            "print the readme", "读取文件{path}", "打开文件{path}", "看看{path}的内容",
+            "print the readme", "读取文件{path}", "打开文件{path}", "看看{path}的内容", "把{path}读出来",
         ],
         tags: ["files", "read"],
         kind: .query,

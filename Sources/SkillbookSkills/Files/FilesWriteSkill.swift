@@ -32,7 +32,7 @@ struct FilesWriteSkill: Skill {
             "create a text file called {path}", "save {content} to {path}", "write {content} into {path}",
             "append {content} to {path}", "把{content}写入{path}", "写入文件{path}", "写入{path}", "保存到{path}",
             "追加到{path}", "把{content}保存到{path}", "把{content}追加到{path}", "把{content}写到{path}", "把{content}写进{path}",
-            "写一个文件{path}，内容是{content}", "在里面写一个{path}",
+            "写一个文件{path}，内容是{content}", "在里面写一个{path}", "write {path} with the text {content}",
         ],
         tags: ["files", "write"],
         kind: .action,

@@ -38,7 +38,7 @@ public struct ShellRunSkill: Skill {
         examples: [
             "run the command", "execute this program", "run a program with these arguments",
             "run ls in that folder", "run make test in {cwd}", "run the tests in {cwd}", "运行命令", "执行这个程序",
-            "在{cwd}里运行 make test",
+            "在{cwd}里运行 make test", "在{cwd}目录下跑一下脚本",
         ],
         tags: ["shell", "process", "command"],
         kind: .action,

@@ -19,6 +19,7 @@ struct RemindersListSkill: Skill {
             "{due_on}有什么提醒", "{due_on}要做什么", "查看提醒", "{due_on}有哪些提醒", "{due_on}的提醒有哪些",
             "what reminders do I have {due_on}", "which reminders are due {due_on}",
             "what's on my reminders for {due_on}", "what's on my list {due_on}",
+            "{due_before}之前到期的提醒", "查一下{due_on}的提醒",
         ],
         tags: ["reminders", "read", "time"],
         kind: .query,

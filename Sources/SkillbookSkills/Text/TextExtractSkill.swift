@@ -18,7 +18,7 @@ struct TextExtractSkill: Skill {
         examples: [
             "extract the email addresses from this text", "find all the numbers in the text",
             "pull out the links", "grab all the urls from the text", "get every line that starts with TODO", "从文本里提取邮箱地址", "找出文本中的所有数字",
-            "找出带 ERROR 的行", "find the lines with ERROR",
+            "找出带 ERROR 的行", "find the lines with ERROR", "把以 ERROR 开头的行都找出来",
         ],
         tags: ["text", "regex", "extract"],
         kind: .query,

@@ -44,4 +44,32 @@ import Testing
         #expect(decide("shift the .epub books in /srv/downloads over to /srv/books").candidates.first?.target == "files.move")
         #expect(shapes("看一下 /srv/项目 这个仓库的状态，然后把整个仓库打包到 /srv/备份/项目.tar.gz").first == ["git.status", "archive.create"])
     }
+
+    /// A comma inside quotes splits nothing ("with the text 'milk, eggs, bread'"); an apostrophe
+    /// opens no quote.
+    @Test func commasInsideQuotesSplitNothing() {
+        #expect(CompoundSplitter.commaParts("make /srv/a, write b.md with the text 'milk, eggs, bread', then stop")
+            == ["make /srv/a", "write b.md with the text 'milk, eggs, bread'", "then stop"])
+        #expect(CompoundSplitter.commaParts("it's done, then go") == ["it's done", "then go"])
+        #expect(CompoundSplitter.commaParts("say \"a, b\", then go") == ["say \"a, b\"", "then go"])
+        #expect(TextFolding.withoutQuotedTexts("note 'milk and eggs' tagged 'shop'") == "note  tagged shop ")
+    }
+
+    /// A greeting and its dash before the first clause are no part of it.
+    @Test func aGreetingBeforeTheFirstClauseIsDropped() {
+        #expect(CompoundSplitter.withoutGreeting("Hiya — make a folder /srv/x") == "make a folder /srv/x")
+        #expect(CompoundSplitter.withoutGreeting("hiking boots") == "hiking boots")
+    }
+
+    /// A mail's sender and server said as "Send it from … through smtp://…" stay with the mail; a
+    /// timeout ("超时设成 300 秒") stays with its command; "跑完把输出写到 F" starts a step.
+    @Test func moreThatSaysMoreAboutAClause() {
+        #expect(shapes("check what's changed in the repo at /srv/repo and mail the output to ops@example.org? Send it from ci@example.org through smtp://127.0.0.1:2525")
+            .first == ["git.status", "mail.send"])
+        #expect(CompoundSplitter.clauses(of: "在 /srv/app 目录下跑一下 ./x.sh，超时设成 300 秒，跑完把输出写到 /srv/out.log")
+            == ["在 /srv/app 目录下跑一下 ./x.sh，超时设成 300 秒", "跑完把输出写到 /srv/out.log"])
+        #expect(CompoundSplitter.startsWithVerb("跑完把输出写到 /srv/out.log"))
+        #expect(shapes("帮我查一下下周一早上九点之前到期的提醒，然后把结果发邮件给 li@example.org，发件人 me@example.org，服务器 smtp://127.0.0.1:2525")
+            .first == ["reminders.list", "mail.send"])
+    }
 }
