@@ -47,7 +47,8 @@ public struct PlanChecker: Sendable {
         let loaded = PlaybookLoader(registry: registry, library: library).load(text, file: file)
         let skills = SkillFacts(registry)
         let lint = PlanLint.lint(
-            coerced, kinds: skills.kinds, fields: skills.fields, types: skills.types, parameters: skills.parameters, request: description)
+            coerced, kinds: skills.kinds, fields: skills.fields, types: skills.types, parameters: skills.parameters, request: description,
+            pathFields: skills.pathFields)
         let diagnostics = loaded.diagnostics + lint
         return Checked(plan: coerced, text: text, playbook: loaded.playbook, diagnostics: diagnostics)
     }
@@ -57,7 +58,8 @@ public struct PlanChecker: Sendable {
     public func fixed(_ plan: Plan, description: String = "") -> Plan? {
         let skills = SkillFacts(registry)
         let fixes = PlanLint.fixes(
-            plan, kinds: skills.kinds, fields: skills.fields, types: skills.types, parameters: skills.parameters, request: description)
+            plan, kinds: skills.kinds, fields: skills.fields, types: skills.types, parameters: skills.parameters, request: description,
+            pathFields: skills.pathFields)
         guard !fixes.isEmpty else { return nil }
         var fixed = plan
         for fix in fixes { fixed.steps[fix.step].with[fix.parameter] = fix.value }
@@ -70,6 +72,8 @@ public struct PlanChecker: Sendable {
         var fields: [String: [String]] = [:]
         var types: [String: [String: ExprType]] = [:]
         var parameters: [String: Schema] = [:]
+        /// The output fields that hold paths (`PathReferenceLint`).
+        var pathFields: [String: Set<String>] = [:]
 
         init(_ registry: SkillRegistry) {
             for descriptor in registry.descriptors {
@@ -78,6 +82,7 @@ public struct PlanChecker: Sendable {
                 fields[descriptor.id] = offer.outputFields
                 types[descriptor.id] = offer.outputTypes
                 parameters[descriptor.id] = offer.parameters
+                pathFields[descriptor.id] = PlanOffer.pathFields(of: descriptor.output)
             }
         }
     }

@@ -21,7 +21,7 @@ public enum PlanLint {
     /// suggests one reference to write (a later step's text that is not in `request` first).
     public static func lint(
         _ plan: Plan, kinds: [String: SkillDescriptor.Kind], fields: [String: [String]] = [:], types: [String: [String: ExprType]] = [:],
-        parameters: [String: Schema] = [:], request: String = ""
+        parameters: [String: Schema] = [:], request: String = "", pathFields: [String: Set<String>] = [:]
     ) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let ids = Set(plan.steps.map(\.id))
@@ -74,6 +74,7 @@ public enum PlanLint {
         }
         let sameNamed = SameNamedOutputLint.places(plan, fields: fields, types: types, parameters: parameters, request: request)
         return diagnostics + NamedPathLint.lint(plan, parameters: parameters, request: request)
+            + PathReferenceLint.lint(plan, kinds: kinds, parameters: parameters, pathFields: pathFields)
             + SameNamedOutputLint.lint(plan, fields: fields, types: types, parameters: parameters, request: request)
             + InventedFilterLint.lint(plan, kinds: kinds, parameters: parameters, request: request)
             + InventedTextLint.lint(plan, kinds: kinds, parameters: parameters, request: request, except: sameNamed)
@@ -82,7 +83,7 @@ public enum PlanLint {
     /// The fixes the lint's messages name, where one is the only right one (see `PlanFix`).
     public static func fixes(
         _ plan: Plan, kinds: [String: SkillDescriptor.Kind] = [:], fields: [String: [String]] = [:], types: [String: [String: ExprType]] = [:],
-        parameters: [String: Schema] = [:], request: String = ""
+        parameters: [String: Schema] = [:], request: String = "", pathFields: [String: Set<String>] = [:]
     ) -> [PlanFix] {
         var fixes: [PlanFix] = []
         for (i, step) in plan.steps.enumerated() where !step.isPlaybook {
@@ -95,6 +96,7 @@ public enum PlanLint {
             }
         }
         fixes += withheld(plan, parameters: parameters).map { PlanFix(step: $0.step, parameter: $0.name, value: nil) }
+        fixes += PathReferenceLint.fixes(plan, kinds: kinds, parameters: parameters, pathFields: pathFields)
         let sameNamed = SameNamedOutputLint.places(plan, fields: fields, types: types, parameters: parameters, request: request)
         return fixes + SameNamedOutputLint.fixes(plan, fields: fields, types: types, parameters: parameters, request: request)
             + InventedFilterLint.fixes(plan, kinds: kinds, parameters: parameters, request: request)

@@ -181,4 +181,21 @@ import Testing
         let fixedChinese = try #require(shippedChecker.fixed(Plan(steps: [meeting, card]), description: chinese))
         #expect(fixedChinese.steps[0].with["notes"] == nil)
     }
+
+    /// An action's optional path given an earlier output that is no path (mail.send `ca_file` the
+    /// git status's stderr, a page's description) is left out; an output that is a path stays.
+    @Test func anOptionalPathGivenAnOutputThatIsNoPathIsLeftOut() throws {
+        let request = "check the git status of /srv/repo and mail it to ops@example.org via smtp://127.0.0.1:2525"
+        let status = Plan.Step(id: "s1", target: "git.status", with: ["repository": "/srv/repo"])
+        var mail = Self.mail(to: "ops@example.org", subject: "status", text: "${{ steps.s1.output.stdout }}", adding: ["ca_file": "${{ steps.s1.output.stderr }}"])
+        mail.id = "s2"
+        let errors = Self.errors([status, mail], request: request)
+        #expect(errors.contains("step 's2' (mail.send) parameter 'ca_file' is a path, but steps.s1.output.stderr is no path; leave 'ca_file' out"))
+        let fixed = try #require(shippedChecker.fixed(Plan(steps: [status, mail]), description: request))
+        #expect(fixed.steps[1].with["ca_file"] == nil && fixed.steps[1].with["text"] == "${{ steps.s1.output.stdout }}")
+        #expect(shippedChecker.check(fixed, name: "plan", description: request).passes)
+        // (what an earlier step gives as a path is one: files.list's `items.*.path`)
+        #expect(PlanOffer.pathFields(of: try #require(shippedRegistry.descriptors.first { $0.id == "files.list" }).output).contains("items.*.path"))
+        #expect(PathReferenceLint.reference("${{ steps.s1.output.items.*.path }}")! == ("s1", "items.*.path"))
+    }
 }
