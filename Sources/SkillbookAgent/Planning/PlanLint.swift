@@ -65,6 +65,13 @@ public enum PlanLint {
             }
         }
         // (a literal where an earlier step gives the same field is that field, not left out)
+        for (i, step) in plan.steps.enumerated() where !step.isPlaybook {
+            guard let schema = parameters[step.target] else { continue }
+            for (name, why) in filledLists(step, schema: schema) {
+                diagnostics.append(
+                    .error("step '\(step.id)' (\(step.target)) parameter '\(name)' is \(why); leave '\(name)' out", path: "steps[\(i)].with.\(name)"))
+            }
+        }
         for (i, name, needed) in withheld(plan, parameters: parameters) {
             let step = plan.steps[i]
             diagnostics.append(
@@ -94,6 +101,7 @@ public enum PlanLint {
             for (name, value) in step.with where value == .string("") && !required.contains(name) && schema.property(name) != nil {
                 fixes.append(PlanFix(step: i, parameter: name, value: nil))
             }
+            fixes += filledLists(step, schema: schema).map { PlanFix(step: i, parameter: $0.name, value: nil) }
         }
         fixes += withheld(plan, parameters: parameters).map { PlanFix(step: $0.step, parameter: $0.name, value: nil) }
         fixes += PathReferenceLint.fixes(plan, kinds: kinds, parameters: parameters, pathFields: pathFields)
@@ -101,6 +109,22 @@ public enum PlanLint {
         return fixes + SameNamedOutputLint.fixes(plan, fields: fields, types: types, parameters: parameters, request: request)
             + InventedFilterLint.fixes(plan, kinds: kinds, parameters: parameters, request: request)
             + InventedTextLint.fixes(plan, kinds: kinds, parameters: parameters, request: request, except: sameNamed)
+    }
+
+    /// The optional lists of `step` filled with nothing (`undo: [""]`) or with another of its
+    /// lists (shell.run `undo` = its `argv`, which would run the command again on rollback): the
+    /// request gave neither. Each with why, as the diagnostic says it.
+    static func filledLists(_ step: Plan.Step, schema: Schema) -> [(name: String, why: String)] {
+        var found: [(name: String, why: String)] = []
+        for (name, value) in step.with where !schema.required.contains(name) && schema.property(name)?.type == .array {
+            guard case .array(let items) = value else { continue }
+            if !items.isEmpty, items.allSatisfy({ $0 == .string("") }) {
+                found.append((name, "a list of empty texts"))
+            } else if !items.isEmpty, let other = step.with.first(where: { $0.key != name && $0.value == value })?.key {
+                found.append((name, "the same list as its '\(other)'"))
+            }
+        }
+        return found
     }
 
     /// Each parameter a step gives that its offer withholds because it goes only with a secret

@@ -198,4 +198,17 @@ import Testing
         #expect(PlanOffer.pathFields(of: try #require(shippedRegistry.descriptors.first { $0.id == "files.list" }).output).contains("items.*.path"))
         #expect(PathReferenceLint.reference("${{ steps.s1.output.items.*.path }}")! == ("s1", "items.*.path"))
     }
+
+    /// An optional list of empty texts (`undo: [""]`) or one that repeats another list of the step
+    /// (`undo` = `argv`: the command again on rollback) is left out.
+    @Test func anOptionalListOfNothingOrOfAnotherListIsLeftOut() throws {
+        let request = "run make test in /srv/app and notify me with the outcome"
+        for undo: Value in [[""], ["make", "test"]] {
+            let run = Plan.Step(id: "s1", target: "shell.run", with: ["argv": ["make", "test"], "cwd": "/srv/app", "undo": undo])
+            let notify = Plan.Step(id: "s2", target: "notify.send", with: ["message": "${{ steps.s1.output.stdout }}"])
+            #expect(Self.errors([run, notify], request: request).contains { $0.contains("parameter 'undo' is") })
+            let fixed = try #require(shippedChecker.fixed(Plan(steps: [run, notify]), description: request))
+            #expect(fixed.steps[0].with["undo"] == nil && fixed.steps[0].with["argv"] == ["make", "test"])
+        }
+    }
 }
