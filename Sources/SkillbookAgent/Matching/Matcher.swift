@@ -145,6 +145,17 @@ public struct Matcher: Sendable {
                 }
             }
         }
+        // A clause naming a mail address, near a target that sends mail, is that target's part
+        // ("…, and mail them to ana@example.org from … via smtp://…": mail.send), however its
+        // words score — as the skeleton reads it.
+        if !clauseCovered {
+            clauseCovered = clauses.contains { clause in
+                !RequestValues(clause).emails.isEmpty
+                    && rank(clause, clock: clock).prefix(4).contains { candidate in
+                        targets.first { $0.name == candidate.target }?.inputs.contains { $0.schema.holdsEmail } == true
+                    }
+            }
+        }
         var decision = single(request, clock: clock)
         decision.coversSomePart = decision.coversSomePart || clauseCovered
         // Two actions ("list X and email it to Bob", "新建文件夹 X 然后把 Y 移进去") are never one

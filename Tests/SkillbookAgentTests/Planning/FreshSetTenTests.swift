@@ -72,4 +72,11 @@ import Testing
         #expect(shapes("帮我查一下下周一早上九点之前到期的提醒，然后把结果发邮件给 li@example.org，发件人 me@example.org，服务器 smtp://127.0.0.1:2525")
             .first == ["reminders.list", "mail.send"])
     }
+
+    /// A clause naming a mail address near mail.send covers that part of the request: the planner
+    /// gets it (it had been declined as out of scope without a model call).
+    @Test func aClauseToAMailAddressCoversSomeOfTheRequest() {
+        let decision = decide("Hello! Look through my 5 newest notes, keep the ones whose title starts with \"Plan\", and mail them to li@example.org from li@example.org via smtp://127.0.0.1:2525")
+        #expect(decision.coversSomePart, "\(RoutingSet.describe(decision))")
+    }
 }
