@@ -105,10 +105,40 @@ public enum PlanLint {
         }
         fixes += withheld(plan, parameters: parameters).map { PlanFix(step: $0.step, parameter: $0.name, value: nil) }
         fixes += PathReferenceLint.fixes(plan, kinds: kinds, parameters: parameters, pathFields: pathFields)
+        fixes += unknownFields(plan, fields: fields, types: types, parameters: parameters)
         let sameNamed = SameNamedOutputLint.places(plan, fields: fields, types: types, parameters: parameters, request: request)
         return fixes + SameNamedOutputLint.fixes(plan, fields: fields, types: types, parameters: parameters, request: request)
             + InventedFilterLint.fixes(plan, kinds: kinds, parameters: parameters, request: request)
             + InventedTextLint.fixes(plan, kinds: kinds, parameters: parameters, request: request, except: sameNamed)
+    }
+
+    /// A reference to an output field the earlier step does not have ("text.extract has no output
+    /// field 'content'") made the one field of that step the parameter can take, when there is
+    /// exactly one (or one of the parameter's name): the loader's error names the fields, but the
+    /// only right one need not cost a model call.
+    static func unknownFields(
+        _ plan: Plan, fields: [String: [String]], types: [String: [String: ExprType]], parameters: [String: Schema]
+    ) -> [PlanFix] {
+        var fixes: [PlanFix] = []
+        var earlier: [String: Plan.Step] = [:]
+        for (i, step) in plan.steps.enumerated() {
+            defer { earlier[step.id] = step }
+            guard !step.isPlaybook, let schema = parameters[step.target] else { continue }
+            for (name, value) in step.with {
+                guard let property = schema.property(name), let text = value.stringValue,
+                    let (id, field) = PathReferenceLint.reference(text), let source = earlier[id], !source.isPlaybook,
+                    let known = fields[source.target], !known.contains(field)
+                else { continue }
+                let sourceTypes = types[source.target] ?? [:]
+                let fitting = known.filter { (sourceTypes[$0] ?? .any).isAssignable(to: property) }
+                // (a free text takes a text, not an address, path or id: files.read's `content`, not its `path`)
+                let plain = property.isFreeText ? fitting.filter { sourceTypes[$0] == .string && !["url", "path", "id", "status", "language"].contains($0) } : []
+                let only = fitting.count == 1 ? fitting.first : plain.count == 1 ? plain.first : nil
+                guard let chosen = fitting.first(where: { $0 == name }) ?? only else { continue }
+                fixes.append(PlanFix(step: i, parameter: name, value: .string("${{ steps.\(id).output.\(chosen) }}")))
+            }
+        }
+        return fixes
     }
 
     /// The optional lists of `step` filled with nothing (`undo: [""]`) or with another of its

@@ -84,4 +84,18 @@ import Testing
         #expect(checked.plan.steps[1].with["title"] == "${{ steps.s1.output.title }}")
         #expect(model.requests.count == 1)
     }
+
+    /// A reference to a field the earlier step does not have is made the one it has that the
+    /// parameter takes (files.read's `text` → `content`); with no single such field it stays the
+    /// model's to repair.
+    @Test func aReferenceToAnUnknownFieldIsMadeTheOneThatFits() throws {
+        let request = "read /srv/todo.txt and save it as a note titled Todo"
+        let read = Plan.Step(id: "s1", target: "files.read", with: ["path": "/srv/todo.txt"])
+        let note = Plan.Step(id: "s2", target: "notes.create", with: ["title": "Todo", "body": "${{ steps.s1.output.text }}"])
+        let plan = Plan(steps: [read, note])
+        #expect(!shippedChecker.check(plan, name: "plan", description: request).passes)
+        let fixed = try #require(shippedChecker.fixed(plan, description: request))
+        #expect(fixed.steps[1].with["body"] == "${{ steps.s1.output.content }}")
+        #expect(shippedChecker.check(fixed, name: "plan", description: request).passes)
+    }
 }
