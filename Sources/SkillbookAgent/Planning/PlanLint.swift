@@ -82,6 +82,7 @@ public enum PlanLint {
         let sameNamed = SameNamedOutputLint.places(plan, fields: fields, types: types, parameters: parameters, request: request)
         return diagnostics + NamedPathLint.lint(plan, parameters: parameters, request: request)
             + PathReferenceLint.lint(plan, kinds: kinds, parameters: parameters, pathFields: pathFields)
+            + QuotedValueLint.lint(plan, parameters: parameters, request: request)
             + SameNamedOutputLint.lint(plan, fields: fields, types: types, parameters: parameters, request: request)
             + InventedFilterLint.lint(plan, kinds: kinds, parameters: parameters, request: request)
             + InventedTextLint.lint(plan, kinds: kinds, parameters: parameters, request: request, except: sameNamed)
@@ -106,6 +107,7 @@ public enum PlanLint {
         fixes += withheld(plan, parameters: parameters).map { PlanFix(step: $0.step, parameter: $0.name, value: nil) }
         fixes += PathReferenceLint.fixes(plan, kinds: kinds, parameters: parameters, pathFields: pathFields)
         fixes += unknownFields(plan, fields: fields, types: types, parameters: parameters)
+        fixes += QuotedValueLint.fixes(plan, parameters: parameters, request: request)
         let sameNamed = SameNamedOutputLint.places(plan, fields: fields, types: types, parameters: parameters, request: request)
         return fixes + SameNamedOutputLint.fixes(plan, fields: fields, types: types, parameters: parameters, request: request)
             + InventedFilterLint.fixes(plan, kinds: kinds, parameters: parameters, request: request)

@@ -79,4 +79,11 @@ import Testing
         let decision = decide("Hello! Look through my 5 newest notes, keep the ones whose title starts with \"Plan\", and mail them to li@example.org from li@example.org via smtp://127.0.0.1:2525")
         #expect(decision.coversSomePart, "\(RoutingSet.describe(decision))")
     }
+
+    /// The one quoted span of a text, when it has one (an apostrophe opens none).
+    @Test func theOnlyQuotedSpan() {
+        #expect(QuotedValueLint.onlyQuoted(in: "it's 'a' and 'b'") == nil)
+        #expect(QuotedValueLint.onlyQuoted(in: "say \"hi there\" now") == "hi there")
+        #expect(QuotedValueLint.onlyQuoted(in: "it's done") == nil)
+    }
 }

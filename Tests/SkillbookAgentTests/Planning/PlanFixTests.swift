@@ -98,4 +98,16 @@ import Testing
         #expect(fixed.steps[1].with["body"] == "${{ steps.s1.output.content }}")
         #expect(shippedChecker.check(fixed, name: "plan", description: request).passes)
     }
+
+    /// The request's instruction around a quoted value, given as the value, is the quoted text.
+    @Test func theRequestsWordsAroundAQuotedValueAreTheQuotedValue() throws {
+        let request = "Please write 'Standup moved to 10:30' into /srv/announce.txt, then notify me"
+        let write = Plan.Step(id: "s1", target: "files.write", with: ["path": "/srv/announce.txt", "content": "Please write 'Standup moved to 10:30' into /srv/announce.txt"])
+        let notify = Plan.Step(id: "s2", target: "notify.send", with: ["message": "Standup moved to 10:30"])
+        let plan = Plan(steps: [write, notify])
+        #expect(shippedChecker.check(plan, name: "plan", description: request).diagnostics.contains { $0.message.contains("give the quoted text 'Standup moved to 10:30'") })
+        let fixed = try #require(shippedChecker.fixed(plan, description: request))
+        #expect(fixed.steps[0].with["content"] == "Standup moved to 10:30")
+        #expect(shippedChecker.check(fixed, name: "plan", description: request).passes)
+    }
 }
