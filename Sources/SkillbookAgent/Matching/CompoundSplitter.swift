@@ -59,6 +59,21 @@ enum CompoundSplitter {
         addressed(clause, english: ["tell", "notify", "ping", "alert", "let"], chinese: ["通知我", "告诉我", "发通知给我", "发个通知"])
     }
 
+    /// Whether a clause asks to be shown or told something: "tell me how big X is", "show me …",
+    /// "how much room does X take?", "看一下 X 的状态", "X 有哪些没提交的改动？".
+    static func asksToBeShown(_ clause: String) -> Bool {
+        if asksToBeTold(clause) { return true }
+        let trimmed = clause.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasSuffix("?") || trimmed.hasSuffix("？") || trimmed.hasSuffix("吗") { return true }
+        var chinese = Substring(trimmed)
+        for filler in ["请", "帮我", "先", "首先"] where chinese.hasPrefix(filler) { chinese = chinese.dropFirst(filler.count) }
+        if ["看一下", "看看", "给我看", "查看", "显示"].contains(where: { chinese.hasPrefix($0) }) { return true }
+        let words = trimmed.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" }).map(String.init)
+        guard let start = words.firstIndex(where: { !["first", "then", "please", "can", "could", "you", "just"].contains($0) }) else { return false }
+        if ["what", "what's", "whats", "how", "which", "who", "where"].contains(words[start]) { return true }
+        return start + 1 < words.count && ["show", "tell", "give"].contains(words[start]) && words[start + 1] == "me"
+    }
+
     /// Whether a clause starts (after "then", "please", 请, 再, 并…) with one of `chinese`, or with
     /// one of `english` followed by "me".
     private static func addressed(_ clause: String, english: Set<String>, chinese starts: [String]) -> Bool {

@@ -47,7 +47,9 @@ public enum PlanLint {
             let used = plan.steps[(i + 1)...].contains { later in
                 later.with.contains { _, value in strings(in: value).contains { $0.contains("steps.\(step.id).") } }
             }
-            if !used {
+            // (a query the person asked to see — "first tell me how big X is, then …", "看一下 X 的状态，
+            // 然后 …" — is for them: a plan's run prints every step's output)
+            if !used, !shownToThePerson(step: i, of: plan, request: request) {
                 let listed = fields[step.target].map { " (FIELD: \($0.joined(separator: ", ")))" } ?? ""
                 let suggestion = suggest(
                     for: step, fields: fields[step.target] ?? [], types: types[step.target] ?? [:], later: plan.steps[(i + 1)...],
@@ -141,6 +143,14 @@ public enum PlanLint {
             }
         }
         return fixes
+    }
+
+    /// Whether step `index` is a clause of the request that asks to be shown or told something, when
+    /// the plan has one step per clause (`CompoundSplitter.asksToBeShown`).
+    static func shownToThePerson(step index: Int, of plan: Plan, request: String) -> Bool {
+        guard !request.isEmpty else { return false }
+        let clauses = CompoundSplitter.clauses(of: request)
+        return clauses.count == plan.steps.count && CompoundSplitter.asksToBeShown(clauses[index])
     }
 
     /// The optional lists of `step` filled with nothing (`undo: [""]`) or with another of its

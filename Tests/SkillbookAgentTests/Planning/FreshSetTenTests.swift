@@ -86,4 +86,20 @@ import Testing
         #expect(QuotedValueLint.onlyQuoted(in: "say \"hi there\" now") == "hi there")
         #expect(QuotedValueLint.onlyQuoted(in: "it's done") == nil)
     }
+
+    /// A query the person asked to see ("first tell me how big X is, then …", "看一下 X 的状态，然后
+    /// …") needs no later step to use it: a plan's run prints it. Another unused query is still an
+    /// error.
+    @Test func aQueryThePersonAskedToSeeIsForThem() {
+        let size = Plan.Step(id: "s1", target: "disk.usage", with: ["paths": ["/srv/videos"]])
+        let pack = Plan.Step(id: "s2", target: "archive.create", with: ["archive": "/srv/archive/holiday.tgz", "paths": ["/srv/videos/holiday"]])
+        let asked = "First tell me how big /srv/videos is, then pack /srv/videos/holiday into /srv/archive/holiday.tgz"
+        #expect(!shippedChecker.check(Plan(steps: [size, pack]), name: "plan", description: asked).diagnostics.contains { $0.message.contains("no later step uses") })
+        let status = Plan.Step(id: "s1", target: "git.status", with: ["repository": "/srv/app"])
+        let chinese = "看一下 /srv/app 这个仓库的状态，然后把整个仓库打包到 /srv/app.tar.gz"
+        let packChinese = Plan.Step(id: "s2", target: "archive.create", with: ["archive": "/srv/app.tar.gz", "paths": ["/srv/app"]])
+        #expect(!shippedChecker.check(Plan(steps: [status, packChinese]), name: "plan", description: chinese).diagnostics.contains { $0.message.contains("no later step uses") })
+        let unasked = "measure /srv/videos and pack /srv/videos/holiday into /srv/archive/holiday.tgz"
+        #expect(shippedChecker.check(Plan(steps: [size, pack]), name: "plan", description: unasked).diagnostics.contains { $0.message.contains("no later step uses") })
+    }
 }
