@@ -145,7 +145,9 @@ enum InventedTextLint {
         let words = squeezed(text)
         guard clauses.count > 1, clauses.count == plan.steps.count, words.count >= 6 else { return false }
         let said = clauses.map(squeezed)
-        return !said[index].contains(words) && said.indices.contains { $0 != index && said[$0].contains(words) }
+        // (or holds another clause whole, with the word of order before it: "设好以后往 … 推一条通知")
+        return !said[index].contains(words)
+            && said.indices.contains { $0 != index && (said[$0].contains(words) || (said[$0].count >= 6 && words.contains(said[$0]))) }
     }
 
     /// `text` lower-cased without the punctuation and spaces at its ends.

@@ -180,6 +180,14 @@ import Testing
         let card = Plan.Step(id: "s2", target: "notes.create", with: ["title": "客户会议", "tags": ["工作"]])
         let fixedChinese = try #require(shippedChecker.fixed(Plan(steps: [meeting, card]), description: chinese))
         #expect(fixedChinese.steps[0].with["notes"] == nil)
+        // (the next clause whole, with its word of order: "设好以后往 URL 推一条通知说一声")
+        let chores = "周五晚上七点提醒我去取衣服，设好以后往 http://127.0.0.1:9000/hooks/chores 推一条通知说一声"
+        let clothes = Plan.Step(
+            id: "s1", target: "reminders.create",
+            with: ["title": "去取衣服", "due": "2026-12-04T19:00:00+01:00", "notes": "设好以后往 http://127.0.0.1:9000/hooks/chores 推一条通知说一声"])
+        let push = Plan.Step(id: "s2", target: "notify.send", with: ["message": "去取衣服"])
+        let fixedChores = try #require(shippedChecker.fixed(Plan(steps: [clothes, push]), description: chores))
+        #expect(fixedChores.steps[0].with["notes"] == nil)
     }
 
     /// An action's optional path given an earlier output that is no path (mail.send `ca_file` the
