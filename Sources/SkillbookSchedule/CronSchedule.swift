@@ -38,14 +38,20 @@ public struct CronSchedule: Sendable {
         return result
     }
 
-    /// The first fire instant (Unix seconds) strictly after `instant`.
+    /// The first fire instant (Unix seconds) strictly after `instant`, or `nil` when none comes
+    /// within `searchYears`.
     public func nextFire(after instant: Int64) -> Int64? {
         let offsetNow = mapping.offset(at: instant)
         let offsetSoon = mapping.offset(at: instant + 86_400)
         var best: Int64?
         var bestOffset = offsetNow
+        // The whole search ends `searchYears` on, not each match's: every match of `* 2 8 3 */7`
+        // (March 8 a Sunday, 2 a.m.) is in America/New_York's spring gap, where a schedule without
+        // a fixed time never fires, and the matches go on for ever (a daemon or `schedule next`
+        // hung; found by the next-fires fuzzer).
+        let horizon = instant + Int64(Self.searchYears) * 366 * 86_400
         var wall = nextMatch(atOrAfter: instant + min(offsetNow, offsetSoon) + 1)
-        while let current = wall {
+        while let current = wall, current <= horizon {
             // Walls further on map to instants at least `current - largest offset`.
             if let best, current - max(offsetNow, offsetSoon, bestOffset) > best { break }
             var candidate: Int64?

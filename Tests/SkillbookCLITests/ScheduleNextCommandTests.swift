@@ -32,4 +32,13 @@ import Testing
         #expect(run.out.isEmpty)
         #expect(run.err == "skillbook: error: --from: '2026-03-29T01:30+' is not a time such as 2026-03-29T01:30 or 2026-03-29T01:30:00+01:00\n")
     }
+
+    /// A schedule that never fires says so (it had hung: every match in a DST gap, for ever).
+    @Test func aScheduleWithoutFiresSaysSo() async {
+        let run = await skillbook(
+            ["schedule", "next", "* 2 8 3 */7", "--timezone", "America/New_York", "--from", "2026-03-06T00:00"], in: TemporaryDirectory())
+        #expect(run.code == 0)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("no fire within 50 years"))
+    }
 }

@@ -85,3 +85,19 @@ func fires(_ text: String, _ zoneName: String, from start: String, count: Int = 
         #expect(ContinuousClock.now - started < .seconds(2))
     }
 }
+
+/// Issue 28 (found by the next-fires fuzzer, 2026-12-04): a schedule whose every match falls in a
+/// DST gap, where a schedule without a fixed time never fires, has no next fire — the search
+/// ended only where a match's own 50 years held none, so it went on for ever.
+@Suite struct CronScheduleGapForEverTests {
+    @Test func aScheduleThatOnlyEverMatchesInsideAGapHasNoNextFire() throws {
+        let expression = try CronParser.parse("* 2 8 3 */7").get()
+        let newYork = try #require(TimeZone(identifier: "America/New_York"))
+        let schedule = CronSchedule(expression, zone: newYork)
+        // (March 8 is a Sunday only in years whose second Sunday of March it is: the change day)
+        #expect(schedule.nextFire(after: 1_772_755_200) == nil)  // 2026-03-06T00:00Z
+        // The same expression in Berlin fires: no change falls on March 8 there.
+        let berlin = CronSchedule(expression, zone: try #require(TimeZone(identifier: "Europe/Berlin")))
+        #expect(berlin.nextFire(after: 1_772_755_200) == 1_772_931_600)  // 2026-03-08T02:00+01:00
+    }
+}

@@ -29,6 +29,11 @@ enum ScheduleNextCommand: Command {
         switch result {
         case .success(let lines):
             for line in lines { invocation.console.out(line) }
+            if lines.count < count {
+                invocation.console.err(
+                    "\(lines.isEmpty ? "no fire" : "no more fires") within \(CronSchedule.searchYears) years"
+                        + " (a day that never comes, or every time in a DST gap, where a schedule without a fixed time never fires)")
+            }
             return .success
         case .failure(let failure):
             throw CommandFailure(messages: failure.messages, exitCode: .usage)
