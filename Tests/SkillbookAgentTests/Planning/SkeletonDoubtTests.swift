@@ -10,11 +10,11 @@ import Testing
     }
 
     @Test func aSearchWhoseBestMatchChangesSomethingIsInDoubt() throws {
-        let skeleton = try #require(Self.skeleton("look for log files to trash in /tmp/app and move them to /tmp/old"))
+        let skeleton = try #require(Self.skeleton("find the temp files to throw away in /tmp/app and move them to /tmp/old"))
         #expect(skeleton.slots.first?.names.first == "files.delete")
         #expect(
             skeleton.doubts.map(\.reason) == [
-                "'look for log files to trash in /tmp/app' asks to find or list, but its best match files.delete changes something (files.list is a query)"
+                "'find the temp files to throw away in /tmp/app' asks to find or list, but its best match files.delete changes something (files.list is a query)"
             ])
     }
 
@@ -56,7 +56,7 @@ import Testing
 
     /// The question for the order: the plan's rules, the offers, and an answer of ids only.
     @Test func theSequenceQuestionAsksForIdsOnlyFromTheOffers() throws {
-        let request = "look for log files to trash in /tmp/app and move them to /tmp/old"
+        let request = "find the temp files to throw away in /tmp/app and move them to /tmp/old"
         let offered = offers("files.delete", "files.list", "files.move")
         let question = berlinPrompt.sequenceQuestion(request: request, offers: offered, minSteps: 2, maxSteps: 3)
         #expect(question.messages.count == 2)
@@ -80,7 +80,7 @@ import Testing
         #expect(PlanSkeleton.proposed(["files.list", "web.fetch"], offers: offered) == nil)
         #expect(PlanSkeleton.proposed([], offers: offered) == nil)
         let skeleton = try #require(PlanSkeleton.proposed(["files.list", "files.move"], offers: offered))
-        let request = "look for log files to trash in /tmp/app and move them to /tmp/old"
+        let request = "find the temp files to throw away in /tmp/app and move them to /tmp/old"
         let question = berlinPrompt.question(request: request, offers: offered, skeleton: skeleton)
         let shape = try #require(question.shape)
         #expect(shape.sequences.map { $0.map(\.names) } == [[["files.list"], ["files.move"]]])
@@ -97,7 +97,7 @@ import Testing
         let model = ScriptedModel(contents: [order, plan])
         let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
         let report = await planner.plan(
-            "look for log files to trash in /tmp/app and move them to /tmp/old", choosingFrom: PlanSkeletonTests.all, matcher: shippedMatcher,
+            "find the temp files to throw away in /tmp/app and move them to /tmp/old", choosingFrom: PlanSkeletonTests.all, matcher: shippedMatcher,
             clock: berlinClock)
         #expect(report.attempts.map(\.schema) == [.sequence, .skeleton])
         #expect(report.attempts.first?.result == .sequence(["files.list", "files.move"]))
@@ -125,7 +125,7 @@ import Testing
         let model = ScriptedModel(contents: [order, plan])
         let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
         let report = await planner.plan(
-            "look for log files to trash in /tmp/app and move them to /tmp/old", choosingFrom: PlanSkeletonTests.all, matcher: shippedMatcher,
+            "find the temp files to throw away in /tmp/app and move them to /tmp/old", choosingFrom: PlanSkeletonTests.all, matcher: shippedMatcher,
             clock: berlinClock)
         #expect(report.attempts.count == 2 && report.attempts.first?.schema == .sequence)
         let second = try #require(model.requests.last)
@@ -136,5 +136,15 @@ import Testing
             return
         }
         #expect(checked.plan.steps.map(\.target) == ["files.list", "files.move"])
+    }
+
+    /// A clause that asks to list, whose best match is an action a query ties with, is the query's:
+    /// "list the notes tagged ideas" (notes.create_many 0.66, notes.list 0.64) is notes.list, and
+    /// "look for log files to trash in X" files.list, without a doubt.
+    @Test func aListingATiedActionBeatsIsTheQuerys() throws {
+        let notes = try #require(Self.skeleton("list the notes tagged ideas and write their titles to /tmp/ideas.txt"))
+        #expect(notes.slots.first?.names == ["notes.list"] && notes.doubts.isEmpty)
+        let logs = try #require(Self.skeleton("look for log files to trash in /tmp/app and move them to /tmp/old"))
+        #expect(logs.slots.first?.names == ["files.list"] && logs.doubts.isEmpty)
     }
 }
