@@ -100,36 +100,24 @@ enum CompoundSplitter {
     /// keeps the quoted list whole. A quote is "…", “…”, or '…' opened after a space (an
     /// apostrophe, as in "it's", opens nothing).
     static func commaParts(_ text: String) -> [String] {
+        let characters = Array(text)
+        // (an unclosed quote splits as if there were none)
+        guard let places = TextFolding.quotePlaces(characters) else { return text.components(separatedBy: ", ") }
         var parts: [String] = []
         var current = ""
-        var closing: Character?
-        var previous: Character = " "
-        let characters = Array(text)
         var i = 0
         while i < characters.count {
-            let c = characters[i]
-            if let close = closing {
-                if c == close { closing = nil }
-            } else if c == "\"" {
-                closing = "\""
-            } else if c == "“" {
-                closing = "”"
-            } else if c == "'", previous == " ", characters[(i + 1)...].contains("'") {
-                closing = "'"
-            } else if c == ",", i + 1 < characters.count, characters[i + 1] == " " {
+            if characters[i] == ",", places[i] == .outside, i + 1 < characters.count, characters[i + 1] == " " {
                 parts.append(current)
                 current = ""
                 i += 2
-                previous = " "
                 continue
             }
-            current.append(c)
-            previous = c
+            current.append(characters[i])
             i += 1
         }
         parts.append(current)
-        // (an unclosed quote splits as if there were none)
-        return closing == nil ? parts : text.components(separatedBy: ", ")
+        return parts
     }
 
     /// Words that hold a marker without chaining anything: "合并" (join) is no "…并…".

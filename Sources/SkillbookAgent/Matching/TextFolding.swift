@@ -138,35 +138,75 @@ enum TextFolding {
         return (pathStarts + webStarts).contains { lowered.hasPrefix($0) }
     }
 
-    /// The text without its words that are paths or web addresses (`startsAsAddress`).
-    /// `text` without the quoted texts of two words or more ("…", “…”, '…' opened after a space):
-    /// values, not words of what to do. A single quoted word stays ("tagged 'work'").
-    static func withoutQuotedTexts(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\"" || $0 == "“" || $0 == "'" }) else { return text }
-        var out = ""
-        var quoted = ""
+    /// Where a character stands with respect to quotes.
+    enum QuotePlace { case outside, mark, inside }
+
+    /// For each character: outside quotes, a quote mark, or inside a quote ("…", “…”, or '…'
+    /// opened after a space: an apostrophe, as in "it's", opens nothing); `nil` when a quote is
+    /// left open.
+    static func quotePlaces(_ characters: [Character]) -> [QuotePlace]? {
+        var places: [QuotePlace] = []
+        places.reserveCapacity(characters.count)
         var closing: Character?
         var previous: Character = " "
-        let characters = Array(text)
         for (i, c) in characters.enumerated() {
             if let close = closing {
-                if c == close {
-                    if !quoted.contains(" ") { out += quoted + " " }
-                    closing = nil
-                    quoted = ""
-                } else {
-                    quoted.append(c)
-                }
+                if c == close { closing = nil }
+                places.append(c == close ? .mark : .inside)
             } else if c == "\"" || c == "“" || (c == "'" && previous == " " && characters[(i + 1)...].contains("'")) {
                 closing = c == "“" ? "”" : c
+                places.append(.mark)
             } else {
-                out.append(c)
+                places.append(.outside)
             }
             previous = c
         }
-        return closing == nil ? out : text
+        return closing == nil ? places : nil
     }
 
+    /// The quoted texts of `text`, in order; `nil` when a quote is left open.
+    static func quotedTexts(_ text: String) -> [String]? {
+        let characters = Array(text)
+        guard let places = quotePlaces(characters) else { return nil }
+        var texts: [String] = []
+        var open = false
+        for (c, place) in zip(characters, places) {
+            switch place {
+            case .mark:
+                if !open { texts.append("") }
+                open.toggle()
+            case .inside: texts[texts.count - 1].append(c)
+            case .outside: break
+            }
+        }
+        return texts
+    }
+
+    /// `text` without the quoted texts of two words or more: values, not words of what to do. A
+    /// single quoted word stays ("tagged 'work'").
+    static func withoutQuotedTexts(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\"" || $0 == "“" || $0 == "'" }) else { return text }
+        let characters = Array(text)
+        guard let places = quotePlaces(characters) else { return text }
+        var out = ""
+        var quoted = ""
+        var open = false
+        for (c, place) in zip(characters, places) {
+            switch place {
+            case .outside: out.append(c)
+            case .inside: quoted.append(c)
+            case .mark:
+                if open {
+                    if !quoted.contains(" ") { out += quoted + " " }
+                    quoted = ""
+                }
+                open.toggle()
+            }
+        }
+        return out
+    }
+
+    /// The text without its words that are paths or web addresses (`startsAsAddress`).
     static func withoutAddresses(_ text: String) -> String {
         guard text.contains("/") else { return text }
         return text.split(separator: " ", omittingEmptySubsequences: true).filter { !startsAsAddress($0) }.joined(separator: " ")

@@ -34,29 +34,12 @@ enum QuotedValueLint {
         found(plan, parameters: parameters, request: request).map { PlanFix(step: $0.step, parameter: $0.name, value: .string($0.quoted)) }
     }
 
-    /// The text inside the one quoted span of `text` ('…' opened after a space, "…", “…”), when it
-    /// has exactly one.
+    /// The text inside the one quoted span of `text` (`TextFolding.quotedTexts`), when it has
+    /// exactly one that holds more than spaces.
     static func onlyQuoted(in text: String) -> String? {
-        var spans: [String] = []
-        var current = ""
-        var closing: Character?
-        var previous: Character = " "
-        let characters = Array(text)
-        for (i, c) in characters.enumerated() {
-            if let close = closing {
-                if c == close {
-                    spans.append(current)
-                    current = ""
-                    closing = nil
-                } else {
-                    current.append(c)
-                }
-            } else if c == "\"" || c == "“" || (c == "'" && previous == " " && characters[(i + 1)...].contains("'")) {
-                closing = c == "“" ? "”" : c
-            }
-            previous = c
-        }
-        guard closing == nil, spans.count == 1, let only = spans.first, !only.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        guard let spans = TextFolding.quotedTexts(text), spans.count == 1, let only = spans.first,
+            !only.trimmingCharacters(in: .whitespaces).isEmpty
+        else { return nil }
         return only
     }
 }

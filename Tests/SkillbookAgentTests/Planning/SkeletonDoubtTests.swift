@@ -9,6 +9,18 @@ import Testing
         PlanSkeletonTests.skeleton(request)
     }
 
+    /// "find the temp files to throw away in /tmp/app and move them to /tmp/old" planned by a model
+    /// that proposes `order`, then answers with files.list and files.move.
+    static func planTheTempFiles(proposing order: String) async -> (ScriptedModel, Planner.Report) {
+        let plan = #"{"steps":[{"skill":"files.list","with":{"root":"/tmp/app","glob":"*.log"}},{"skill":"files.move","with":{"paths":"${{ steps.s1.output.items.*.path }}","into":"/tmp/old"}}]}"#
+        let model = ScriptedModel(contents: [order, plan])
+        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
+        let report = await planner.plan(
+            "find the temp files to throw away in /tmp/app and move them to /tmp/old", choosingFrom: PlanSkeletonTests.all, matcher: shippedMatcher,
+            clock: berlinClock)
+        return (model, report)
+    }
+
     @Test func aSearchWhoseBestMatchChangesSomethingIsInDoubt() throws {
         let skeleton = try #require(Self.skeleton("find the temp files to throw away in /tmp/app and move them to /tmp/old"))
         #expect(skeleton.slots.first?.names.first == "files.delete")
@@ -93,12 +105,7 @@ import Testing
     /// the clause in doubt binds no step to its best match (files.delete is not required).
     @Test func thePlannerAsksForTheOrderFirstWhenTheSkeletonIsInDoubt() async throws {
         let order = #"{"steps":["files.list","files.move"]}"#
-        let plan = #"{"steps":[{"skill":"files.list","with":{"root":"/tmp/app","glob":"*.log"}},{"skill":"files.move","with":{"paths":"${{ steps.s1.output.items.*.path }}","into":"/tmp/old"}}]}"#
-        let model = ScriptedModel(contents: [order, plan])
-        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
-        let report = await planner.plan(
-            "find the temp files to throw away in /tmp/app and move them to /tmp/old", choosingFrom: PlanSkeletonTests.all, matcher: shippedMatcher,
-            clock: berlinClock)
+        let (model, report) = await Self.planTheTempFiles(proposing: order)
         #expect(report.attempts.map(\.schema) == [.sequence, .skeleton])
         #expect(report.attempts.first?.result == .sequence(["files.list", "files.move"]))
         let first = try #require(model.requests.first)
@@ -121,12 +128,7 @@ import Testing
     /// (such a proposal had cost three refused plans).
     @Test func aProposedOrderWithoutAStepThePlanMustHaveIsNotFollowed() async throws {
         let order = #"{"steps":["files.list","notify.send"]}"#
-        let plan = #"{"steps":[{"skill":"files.list","with":{"root":"/tmp/app","glob":"*.log"}},{"skill":"files.move","with":{"paths":"${{ steps.s1.output.items.*.path }}","into":"/tmp/old"}}]}"#
-        let model = ScriptedModel(contents: [order, plan])
-        let planner = Planner(client: model, checker: shippedChecker, prompt: berlinPrompt)
-        let report = await planner.plan(
-            "find the temp files to throw away in /tmp/app and move them to /tmp/old", choosingFrom: PlanSkeletonTests.all, matcher: shippedMatcher,
-            clock: berlinClock)
+        let (model, report) = await Self.planTheTempFiles(proposing: order)
         #expect(report.attempts.count == 2 && report.attempts.first?.schema == .sequence)
         let second = try #require(model.requests.last)
         #expect(second.messages[1].content.contains("files.move"))
