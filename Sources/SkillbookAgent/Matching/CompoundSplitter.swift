@@ -242,7 +242,9 @@ enum CompoundSplitter {
         var from = rest.startIndex
         while let range = rest.range(of: marker, options: .caseInsensitive, range: from..<rest.endIndex) {
             // (never inside parentheses: "into a note (title, description, first paragraph)")
-            if unsplit.contains(where: { word in Self.holds(rest, word, around: range) }) || insideParentheses(rest, range.lowerBound) {
+            if unsplit.contains(where: { word in Self.holds(rest, word, around: range) }) || insideParentheses(rest, range.lowerBound)
+                || Self.endsTimePhrase(marker, before: rest[..<range.lowerBound])
+            {
                 from = range.upperBound
                 continue
             }
@@ -252,6 +254,14 @@ enum CompoundSplitter {
         }
         out.append(String(rest))
         return out
+    }
+
+    /// Whether 以后/之后 ends a time phrase ("三天以后提醒我", "明天以后的会议", "两个小时之后") rather than
+    /// chaining a step: the text before it ends in a unit of time or a day's name.
+    private static func endsTimePhrase(_ marker: String, before: Substring) -> Bool {
+        guard marker == "以后" || marker == "之后" else { return false }
+        let text = before.trimmingCharacters(in: .whitespaces)
+        return ["天", "小时", "钟", "点", "周", "星期", "礼拜", "月", "年", "号", "日", "下班", "午饭", "晚饭", "会"].contains(where: text.hasSuffix)
     }
 
     /// Whether `index` of `text` is inside an open `(` or `（` not yet closed.

@@ -142,8 +142,8 @@ enum TextFolding {
     enum QuotePlace { case outside, mark, inside }
 
     /// For each character: outside quotes, a quote mark, or inside a quote ("…", “…”, or '…'
-    /// opened after a space: an apostrophe, as in "it's", opens nothing); `nil` when a quote is
-    /// left open.
+    /// opened after a space: an apostrophe, as in "it's", opens nothing, and one before a letter
+    /// closes nothing); `nil` when a quote is left open.
     static func quotePlaces(_ characters: [Character]) -> [QuotePlace]? {
         var places: [QuotePlace] = []
         places.reserveCapacity(characters.count)
@@ -151,8 +151,10 @@ enum TextFolding {
         var previous: Character = " "
         for (i, c) in characters.enumerated() {
             if let close = closing {
-                if c == close { closing = nil }
-                places.append(c == close ? .mark : .inside)
+                // (a ' before a letter is an apostrophe inside the quote: 'don't panic')
+                let closes = c == close && !(c == "'" && i + 1 < characters.count && characters[i + 1].isLetter)
+                if closes { closing = nil }
+                places.append(closes ? .mark : .inside)
             } else if c == "\"" || c == "“" || (c == "'" && previous == " " && characters[(i + 1)...].contains("'")) {
                 closing = c == "“" ? "”" : c
                 places.append(.mark)

@@ -86,25 +86,27 @@ struct WordIndex: Sendable {
         return (tokens, tokens.reduce(0) { $0 + weight($1) })
     }
 
-    /// `token`, or the known word it misspells: one letter left out, added, changed or two
-    /// swapped, with the same first letter, both of five letters or more (shorter words are too
-    /// often other words: "moon" is no "morn", "timer" no "time"). Among several, the most common
-    /// (lowest weight), then the first in alphabetical order.
+    /// `token`, or the known word it misspells: one letter left out or added, or two swapped,
+    /// with the same first letter, both of five letters or more (shorter words are too often other
+    /// words: "moon" is no "morn", "timer" no "time"). A letter changed is no typo here: it makes
+    /// other real words ("remote" is no "remove", "taken" no "token"). Among several, the most
+    /// common (lowest weight), then the first in alphabetical order.
     func spelled(_ token: String) -> String {
         guard idf[token] == nil, token.count >= 5, token.allSatisfy({ $0.isASCII && $0.isLetter }), let first = token.first,
             let known = spellable[first]
         else { return token }
         let word = Array(token)
-        let near = known.filter { abs($0.count - word.count) <= 1 && Self.oneEditApart(word, Array($0)) }
+        let near = known.filter { abs($0.count - word.count) <= 1 && Self.oneEditApart(word, Array($0), changing: false) }
         return near.min { (weight($0), $0) < (weight($1), $1) } ?? token
     }
 
-    /// Whether `a` becomes `b` by one letter left out, added or changed, or two neighbours swapped.
-    static func oneEditApart(_ a: [Character], _ b: [Character]) -> Bool {
+    /// Whether `a` becomes `b` by one letter left out, added or (when `changing`) changed, or two
+    /// neighbours swapped.
+    static func oneEditApart(_ a: [Character], _ b: [Character], changing: Bool = true) -> Bool {
         if a == b { return false }
         if a.count == b.count {
             let differ = a.indices.filter { a[$0] != b[$0] }
-            if differ.count == 1 { return true }
+            if differ.count == 1 { return changing }
             return differ.count == 2 && differ[1] == differ[0] + 1 && a[differ[0]] == b[differ[1]] && a[differ[1]] == b[differ[0]]
         }
         let (short, long) = a.count < b.count ? (a, b) : (b, a)

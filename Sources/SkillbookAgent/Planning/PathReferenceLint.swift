@@ -8,7 +8,8 @@ import SkillbookCore
 enum PathReferenceLint {
     /// Each such parameter: its step, name and the referenced field.
     static func found(
-        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], pathFields: [String: Set<String>]
+        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], pathFields: [String: Set<String>],
+        fields: [String: [String]] = [:]
     ) -> [(step: Int, name: String, field: String)] {
         guard !pathFields.isEmpty else { return [] }
         let targets = Dictionary(plan.steps.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -18,7 +19,9 @@ enum PathReferenceLint {
             for (name, value) in step.with where !schema.required.contains(name) {
                 guard let property = schema.property(name), property.format == "path", let text = value.stringValue,
                     let (id, field) = Self.reference(text), let source = targets[id], !source.isPlaybook,
-                    let paths = pathFields[source.target], !paths.contains(field)
+                    let paths = pathFields[source.target], !paths.contains(field),
+                    // (only a field the skill declares: one inside an object of open shape may be a path)
+                    fields[source.target]?.contains(field) ?? true
                 else { continue }
                 found.append((i, name, "steps.\(id).output.\(field)"))
             }
@@ -27,9 +30,10 @@ enum PathReferenceLint {
     }
 
     static func lint(
-        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], pathFields: [String: Set<String>]
+        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], pathFields: [String: Set<String>],
+        fields: [String: [String]] = [:]
     ) -> [Diagnostic] {
-        found(plan, kinds: kinds, parameters: parameters, pathFields: pathFields).map { i, name, field in
+        found(plan, kinds: kinds, parameters: parameters, pathFields: pathFields, fields: fields).map { i, name, field in
             let step = plan.steps[i]
             return .error(
                 "step '\(step.id)' (\(step.target)) parameter '\(name)' is a path, but \(field) is no path; leave '\(name)' out",
@@ -38,9 +42,10 @@ enum PathReferenceLint {
     }
 
     static func fixes(
-        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], pathFields: [String: Set<String>]
+        _ plan: Plan, kinds: [String: SkillDescriptor.Kind], parameters: [String: Schema], pathFields: [String: Set<String>],
+        fields: [String: [String]] = [:]
     ) -> [PlanFix] {
-        found(plan, kinds: kinds, parameters: parameters, pathFields: pathFields).map { PlanFix(step: $0.step, parameter: $0.name, value: nil) }
+        found(plan, kinds: kinds, parameters: parameters, pathFields: pathFields, fields: fields).map { PlanFix(step: $0.step, parameter: $0.name, value: nil) }
     }
 
     /// `("s1", "stderr")` for exactly `${{ steps.s1.output.stderr }}`, else `nil`.

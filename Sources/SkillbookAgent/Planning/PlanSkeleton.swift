@@ -243,10 +243,17 @@ public struct PlanSkeleton: Sendable {
     /// The skill a clause that asks to be told (`CompoundSplitter.asksToBeTold`) goes to.
     static let notifier = "notify.send"
 
-    /// The web address a clause names when it names one.
+    /// The web address a clause names as where to send something, when it names one: right after
+    /// "webhook", "hook", "through", "via", "to", "on", 往, 到, 通过 ("notify the ops webhook URL",
+    /// "send the list to my phone through URL", "往 URL 推一条通知"). An address the clause is about
+    /// ("tell me whether URL is up", "notify me with the link URL") is none.
     static func onlyAddress(in clause: String) -> String? {
         let addresses = RequestValues(clause).addresses
-        return addresses.count == 1 ? addresses.first : nil
+        guard addresses.count == 1, let address = addresses.first, let range = clause.range(of: address) else { return nil }
+        let before = clause[..<range.lowerBound].lowercased().trimmingCharacters(in: .whitespaces)
+        let english = before.split(whereSeparator: { !$0.isLetter }).last.map(String.init) ?? ""
+        let marks = ["webhook", "hook", "through", "via", "to", "on"]
+        return marks.contains(english) || ["往", "到", "通过"].contains(where: before.hasSuffix) ? address : nil
     }
 
     /// For a clause that refers back to the step before ("delete them", "删除它们"), whose best

@@ -12,8 +12,11 @@ enum QuotedValueLint {
         for (i, step) in plan.steps.enumerated() where !step.isPlaybook {
             guard let schema = parameters[step.target] else { continue }
             for (name, value) in step.with.sorted(by: { $0.key < $1.key }) {
+                // (an instruction starts with its verb: "Please write 'X' into F"; "always run 'make
+                // check' before you push" is a body that quotes a command)
                 guard let property = schema.property(name), let text = value.freeTextLiteral(for: property),
-                    said.contains(text.lowercased()), let quoted = Self.onlyQuoted(in: text), quoted.count + 6 < text.count
+                    said.contains(text.lowercased()), let quoted = Self.onlyQuoted(in: text), quoted.count + 6 < text.count,
+                    CompoundSplitter.startsWithVerb(FoldedText(text).text)
                 else { continue }
                 found.append((i, name, text, quoted))
             }
