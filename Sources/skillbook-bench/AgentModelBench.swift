@@ -193,11 +193,12 @@ struct AgentModelBench: Sendable {
         for (i, reference) in references.enumerated() {
             let chosen = PromptBuilder.choose(offers, for: reference.request, matcher: matcher, clock: clock, limit: limit)
             // What the planner asks with (`Planner.plan(_:choosingFrom:…)`), without a model.
+            let skeleton = PlanSkeleton.make(for: reference.request, offers: offers, matcher: matcher, clock: clock)
             let question = prompt.question(
                 request: reference.request, offers: chosen,
                 minSteps: PromptBuilder.minimumSteps(for: reference.request, matcher: matcher, clock: clock),
                 maxSteps: Planner.maxSteps(for: reference.request, cap: PlanningBudget().maxSteps),
-                skeleton: PlanSkeleton.make(for: reference.request, offers: offers, matcher: matcher, clock: clock))
+                skeleton: skeleton)
             let messages = question.messages
             let schema = JSONText.encode(question.responseFormat)
             let why = own != nil ? nil : reference.unplannable(offers: offers, matcher: matcher, clock: clock, limit: limit)
@@ -215,7 +216,7 @@ struct AgentModelBench: Sendable {
                 let sequences = shape.sequences.map { $0.map { $0.names.joined(separator: "|") }.joined(separator: " → ") }
                 out += "  skeleton: " + sequences.joined(separator: "  /  ") + "\n"
             }
-            for doubt in PlanSkeleton.make(for: reference.request, offers: offers, matcher: matcher, clock: clock)?.doubts ?? [] {
+            for doubt in skeleton?.doubts ?? [] {
                 out += "  doubt: \(doubt.reason)\n"
             }
             out += "  prompt \(messages.map(\.content.count).reduce(0, +)) chars (user \(messages.last?.content.count ?? 0)), schema \(schema.count) chars\n"

@@ -164,16 +164,12 @@ enum CompoundSplitter {
     /// `piece` without a greeting and the punctuation after it at its start ("Hiya — make a
     /// folder …" is "make a folder …").
     static func withoutGreeting(_ piece: String) -> String {
-        let trimmed = piece.trimmingCharacters(in: .whitespaces)
-        let lower = trimmed.lowercased()
-        for greeting in TextFolding.greetings where lower.hasPrefix(greeting) {
-            let rest = trimmed.dropFirst(greeting.count)
-            let after = rest.drop { $0 == " " }
-            guard let mark = after.first, mark != " ", TextFolding.edgePunctuation.contains(mark) else { continue }
-            let body = after.drop { TextFolding.edgePunctuation.contains($0) }
-            return body.isEmpty ? piece : String(body)
-        }
-        return piece
+        let trimmed = Array(piece.trimmingCharacters(in: .whitespaces))
+        let lower = Array(String(trimmed).lowercased())
+        // (the greeting's end is an index into both only when lower-casing kept the count)
+        guard lower.count == trimmed.count, let end = TextFolding.greetingEnd(lower) else { return piece }
+        let body = trimmed[end...].drop { TextFolding.edgePunctuation.contains($0) }
+        return body.isEmpty ? piece : String(body)
     }
 
     /// A piece that is only a filler or a greeting ("嗯", "ok so", "早上好"), or says only that the
@@ -182,8 +178,7 @@ enum CompoundSplitter {
         var bare = piece.lowercased().trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
         // ("完了以后…", "弄好了之后…": 了 says it is done)
         if bare.count >= 2, bare.last == "了", bare.dropLast().allSatisfy(TextFolding.isCJK) { bare.removeLast() }
-        if bare == "完" || bare == "好" { return true }
-        if bare.count <= 3, bare.count >= 2, bare.allSatisfy(TextFolding.isCJK), bare.last == "好" || bare.last == "完" { return true }
+        if (1...3).contains(bare.count), bare.allSatisfy(TextFolding.isCJK), bare.last == "好" || bare.last == "完" { return true }
         return (TextFolding.chineseLeading + TextFolding.leadingFillers + TextFolding.greetings).contains(bare)
     }
 

@@ -35,16 +35,9 @@ struct FoldedText: Sendable {
     /// Drops a greeting at the start when punctuation follows it (`good morning! brief me`,
     /// `你好，写日记`); a request that is only a greeting keeps it (the matcher refuses those).
     private mutating func dropGreeting() -> Bool {
-        for greeting in TextFolding.greetings {
-            let needle = Array(greeting)
-            guard lower.count > needle.count, lower[0..<needle.count].elementsEqual(needle) else { continue }
-            var end = needle.count
-            while end < lower.count, lower[end] == " " { end += 1 }
-            guard end < lower.count, TextFolding.edgePunctuation.contains(lower[end]), lower[end] != " " else { continue }
-            remove(0..<end)
-            return true
-        }
-        return false
+        guard let end = TextFolding.greetingEnd(lower) else { return false }
+        remove(0..<end)
+        return true
     }
 
     /// Whether the text is nothing but a greeting (`hello`, `good morning`, `你好`).

@@ -70,6 +70,21 @@ enum TextFolding {
         "morning", "早上好", "上午好", "中午好", "下午好", "晚上好", "早安", "晚安", "您好", "你好", "哈喽", "嗨",
     ]
 
+    /// Where the punctuation after a greeting that starts `lower` (lower-case characters) stands
+    /// ("good morning! …", "hiya — …", "你好，…"); `nil` when it starts with none, or one that no
+    /// punctuation follows.
+    static func greetingEnd(_ lower: [Character]) -> Int? {
+        for greeting in greetings {
+            let needle = Array(greeting)
+            guard lower.count > needle.count, lower[0..<needle.count].elementsEqual(needle) else { continue }
+            var end = needle.count
+            while end < lower.count, lower[end] == " " { end += 1 }
+            guard end < lower.count, edgePunctuation.contains(lower[end]), lower[end] != " " else { continue }
+            return end
+        }
+        return nil
+    }
+
     /// British spellings folded to the American ones the examples use (and a few Chinese synonyms),
     /// letter for letter so a request's lower-case form stays aligned with its original
     /// (`summarise` reads as `summarize`).

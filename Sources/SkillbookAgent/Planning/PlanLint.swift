@@ -138,7 +138,7 @@ public enum PlanLint {
                 let sourceTypes = types[source.target] ?? [:]
                 let fitting = known.filter { (sourceTypes[$0] ?? .any).isAssignable(to: property) }
                 // (a free text takes a text, not an address, path or id: files.read's `content`, not its `path`)
-                let plain = property.isFreeText ? fitting.filter { sourceTypes[$0] == .string && !["url", "path", "id", "status", "language"].contains($0) } : []
+                let plain = property.isFreeText ? fitting.filter { isPlainText($0, types: sourceTypes) } : []
                 let only = fitting.count == 1 ? fitting.first : plain.count == 1 ? plain.first : nil
                 guard let chosen = fitting.first(where: { $0 == name }) ?? only else { continue }
                 fixes.append(PlanFix(step: i, parameter: name, value: .string("${{ steps.\(id).output.\(chosen) }}")))
@@ -210,9 +210,7 @@ public enum PlanLint {
                 let text = step.with[name]?.stringValue
                 if let text, text.utf8.containsTemplateOpening { continue }
                 let fitting = fields.filter { (types[$0] ?? .any).isAssignable(to: property) }
-                let plain = fitting.filter { field in
-                    types[field] == .string && !["url", "path", "id", "status", "language"].contains(field)
-                }
+                let plain = fitting.filter { isPlainText($0, types: types) }
                 guard let field = fitting.first(where: { $0 == name }) ?? plain.first ?? fitting.first else { continue }
                 let invented = text.map { !folded.contains($0.lowercased()) } ?? false
                 options.append((step.id, name, field, invented))
@@ -220,6 +218,12 @@ public enum PlanLint {
         }
         let best = options.first(where: \.invented) ?? options.first
         return best.map { ($0.step, $0.parameter, $0.field) }
+    }
+
+    /// Whether an output field is a text of words (a note's `title`, a file's `content`), not an
+    /// address, path, id, status or language.
+    static func isPlainText(_ field: String, types: [String: ExprType]) -> Bool {
+        types[field] == .string && !["url", "path", "id", "status", "language"].contains(field)
     }
 
     static func strings(in value: Value) -> [String] {

@@ -178,19 +178,16 @@ public struct PlanSkeleton: Sendable {
                 slots.append(Slot(clause: clause, offers: dated(near.map(\.target), clause)))
                 continue
             }
-            // A clause that asks to find or list, whose best match changes something and a query ties
-            // with it ("list the notes tagged ideas": notes.create_many 0.66, notes.list 0.64), is
-            // the query's: a listing is no action.
             if asksToFind(clause), byName[best.target]?.kind == .action,
-                let query = list.prefix(2).first(where: { byName[$0.target]?.kind == .query }),
-                query.confidence >= best.confidence * 0.9
+                let at = list.prefix(4).firstIndex(where: { byName[$0.target]?.kind == .query })
             {
-                slots.append(Slot(clause: clause, offers: dated([query.target], clause)))
-                continue
-            }
-            if asksToFind(clause), byName[best.target]?.kind == .action,
-                let query = list.prefix(4).first(where: { byName[$0.target]?.kind == .query })
-            {
+                let query = list[at]
+                // A query that ties with it, second ("list the notes tagged ideas": notes.create_many
+                // 0.66, notes.list 0.64), takes the clause: a listing is no action.
+                if at < 2, query.confidence >= best.confidence * 0.9 {
+                    slots.append(Slot(clause: clause, offers: dated([query.target], clause)))
+                    continue
+                }
                 doubts.append(
                     Doubt(
                         clause: clause,
