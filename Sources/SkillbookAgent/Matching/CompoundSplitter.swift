@@ -133,6 +133,12 @@ enum CompoundSplitter {
     ]
 
     static func clauses(of request: String) -> [String] {
+        recentClauses.answer(request, splitClauses)
+    }
+
+    private static let recentClauses = RecentAnswers<[String]>()
+
+    private static func splitClauses(_ request: String) -> [String] {
         // "organise /tmp/desk: make /tmp/desk/images and move /tmp/desk/a.png into it": the words
         // before the colon name what the actions after it do together; the actions are the clauses.
         if let colon = request.range(of: ": ") ?? request.range(of: "："), startsWithVerb(String(request[colon.upperBound...])) {

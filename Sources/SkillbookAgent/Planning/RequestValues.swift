@@ -27,6 +27,12 @@ public struct RequestValues: Sendable, Equatable {
     /// The values of `request`: its words split at spaces and at Chinese characters, with the
     /// punctuation around them trimmed.
     public init(_ request: String) {
+        self = Self.recent.answer(request, Self.reading)
+    }
+
+    private static let recent = RecentAnswers<RequestValues>()
+
+    private static func reading(_ request: String) -> RequestValues {
         var paths: [String] = []
         var addresses: [String] = []
         var otherAddresses: [String] = []
@@ -45,7 +51,7 @@ public struct RequestValues: Sendable, Equatable {
                 paths.append(word)
             }
         }
-        self.init(paths: paths, addresses: addresses, otherAddresses: otherAddresses, emails: emails)
+        return RequestValues(paths: paths, addresses: addresses, otherAddresses: otherAddresses, emails: emails)
     }
 
     /// The values a parameter of `format` may start with: paths for `path`, addresses for `uri`;
