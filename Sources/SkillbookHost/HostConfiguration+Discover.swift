@@ -72,12 +72,12 @@ extension HostConfiguration {
     public static let workspaceComment = "# workspace: "
 
     /// The workspace a playbook file names in its first line (`# workspace: PATH`), if it does.
+    /// A file that is no regular file or over the size limit names none: it is not opened for
+    /// reading (a FIFO would block) and the loader says why it is refused.
     public static func declaredWorkspace(ofPlaybookAt file: URL) -> URL? {
-        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 4096), let text = String(data: data, encoding: .utf8),
-            text.hasPrefix(workspaceComment), let line = text.split(separator: "\n", maxSplits: 1).first
-        else { return nil }
+        guard let data = try? SourceFile.contents(file.path, display: file.path) else { return nil }
+        let line = String(decoding: data.prefix(while: { $0 != UInt8(ascii: "\n") }), as: UTF8.self)
+        guard line.hasPrefix(workspaceComment) else { return nil }
         let path = line.dropFirst(workspaceComment.count).trimmingCharacters(in: .whitespaces)
         return path.isEmpty ? nil : URL(fileURLWithPath: path)
     }

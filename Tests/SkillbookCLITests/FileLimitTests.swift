@@ -36,6 +36,19 @@ import Testing
         #expect(run.err.contains("inputs.yaml: error: is a FIFO, not a regular file; only regular files are read"), "\(run.err)")
     }
 
+    /// Given by its path, a FIFO had been opened for reading (to look for a `# workspace:` line)
+    /// before any check, and `validate` and `run` waited for a writer for ever.
+    @Test func aPlaybookGivenByAPathThatIsAFIFOIsRefused() async {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/p.yaml", "name: p\nsteps:\n  - { id: a, skill: debug.echo, with: { value: 1 } }\n")
+        #expect(mkfifo(directory.url.appendingPathComponent("Playbooks/fifo.yaml").path, 0o600) == 0)
+        for command in [["validate", "Playbooks/fifo.yaml"], ["run", "Playbooks/fifo.yaml"]] {
+            let run = await skillbook(command, in: directory)
+            #expect(run.code == 2, "\(command): \(run.err)")
+            #expect(run.err.contains("fifo.yaml: error: is a FIFO, not a regular file; only regular files are read"), "\(command): \(run.err)")
+        }
+    }
+
     @Test func aSkillbookYAMLOverTheLimitIsRefused() async {
         let directory = TemporaryDirectory()
         grow(directory, "skillbook.yaml", to: Limits.sourceFileBytes + 1)
