@@ -5,8 +5,8 @@ public import SkillbookCore
 /// fires of one schedule entry start — the single decision function the daemon and
 /// `schedule tick` share.
 ///
-/// - Fires in `(watermark, now]` are due. One less than `liveTolerance` seconds old is *live*
-///   (the scheduler was awake); older ones were *missed* and follow `catch_up`, within
+/// - Fires in `(watermark, now]` are due. The newest, when less than `liveTolerance` seconds old,
+///   is *live* (the scheduler was awake); the others were *missed* and follow `catch_up`, within
 ///   `catch_up_window`: `none` starts none, `latest` the newest once (none if a live fire
 ///   supersedes it), `all` every one in order, the newest 1,000 at most.
 /// - A live fire while a run of the entry still runs follows `overlap`: `skip` records it as
@@ -62,8 +62,12 @@ public struct FirePlanner: Sendable {
         }
         state.watermark = max(state.watermark ?? now, now)
 
-        var live = due.filter { now.timeIntervalSince($0) < liveTolerance }.map { fire($0) }
-        let missed = due.filter { now.timeIntervalSince($0) >= liveTolerance }.map { fire($0, catchUp: true) }
+        // Only the newest fire due can be live: fires due together were not decided at their time
+        // (the scheduler was down or late, or `tick` runs less often than the interval), so the
+        // older ones are missed whatever their age — not skipped as overlapping the newest.
+        let newest = due.last.flatMap { now.timeIntervalSince($0) < liveTolerance ? $0 : nil }
+        var live = newest.map { [fire($0)] } ?? []
+        let missed = due.filter { $0 != newest }.map { fire($0, catchUp: true) }
         var kept: [Fire] = []
         switch entry.catchUp {
         case .none: break

@@ -40,4 +40,33 @@ import Testing
         #expect(decision.missed.isEmpty)
         #expect(MissedFires(skipped: decision.skipped[0]).reason == .overlap)
     }
+
+    /// `every: 10s` decided again 35 s later (a daemon restarted, `tick` from cron): three fires due,
+    /// all less than a minute late. Only the newest is live; the two before it were missed — they
+    /// had been started oldest first and the rest "skipped: the previous run still runs", with a
+    /// `missed` notification each, while nothing ran.
+    @Test func firesDueTogetherStartTheNewestAndMissTheRest() throws {
+        let planner = FirePlanner(playbook: "beat", entryIndex: 0, entry: try entry(every: 10))
+        let state = planner.decide(EntryState(), now: decemberFirst, running: 0).state
+        let later = decemberFirst.addingTimeInterval(35)
+        let decision = planner.decide(state, now: later, running: 0)
+        #expect(decision.start.map(\.scheduledAt) == [decemberFirst.addingTimeInterval(30)])
+        #expect(decision.skipped.isEmpty)
+        #expect(
+            decision.missed == [
+                MissedFires(
+                    playbook: "beat", entry: 0, reason: .catchUp, first: decemberFirst.addingTimeInterval(10),
+                    last: decemberFirst.addingTimeInterval(20), count: 2)
+            ])
+        // While a run still runs, the newest is skipped for the overlap; the older ones stay missed.
+        let busy = planner.decide(state, now: later, running: 1)
+        #expect(busy.start.isEmpty && busy.skipped.map(\.scheduledAt) == [decemberFirst.addingTimeInterval(30)])
+        #expect(busy.missed.map(\.count) == [2])
+        // `catch_up: all` starts them in order, one at a time.
+        let all = FirePlanner(playbook: "beat", entryIndex: 0, entry: try entry(every: 10, catchUp: .all))
+        let backlog = all.decide(all.decide(EntryState(), now: decemberFirst, running: 0).state, now: later, running: 0)
+        #expect(backlog.start.map(\.scheduledAt) == [decemberFirst.addingTimeInterval(10)])
+        #expect(backlog.state.backlog.map(\.scheduledAt) == [20, 30].map { decemberFirst.addingTimeInterval($0) })
+        #expect(backlog.skipped.isEmpty && backlog.missed.isEmpty)
+    }
 }
