@@ -130,11 +130,30 @@ extension PlaybookHost {
         case .run(let reference):
             return try await HostError.journaling { try await journal.resolveRunID(reference) }
         case .last:
-            guard let newest = try await HostError.journaling({ try await journal.runs(playbook: nil, status: nil, limit: 1) }).first else {
-                throw .journal(JournalError(.notFound, "no runs recorded in \(journal.location); nothing to undo"))
-            }
-            return newest.id
+            return try await newestUndoable(in: journal)
         }
+    }
+
+    /// How many of the newest runs `rollback --last` looks through.
+    static let lastRunsLookedAt = 50
+
+    /// The newest run that did something: not a notification about another run, and with a call of
+    /// an action (a read-only `call notes.list` made after a run is not what "undo the last run"
+    /// means; a skill this workspace does not know counts as an action). A rolled-back one is not
+    /// passed over: undoing an older run instead would surprise; it says it is rolled back.
+    private func newestUndoable(in journal: any RunJournal) async throws(HostError) -> String {
+        let runs = try await HostError.journaling { try await journal.runs(playbook: nil, status: nil, limit: Self.lastRunsLookedAt) }
+        guard !runs.isEmpty else { throw .journal(JournalError(.notFound, "no runs recorded in \(journal.location); nothing to undo")) }
+        let queries = Set(try await registry({ _ in }).descriptors.filter { $0.kind == .query }.map(\.id))
+        for run in runs where run.trigger != .notify {
+            let calls = try await HostError.journaling { try await journal.calls(of: run.id, excludingSkills: queries) }
+            if !calls.isEmpty { return run.id }
+        }
+        throw .journal(
+            JournalError(
+                .notFound,
+                "none of the newest \(runs.count) runs in \(journal.location) did anything (they only read or were notifications); name a run: skillbook rollback RUN"
+            ))
     }
 
     /// What undoing `run` would do, from the journal as it is now. Reads once, and only the calls

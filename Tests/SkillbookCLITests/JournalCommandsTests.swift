@@ -261,6 +261,28 @@ func recordCrashedRun(
         #expect(try SQLiteJournal(stateDirectory: directory.state).run(runID)?.status == .rollbackIncomplete)
     }
 
+    /// `--last` is the newest run that did something: a read-only `call` after it (or a
+    /// notification) had been taken, "undone" with nothing to undo and marked rolled back.
+    @Test func lastPassesOverRunsThatOnlyRead() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/two-notes.yaml", Self.twoNotes)
+        #expect(await skillbook(["run", "two-notes"], in: directory).code == 0)
+        let runID = try #require(try SQLiteJournal(stateDirectory: directory.state).runs().first?.id)
+        #expect(await skillbook(["call", "notes.list"], in: directory).code == 0)
+        let undone = await skillbook(["rollback", "--last", "--yes"], in: directory)
+        #expect(undone.code == 0, "\(undone.err)")
+        #expect(undone.err.hasPrefix("Rolling back run \(runID.prefix(8)) (two-notes, succeeded):"), "\(undone.err)")
+        #expect(try notes(directory).isEmpty)
+        let journal = try SQLiteJournal(stateDirectory: directory.state)
+        #expect(try journal.runs().map(\.status).sorted { $0.rawValue < $1.rawValue } == [.rolledBack, .succeeded])
+
+        let onlyReads = TemporaryDirectory()
+        #expect(await skillbook(["call", "notes.list"], in: onlyReads).code == 0)
+        let nothing = await skillbook(["rollback", "--last", "--yes"], in: onlyReads)
+        #expect(nothing.code == 2)
+        #expect(nothing.errLines.first?.contains("none of the newest 1 runs") == true, "\(nothing.err)")
+    }
+
     @Test func rollbackTakesOneOfRunAndLast() async throws {
         let directory = TemporaryDirectory()
         let both = await skillbook(["rollback", "abc", "--last"], in: directory)

@@ -4,7 +4,7 @@ import SkillbookHost
 import SkillbookRuntime
 
 extension Option where Value == Bool {
-    static var last: Self { Self("--last", help: "Undo the newest run instead of naming one.") }
+    static var last: Self { Self("--last", help: "Undo the newest run that did something (not a read-only call or a notification).") }
 }
 
 /// `skillbook rollback RUN|--last [--yes] [--json]`
@@ -14,7 +14,8 @@ enum RollbackCommand: Command {
         options: [Option.last.spec, Option.yes.withHelp("Approve undoing a finished run without asking.").spec] + OptionGroup.eventOutput,
         positionals: 0...1,
         discussion: """
-            RUN is a run id or any unique prefix of it (see 'skillbook runs'); --last takes the newest run.
+            RUN is a run id or any unique prefix of it (see 'skillbook runs'); --last takes the newest run that
+            did something: a read-only call or a notification after it is passed over.
             Every call the run completed is compensated in reverse order of completion (with the playbook
             text recorded when it ran), and each compensation is recorded. First it lists what will be
             undone and what cannot be. A run that finished (succeeded, succeeded_with_errors) is undone
