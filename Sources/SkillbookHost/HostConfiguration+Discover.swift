@@ -28,7 +28,8 @@ extension HostConfiguration {
             configuration.model = try modelSettings(nil, environment: environment)
             return configuration
         }
-        let workspace = try WorkspaceConfiguration.load(root: root, display: { PlaybookHost(configuration).displayPath($0) })
+        let workspace = try WorkspaceConfiguration.load(
+            root: root, home: home(environment), display: { PlaybookHost(configuration).displayPath($0) })
         configuration.workspaceRoot = root
         if playbooks?.isEmpty ?? true { configuration.playbooksDirectory = root.appendingPathComponent("Playbooks") }
         var directories: [URL] = []

@@ -123,8 +123,17 @@ public struct HostConfiguration: Sendable {
         if let option, !option.isEmpty { return url(option) }
         if let home = environment["SKILLBOOK_HOME"], !home.isEmpty { return url(home) }
         if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return url(xdg).appendingPathComponent("skillbook") }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return url(home).appendingPathComponent(".local/state/skillbook")
+        return url(home(environment)).appendingPathComponent(".local/state/skillbook")
+    }
+
+    /// The home folder: `$HOME`, or the account's when it is unset or empty.
+    public static func home(_ environment: [String: String]) -> String {
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    }
+
+    /// `path` with a leading `~` (alone or before `/`) as `home`; any other path as it is.
+    public static func expandingHome(_ path: String, home: String) -> String {
+        path == "~" || path.hasPrefix("~/") ? home + path.dropFirst() : path
     }
 
     /// `path` as an absolute file URL; a relative one is taken inside `directory` (which need not

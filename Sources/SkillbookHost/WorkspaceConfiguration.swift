@@ -74,8 +74,11 @@ public struct WorkspaceConfiguration: Sendable {
     }
 
     /// The workspace at `root`, with its `skillbook.yaml` read when there is one (`display` names
-    /// the file in diagnostics). Throws `invalidConfiguration` with every problem of the file.
-    public static func load(root: URL, display: (URL) -> String = { $0.path }) throws(HostError) -> WorkspaceConfiguration {
+    /// the file in diagnostics; `home` is what `~/` in its paths means). Throws
+    /// `invalidConfiguration` with every problem of the file.
+    public static func load(
+        root: URL, home: String = HostConfiguration.home(ProcessInfo.processInfo.environment), display: (URL) -> String = { $0.path }
+    ) throws(HostError) -> WorkspaceConfiguration {
         var workspace = WorkspaceConfiguration(root: root)
         let url = root.appendingPathComponent(fileName)
         let name = display(url)
@@ -89,7 +92,7 @@ public struct WorkspaceConfiguration: Sendable {
         workspace.file = url
         let (text, problem) = SourceText.decode(data, file: name)
         if let problem { throw .invalidConfiguration(diagnostics: [problem], sources: [name: text]) }
-        var reader = WorkspaceFileReader(root: root)
+        var reader = WorkspaceFileReader(root: root, home: home)
         do {
             if let node = try YAMLLoader().load(text, file: name) { reader.read(node, into: &workspace) }
         } catch {
@@ -103,6 +106,8 @@ public struct WorkspaceConfiguration: Sendable {
 /// Reads the keys of `skillbook.yaml`, collecting every problem.
 struct WorkspaceFileReader {
     let root: URL
+    /// What `~` stands for in a path (`$HOME`).
+    let home: String
     var diagnostics: [Diagnostic] = []
 
     mutating func read(_ node: YAMLNode, into workspace: inout WorkspaceConfiguration) {
@@ -182,7 +187,7 @@ struct WorkspaceFileReader {
     /// A folder: `~/` is the home folder, a relative path is taken inside the workspace.
     private mutating func path(_ node: YAMLNode, _ key: String) -> URL? {
         guard let text = string(node, key) else { return nil }
-        let expanded = text == "~" || text.hasPrefix("~/") ? NSHomeDirectory() + text.dropFirst() : text
+        let expanded = HostConfiguration.expandingHome(text, home: home)
         return HostConfiguration.resolve(expanded, against: root)
     }
 

@@ -43,7 +43,7 @@ extension WorkspaceFileReader {
                 if let variable = string(pair.value, "secrets.\(name).env") { found.append(.environment(variable)) }
             case "file":
                 if let path = string(pair.value, "secrets.\(name).file") {
-                    let expanded = path == "~" || path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst() : path
+                    let expanded = HostConfiguration.expandingHome(path, home: home)
                     found.append(.file(HostConfiguration.resolve(expanded, against: root).path))
                 }
             case "command":

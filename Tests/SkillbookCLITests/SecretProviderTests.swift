@@ -61,6 +61,16 @@ import Testing
         try Self.expectMasked(run, secret: "file-t0ken-88", in: directory)
     }
 
+    /// `~/` is `$HOME` (it had been the account's home from the password database, whatever
+    /// `HOME` said).
+    @Test func aFileInTheHomeFolderIsTheOneHOMENames() async throws {
+        let directory = Self.workspace("{ file: ~/token.txt }")
+        let file = directory.write("home/token.txt", "home-t0ken-77\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        let run = await skillbook(["run", "provided"], in: directory, environment: ["HOME": directory.url.appendingPathComponent("home").path])
+        try Self.expectMasked(run, secret: "home-t0ken-77", in: directory)
+    }
+
     @Test func aFileOthersMayReadIsRefused() async throws {
         let directory = Self.workspace("{ file: token.txt }")
         let file = directory.write("token.txt", "file-t0ken-99\n")

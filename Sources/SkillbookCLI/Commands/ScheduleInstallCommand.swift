@@ -73,7 +73,7 @@ enum ScheduleInstallCommand: Command {
             return .success
         }
         let home = invocation.environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: invocation.environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
+            ?? URL(fileURLWithPath: HostConfiguration.home(invocation.environment)).appendingPathComponent(".config")
         let directory = home.appendingPathComponent("systemd/user")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for (ext, text) in [("service", install.service), ("timer", install.timer)] {

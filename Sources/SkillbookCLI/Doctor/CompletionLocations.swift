@@ -11,7 +11,7 @@ struct CompletionLocations {
 
     /// For each shell, the files that would complete `skillbook`, first the ones nearest the user.
     var candidates: [(shell: String, files: [String])] {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = HostConfiguration.home(environment)
         let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.local/share"
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.config"
         let prefixes = ([prefix?.path].compactMap { $0 } + ["/usr/local", "/usr"]).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
