@@ -37,12 +37,20 @@ extension PlaybookHost {
     /// are declined first (reason `expired`) and their runs go on (see `expireApprovals`): they are
     /// not listed.
     public func approvals(onEvent: @escaping RunEventHandler = { _ in }) async throws(HostError) -> [ApprovalRecord] {
+        try await approvalsExpiringOverdue(onEvent: onEvent).pending
+    }
+
+    /// The runs that wait for an approval, and what became of those whose request had expired
+    /// (declined now, their runs gone on), for a listing that says so.
+    public func approvalsExpiringOverdue(
+        onEvent: @escaping RunEventHandler = { _ in }
+    ) async throws(HostError) -> (pending: [ApprovalRecord], expired: [ApprovalOutcome]) {
         let (_, approvals) = try openApprovals()
         let pending = try await HostError.journaling { try await approvals.pendingApprovals() }
         let now = configuration.clock.now()
-        guard pending.contains(where: { $0.request.expires <= now }) else { return pending }
-        _ = await expireApprovals(onEvent: onEvent)
-        return try await HostError.journaling { try await approvals.pendingApprovals() }
+        guard pending.contains(where: { $0.request.expires <= now }) else { return (pending, []) }
+        let expired = await expireApprovals(onEvent: onEvent)
+        return (try await HostError.journaling { try await approvals.pendingApprovals() }, expired)
     }
 
     /// The newest approval request of a run (a run id or a unique prefix), with its decision if

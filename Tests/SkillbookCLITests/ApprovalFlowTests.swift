@@ -151,6 +151,9 @@ import Testing
         let listed = try await workspace.skillbook(["approvals"])
         #expect(listed.code == 0, "\(listed.err)")
         #expect(listed.out == "no run waits for an approval\n", "\(listed.out)")
+        // …and says what became of the one that expired, instead of letting it vanish.
+        #expect(listed.err.hasPrefix("run \(runID.prefix(8)): the approval of step 'purge' expired at "), "\(listed.err)")
+        #expect(listed.err.hasSuffix("; declined, the run rolled_back\n"), "\(listed.err)")
         let journal = try workspace.journal()
         #expect(try journal.run(runID)?.status == .rolledBack)
         let decision = try #require(try journal.approvals(ofRun: runID).last?.decision)
