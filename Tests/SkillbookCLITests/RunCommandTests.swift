@@ -145,6 +145,24 @@ private func startedInputs(_ run: CLIRun) throws -> String {
         #expect(onlyDiagnostics(run.out), "\(run.out)")
     }
 
+    /// A playbook or skill that does not exist is a load error too: with `--json` it had printed
+    /// nothing on stdout.
+    @Test func anUnknownPlaybookOrSkillIsADiagnosticOnStdoutWithJSON() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/typed.yaml", typedPlaybook)
+        for (command, message) in [
+            (["run", "typd", "--json"], "no playbook named 'typd' in \(directory.playbooks.path); did you mean 'typed'?"),
+            (["call", "notes.lst", "--json"], "no skill 'notes.lst'; did you mean 'notes.list'?"),
+        ] {
+            let run = await skillbook(command, in: directory)
+            #expect(run.code == 2)
+            #expect(onlyDiagnostics(run.out), "\(command): \(run.out)")
+            let first = try JSONText.decode(String(run.out.split(separator: "\n").first ?? ""))
+            #expect(first["severity"]?.stringValue == "error" && first["message"]?.stringValue == message, "\(run.out)")
+            #expect(run.err.contains("skillbook: error: " + message), "\(run.err)")
+        }
+    }
+
     @Test func anUnknownInputGetsADidYouMean() async throws {
         let directory = TemporaryDirectory()
         directory.write("Playbooks/typed.yaml", typedPlaybook)

@@ -71,7 +71,14 @@ enum RunCommand: Command {
         case .invalidInputs(let diagnostics): console.writeOut(DiagnosticJSON.lines(diagnostics, files: 1, failed: 0))
         case .invalidManifests(let diagnostics, _): console.writeOut(DiagnosticJSON.lines(diagnostics, files: 0, failed: 0))
         default:
-            break
+            // No playbook of that name, an unreadable file, a refusal: one error, so a script
+            // reading stdout is never left with nothing.
+            switch HostErrorText.form(error) {
+            case .usage(let text), .refusal(let text), .failure(let text):
+                console.writeOut(DiagnosticJSON.lines([.error(text)], files: 0, failed: 0))
+            case .diagnostics(let diagnostics, _):
+                console.writeOut(DiagnosticJSON.lines(diagnostics, files: 0, failed: 0))
+            }
         }
     }
 }
