@@ -14,7 +14,8 @@ enum ScheduleTickCommand: Command {
             a systemd timer: 'skillbook schedule install --crontab|--systemd' prints the lines.
             A step that needs confirmation makes its run wait for an approval ('skillbook approvals'); a
             request that expired is declined on each tick. Log lines go to stderr. Exit 0 when every started
-            run succeeded or waits for an approval, 1 otherwise.
+            run succeeded or waits for an approval, 1 otherwise — and 1 when a scheduled playbook has errors,
+            since its schedule cannot fire ('playbook broken' names it; 'skillbook validate' shows why).
             """,
         examples: ["skillbook schedule tick --playbooks /home/ada/Routines --state /home/ada/.local/state/skillbook"])
 
@@ -22,13 +23,15 @@ enum ScheduleTickCommand: Command {
         let console = invocation.console
         let failures = Counter()
         let host = try invocation.host(arguments)
+        let broken = Counter()
         let service = try ScheduleService(host: host) { line in
             if line.hasPrefix("run "), !line.contains("status=succeeded"), !line.contains("status=waiting") { failures.increment() }
+            if line.hasPrefix("playbook broken ") { broken.increment() }
             console.err("skillbook: \(line)")
         }
         let started = try await service.tick()
-        console.err("skillbook: tick done started=\(started)")
-        return failures.value == 0 ? .success : .failure
+        console.err("skillbook: tick done started=\(started)" + (broken.value > 0 ? " broken=\(broken.value)" : ""))
+        return failures.value == 0 && broken.value == 0 ? .success : .failure
     }
 }
 
