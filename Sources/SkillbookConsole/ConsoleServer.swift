@@ -31,10 +31,16 @@ public final class ConsoleServer: Service {
         let router = ConsoleRouter(api: ConsoleAPI(host: host, hub: hub, local: local, chats: chats, firesSchedules: settings.firesSchedules))
         let metrics = host.configuration.metrics
         metrics?.registry.declare(SkillbookMetrics.httpRequests)
-        let server = try HTTPServer(address: settings.address, port: settings.port, limits: settings.limits) { request in
-            let response = await router.respond(request)
-            metrics?.httpRequest(method: request.method, code: response.status)
-            return response
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(address: settings.address, port: settings.port, limits: settings.limits) { request in
+                let response = await router.respond(request)
+                metrics?.httpRequest(method: request.method, code: response.status)
+                return response
+            }
+        } catch {
+            let shown = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
+            throw HTTPServerError(message: "--listen \(shown):\(settings.port): \(error.message)")
         }
         router.access.setValue(ConsoleAccess(settings: settings, port: server.port))
         listening.setValue(server.port)

@@ -33,6 +33,26 @@ import Testing
         #expect(bad.err.contains("--listen expects ADDRESS:PORT"))
     }
 
+    /// An address and port already taken: named, exit 2 (nothing was served); it had said "that
+    /// address and port" and exited 1.
+    @Test func aPortInUseIsNamedAndNothingRan() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no \(Self.binary): run 'swift build' first")
+        let taken = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(taken) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(taken, $0, length) == 0 && getsockname(taken, $0, &length) == 0 }
+        }
+        try #require(bound && listen(taken, 1) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let refused = try await Self.run(["serve", "--listen", "127.0.0.1:\(port)"])
+        #expect(refused.code == 2)
+        #expect(refused.err.contains("skillbook: error: --listen 127.0.0.1:\(port): cannot listen on that address and port"), "\(refused.err)")
+    }
+
     @Test func aTokenFileTokenLogsInMoreThanOnce() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no \(Self.binary): run 'swift build' first")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-serve-\(UUID().uuidString)")

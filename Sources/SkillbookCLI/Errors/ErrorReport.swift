@@ -1,3 +1,4 @@
+import SkillbookConsole
 import SkillbookCore
 import SkillbookHost
 
@@ -46,6 +47,9 @@ extension SkillbookCLI {
             }
         case let store as any StateFailure where store.isUnusableState:
             return CommandFailure(FailureRemedy.explain(store), exitCode: .usage)
+        case let server as HTTPServerError:
+            // The address is taken or not this machine's: nothing was served.
+            return CommandFailure(server.message, exitCode: .usage)
         case let journal as JournalError:
             // Refusals (unknown run, run still running): nothing ran.
             return CommandFailure(journal.message, exitCode: .usage)
