@@ -10,6 +10,8 @@ public enum HostError: Error, Sendable {
     case invalidManifests(diagnostics: [Diagnostic], sources: [String: String])
     /// No playbook of that name in the playbooks folder: `suggestion` is the closest name, `available` every name.
     case playbookNotFound(name: String, folder: String, suggestion: String?, available: [String])
+    /// A playbook named where there is no playbooks folder (no workspace here, no `--playbooks`).
+    case noPlaybooksFolder(name: String, folder: String)
     /// No skill with that id: `suggestion` is the closest id.
     case skillNotFound(id: String, suggestion: String?)
     /// The workspace's `skillbook.yaml` has errors; `sources` maps its name to its text.

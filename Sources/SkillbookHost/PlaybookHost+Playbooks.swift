@@ -63,6 +63,10 @@ extension PlaybookHost {
             return url
         }
         let directory = configuration.playbooksDirectory
+        var isFolder: ObjCBool = false
+        guard fileManager.fileExists(atPath: directory.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .noPlaybooksFolder(name: reference, folder: directory.path)
+        }
         for ext in ["yaml", "yml"] {
             let url = directory.appendingPathComponent("\(reference).\(ext)")
             if fileManager.fileExists(atPath: url.path) { return url }

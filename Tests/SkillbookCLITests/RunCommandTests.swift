@@ -163,6 +163,18 @@ private func startedInputs(_ run: CLIRun) throws -> String {
         }
     }
 
+    /// Outside any workspace a name was said to be missing "in Playbooks", a folder that is not
+    /// there; now it says so, and what to do.
+    @Test func aNameWhereThereIsNoPlaybooksFolderSaysSo() async {
+        let directory = TemporaryDirectory()
+        let run = await skillbook(["run", "hello-notes"], in: directory)
+        #expect(run.code == 2)
+        #expect(
+            run.errLines.first
+                == "skillbook: error: no playbook named 'hello-notes': there is no folder \(directory.playbooks.path); a workspace is "
+                + "a folder with Playbooks/ or skillbook.yaml (here or above): run it from its workspace, give its file's path, or pass --playbooks DIR")
+    }
+
     @Test func anUnknownInputGetsADidYouMean() async throws {
         let directory = TemporaryDirectory()
         directory.write("Playbooks/typed.yaml", typedPlaybook)

@@ -27,6 +27,10 @@ enum HostErrorText {
                 "no playbook named '\(name)' in \(folder)"
                     + (suggestion.map { "; did you mean '\($0)'?" }
                         ?? (available.isEmpty ? "" : " (available: \(available.joined(separator: ", ")))")))
+        case .noPlaybooksFolder(let name, let folder):
+            .usage(
+                "no playbook named '\(name)': there is no folder \(folder); a workspace is a folder with Playbooks/ or "
+                    + "skillbook.yaml (here or above): run it from its workspace, give its file's path, or pass --playbooks DIR")
         case .skillNotFound(let id, let suggestion):
             .usage("no skill '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (see 'skillbook skills')"))
         case .invalidPlaybookName(let name, let suggestion):

@@ -407,7 +407,7 @@ struct ConsoleAPI: Sendable {
             return json(400, ["error": "the inputs are not valid", "diagnostics": ConsoleJSON.diagnostics(diagnostics)])
         case .invalidPlaybook(let diagnostics, _):
             return json(400, ["error": "the playbook has errors", "diagnostics": ConsoleJSON.diagnostics(diagnostics)])
-        case .playbookNotFound(let name, _, _, _):
+        case .playbookNotFound(let name, _, _, _), .noPlaybooksFolder(let name, _):
             return json(404, ConsoleJSON.error("no playbook named '\(name)'"))
         case .journal(let error):
             return json(error.kind == JournalError.Kind.notFound ? 404 : 409, ConsoleJSON.error(error.message))
