@@ -86,7 +86,7 @@ extension PlaybookHost {
     }
 
     private func stateCheck(database: String?) -> DoctorCheck {
-        let fix = "pass --state DIR|URL (or set SKILLBOOK_STATE) to a place this user can write"
+        let fix = "pass --state DIR|URL (or set SKILLBOOK_STATE) to use another state"
         do {
             let version: (stored: Int, current: Int)
             let place: String
@@ -167,8 +167,17 @@ extension PlaybookHost {
         return DoctorCheck("time-zone", .ok, "\(zone.identifier) (UTC\(offset))")
     }
 
+    /// The first line of what `error` says: a store's or journal's own message, not the host
+    /// error's case around it (`store(state database … )`).
     static func firstLine(of error: any Error) -> String {
-        String("\(error)".split(whereSeparator: \.isNewline).first ?? "")
+        let text: String
+        switch error {
+        case HostError.store(let failure): text = failure.message
+        case HostError.journal(let journal): text = journal.message
+        case HostError.failed(let message): text = message
+        default: text = "\(error)"
+        }
+        return String(text.split(whereSeparator: \.isNewline).first ?? "")
     }
 
     static func megabytes(_ bytes: Int) -> String {

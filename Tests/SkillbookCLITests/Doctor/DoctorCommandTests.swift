@@ -221,6 +221,21 @@ import Testing
         #expect((byName["state"]?["fix"] as? String)?.hasPrefix("pass --state DIR|URL") == true)
     }
 
+    /// A state database that is no database: both checks say so in the store's words (the journal
+    /// check had shown `store(…)`, the host error's case).
+    @Test func aStateDatabaseThatIsNoDatabaseIsSaidPlainly() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/hello.yaml", Self.playbook)
+        directory.write("state/skillbook.sqlite", String(repeating: "not a database ", count: 500))
+        let run = await skillbook(["doctor", "--json"], in: directory)
+        #expect(run.code == 1)
+        let byName = try checks(run)
+        let message = "state database \(directory.state.path)/skillbook.sqlite is not a valid SQLite database (file is not a database); "
+            + "move it aside or use another state directory"
+        #expect(byName["state"]?["detail"] as? String == message, "\(run.out)")
+        #expect(byName["journal"]?["detail"] as? String == message, "\(run.out)")
+    }
+
     @Test func aRunningDaemonIsNamedByItsPid() async throws {
         let directory = TemporaryDirectory()
         directory.write("Playbooks/hello.yaml", Self.playbook)
