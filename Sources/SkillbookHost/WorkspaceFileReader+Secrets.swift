@@ -55,8 +55,8 @@ extension WorkspaceFileReader {
                 }
                 command = argv
             case "timeout":
-                guard let text = pair.value.scalar, let seconds = Double(text), seconds > 0 else {
-                    error("'secrets.\(name).timeout' must be a number of seconds above 0", pair.value)
+                guard let text = pair.value.scalar, let seconds = DurationText.seconds(text), seconds > 0 else {
+                    error("'secrets.\(name).timeout' must be a duration above 0, such as 10s, 2m or 10 (seconds)", pair.value)
                     continue
                 }
                 timeout = seconds

@@ -78,6 +78,15 @@ private func failure(_ arguments: [String]) -> String? {
             name: "pick", summary: "Pick.", arguments: "",
             options: [Option.json.spec, Option.dryRun.spec, Option.yes.spec], alternatives: [[Option.json.spec, Option.yes.spec]])
         #expect(both.usage == "[--json|--yes] [--dry-run]")
+        // An option listed with help of its own is still the group's (skills: `[--json] [--json|--markdown]`).
+        let ownHelp = CommandSpec(
+            name: "pick", summary: "Pick.", arguments: "",
+            options: [Option.json.withHelp("Print it as JSON.").spec, Option.yes.spec], alternatives: [[Option.json.spec, Option.yes.spec]])
+        #expect(ownHelp.usage == "[--json|--yes]")
+        // A group of which one must be given has no brackets.
+        var required = ownHelp
+        required.alternativesRequired = true
+        #expect(required.usage == "--json|--yes")
     }
 
     @Test func mistakesAreUsageErrors() {

@@ -176,7 +176,8 @@ import Testing
 /// A provider command that does not finish is stopped after its timeout (waits on the wall clock).
 @Suite struct SecretProviderTimeoutTests {
     @Test func aCommandThatHangsIsStoppedAfterItsTimeout() async throws {
-        let directory = SecretProviderTests.workspace("{ command: [sleep, \"30\"], timeout: 0.5 }")
+        // (a duration as everywhere else: `500ms`; a bare number is seconds)
+        let directory = SecretProviderTests.workspace("{ command: [sleep, \"30\"], timeout: 500ms }")
         let started = Date()
         let run = await skillbook(["run", "provided"], in: directory)
         #expect(Date().timeIntervalSince(started) < 25, "stopped after 0.5 s and the 2 s grace, not after the 30 s sleep")

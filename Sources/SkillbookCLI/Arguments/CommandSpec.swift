@@ -10,6 +10,9 @@ struct CommandSpec: Sendable {
     var options: [OptionSpec]
     /// Options of which at most one makes sense; the usage line shows them as `[--a|--b]`.
     var alternatives: [[OptionSpec]] = []
+    /// One option of each group of `alternatives` must be given: the usage line shows them
+    /// without brackets, `--a|--b`.
+    var alternativesRequired = false
     /// How many positionals are accepted.
     var positionals: ClosedRange<Int> = 0...0
     var discussion: String = ""
@@ -27,8 +30,10 @@ struct CommandSpec: Sendable {
         var parts = arguments.isEmpty ? [] : [arguments]
         var shown: Set<String> = []
         for option in options where !shown.contains(option.key) {
-            if let group = alternatives.first(where: { $0.contains(option) }) {
-                parts.append("[" + group.map(\.usage).joined(separator: "|") + "]")
+            // (by key: an option may be listed with help of its own, `Option.json.withHelp(…)`)
+            if let group = alternatives.first(where: { $0.contains { $0.key == option.key } }) {
+                let choice = group.map(\.usage).joined(separator: "|")
+                parts.append(alternativesRequired ? choice : "[\(choice)]")
                 shown.formUnion(group.map(\.key))
             } else {
                 parts.append("[\(option.usage)]" + (option.repeatable ? "..." : ""))

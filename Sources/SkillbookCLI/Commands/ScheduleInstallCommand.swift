@@ -21,7 +21,7 @@ enum ScheduleInstallCommand: Command {
     static let spec = CommandSpec(
         name: "schedule install", summary: "Print (or install) what makes cron or systemd run 'skillbook schedule tick' every minute.",
         arguments: "", options: [Option.crontab.spec, Option.systemd.spec, Option.binary.spec, Option.write.spec],
-        alternatives: [[Option.crontab.spec, Option.systemd.spec]],
+        alternatives: [[Option.crontab.spec, Option.systemd.spec]], alternativesRequired: true,
         discussion: """
             The lines name the skillbook executable — --binary PATH, else the one this command was started as
             (a name found on PATH as that PATH entry, not where a link leads), said on stderr — and the
