@@ -57,7 +57,7 @@ extension RunExecution {
         let stepPath = path(of: step)
         let id = stepPath.description
         if resume?.plan.finishedSteps[id] != nil {
-            onEvent(.stepSkipped(step: stepPath, reason: "finished before the run was interrupted"))
+            onEvent(.stepSkipped(step: stepPath, reason: "already done before the run stopped (interrupted, or waiting for an approval)"))
             return
         }
         var context = evaluationContext()

@@ -328,7 +328,7 @@ func recordCrashedRun(
         let forced = await skillbook(["resume", runID, "--force"], in: directory)
         #expect(forced.code == 0, "\(forced.err)")
         #expect(forced.err.contains("changed since run \(runID.prefix(8)) started; resuming with the file as it is now (--force)"))
-        #expect(forced.err.contains("- one skipped: finished before the run was interrupted"))
+        #expect(forced.err.contains("- one skipped: already done before the run stopped (interrupted, or waiting for an approval)"))
         #expect(try notes(directory) == ["one", "two"], "completed steps were not made again")
         let journal = try SQLiteJournal(stateDirectory: directory.state)
         #expect(try journal.run(runID)?.status == .succeeded)
