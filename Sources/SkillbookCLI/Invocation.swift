@@ -63,12 +63,19 @@ struct Invocation: Sendable {
     }
 
     /// `-i KEY=VALUE` texts split at the first `=`.
+    /// A key given twice is refused: which value was meant is not for the program to guess (a list
+    /// is one `-i tags=[a, b]`).
     static func keyValues(_ texts: [String], command: String) throws(UsageError) -> [(key: String, text: String)] {
-        try texts.map { text throws(UsageError) -> (key: String, text: String) in
+        var seen: Set<String> = []
+        return try texts.map { text throws(UsageError) -> (key: String, text: String) in
             guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
                 throw UsageError(message: "-i expects KEY=VALUE, got '\(text)'", command: command)
             }
-            return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+            let key = String(text[..<equals])
+            guard seen.insert(key).inserted else {
+                throw UsageError(message: "-i \(key) is given more than once; give it once (a list as -i \(key)=[a, b])", command: command)
+            }
+            return (key, String(text[text.index(after: equals)...]))
         }
     }
 }

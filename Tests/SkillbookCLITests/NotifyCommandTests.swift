@@ -126,6 +126,10 @@ import Testing
         #expect(rows.map { $0["count"] as? Int } == [3, 2])
         #expect(rows.last?["scheduled_at"] as? String == first)
         #expect(rows.allSatisfy { $0["outcome"] as? String == "missed" })
+        // A name that is no playbook is a typo, said as one.
+        let typo = await skillbook(["schedule", "history", "nightyl"], in: directory)
+        #expect(typo.code == 2)
+        #expect(typo.errLines.first == "skillbook: error: no fires recorded for 'nightyl', and no playbook has that name; did you mean 'nightly'?")
         let text = await skillbook(["schedule", "history"], in: directory, environment: ["TZ": "UTC"])
         #expect(text.out.split(separator: "\n").last == "\(first)  nightly#0  missed 2 through \(Self.iso(anchor.addingTimeInterval(2 * 3600))) (window)")
 

@@ -175,6 +175,15 @@ private func startedInputs(_ run: CLIRun) throws -> String {
                 + "a folder with Playbooks/ or skillbook.yaml (here or above): run it from its workspace, give its file's path, or pass --playbooks DIR")
     }
 
+    /// `-i name=x -i name=y` had kept the last value without a word.
+    @Test func anInputGivenTwiceIsRefused() async {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/typed.yaml", typedPlaybook)
+        let run = await skillbook(["run", "typed", "-i", "count=1", "-i", "count=2"], in: directory)
+        #expect(run.code == 2)
+        #expect(run.errLines.first == "skillbook: error: -i count is given more than once; give it once (a list as -i count=[a, b])")
+    }
+
     @Test func anUnknownInputGetsADidYouMean() async throws {
         let directory = TemporaryDirectory()
         directory.write("Playbooks/typed.yaml", typedPlaybook)

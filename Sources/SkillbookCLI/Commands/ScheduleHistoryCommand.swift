@@ -38,6 +38,14 @@ enum ScheduleHistoryCommand: Command {
             invocation.console.out(JSONText.encode(.array(records.map { json($0, zone: zone) }), pretty: true))
             return .success
         }
+        if records.isEmpty, let name = arguments.positionals.first {
+            // No fire of a name that is no playbook here: a typo, said as one.
+            let names = host.playbookFiles().map { $0.deletingPathExtension().lastPathComponent }
+            if !names.contains(name) {
+                let suggestion = Suggestion.closest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                throw UsageError(message: "no fires recorded for '\(name)', and no playbook has that name\(suggestion)", command: spec.name)
+            }
+        }
         if records.isEmpty {
             invocation.console.err("no fires recorded\(arguments.positionals.first.map { " for \($0)" } ?? "")")
         }
