@@ -134,19 +134,19 @@ public struct FirePlanner: Sendable {
     }
 
     /// Whether a fire claimed by a process that died before starting its run is started now by
-    /// the one that adopts it: it obeys `catch_up` as if it were due now. Live (less than
-    /// `liveTolerance` late) → yes; outside `catch_up_window` → no; otherwise `none` → no, `latest`
-    /// → only when no newer fire is due by now, `all` → yes.
+    /// the one that adopts it: it obeys `catch_up` as if it were due now, as `decide` does. Live
+    /// (less than `liveTolerance` late, and no newer fire due by now) → yes; outside
+    /// `catch_up_window` → no; otherwise `none` → no, `latest` → only when no newer fire is due,
+    /// `all` → yes.
     public func adopts(_ fire: Fire, state: EntryState, now: Date) -> Bool {
         let late = now.timeIntervalSince(fire.key.scheduledAt)
-        if late < liveTolerance { return true }
+        let superseded = schedule(state, now: now).nextFire(after: fire.key.scheduledAt).map { $0 <= now } ?? false
+        if late < liveTolerance, !superseded { return true }
         if late > max(entry.catchUpWindow, liveTolerance) { return false }
         switch entry.catchUp {
         case .none: return false
         case .all: return true
-        case .latest:
-            guard let next = schedule(state, now: now).nextFire(after: fire.key.scheduledAt) else { return true }
-            return next > now
+        case .latest: return !superseded
         }
     }
 

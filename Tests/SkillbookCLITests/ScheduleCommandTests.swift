@@ -22,6 +22,8 @@ import Testing
         let directory = TemporaryDirectory()
         directory.write("Playbooks/pulse.yaml", Self.every)
         directory.write("Playbooks/broken.yaml", "name: broken\nschedule: { every: 0s }\nsteps: []\n")
+        // A draft with errors and no schedule loses no fire: logged, not counted.
+        directory.write("Playbooks/draft.yaml", "name: draft\nsteps: []\n")
 
         let first = await skillbook(["schedule", "tick"], in: directory)
         // The pulse ran, but a scheduled playbook that cannot fire is no success: cron mails it,
@@ -54,7 +56,19 @@ import Testing
         #expect(lines.first?.hasPrefix("pulse  schedule: every 1h (") == true)
         #expect(lines.filter { $0.hasPrefix("  next  ") }.count == 3)
         #expect(lines.last?.hasPrefix("  last  ") == true && lines.last?.hasSuffix("  run \(id.prefix(8))  succeeded") == true)
-        #expect(listing.err == "\(directory.playbooks.path)/broken.yaml:2:20: error: schedule.every: must be an interval of at least 1s, such as 30s, 15m or 2h\n")
+        #expect(listing.errLines.contains("\(directory.playbooks.path)/broken.yaml:2:20: error: schedule.every: must be an interval of at least 1s, such as 30s, 15m or 2h"), "\(listing.err)")
+    }
+
+    /// Tick runs once a minute: an interval under it cannot be kept, and tick says so.
+    @Test func tickSaysAnIntervalUnderAMinuteIsNotKept() async throws {
+        let directory = TemporaryDirectory()
+        directory.write("Playbooks/beat.yaml", "name: beat\nschedule: { every: 10s }\nsteps:\n  - { id: a, skill: debug.echo, with: { value: 1 } }\n")
+        let tick = await skillbook(["schedule", "tick"], in: directory)
+        #expect(tick.code == 0, "\(tick.err)")
+        #expect(
+            tick.errLines.contains(
+                "skillbook: beat: every 10s is shorter than a tick's minute; the fires between ticks are missed (skillbook daemon keeps it)"),
+            "\(tick.err)")
     }
 
     @Test func helpSaysWhatTickAndDaemonDo() async {

@@ -198,5 +198,10 @@ func simulate(_ planner: FirePlanner, from start: Date, to end: Date, step: Doub
         #expect(try !planner(.latest).adopts(orphan, state: state, now: later), "a newer fire is due: latest means that one")
         #expect(try planner(.all).adopts(orphan, state: state, now: later))
         #expect(try !planner(.all, window: 60).adopts(orphan, state: state, now: anchor.addingTimeInterval(100)), "outside the window")
+        // 15 s late, with a newer fire due (at 20 s): not live, as `decide` has it — missed.
+        let superseded = anchor.addingTimeInterval(25)
+        #expect(try !planner(.none).adopts(orphan, state: state, now: superseded))
+        #expect(try !planner(.latest).adopts(orphan, state: state, now: superseded))
+        #expect(try planner(.all).adopts(orphan, state: state, now: superseded))
     }
 }

@@ -13,6 +13,8 @@ public final class ScheduleService: Service {
     public let starter: ScheduleFireStarter
     public let log: @Sendable (String) -> Void
     public let grace: Double
+    /// The scheduled playbooks and broken files as read when the service was made.
+    public let loaded: ScheduledWorkspace
 
     /// Loads the workspace's scheduled playbooks and opens the ledger; broken files are logged.
     /// `grace`: the seconds a service group gives running runs after graceful shutdown (for the log).
@@ -21,6 +23,7 @@ public final class ScheduleService: Service {
     ) throws(HostError) {
         let workspace = try host.scheduledWorkspace()
         let ledger = try host.openFireLedger()
+        loaded = workspace
         self.host = host
         self.log = log
         self.grace = grace

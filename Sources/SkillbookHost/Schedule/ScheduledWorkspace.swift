@@ -22,6 +22,9 @@ public struct ScheduledWorkspace: Sendable {
         public var file: String
         /// The first error, `file:line:column: message`.
         public var message: String
+        /// Whether the file says `schedule:` at its top (as far as it reads as YAML): a draft
+        /// without one is broken but no schedule is lost.
+        public var declaresSchedule = false
     }
 
     public var entries: [Entry]
@@ -47,7 +50,11 @@ extension PlaybookHost {
                 let file = try loadPlaybook(at: url, registry: registry)
                 guard let playbook = file.playbook else {
                     let first = file.result.diagnostics.first { $0.severity == .error } ?? file.result.diagnostics.first
-                    broken.append(.init(file: file.displayName, message: first.map { "\($0)" } ?? "\(file.displayName): has errors"))
+                    let top = (try? YAMLLoader().load(file.text, file: file.displayName))?.value.objectValue
+                    broken.append(
+                        .init(
+                            file: file.displayName, message: first.map { "\($0)" } ?? "\(file.displayName): has errors",
+                            declaresSchedule: top?["schedule"] != nil))
                     continue
                 }
                 if !playbook.schedule.isEmpty { entries.append(.init(playbook: playbook, file: url)) }
