@@ -146,14 +146,15 @@ extension PlaybookHost {
         guard !runs.isEmpty else { throw .journal(JournalError(.notFound, "no runs recorded in \(journal.location); nothing to undo")) }
         let queries = Set(try await registry({ _ in }).descriptors.filter { $0.kind == .query }.map(\.id))
         for run in runs where run.trigger != .notify {
+            // A run still going (or waiting for an approval, before its call) is the newest: the
+            // checks that follow say why it cannot be undone yet, rather than an older one undone.
+            if [.running, .waiting, .queued].contains(run.status) { return run.id }
             let calls = try await HostError.journaling { try await journal.calls(of: run.id, excludingSkills: queries) }
             if !calls.isEmpty { return run.id }
         }
+        let which = runs.count == 1 ? "the one run in \(journal.location) did" : "no run of the newest \(runs.count) in \(journal.location) did"
         throw .journal(
-            JournalError(
-                .notFound,
-                "none of the newest \(runs.count) runs in \(journal.location) did anything (they only read or were notifications); name a run: skillbook rollback RUN"
-            ))
+            JournalError(.notFound, "\(which) anything to undo (only reads or notifications); name a run: skillbook rollback RUN"))
     }
 
     /// What undoing `run` would do, from the journal as it is now. Reads once, and only the calls

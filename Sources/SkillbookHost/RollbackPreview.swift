@@ -95,6 +95,7 @@ public enum RollbackApproval: Sendable {
 public enum RollbackTarget: Sendable, Hashable {
     /// A run id or a unique prefix of one.
     case run(String)
-    /// The newest run of the journal.
+    /// The newest run of the journal that did something (see `rollback --last`): a notification
+    /// or a run of read-only calls after it is passed over.
     case last
 }

@@ -280,7 +280,8 @@ func recordCrashedRun(
         #expect(await skillbook(["call", "notes.list"], in: onlyReads).code == 0)
         let nothing = await skillbook(["rollback", "--last", "--yes"], in: onlyReads)
         #expect(nothing.code == 2)
-        #expect(nothing.errLines.first?.contains("none of the newest 1 runs") == true, "\(nothing.err)")
+        #expect(nothing.errLines.first?.hasPrefix("skillbook: error: the one run in ") == true, "\(nothing.err)")
+        #expect(nothing.errLines.first?.hasSuffix(" did anything to undo (only reads or notifications); name a run: skillbook rollback RUN") == true)
     }
 
     @Test func rollbackTakesOneOfRunAndLast() async throws {

@@ -29,7 +29,8 @@ public final class MetricsServer: Service {
                 await Self.respond(request, metrics: metrics)
             }
         } catch {
-            throw HTTPServerError(message: "--metrics \(address):\(port): \(error.message)")
+            let shown = address.contains(":") ? "[\(address)]" : address
+            throw HTTPServerError(message: "--metrics \(shown):\(port): \(error.message)")
         }
         let shown = address.contains(":") ? "[\(address)]" : address
         onReady("http://\(shown):\(server.port)/metrics")
