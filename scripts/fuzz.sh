@@ -42,7 +42,7 @@ mkdir -p "$dir/corpus/$name" "$dir/findings/$name" "$dir/logs"
 status=0
 started=$(date +%s)
 "$binary" "$dir/corpus/$name" "Fuzz/Corpus/$name" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
-    -max_len=65536 -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$dir/findings/$name/" "$@" >"$logs.log" 2>&1 || status=$?
+    -max_len=65536 -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$dir/findings/$name/${FUZZ_INSTANCE:+$FUZZ_INSTANCE-}" "$@" >"$logs.log" 2>&1 || status=$?
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs.log" | tail -1)
 coverage=$(grep -o 'cov: [0-9]*' "$logs.log" | tail -1 | cut -d' ' -f2)
 features=$(grep -o 'ft: [0-9]*' "$logs.log" | tail -1 | cut -d' ' -f2)
@@ -54,7 +54,12 @@ cpu=$(tail -1 "$logs.times" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i,
 # This run's crashes, leaks, timeouts and out-of-memory inputs; not libFuzzer's slow-unit-… files
 # (an input that took over 10 s of wall time: on cores busy with builds and a model, a niced
 # harness waits that long for an input that takes 0.2 s alone).
-findings=$(find "$dir/findings/$name" -type f -newermt "@$started" ! -name 'slow-unit-*' | wc -l)
+# (an instance's files start with its number: each counts only its own)
+if [ -n "${FUZZ_INSTANCE:-}" ]; then
+    findings=$(find "$dir/findings/$name" -type f -newermt "@$started" -name "$FUZZ_INSTANCE-*" ! -name '*slow-unit-*' | wc -l)
+else
+    findings=$(find "$dir/findings/$name" -type f -newermt "@$started" ! -name '[0-9]*-*' ! -name 'slow-unit-*' | wc -l)
+fi
 rate=$(awk -v e="${execs:-0}" -v s="$ran" 'BEGIN { printf "%.0f", (s > 0 ? e / s : 0) }')
 tenmillion=$(awk -v r="$rate" 'BEGIN { if (r > 0) printf "%.1f h", 1e7 / r / 3600; else print "?" }')
 printf '%-16s %12s %8s %9s %8s %8s %8s %s (cpu %s s)\n' "$name" "${execs:-?}" "$ran" "$rate" "${coverage:-?}" "${features:-?}" "$findings" "$tenmillion" "$cpu" | tee "$logs.summary"
