@@ -35,7 +35,7 @@ func listNotes(with host: PlaybookHost) async throws -> Value? {
 }
 
 // --- docs/embedding.md block ---
-/// Undoes the newest run, approved without asking (`rollback --last --yes`).
+/// Undoes the newest run that did something, approved without asking (`rollback --last --yes`).
 func undoNewestRun(with host: PlaybookHost) async throws -> RunResult {
     try await host.rollback(.last, approval: .approveAll)
 }
