@@ -253,7 +253,7 @@ FUZZ_MODULES := Core SQL SQLite Postgres System Skills Runtime Agent Schedule MC
 FUZZ_C_OBJECTS := $(addprefix $(FUZZ_DIR)/c-,$(addsuffix .o,$(FUZZ_C_SHIMS)))
 fuzz_modules = $(shell sed -n 's,^// fuzz-modules: *,,p' Fuzz/Targets/$(1).swift)
 
-.PHONY: fuzz fuzz-all fuzz-build fuzz-objects
+.PHONY: fuzz fuzz-all fuzz-build fuzz-objects fuzz-totals
 
 # Named here so that make builds them as targets of their own, not as intermediate files (a
 # pattern rule is not used twice in one chain of intermediates).
@@ -288,3 +288,7 @@ fuzz-all: fuzz-build
 	@for target in $(FUZZ_TARGETS); do scripts/fuzz.sh $(FUZZ_DIR)/fuzz-$$target $$target $(FUZZ_SECONDS) || failed="$$failed $$target"; done; \
 	scripts/fuzz.sh --summary $(FUZZ_TARGETS); \
 	if [ -n "$$failed" ]; then echo "skillbook: findings in:$$failed (see $(FUZZ_DIR)/findings/)"; exit 1; fi
+
+# Every run of each harness on this machine's corpora, added up from the histories.
+fuzz-totals:
+	@scripts/fuzz.sh --totals $(FUZZ_TARGETS)

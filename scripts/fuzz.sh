@@ -2,6 +2,7 @@
 # Runs one libFuzzer harness for a while on its committed seeds, then prints one summary line.
 #   scripts/fuzz.sh BINARY NAME SECONDS [LIBFUZZER-FLAGS...]   run; the log is .build/fuzz/logs/NAME.log
 #   scripts/fuzz.sh --summary NAME...      print the table of the last runs' summaries
+#   scripts/fuzz.sh --totals NAME...       every run of each in its history, added up
 # The summary: execs, the seconds it ran (a finding stops it early), execs per second, edges
 # covered, features, findings, how long 10 M execs would take at that rate, and the CPU seconds.
 # Seeds: Fuzz/Corpus/NAME (read, never written); new inputs: .build/fuzz/corpus/NAME; a crash,
@@ -25,6 +26,17 @@ if [ "$1" = "--summary" ]; then
     shift
     printf '%-16s %12s %8s %9s %8s %8s %8s %s\n' TARGET EXECS SECONDS EXECS/S COVERAGE FEATURES FINDINGS 10M-AT-RATE
     for name in "$@"; do cat "$dir/logs/$name.summary" 2>/dev/null || printf '%-16s (not run)\n' "$name"; done
+    exit 0
+fi
+if [ "$1" = "--totals" ]; then
+    # Every run on this machine's corpora, from the histories: runs, execs, CPU seconds, findings.
+    shift
+    printf '%-16s %6s %12s %9s %9s\n' TARGET RUNS EXECS CPU-S FINDINGS
+    for name in "$@"; do
+        awk -v name="$name" '{ runs++; execs += $3; findings += $8; for (i = 1; i <= NF; i++) if ($i == "(cpu") cpu += $(i + 1) }
+            END { printf "%-16s %6d %12d %9d %9d\n", name, runs, execs, cpu, findings }' "$dir/logs/$name.history" 2>/dev/null ||
+            printf '%-16s (not run)\n' "$name"
+    done
     exit 0
 fi
 # Swift's own crash handler would take a failed oracle's abort first: it prints a backtrace for
