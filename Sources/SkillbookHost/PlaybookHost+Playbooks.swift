@@ -30,7 +30,7 @@ extension PlaybookHost {
                 }
                 return nil
             },
-            names: { host.playbookFiles().map { $0.deletingPathExtension().lastPathComponent } },
+            names: { host.playbookNames() },
             refusal: { name in
                 for ext in ["yaml", "yml"] {
                     let url = directory.appendingPathComponent("\(name).\(ext)")
@@ -53,6 +53,12 @@ extension PlaybookHost {
             .map { directory.appendingPathComponent($0) }
     }
 
+    /// The names of the playbook files of the playbooks folder (`morning-briefing` for
+    /// `morning-briefing.yaml`).
+    public func playbookNames() -> [String] {
+        playbookFiles().map { $0.deletingPathExtension().lastPathComponent }
+    }
+
     /// A playbook given by name (`morning-briefing`, looked up in the playbooks folder) or as a file
     /// path (it contains `/` or ends in `.yaml`/`.yml`).
     public func locatePlaybook(_ reference: String) throws(HostError) -> URL {
@@ -71,7 +77,7 @@ extension PlaybookHost {
             let url = directory.appendingPathComponent("\(reference).\(ext)")
             if fileManager.fileExists(atPath: url.path) { return url }
         }
-        let names = playbookFiles().map { $0.deletingPathExtension().lastPathComponent }
+        let names = playbookNames()
         throw .playbookNotFound(
             name: reference, folder: displayPath(directory), suggestion: Suggestion.closest(to: reference, in: names), available: names)
     }

@@ -40,7 +40,7 @@ enum ScheduleHistoryCommand: Command {
         }
         if records.isEmpty, let name = arguments.positionals.first {
             // No fire of a name that is no playbook here: a typo, said as one.
-            let names = host.playbookFiles().map { $0.deletingPathExtension().lastPathComponent }
+            let names = host.playbookNames()
             if !names.contains(name) {
                 let suggestion = Suggestion.closest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
                 throw UsageError(message: "no fires recorded for '\(name)', and no playbook has that name\(suggestion)", command: spec.name)
