@@ -61,7 +61,7 @@ final class ConsoleAccess: Sendable {
         if ConsoleSettings.isLoopback(address) || address == "0.0.0.0" || address == "::" {
             hosts.formUnion(["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"])
         }
-        hosts.insert(address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)")
+        hosts.insert("\(HTTPServer.hostText(address)):\(port)")
         var origins = Set(hosts.map { "http://\($0)" })
         if let publicURL = settings.publicURL {
             hosts.insert(publicURL.host)

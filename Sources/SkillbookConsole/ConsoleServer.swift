@@ -39,13 +39,11 @@ public final class ConsoleServer: Service {
                 return response
             }
         } catch {
-            let shown = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
-            throw HTTPServerError(message: "--listen \(shown):\(settings.port): \(error.message)")
+            throw HTTPServerError(message: "--listen \(HTTPServer.hostText(settings.address)):\(settings.port): \(error.message)")
         }
         router.access.setValue(ConsoleAccess(settings: settings, port: server.port))
         listening.setValue(server.port)
-        let shownHost = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
-        let base = settings.publicURL?.origin ?? "http://\(shownHost):\(server.port)"
+        let base = settings.publicURL?.origin ?? "http://\(HTTPServer.hostText(settings.address)):\(server.port)"
         onReady("\(base)/login?token=\(settings.token)")
 
         let host = host

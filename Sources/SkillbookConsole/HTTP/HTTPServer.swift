@@ -19,6 +19,11 @@ public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
 public final class HTTPServer: Sendable {
     public typealias Handler = @Sendable (ServerRequest) async -> ServerResponse
 
+    /// `address` as the host part of a URL or `ADDRESS:PORT`: an IPv6 address in brackets.
+    static func hostText(_ address: String) -> String {
+        address.contains(":") ? "[\(address)]" : address
+    }
+
     /// What the C callbacks reach through their context pointer.
     final class Context: Sendable {
         let handler: Handler

@@ -29,11 +29,9 @@ public final class MetricsServer: Service {
                 await Self.respond(request, metrics: metrics)
             }
         } catch {
-            let shown = address.contains(":") ? "[\(address)]" : address
-            throw HTTPServerError(message: "--metrics \(shown):\(port): \(error.message)")
+            throw HTTPServerError(message: "--metrics \(HTTPServer.hostText(address)):\(port): \(error.message)")
         }
-        let shown = address.contains(":") ? "[\(address)]" : address
-        onReady("http://\(shown):\(server.port)/metrics")
+        onReady("http://\(HTTPServer.hostText(address)):\(server.port)/metrics")
         await GracefulShutdown.requested()
         server.stopAccepting()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
