@@ -20,6 +20,16 @@ import Testing
                 == .error(id: .int(3), error: JSONRPCError(code: -32601, message: "no")))
     }
 
+    /// JSON has one kind of number: `1e2` is read as a double and written `100`, which reads back
+    /// as an integer — the same data (the mcp-server fuzz harness's round-trip oracle compares so).
+    @Test func aNumberKeepsItsValueThroughALine() throws {
+        let message = try JSONRPCMessage.decode(#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"n":1e2,"x":2.5e0}}"#)
+        #expect(message.line == #"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"n":100,"x":2.5}}"#)
+        let again = try JSONRPCMessage.decode(message.line)
+        #expect(again == .request(id: .int(6), method: "tools/call", params: ["n": 100, "x": 2.5]))
+        #expect(SchemaValidator.equalAsData(again.value, message.value))
+    }
+
     @Test func aLineThatIsNotJSONIsAParseError() {
         #expect(throws: JSONRPCMessage.DecodingFailure.self) { try JSONRPCMessage.decode("{not json") }
         do {
