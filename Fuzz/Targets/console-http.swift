@@ -107,15 +107,20 @@ enum FuzzConsole {
     }
 
     final class World: Sendable {
+        static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-fuzz-console-\(getpid())")
+
         let router: ConsoleRouter
         let access: ConsoleAccess
         let token: String
         private let current = Mutex<(cookie: String, csrf: String)?>(nil)
 
         init() {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skillbook-fuzz-console-\(getpid())")
+            let directory = World.directory
             let playbooks = directory.appendingPathComponent("Playbooks")
             try! FileManager.default.createDirectory(at: playbooks, withIntermediateDirectories: true)
+            // The journal grows by a few hundred MB in a ten-minute run: removed when the run
+            // ends at its time limit (an interrupt or a crash leaves it, with the finding).
+            atexit { try? FileManager.default.removeItem(at: World.directory) }
             try! """
                 name: hello
                 description: Says hello.
