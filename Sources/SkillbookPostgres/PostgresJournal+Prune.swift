@@ -150,7 +150,7 @@ extension PostgresJournal {
         if let playbook {
             total = try transaction.query("SELECT runs FROM run_counts WHERE playbook = $1", [.text(playbook)]).first?.int("runs") ?? 0
         } else {
-            total = try transaction.query("SELECT coalesce(sum(runs), 0)::bigint AS runs FROM run_counts").first?.int("runs") ?? 0
+            total = try transaction.query(Self.runCountQuery).first?.int("runs") ?? 0
         }
         guard total > cap else { return 0 }
         let unfinished = try transaction.query("SELECT count(*) AS n FROM runs WHERE \(scope)\(Self.unfinished)", scopeValues).first?.int("n") ?? 0

@@ -204,6 +204,13 @@ extension PostgresJournal {
         try database.query("SELECT min(started) AS m FROM runs").first?.double("m").map(Date.init(timeIntervalSince1970:))
     }
 
+    /// How many runs the journal holds, from `run_counts` (kept by statement triggers on `runs`).
+    public func runCount() throws -> Int {
+        try database.query(Self.runCountQuery, doing: "counting runs").first?.int("runs") ?? 0
+    }
+
+    static let runCountQuery = "SELECT coalesce(sum(runs), 0)::bigint AS runs FROM run_counts"
+
     // MARK: Rows
 
     /// A row of `runColumns` as reported: a `running` run whose holder is gone (same host) or

@@ -43,6 +43,24 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func theJournalCountsItsRunsAndKnowsTheOldestStartAsRunsComeAndGo(_ backend: Backend) async throws {
+        let state = try await backend.makeState()
+        let journal = try state.journal()
+        #expect(try await journal.runCount() == 0)
+        #expect(try await journal.oldestRunStart() == nil)
+        let now = Date()
+        for day in 1...3 { try await finishedRun(journal, "r\(day)", playbook: day == 2 ? "other" : "sample", daysAgo: Double(day), now: now) }
+        #expect(try await journal.runCount() == 3)
+        let oldest = try #require(try await journal.oldestRunStart())
+        #expect(abs(oldest.timeIntervalSince(now.addingTimeInterval(-3 * 86_400))) < 0.01)
+        // Pruning the oldest moves both.
+        #expect(try await journal.prune(olderThan: now.addingTimeInterval(-2.5 * 86_400), keepingNewest: nil) == 1)
+        #expect(try await journal.runCount() == 2)
+        let next = try #require(try await journal.oldestRunStart())
+        #expect(abs(next.timeIntervalSince(now.addingTimeInterval(-2 * 86_400))) < 0.01)
+    }
+
+    @Test(arguments: Backend.allCases)
     func aRunOlderThanTheWindowIsPrunedWithItsCallsAndARunningOneNever(_ backend: Backend) async throws {
         let state = try await backend.makeState()
         let journal = try state.journal()

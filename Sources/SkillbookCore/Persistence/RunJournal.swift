@@ -73,6 +73,9 @@ public protocol RunJournal: RunRecorder {
     func timelineWithoutCalls(_ runID: String, withReport: Bool) async throws -> RunTimeline?
     /// When the oldest run in the journal started; `nil` when it holds none.
     func oldestRunStart() async throws -> Date?
+    /// How many runs the journal holds: one small read (the kept count of each playbook's runs),
+    /// however long the history.
+    func runCount() async throws -> Int
     /// The calls of a run as `ResumePlan.from` takes them: attempts numbered again in order of
     /// starting, so that an attempt made by a resume counts as later than those before it.
     func journaledCalls(of runID: String) async throws -> [JournaledCall]

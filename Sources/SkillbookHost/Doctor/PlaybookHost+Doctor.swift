@@ -111,14 +111,15 @@ extension PlaybookHost {
     private func journalCheck() async -> DoctorCheck {
         do {
             let journal = try openJournal()
-            let runs = try await journal.runs(playbook: nil, status: nil, limit: Int.max)
-            var detail = "\(runs.count) run\(runs.count == 1 ? "" : "s")"
+            // Two small reads, however long the history (listing every run took seconds at a million).
+            let count = try await journal.runCount()
+            var detail = "\(count) run\(count == 1 ? "" : "s")"
             if configuration.persistence == nil {
                 let file = configuration.stateDirectory.appendingPathComponent("skillbook.sqlite")
                 let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
                 detail += ", \(Self.megabytes(size)) in \(displayPath(file))"
             }
-            if let oldest = runs.map(\.started).min() {
+            if let oldest = try await journal.oldestRunStart() {
                 detail += ", oldest \(ISO8601DateFormatter().string(from: oldest))"
             }
             return DoctorCheck("journal", .ok, detail)

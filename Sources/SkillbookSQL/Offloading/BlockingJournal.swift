@@ -39,6 +39,7 @@ public protocol BlockingJournal: Sendable {
     func timeline(_ runID: String) throws -> RunTimeline?
     func timelineWithoutCalls(_ runID: String, withReport: Bool) throws -> RunTimeline?
     func oldestRunStart() throws -> Date?
+    func runCount() throws -> Int
     func journaledCalls(of runID: String) throws -> [JournaledCall]
     func journaledSteps(of runID: String) throws -> [JournaledStep]
 

@@ -144,6 +144,10 @@ public struct OffloadedJournal<Base: BlockingJournal>: RunJournal, ApprovalJourn
         try await io.run { [base] in try base.oldestRunStart() }
     }
 
+    public func runCount() async throws -> Int {
+        try await io.run { [base] in try base.runCount() }
+    }
+
     public func journaledCalls(of runID: String) async throws -> [JournaledCall] {
         try await io.run { [base] in try base.journaledCalls(of: runID) }
     }

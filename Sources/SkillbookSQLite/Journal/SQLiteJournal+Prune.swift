@@ -177,7 +177,7 @@ extension SQLiteJournal {
         if let playbook {
             total = try query("SELECT runs FROM run_counts WHERE playbook = ?1", [.text(playbook)]).first?.int("runs") ?? 0
         } else {
-            total = try query("SELECT coalesce(sum(runs), 0) AS runs FROM run_counts").first?.int("runs") ?? 0
+            total = try runCount()
         }
         guard total > cap else { return 0 }
         // A few rows of the status index: the runs that are not finished.

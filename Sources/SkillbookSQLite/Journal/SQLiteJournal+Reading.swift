@@ -198,6 +198,13 @@ extension SQLiteJournal {
         try query("SELECT min(started) FROM runs").first?[0].doubleValue.map(Date.init(timeIntervalSince1970:))
     }
 
+    /// How many runs the journal holds, from `run_counts` (kept by triggers on `runs`).
+    public func runCount() throws(StoreError) -> Int {
+        try query(Self.runCountQuery).first?.int("runs") ?? 0
+    }
+
+    static let runCountQuery = "SELECT coalesce(sum(runs), 0) AS runs FROM run_counts"
+
     // MARK: Rows
 
     func journalRun(_ row: Row, now: Date) throws(StoreError) -> JournalRun {
