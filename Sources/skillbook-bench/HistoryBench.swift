@@ -16,7 +16,7 @@ import SkillbookTesting
 /// - `history_<db>_<N>_runs_ms`: `skillbook runs` (the newest 20), a whole release process;
 /// - `history_<db>_<N>_show_prefix_ms`: `skillbook runs show PREFIX` of an 8-character prefix;
 /// - `history_<db>_<N>_outcomes_ms`: one playbook's last 20 outcomes (the console's strips), in process;
-/// - `history_<db>_<N>_doctor_journal_ms`: what `doctor`'s journal check reads (how many runs, the
+/// - `history_<db>_<N>_doctor_journal_us`: what `doctor`'s journal check reads (how many runs, the
 ///   oldest start), in process;
 /// - `history_<db>_<N>_console_page_ms`, `…_console_page_100_ms`: the console's runs page (50 rows),
 ///   the first and the one 100 pages deep (by the cursor of the page before), in process, as its API reads it.
@@ -101,11 +101,11 @@ struct HistoryBench {
                     value: try await Measure.best(runs: 5) { _ = try await journal.runs(playbook: "p7", status: nil, limit: 20) } * 1000,
                     unit: "ms"),
                 Figure(
-                    name: "\(label)_doctor_journal_ms",
+                    name: "\(label)_doctor_journal_us",
                     value: try await Measure.best(runs: 5) {
                         _ = try await journal.runCount()
                         _ = try await journal.oldestRunStart()
-                    } * 1000, unit: "ms"),
+                    } * 1_000_000, unit: "µs"),
                 Figure(
                     name: "\(label)_console_page_ms",
                     value: try await Measure.best(runs: 5) { try await Self.consolePage(journal, after: nil) } * 1000, unit: "ms"),
