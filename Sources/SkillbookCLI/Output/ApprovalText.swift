@@ -26,7 +26,7 @@ enum ApprovalText {
         if let preview = request.touches {
             let shown = preview.items.prefix(limit).joined(separator: ", ")
             let more = preview.items.count > limit ? ", …" : ""
-            return "\(EventPrinter.grouped(preview.items.count)) \(preview.noun)" + (shown.isEmpty ? "" : ": \(shown)\(more)")
+            return "\(DigitGrouping.grouped(preview.items.count)) \(preview.noun)" + (shown.isEmpty ? "" : ": \(shown)\(more)")
         }
         let parameters = request.parameters.map { "\($0.key)=\(JSONText.encode($0.value))" }.sorted()
         return parameters.prefix(limit).joined(separator: ", ") + (parameters.count > limit ? ", …" : "")

@@ -33,7 +33,7 @@ enum DryRunText {
     static func parameter(_ name: String, _ value: Value, base: String?) -> String {
         guard case .array(let items) = value, items.count > listLimit else { return "\(name): \(shown(value, base: base))" }
         let first = items.prefix(2).map { shown($0, base: base) }.joined(separator: ", ")
-        return "\(EventPrinter.grouped(items.count)) \(name): \(first), … (\(EventPrinter.grouped(items.count - 2)) more)"
+        return "\(DigitGrouping.grouped(items.count)) \(name): \(first), … (\(DigitGrouping.grouped(items.count - 2)) more)"
     }
 
     /// A value as JSON, except text, which is shown as it is (a path inside `base` relative to it).

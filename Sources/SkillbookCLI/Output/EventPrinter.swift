@@ -34,17 +34,6 @@ struct EventPrinter: Sendable {
     /// Progress lines: at most one a second per step, plus the last.
     var throttle = ProgressThrottle()
 
-    /// `1300` as `1,300`.
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var text = ""
-        for (offset, digit) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { text += "," }
-            text.append(digit)
-        }
-        return (number < 0 ? "-" : "") + text
-    }
-
     func print(_ event: RunEvent) {
         if json {
             console.out(JSONText.encode(.object(RunEventJSON.object(event))))
@@ -61,7 +50,7 @@ struct EventPrinter: Sendable {
             guard completed > 0, unit != .skill, throttle.admits("\(step)", completed: completed, total: total) else { break }
             switch unit {
             case .batches(let items, let of):
-                console.err("    \(step): batch \(completed)/\(total) (\(Self.grouped(items))/\(Self.grouped(of)) items)")
+                console.err("    \(step): batch \(completed)/\(total) (\(DigitGrouping.grouped(items))/\(DigitGrouping.grouped(of)) items)")
             case .iterations: console.err("    \(step): item \(completed)/\(total)")
             case .skill: break
             }

@@ -23,7 +23,7 @@ extension TerminalConfirmer {
         let calls = request.calls > 1 ? " in \(request.calls) calls" : ""
         var lines: [String]
         if let touches = request.touches {
-            text += " on \(EventPrinter.grouped(touches.items.count)) \(touches.noun)\(calls):\n"
+            text += " on \(DigitGrouping.grouped(touches.items.count)) \(touches.noun)\(calls):\n"
             lines = touches.items
         } else {
             text += "\(calls) with:\n"
@@ -31,7 +31,7 @@ extension TerminalConfirmer {
             if request.calls > 1 { lines.append("(the parameters of the first call)") }
         }
         for line in lines.prefix(limit) { text += "  \(line)\n" }
-        if lines.count > limit { text += "  … and \(EventPrinter.grouped(lines.count - limit)) more\n" }
+        if lines.count > limit { text += "  … and \(DigitGrouping.grouped(lines.count - limit)) more\n" }
         return text + "Run it? [y/N] "
     }
 }

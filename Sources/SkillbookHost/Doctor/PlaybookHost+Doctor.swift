@@ -113,7 +113,7 @@ extension PlaybookHost {
             let journal = try openJournal()
             // Two small reads, however long the history (listing every run took 0.5 s at 100,000 runs).
             let count = try await journal.runCount()
-            var detail = "\(count) run\(count == 1 ? "" : "s")"
+            var detail = "\(DigitGrouping.grouped(count)) run\(count == 1 ? "" : "s")"
             if configuration.persistence == nil {
                 let file = configuration.stateDirectory.appendingPathComponent("skillbook.sqlite")
                 let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
